@@ -1,0 +1,28 @@
+# syntax=docker/dockerfile:1
+# Multi-stage image for the API (npm start with DATABASE_URL) and the worker (npm run worker).
+
+FROM node:22-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+COPY platform/package.json platform/
+COPY event-store/package.json event-store/
+COPY projections/package.json projections/
+COPY services/api/package.json services/api/
+COPY services/worker/package.json services/worker/
+COPY web/package.json web/
+COPY scripts/package.json scripts/
+RUN npm ci
+
+FROM deps AS build
+COPY . .
+RUN npm run build -w web
+
+FROM node:22-bookworm-slim AS runtime
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
+WORKDIR /app
+COPY --from=build /app /app
+RUN npm prune --omit=dev --workspaces --include-workspace-root=false || true
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/api/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+CMD ["npm", "start"]

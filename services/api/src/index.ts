@@ -1,0 +1,3 @@
+export * from './app.js';
+export * from './migrations.js';
+export * from './server.js';

@@ -1,0 +1,14 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { createLogger, parseConfig, type Config } from '@filiere/platform';
+import { buildApp, type AppDeps } from './app.js';
+
+/** Builds the app for `app.inject` tests on a test database. */
+export async function buildTestApp(
+  db: Kysely<any>,
+  overrides: Partial<AppDeps> & { env?: Record<string, string> } = {},
+): Promise<FastifyInstance> {
+  const config: Config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...overrides.env });
+  const { env: _env, ...deps } = overrides;
+  return buildApp({ config, db, logger: createLogger('silent', false), ...deps });
+}

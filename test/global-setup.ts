@@ -1,0 +1,74 @@
+import type { TestProject } from 'vitest/node';
+import {
+  createDb,
+  findRedisServer,
+  migrateToLatest,
+  startEmbeddedPostgres,
+  startRedisServer,
+  withDatabase,
+  type EmbeddedPostgresHandle,
+  type RedisServerHandle,
+} from '@filiere/platform';
+import { withAdmin } from '@filiere/platform/testing';
+import { allMigrations } from '@filiere/api/migrations';
+
+/**
+ * One PostgreSQL for the whole run (TEST_DATABASE_URL, or an embedded one), a
+ * template database with every migration applied that each test file copies,
+ * and a Redis (REDIS_URL, or a redis-server found on PATH) when there is one.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  let postgres: EmbeddedPostgresHandle | undefined;
+  let adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    postgres = await startEmbeddedPostgres({
+      dataDir: `/tmp/filiere-test-pg-${process.pid}`,
+      ephemeral: true,
+      settings: {
+        fsync: 'off',
+        synchronous_commit: 'off',
+        full_page_writes: 'off',
+        max_connections: 500,
+      },
+    });
+    adminUrl = postgres.url;
+  }
+
+  const template = `filiere_template_${process.pid}`;
+  await withAdmin(adminUrl, async (client) => {
+    await client.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${template}"`);
+  });
+  const db = createDb(withDatabase(adminUrl, template), { max: 1 });
+  try {
+    await migrateToLatest(db, allMigrations);
+  } finally {
+    await db.destroy();
+  }
+
+  let redis: RedisServerHandle | undefined;
+  let redisUrl = process.env.REDIS_URL ?? '';
+  let redisMissingReason = '';
+  if (!redisUrl) {
+    const bin = findRedisServer();
+    if (bin) {
+      redis = await startRedisServer(bin);
+      redisUrl = redis.url;
+    } else {
+      redisMissingReason = 'REDIS_URL is not set and no redis-server was found on PATH';
+    }
+  }
+
+  project.provide('pgAdminUrl', adminUrl);
+  project.provide('pgTemplate', template);
+  project.provide('redisUrl', redisUrl);
+  project.provide('redisMissingReason', redisMissingReason);
+
+  return async () => {
+    await redis?.stop();
+    await withAdmin(adminUrl, (client) =>
+      client.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`),
+    ).catch(() => undefined);
+    await postgres?.stop();
+  };
+}
