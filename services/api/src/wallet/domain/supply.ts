@@ -1,0 +1,286 @@
+import {
+  BusinessRuleError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  ValidationError,
+} from '@filiere/platform';
+import {
+  assertAmount,
+  move,
+  supplySourceAccount,
+  walletAccount,
+  type PaymentMethod,
+} from './accounts.js';
+import {
+  decision,
+  requireOpenWallet,
+  requireOwnWallet,
+  SYSTEM_ROLE,
+  type Actor,
+  type Decision,
+} from './decision.js';
+import { walletEvent } from './events.js';
+import { supplyStreamId, type SupplyState, type SupplyStatus } from './supply-stream.js';
+import { walletStreamId, type WalletState } from './wallet-stream.js';
+
+/** The one bank accepted for top-ups by transfer (from configuration). */
+export interface AcceptedBank {
+  code: string;
+  name: string;
+  accountNumber: string;
+}
+
+export interface InitiateSupply {
+  /** Issued outside (random); the payer writes it on the slip or the widget carries it. */
+  reference: string;
+  walletId: string;
+  method: PaymentMethod;
+  amount: number;
+}
+
+export interface SupplyAnswer {
+  reference: string;
+  status: SupplyStatus;
+  /** True when this command credited the wallet. */
+  credited: boolean;
+}
+
+const methods: PaymentMethod[] = ['MOBILE_MONEY', 'CARD', 'BANK'];
+
+export function initiateSupply(
+  states: { wallet: WalletState; supply: SupplyState },
+  command: InitiateSupply,
+  actor: Actor,
+  facts: { bank: AcceptedBank },
+): Decision<{ reference: string; bankAccountNumber: string | null; bankName: string | null }> {
+  assertAmount(command.amount);
+  if (!methods.includes(command.method)) {
+    throw new ValidationError('Moyen de paiement invalide', {
+      fields: { accountType: 'Moyen de paiement invalide' },
+    });
+  }
+  if (!command.reference) {
+    throw new ValidationError('Référence manquante', {
+      fields: { reference: 'Ce champ est obligatoire' },
+    });
+  }
+  const walletId = requireOpenWallet(states.wallet);
+  requireOwnWallet(actor, walletId);
+  if (states.supply.exists) throw new ConflictError('Cette référence existe déjà');
+  const bank = command.method === 'BANK';
+  return decision(
+    {
+      reference: command.reference,
+      bankAccountNumber: bank ? facts.bank.accountNumber : null,
+      bankName: bank ? facts.bank.name : null,
+    },
+    {
+      streamId: supplyStreamId(command.reference),
+      events: [
+        walletEvent('SupplyInitiated', {
+          reference: command.reference,
+          walletId,
+          ownerUserId: states.wallet.ownerUserId ?? actor.userId,
+          method: command.method,
+          amount: command.amount,
+          bankCode: bank ? facts.bank.code : null,
+          bankAccountNumber: bank ? facts.bank.accountNumber : null,
+        }),
+      ],
+    },
+  );
+}
+
+function requireSupply(supply: SupplyState): string {
+  if (!supply.exists || supply.reference === null) {
+    throw new NotFoundError('Approvisionnement introuvable');
+  }
+  return supply.reference;
+}
+
+function requireSupplyActor(supply: SupplyState, actor: Actor): void {
+  const allowed =
+    actor.role === SYSTEM_ROLE ||
+    actor.role === 'ROLE_SUPER_ADMIN' ||
+    (supply.walletId !== null && actor.walletId === supply.walletId);
+  if (!allowed) throw new ForbiddenError('Cet approvisionnement ne vous appartient pas');
+}
+
+const unchanged = (supply: SupplyState, reference: string): Decision<SupplyAnswer> =>
+  decision({ reference, status: supply.status!, credited: false });
+
+/** The widget reported success: INIT becomes PENDING until the server verifies. */
+export function markSupplyPending(
+  supply: SupplyState,
+  command: { reference: string },
+  actor: Actor,
+): Decision<SupplyAnswer> {
+  const reference = requireSupply(supply);
+  requireSupplyActor(supply, actor);
+  if (supply.method === 'BANK' || supply.status !== 'INIT') return unchanged(supply, reference);
+  return decision(
+    { reference, status: 'PENDING', credited: false },
+    {
+      streamId: supplyStreamId(command.reference),
+      events: [walletEvent('SupplyMarkedPending', { reference })],
+    },
+  );
+}
+
+/** The provider's answer about one of its transactions, as the adapters report it. */
+export interface ProviderVerification {
+  status: 'SUCCESS' | 'FAILED' | 'PENDING';
+  amount: number;
+  reference: string;
+  transactionId: string;
+}
+
+/**
+ * Server-side check of a mobile-money or card top-up. Credits once: a transaction id
+ * already credited, or a supply already final, changes nothing.
+ */
+export function verifySupply(
+  states: { supply: SupplyState; wallet: WalletState },
+  command: { reference: string },
+  actor: Actor,
+  facts: { verification: ProviderVerification },
+): Decision<SupplyAnswer> {
+  const reference = requireSupply(states.supply);
+  requireSupplyActor(states.supply, actor);
+  const { supply, wallet } = states;
+  const v = facts.verification;
+  if (supply.method === 'BANK') {
+    throw new BusinessRuleError(
+      'Un approvisionnement par virement est validé par un super administrateur',
+    );
+  }
+  if (supply.status === 'SUCCESS' || supply.status === 'FAILED')
+    return unchanged(supply, reference);
+  if (wallet.processedTransactionIds[v.transactionId]) return unchanged(supply, reference);
+  const supplyStream = supplyStreamId(reference);
+  if (v.status === 'PENDING') {
+    return supply.status === 'INIT'
+      ? decision(
+          { reference, status: 'PENDING', credited: false },
+          { streamId: supplyStream, events: [walletEvent('SupplyMarkedPending', { reference })] },
+        )
+      : unchanged(supply, reference);
+  }
+  const failure =
+    v.status !== 'SUCCESS'
+      ? 'Paiement refusé par le fournisseur'
+      : v.reference !== reference
+        ? 'Référence de la transaction différente'
+        : v.amount !== supply.amount
+          ? 'Montant de la transaction différent'
+          : null;
+  if (failure !== null) {
+    return decision(
+      { reference, status: 'FAILED', credited: false },
+      {
+        streamId: supplyStream,
+        events: [
+          walletEvent('SupplyFailed', {
+            reference,
+            reason: failure,
+            providerTransactionId: v.transactionId,
+          }),
+        ],
+      },
+    );
+  }
+  return credit(states, reference, v.transactionId, null);
+}
+
+function credit(
+  states: { supply: SupplyState; wallet: WalletState },
+  reference: string,
+  providerTransactionId: string | null,
+  validatedBy: string | null,
+): Decision<SupplyAnswer> {
+  const { supply, wallet } = states;
+  const walletId = requireOpenWallet(wallet);
+  if (walletId !== supply.walletId)
+    throw new ConflictError('Portefeuille de l’approvisionnement différent');
+  const amount = supply.amount;
+  const source = supplySourceAccount(supply.method!, supply.bankCode ?? 'UNKNOWN');
+  return decision(
+    { reference, status: 'SUCCESS', credited: true },
+    {
+      streamId: supplyStreamId(reference),
+      events: [
+        walletEvent('SupplySucceeded', {
+          reference,
+          walletId,
+          amount,
+          providerTransactionId,
+          validatedBy,
+        }),
+      ],
+    },
+    {
+      streamId: walletStreamId(walletId),
+      events: [
+        walletEvent('SupplyCredited', {
+          walletId,
+          reference,
+          method: supply.method!,
+          amount,
+          providerTransactionId,
+          postings: move(source, walletAccount(walletId), amount),
+        }),
+      ],
+    },
+  );
+}
+
+/** The widget or the provider reported a failure: INIT/PENDING become FAILED. */
+export function failSupply(
+  supply: SupplyState,
+  command: { reference: string; reason?: string },
+  actor: Actor,
+): Decision<SupplyAnswer> {
+  const reference = requireSupply(supply);
+  requireSupplyActor(supply, actor);
+  if (supply.status === 'SUCCESS') {
+    throw new BusinessRuleError('Cet approvisionnement a déjà été crédité');
+  }
+  if (supply.status === 'FAILED') return unchanged(supply, reference);
+  const reason = command.reason?.trim() || 'Paiement échoué';
+  return decision(
+    { reference, status: 'FAILED', credited: false },
+    {
+      streamId: supplyStreamId(reference),
+      events: [walletEvent('SupplyFailed', { reference, reason, providerTransactionId: null })],
+    },
+  );
+}
+
+/**
+ * A super admin confirms a bank top-up by retyping its reference exactly. Only INIT or
+ * PENDING supplies; a supply already SUCCESS is answered as is (credits once).
+ */
+export function validateBankSupply(
+  states: { supply: SupplyState; wallet: WalletState },
+  command: { reference: string; retypedReference: string },
+  actor: Actor,
+): Decision<SupplyAnswer> {
+  if (actor.role !== 'ROLE_SUPER_ADMIN') {
+    throw new ForbiddenError('Seul un super administrateur valide un approvisionnement');
+  }
+  const reference = requireSupply(states.supply);
+  if (states.supply.method !== 'BANK') {
+    throw new BusinessRuleError('Seul un approvisionnement par virement se valide ainsi');
+  }
+  if (command.retypedReference !== reference) {
+    throw new ValidationError('La référence saisie ne correspond pas', {
+      fields: { reference: 'La référence saisie ne correspond pas' },
+    });
+  }
+  if (states.supply.status === 'SUCCESS') return unchanged(states.supply, reference);
+  if (states.supply.status !== 'INIT' && states.supply.status !== 'PENDING') {
+    throw new BusinessRuleError('Seul un approvisionnement INIT ou PENDING peut être validé');
+  }
+  return credit(states, reference, null, actor.userId);
+}

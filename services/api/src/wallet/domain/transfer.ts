@@ -1,0 +1,161 @@
+import { ForbiddenError, ValidationError } from '@filiere/platform';
+import { assertAmount, move, walletAccount } from './accounts.js';
+import {
+  decision,
+  isAdmin,
+  requireAvailable,
+  requireOpenWallet,
+  requireOwnWallet,
+  type Actor,
+  type Decision,
+} from './decision.js';
+import { walletEvent } from './events.js';
+import { walletStreamId, type WalletState } from './wallet-stream.js';
+
+/** Facts about the recipient, looked up outside the decider. */
+export interface Recipient {
+  userId: string;
+  role: string;
+  clusterId: string | null;
+}
+
+export interface Transfer {
+  reference: string;
+  sourceWalletId: string;
+  destinationWalletId: string;
+  amount: number;
+  reason: string;
+}
+
+export interface MovementAnswer {
+  reference: string;
+  amount: number;
+  balance: number;
+  availableBalance: number;
+}
+
+function requireDistinct(source: string, destination: string): void {
+  if (source === destination) {
+    throw new ValidationError('Le destinataire doit être un autre portefeuille', {
+      fields: { destination: 'Le destinataire doit être un autre portefeuille' },
+    });
+  }
+}
+
+/**
+ * Wallet to wallet. The source must be the caller's own wallet; admins and super admins may
+ * pay anyone, other roles only users of their own cluster.
+ */
+export function transfer(
+  states: { source: WalletState; destination: WalletState },
+  command: Transfer,
+  actor: Actor,
+  facts: { recipient: Recipient },
+): Decision<MovementAnswer> {
+  assertAmount(command.amount);
+  const reason = command.reason?.trim() ?? '';
+  if (reason === '') {
+    throw new ValidationError('Le motif est obligatoire', {
+      fields: { reason: 'Ce champ est obligatoire' },
+    });
+  }
+  requireOwnWallet(actor, command.sourceWalletId);
+  requireDistinct(command.sourceWalletId, command.destinationWalletId);
+  const inScope =
+    isAdmin(actor.role) ||
+    (actor.clusterId !== null && facts.recipient.clusterId === actor.clusterId);
+  if (!inScope) throw new ForbiddenError('Ce destinataire n’est pas dans votre cluster');
+  const from = requireOpenWallet(states.source);
+  const to = requireOpenWallet(states.destination, 'Portefeuille du destinataire introuvable');
+  requireAvailable(states.source, command.amount);
+  const data = {
+    reference: command.reference,
+    fromWalletId: from,
+    toWalletId: to,
+    amount: command.amount,
+    reason,
+  };
+  return decision(
+    answer(states.source, command.reference, command.amount),
+    {
+      streamId: walletStreamId(from),
+      events: [
+        walletEvent('TransferSent', {
+          ...data,
+          postings: move(walletAccount(from), walletAccount(to), command.amount),
+        }),
+      ],
+    },
+    { streamId: walletStreamId(to), events: [walletEvent('TransferReceived', data)] },
+  );
+}
+
+export interface Finance {
+  reference: string;
+  sourceWalletId: string;
+  destinationWalletId: string;
+  amount: number;
+}
+
+/** An aggregator funds another aggregator (both ROLE_INDUSTRIAL), never itself. */
+export function finance(
+  states: { source: WalletState; destination: WalletState },
+  command: Finance,
+  actor: Actor,
+  facts: { recipient: Recipient },
+): Decision<MovementAnswer> {
+  assertAmount(command.amount);
+  if (actor.role !== 'ROLE_INDUSTRIAL') {
+    throw new ForbiddenError('Seul un agrégateur peut financer un agrégateur');
+  }
+  if (facts.recipient.role !== 'ROLE_INDUSTRIAL') {
+    throw new ValidationError('Le bénéficiaire doit être un agrégateur', {
+      fields: { aggregatorId: 'Le bénéficiaire doit être un agrégateur' },
+    });
+  }
+  requireOwnWallet(actor, command.sourceWalletId);
+  requireDistinct(command.sourceWalletId, command.destinationWalletId);
+  if (facts.recipient.userId === actor.userId) {
+    throw new ValidationError('Vous ne pouvez pas vous financer vous-même');
+  }
+  const from = requireOpenWallet(states.source);
+  const to = requireOpenWallet(states.destination, 'Portefeuille du bénéficiaire introuvable');
+  requireAvailable(states.source, command.amount);
+  return decision(
+    answer(states.source, command.reference, command.amount),
+    {
+      streamId: walletStreamId(from),
+      events: [
+        walletEvent('FinancingSent', {
+          reference: command.reference,
+          fromWalletId: from,
+          toWalletId: to,
+          toUserId: facts.recipient.userId,
+          amount: command.amount,
+          postings: move(walletAccount(from), walletAccount(to), command.amount),
+        }),
+      ],
+    },
+    {
+      streamId: walletStreamId(to),
+      events: [
+        walletEvent('FinancingReceived', {
+          reference: command.reference,
+          fromWalletId: from,
+          toWalletId: to,
+          fromUserId: actor.userId,
+          amount: command.amount,
+        }),
+      ],
+    },
+  );
+}
+
+function answer(source: WalletState, reference: string, amount: number): MovementAnswer {
+  return {
+    reference,
+    amount,
+    balance: source.balance - amount,
+    availableBalance: source.availableBalance - amount,
+  };
+}
