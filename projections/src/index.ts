@@ -1,4 +1,7 @@
-import type { MigrationSet } from '@filiere/platform';
-
-/** Read tables and checkpoints (issue 3 fills this in). */
-export const projectionMigrations: MigrationSet = {};
+export { projectionMigrations } from './migrations/index.js';
+export * from './checkpoints.js';
+export * from './events.js';
+export * from './projector.js';
+export * from './rebuild.js';
+export * from './registry.js';
+export * from './runner.js';

@@ -1,0 +1,60 @@
+import { sql, type Kysely } from 'kysely';
+
+export interface Checkpoint {
+  name: string;
+  position: number;
+  updatedAt: Date;
+  lastError: string | null;
+}
+
+/** Creates the checkpoint row at 0 if the projector has none yet. */
+export async function ensureCheckpoint(db: Kysely<any>, name: string): Promise<void> {
+  await db
+    .insertInto('projection_checkpoints')
+    .values({ name, position: 0 })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+}
+
+/**
+ * Locks the projector's checkpoint row until the transaction ends: two workers
+ * never apply the same projector at once (the second waits, then sees the
+ * first one's new position).
+ */
+export async function lockCheckpoint(trx: Kysely<any>, name: string): Promise<number> {
+  const { rows } = await sql<{ position: number }>`
+    select position from public.projection_checkpoints where name = ${name} for update`.execute(
+    trx,
+  );
+  if (!rows[0]) throw new Error(`No checkpoint row for projector ${name}`);
+  return rows[0].position;
+}
+
+export async function saveCheckpoint(
+  trx: Kysely<any>,
+  name: string,
+  position: number,
+): Promise<void> {
+  await sql`update public.projection_checkpoints
+            set position = ${position}, updated_at = now(), last_error = null
+            where name = ${name}`.execute(trx);
+}
+
+export async function recordFailure(db: Kysely<any>, name: string, error: string): Promise<void> {
+  await sql`update public.projection_checkpoints set last_error = ${error.slice(0, 2000)}, updated_at = now()
+            where name = ${name}`.execute(db);
+}
+
+export async function readCheckpoints(db: Kysely<any>): Promise<Checkpoint[]> {
+  const rows = await db
+    .selectFrom('projection_checkpoints')
+    .select(['name', 'position', 'updated_at', 'last_error'])
+    .orderBy('name')
+    .execute();
+  return rows.map((r) => ({
+    name: r.name,
+    position: r.position,
+    updatedAt: r.updated_at,
+    lastError: r.last_error,
+  }));
+}

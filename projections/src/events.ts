@@ -1,0 +1,64 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * Reading the event log (the `events` table of the engine contract). Kept as a
+ * small adapter so the runner depends on the contract, not on how the event
+ * store package builds its queries.
+ */
+export interface EventMetadata {
+  commandId?: string;
+  causationId?: string;
+  correlationId?: string;
+  userId?: string;
+}
+
+export interface RecordedEvent<Type extends string = string, Data = unknown> {
+  position: number;
+  streamId: string;
+  version: number;
+  type: Type;
+  schemaVersion: number;
+  data: Data;
+  metadata: EventMetadata;
+  recordedAt: Date;
+}
+
+/** Events with after < position (≤ until when given), ascending, at most `limit`. */
+export async function readEvents(
+  db: Kysely<any>,
+  opts: { after: number; limit: number; until?: number | undefined },
+): Promise<RecordedEvent[]> {
+  const until = opts.until ?? Number.MAX_SAFE_INTEGER;
+  const { rows } = await sql<{
+    position: number;
+    stream_id: string;
+    version: number;
+    type: string;
+    schema_version: number;
+    data: unknown;
+    metadata: EventMetadata;
+    recorded_at: Date;
+  }>`select position, stream_id, version, type, schema_version, data, metadata, recorded_at
+     from public.events
+     where position > ${opts.after} and position <= ${until}
+     order by position
+     limit ${opts.limit}`.execute(db);
+  return rows.map((r) => ({
+    position: r.position,
+    streamId: r.stream_id,
+    version: r.version,
+    type: r.type,
+    schemaVersion: r.schema_version,
+    data: r.data,
+    metadata: r.metadata,
+    recordedAt: r.recorded_at,
+  }));
+}
+
+/** The last committed position, 0 when the log is empty. */
+export async function readHead(db: Kysely<any>): Promise<number> {
+  const { rows } = await sql<{
+    head: number | null;
+  }>`select max(position) as head from public.events`.execute(db);
+  return Number(rows[0]?.head ?? 0);
+}

@@ -1,0 +1,7 @@
+import type { Projector } from './projector.js';
+
+/**
+ * The product's projectors, run by the API (in-process mode), the worker and
+ * the ledger:rebuild / ledger:check commands. Each feature adds its own here.
+ */
+export const projectors: Projector[] = [];

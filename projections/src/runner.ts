@@ -1,0 +1,128 @@
+import type { Kysely } from 'kysely';
+import { ensureCheckpoint, lockCheckpoint, recordFailure, saveCheckpoint } from './checkpoints.js';
+import { readEvents, type RecordedEvent } from './events.js';
+import type { Projector, PushMessage } from './projector.js';
+
+export type PushPublisher = (messages: PushMessage[]) => Promise<void>;
+
+export interface RunOptions {
+  /** Events read per transaction (default 500). */
+  batchSize?: number;
+  /** Receives the pushes of each batch after its commit. */
+  publish?: PushPublisher;
+}
+
+export interface BatchResult {
+  /** Events read (handled or skipped) in this batch. */
+  read: number;
+  position: number;
+  caughtUp: boolean;
+}
+
+/** A projector stopped at an event it cannot apply. */
+export class ProjectionFailure extends Error {
+  constructor(
+    readonly projector: string,
+    readonly position: number,
+    override readonly cause: unknown,
+  ) {
+    super(
+      `Projector ${projector} failed at event ${position}: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
+    this.name = 'ProjectionFailure';
+  }
+}
+
+/** Calls the projector with the events it handles, on tables of `schema`. */
+export async function applyEvents(
+  trx: Kysely<any>,
+  projector: Projector,
+  events: RecordedEvent[],
+  schema: string,
+  pushes: PushMessage[],
+): Promise<void> {
+  const handled = new Set(projector.eventTypes);
+  const relevant = events.filter((e) => handled.has(e.type));
+  if (!relevant.length) return;
+  await projector.apply(trx.withSchema(schema), relevant, { push: (m) => pushes.push(m) });
+}
+
+/**
+ * One transaction: lock the checkpoint, read the next events, apply them to the
+ * live tables and move the checkpoint. Read rows and checkpoint commit together,
+ * so an event is applied exactly once in effect, whoever crashes when.
+ */
+export async function runBatch(
+  db: Kysely<any>,
+  projector: Projector,
+  opts: RunOptions = {},
+): Promise<BatchResult> {
+  const limit = opts.batchSize ?? 500;
+  const pushes: PushMessage[] = [];
+  const result = await db.transaction().execute(async (trx) => {
+    const from = await lockCheckpoint(trx, projector.name);
+    const events = await readEvents(trx, { after: from, limit });
+    const last = events.at(-1);
+    if (!last) return { read: 0, position: from, caughtUp: true };
+    try {
+      await applyEvents(trx, projector, events, 'public', pushes);
+    } catch (error) {
+      throw new ProjectionFailure(projector.name, events[0]!.position, error);
+    }
+    await saveCheckpoint(trx, projector.name, last.position);
+    return { read: events.length, position: last.position, caughtUp: events.length < limit };
+  });
+  if (pushes.length && opts.publish) await opts.publish(pushes);
+  return result;
+}
+
+/**
+ * Applies batches until the projector has read every committed event (or
+ * `maxBatches` were run: then `caughtUp` is false and the caller re-schedules).
+ * On a failing event, the events before it are committed one by one, the error
+ * is stored on the checkpoint row and a ProjectionFailure naming the event's
+ * position is thrown: the projector stays there until a retry succeeds.
+ */
+export async function catchUp(
+  db: Kysely<any>,
+  projector: Projector,
+  opts: RunOptions & { maxBatches?: number } = {},
+): Promise<BatchResult> {
+  await ensureCheckpoint(db, projector.name);
+  let total = 0;
+  for (let batch = 0; ; batch++) {
+    if (opts.maxBatches !== undefined && batch >= opts.maxBatches) {
+      return { read: total, position: -1, caughtUp: false };
+    }
+    let result: BatchResult;
+    try {
+      result = await runBatch(db, projector, opts);
+    } catch (error) {
+      if (!(error instanceof ProjectionFailure)) throw error;
+      const failure = await pinpointFailure(db, projector, opts, error);
+      await recordFailure(db, projector.name, failure.message).catch(() => undefined);
+      throw failure;
+    }
+    total += result.read;
+    if (result.caughtUp) return { ...result, read: total };
+  }
+}
+
+/** Re-runs a failed batch event by event so that the projector stops exactly at the bad one. */
+async function pinpointFailure(
+  db: Kysely<any>,
+  projector: Projector,
+  opts: RunOptions,
+  first: ProjectionFailure,
+): Promise<ProjectionFailure> {
+  if ((opts.batchSize ?? 500) === 1) return first;
+  for (let i = 0; i < (opts.batchSize ?? 500); i++) {
+    try {
+      const result = await runBatch(db, projector, { ...opts, batchSize: 1 });
+      if (result.caughtUp) return first;
+    } catch (error) {
+      return error instanceof ProjectionFailure ? error : first;
+    }
+  }
+  return first;
+}

@@ -1,0 +1,2 @@
+export * from './counting-projector.js';
+export * from './events.js';
