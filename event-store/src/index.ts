@@ -1,6 +1,14 @@
-import type { MigrationSet } from '@filiere/platform';
-
+export * from './append.js';
+export * from './canonical-json.js';
+export * from './catalogue.js';
 export * from './decider.js';
-
-/** The event store's tables (issue 3 fills this in). */
-export const eventStoreMigrations: MigrationSet = {};
+export * from './errors.js';
+export * from './event-store.js';
+export * from './hash.js';
+export * from './idempotency.js';
+export * from './pipeline/index.js';
+export * from './read.js';
+export { eventStoreMigrations } from './schema/index.js';
+export * from './types.js';
+export * from './verify.js';
+export * from './write.js';

@@ -1,0 +1,4 @@
+export * from './batcher.js';
+export * from './pipeline.js';
+export * from './state-cache.js';
+export * from './types.js';

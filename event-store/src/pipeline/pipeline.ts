@@ -1,0 +1,257 @@
+import { ConcurrencyError } from '../errors.js';
+import type { EventStore } from '../event-store.js';
+import { findCommands } from '../idempotency.js';
+import { readStreams } from '../read.js';
+import { streamCategory, type EventMetadata } from '../types.js';
+import {
+  IdempotencyKeyTakenError,
+  writeEvents,
+  type PendingCommandRecord,
+  type PendingEvent,
+} from '../write.js';
+import { Batcher } from './batcher.js';
+import { StateCache, type StreamState } from './state-cache.js';
+import type { Command, CommandOutcome, PipelineOptions, StreamType } from './types.js';
+
+interface Entry {
+  command: Command<any>;
+  resolve(outcome: CommandOutcome<any>): void;
+  reject(error: unknown): void;
+}
+
+interface Decided {
+  entry: Entry;
+  offset: number;
+  count: number;
+  result: unknown;
+}
+
+/**
+ * The command pipeline: `handle(command)` loads the states the command reads,
+ * runs its pure `decide`, and appends — concurrent commands gathered into one
+ * transaction (group commit). See docs/event-store.md.
+ */
+export class CommandPipeline {
+  private readonly streamTypes = new Map<string, StreamType>();
+  private readonly cache: StateCache;
+  private readonly batcher: Batcher<Entry>;
+  private readonly maxRetries: number;
+  private closed = false;
+
+  constructor(
+    readonly store: EventStore,
+    options: PipelineOptions = {},
+  ) {
+    this.cache = new StateCache(options.cacheSize ?? 10_000);
+    this.maxRetries = options.maxRetries ?? 5;
+    this.batcher = new Batcher<Entry>(
+      (entries) => this.processBatch(entries),
+      options.batchMax ?? 256,
+      options.batchWaitMs ?? 2,
+    );
+  }
+
+  registerStreamType(type: StreamType): this {
+    const existing = this.streamTypes.get(type.category);
+    if (existing && existing !== type) {
+      throw new Error(`A stream type is already registered for category "${type.category}"`);
+    }
+    this.streamTypes.set(type.category, type);
+    return this;
+  }
+
+  handle<Result>(command: Command<Result>): Promise<CommandOutcome<Result>> {
+    if (this.closed) return Promise.reject(new Error('The command pipeline is closed'));
+    return new Promise((resolve, reject) => this.batcher.push({ command, resolve, reject }));
+  }
+
+  /** Stops taking commands and waits for those already taken. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.batcher.drained();
+  }
+
+  /** Forgets the cached states (e.g. after events were appended outside the pipeline). */
+  clearCache(): void {
+    this.cache.clear();
+  }
+
+  private async processBatch(entries: Entry[]): Promise<void> {
+    const conflicted = await this.attempt(entries);
+    // A conflict with another process failed the whole batch: retry each alone, reloading.
+    for (const entry of conflicted) {
+      let again = [entry];
+      for (let retry = 0; again.length > 0 && retry < this.maxRetries; retry++) {
+        again = await this.attempt(again);
+      }
+      if (again.length > 0) {
+        entry.reject(
+          new ConcurrencyError('Le flux a été modifié entre-temps ; réessayez.', {
+            reason: 'STREAM_VERSION_CONFLICT',
+          }),
+        );
+      }
+    }
+  }
+
+  /** Runs entries as one transaction; returns those to retry after a version conflict. */
+  private async attempt(entries: Entry[]): Promise<Entry[]> {
+    let pending: Entry[];
+    try {
+      pending = await this.settleKnownKeys(entries);
+    } catch (error) {
+      for (const entry of entries) entry.reject(error);
+      return [];
+    }
+    let base: Map<string, StreamState>;
+    try {
+      base = await this.loadStates(pending);
+    } catch (error) {
+      for (const entry of pending) entry.reject(error);
+      return [];
+    }
+
+    const overlay = new Map<string, StreamState>();
+    const rows: PendingEvent[] = [];
+    const records: PendingCommandRecord[] = [];
+    const decided: Decided[] = [];
+    for (const entry of pending) {
+      try {
+        const changes = this.decideOne(entry.command, (id) => overlay.get(id) ?? base.get(id)!);
+        const offset = rows.length;
+        rows.push(...changes.rows);
+        for (const [id, state] of changes.states) overlay.set(id, state);
+        const count = changes.rows.length;
+        decided.push({ entry, offset, count, result: changes.result });
+        const key = entry.command.idempotencyKey;
+        if (key) records.push({ key, result: changes.result, offset, count });
+      } catch (error) {
+        entry.reject(error);
+      }
+    }
+    if (decided.length === 0) return [];
+    if (rows.length === 0 && records.length === 0) {
+      for (const d of decided) d.entry.resolve({ result: d.result, positions: [] });
+      return [];
+    }
+
+    let firstPosition: number;
+    let head: number;
+    try {
+      ({ firstPosition, head } = await writeEvents(this.store.db, rows, records));
+    } catch (error) {
+      for (const id of base.keys()) this.cache.delete(id);
+      if (error instanceof ConcurrencyError || error instanceof IdempotencyKeyTakenError) {
+        return decided.map((d) => d.entry);
+      }
+      for (const d of decided) d.entry.reject(error);
+      return [];
+    }
+    for (const [id, state] of overlay) this.cache.set(id, state);
+    if (rows.length > 0) this.store.notifyAppended(head);
+    for (const d of decided) {
+      const positions = Array.from({ length: d.count }, (_, i) => firstPosition + d.offset + i);
+      d.entry.resolve({ result: d.result, positions });
+    }
+    return [];
+  }
+
+  /** Answers commands whose key was recorded before; same-key commands share one outcome. */
+  private async settleKnownKeys(entries: Entry[]): Promise<Entry[]> {
+    const keys = entries.map((e) => e.command.idempotencyKey).filter((k): k is string => !!k);
+    if (keys.length === 0) return entries;
+    const known = await findCommands(this.store.db, keys);
+    const firstWithKey = new Map<string, Entry>();
+    const pending: Entry[] = [];
+    for (const entry of entries) {
+      const key = entry.command.idempotencyKey;
+      const seen = key ? known.get(key) : undefined;
+      if (seen) {
+        entry.resolve({ result: seen.result, positions: seen.positions });
+        continue;
+      }
+      const first = key ? firstWithKey.get(key) : undefined;
+      if (first) {
+        chain(first, entry);
+        continue;
+      }
+      if (key) firstWithKey.set(key, entry);
+      pending.push(entry);
+    }
+    return pending;
+  }
+
+  /** States of every stream the entries read: from the cache, else folded from the log. */
+  private async loadStates(entries: Entry[]): Promise<Map<string, StreamState>> {
+    const states = new Map<string, StreamState>();
+    const missing: string[] = [];
+    for (const entry of entries) {
+      for (const id of entry.command.streams) {
+        if (states.has(id)) continue;
+        const cached = this.cache.get(id);
+        if (cached) states.set(id, cached);
+        else if (!missing.includes(id)) missing.push(id);
+      }
+    }
+    if (missing.length === 0) return states;
+    const events = await readStreams(this.store.db, missing, this.store.catalogue);
+    for (const id of missing) {
+      const type = this.streamTypes.get(streamCategory(id));
+      if (!type) continue; // decideOne refuses the command with a clear message.
+      let state = type.initialState();
+      let version = 0;
+      for (const event of events.get(id)!) {
+        state = type.evolve(state, event);
+        version = event.version;
+      }
+      const loaded = { state, version };
+      states.set(id, loaded);
+      this.cache.set(id, loaded);
+    }
+    return states;
+  }
+
+  private decideOne(
+    command: Command<any>,
+    stateOf: (streamId: string) => StreamState,
+  ): { rows: PendingEvent[]; states: Map<string, StreamState>; result: unknown } {
+    const states: Record<string, StreamState> = {};
+    for (const id of command.streams) {
+      if (!this.streamTypes.has(streamCategory(id))) {
+        throw new Error(`No stream type is registered for stream "${id}"`);
+      }
+      states[id] = stateOf(id);
+    }
+    const { writes, result } = command.decide(states);
+    const metadata: EventMetadata = { ...command.metadata };
+    if (command.idempotencyKey && !metadata.commandId) metadata.commandId = command.idempotencyKey;
+    const rows: PendingEvent[] = [];
+    const next = new Map<string, StreamState>();
+    for (const write of writes) {
+      const current = next.get(write.streamId) ?? states[write.streamId];
+      if (!current) throw new Error(`Command writes "${write.streamId}" it did not load`);
+      const type = this.streamTypes.get(streamCategory(write.streamId))!;
+      let { state, version } = current;
+      for (const event of write.events) {
+        const encoded = this.store.catalogue.encode(event);
+        version += 1;
+        state = type.evolve(state, { type: event.type, data: encoded.data });
+        rows.push({ streamId: write.streamId, version, type: event.type, ...encoded, metadata });
+      }
+      next.set(write.streamId, { state, version });
+    }
+    return { rows, states: next, result };
+  }
+}
+
+function chain(first: Entry, follower: Entry): void {
+  const { resolve, reject } = first;
+  first.resolve = (outcome) => {
+    resolve(outcome);
+    follower.resolve(outcome);
+  };
+  first.reject = (error) => {
+    reject(error);
+    follower.reject(error);
+  };
+}

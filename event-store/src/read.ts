@@ -1,0 +1,119 @@
+import { sql, type Kysely } from 'kysely';
+import { eventCatalogue, type EventCatalogue } from './catalogue.js';
+import type { EventMetadata, RecordedEvent } from './types.js';
+
+interface EventRow {
+  position: number;
+  stream_id: string;
+  version: number;
+  type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: EventMetadata;
+  recorded_at: Date;
+  hash: string;
+}
+
+export type StoredEvent = RecordedEvent & { hash: string };
+
+function toStored(row: EventRow): StoredEvent {
+  return {
+    position: Number(row.position),
+    streamId: row.stream_id,
+    version: row.version,
+    type: row.type,
+    schemaVersion: row.schema_version,
+    data: row.data,
+    metadata: row.metadata,
+    recordedAt: row.recorded_at,
+    hash: row.hash,
+  };
+}
+
+function decoded(event: StoredEvent, catalogue: EventCatalogue): RecordedEvent {
+  const data = catalogue.decode(event.position, event.type, event.schemaVersion, event.data);
+  return {
+    position: event.position,
+    streamId: event.streamId,
+    version: event.version,
+    type: event.type,
+    schemaVersion: event.schemaVersion,
+    data,
+    metadata: event.metadata,
+    recordedAt: event.recordedAt,
+  };
+}
+
+/** Stored rows with position > after, ascending, as stored (no catalogue): for audits. */
+export async function readAllRaw(
+  db: Kysely<any>,
+  opts: { after: number; limit: number },
+): Promise<StoredEvent[]> {
+  const { rows } = await sql<EventRow>`
+    select position, stream_id, version, type, schema_version, data, metadata, recorded_at, hash
+    from events where position > ${opts.after} order by position limit ${opts.limit}`.execute(db);
+  return rows.map(toStored);
+}
+
+/**
+ * Events with position > after, ascending, at most limit, decoded through the
+ * catalogue. Positions become visible in order (see docs/event-store.md), so a
+ * reader that keeps the last position it saw never skips a late commit.
+ */
+export async function readAll(
+  db: Kysely<any>,
+  opts: { after: number; limit: number; catalogue?: EventCatalogue },
+): Promise<RecordedEvent[]> {
+  const rows = await readAllRaw(db, opts);
+  return rows.map((row) => decoded(row, opts.catalogue ?? eventCatalogue));
+}
+
+/** A stream's events with version > afterVersion (default 0: all), ascending. */
+export async function readStream(
+  db: Kysely<any>,
+  streamId: string,
+  opts: { afterVersion?: number; catalogue?: EventCatalogue } = {},
+): Promise<RecordedEvent[]> {
+  const { rows } = await sql<EventRow>`
+    select position, stream_id, version, type, schema_version, data, metadata, recorded_at, hash
+    from events where stream_id = ${streamId} and version > ${opts.afterVersion ?? 0}
+    order by version`.execute(db);
+  return rows.map((row) => decoded(toStored(row), opts.catalogue ?? eventCatalogue));
+}
+
+/** Events of several streams (each ordered by version), decoded; used to load states. */
+export async function readStreams(
+  db: Kysely<any>,
+  streamIds: string[],
+  catalogue: EventCatalogue = eventCatalogue,
+): Promise<Map<string, RecordedEvent[]>> {
+  const result = new Map<string, RecordedEvent[]>(streamIds.map((id) => [id, []]));
+  if (streamIds.length === 0) return result;
+  const { rows } = await sql<EventRow>`
+    select position, stream_id, version, type, schema_version, data, metadata, recorded_at, hash
+    from events where stream_id = any(${streamIds}::text[])
+    order by stream_id, version`.execute(db);
+  for (const row of rows) result.get(row.stream_id)!.push(decoded(toStored(row), catalogue));
+  return result;
+}
+
+/** Current version of each stream (0 when it has no event). */
+export async function streamVersions(
+  db: Kysely<any>,
+  streamIds: string[],
+): Promise<Map<string, number>> {
+  const result = new Map<string, number>(streamIds.map((id) => [id, 0]));
+  if (streamIds.length === 0) return result;
+  const { rows } = await sql<{ stream_id: string; version: number }>`
+    select stream_id, max(version) as version from events
+    where stream_id = any(${streamIds}::text[]) group by stream_id`.execute(db);
+  for (const row of rows) result.set(row.stream_id, Number(row.version));
+  return result;
+}
+
+/** Position of the last committed event; 0 when the log is empty. */
+export async function headPosition(db: Kysely<any>): Promise<number> {
+  const { rows } = await sql<{ position: number }>`
+    select coalesce(max(position), 0) as position from events`.execute(db);
+  return Number(rows[0]!.position);
+}

@@ -1,0 +1,91 @@
+import { sql, type Kysely } from 'kysely';
+import { canonicalJson } from './canonical-json.js';
+import { ConcurrencyError } from './errors.js';
+import { hashParts } from './hash.js';
+import type { EventMetadata } from './types.js';
+
+/** One row to append, already checked against the catalogue, with its stream version. */
+export interface PendingEvent {
+  streamId: string;
+  version: number;
+  type: string;
+  schemaVersion: number;
+  data: unknown;
+  metadata: EventMetadata;
+}
+
+/** An idempotency record written with the batch: its events are `offset .. offset+count-1`. */
+export interface PendingCommandRecord {
+  key: string;
+  result: unknown;
+  offset: number;
+  count: number;
+}
+
+/** A key already recorded by a concurrent writer (the batch wrote nothing). */
+export class IdempotencyKeyTakenError extends Error {
+  constructor() {
+    super('An idempotency key of the batch was recorded by another writer');
+    this.name = 'IdempotencyKeyTakenError';
+  }
+}
+
+/**
+ * Appends rows in one statement: `filiere_append_events` takes the advisory
+ * lock, assigns the next positions, chains the hashes, inserts the rows and the
+ * idempotency records, moves the head and notifies — all in the caller's
+ * transaction (or its own, when `executor` is not in one). Returns the position
+ * of the first row (the head before + 1). A version already taken raises
+ * ConcurrencyError and nothing is appended.
+ */
+export async function writeEvents(
+  executor: Kysely<any>,
+  events: PendingEvent[],
+  commands: PendingCommandRecord[] = [],
+): Promise<{ firstPosition: number; head: number }> {
+  const n = events.length;
+  const streamIds = new Array<string>(n);
+  const versions = new Array<number>(n);
+  const types = new Array<string>(n);
+  const schemaVersions = new Array<number>(n);
+  const data = new Array<string>(n);
+  const metadata = new Array<string>(n);
+  const prefixes = new Array<string>(n);
+  const suffixes = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const event = events[i]!;
+    const dataJson = canonicalJson(event.data);
+    const metadataJson = canonicalJson(event.metadata);
+    const parts = hashParts({ ...event, dataJson, metadataJson });
+    streamIds[i] = event.streamId;
+    versions[i] = event.version;
+    types[i] = event.type;
+    schemaVersions[i] = event.schemaVersion;
+    data[i] = dataJson;
+    metadata[i] = metadataJson;
+    prefixes[i] = parts.prefix;
+    suffixes[i] = parts.suffix;
+  }
+  try {
+    const { rows } = await sql<{ head: number }>`
+      select filiere_append_events(
+        ${streamIds}::text[], ${versions}::integer[], ${types}::text[], ${schemaVersions}::integer[],
+        ${data}::text[], ${metadata}::text[], ${prefixes}::text[], ${suffixes}::text[],
+        ${commands.map((c) => c.key)}::text[], ${commands.map((c) => canonicalJson(c.result))}::text[],
+        ${commands.map((c) => c.offset)}::integer[], ${commands.map((c) => c.count)}::integer[]
+      ) as head`.execute(executor);
+    const before = Number(rows[0]!.head);
+    return { firstPosition: before + 1, head: before + n };
+  } catch (error) {
+    throw mapWriteError(error);
+  }
+}
+
+function mapWriteError(error: unknown): unknown {
+  const pgError = error as { code?: string; constraint?: string };
+  if (pgError.code !== '23505') return error;
+  if (pgError.constraint === 'commands_pkey') return new IdempotencyKeyTakenError();
+  return new ConcurrencyError('Le flux a été modifié entre-temps ; réessayez.', {
+    reason: 'STREAM_VERSION_CONFLICT',
+  });
+}
