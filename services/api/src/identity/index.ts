@@ -1,7 +1,56 @@
 import type { FastifyInstance } from 'fastify';
-import type { MigrationSet } from '@filiere/platform';
+import { AuthService } from './auth.service.js';
+import { makeGuard, type IdentityContext } from './context.js';
+import type { Mailer } from './mail/mailer.js';
+import { outboxMailer } from './mail/outbox-mailer.js';
+import { smtpMailer } from './mail/smtp-mailer.js';
+import { registerAttemptLimit } from './rate-limit.js';
+import { IdentityRepository } from './repository.js';
+import { authRoutes } from './routes/auth.routes.js';
+import { profileRoutes } from './routes/profile.routes.js';
+import { referenceRoutes } from './routes/reference.routes.js';
+import { signupRoutes } from './routes/signup.routes.js';
+import { usersRoutes } from './routes/users.routes.js';
+import { UsersService } from './users.service.js';
 
-/** Identity and access: organisations, users, roles, clusters (issue 4 fills this in). */
-export const identityMigrations: MigrationSet = {};
+export { identityMigrations } from './migrations/index.js';
+export { hashPassword } from './password.js';
+export { ROLES, ORGANIZATION_TYPES } from './roles.js';
 
-export async function registerIdentity(_app: FastifyInstance): Promise<void> {}
+/**
+ * Identity and access under /api: sign-in, registration, invitation and reset
+ * links, user administration, profile. Mail goes through SMTP when SMTP_URL is
+ * set, else to the outbox table and the log.
+ */
+export async function registerIdentity(app: FastifyInstance): Promise<void> {
+  const { config, db, logger } = app.deps;
+  const mailer: Mailer = config.SMTP_URL
+    ? smtpMailer(config.SMTP_URL, config.MAIL_FROM)
+    : outboxMailer(db, logger);
+  if (mailer.close) app.addHook('onClose', async () => mailer.close!());
+
+  await app.register(
+    async (scope) => {
+      const repo = new IdentityRepository(db);
+      const auth = new AuthService({
+        repo,
+        mailer,
+        publicUrl: config.PUBLIC_URL,
+        sign: (claims) => app.jwt.sign(claims),
+      });
+      const ctx: IdentityContext = {
+        repo,
+        auth,
+        users: new UsersService(repo, auth),
+        limitAttempts: await registerAttemptLimit(scope),
+        ...makeGuard(app, repo),
+      };
+      authRoutes(scope, ctx);
+      signupRoutes(scope, ctx);
+      profileRoutes(scope, ctx);
+      usersRoutes(scope, ctx);
+      referenceRoutes(scope, ctx);
+    },
+    { prefix: '/api' },
+  );
+}

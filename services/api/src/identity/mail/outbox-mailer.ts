@@ -1,0 +1,19 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from '@filiere/platform';
+import type { Mailer } from './mailer.js';
+
+/** Embedded mode (no SMTP_URL): mails land in the `outbox` table and the log shows their link. */
+export function outboxMailer(db: Kysely<any>, logger: Logger): Mailer {
+  return {
+    async send(mail) {
+      await db
+        .insertInto('outbox')
+        .values({ recipient: mail.to, subject: mail.subject, text: mail.text, html: mail.html })
+        .execute();
+      logger.info(
+        { to: mail.to, subject: mail.subject, link: mail.link },
+        'mail written to outbox',
+      );
+    },
+  };
+}

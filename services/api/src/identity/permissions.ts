@@ -1,0 +1,86 @@
+import type { RoleCode } from '../http/auth.js';
+
+/**
+ * Who may call what: the single table the routes use for their role guard and
+ * the role × route test matrix reads. Ownership (same cluster, not an admin,
+ * self) is checked by the functions below, in the services.
+ */
+export const ROUTE_ROLES = {
+  /** POST users/invitation/signup?typeUser=user, PATCH/DELETE users/{id}, toggle. */
+  manageUsers: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_CLUSTER_MANAGER'],
+  /** GET users, GET users/cluster/{clusterId}. */
+  listUsers: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_CLUSTER_MANAGER'],
+  /** GET users/count-inactives. */
+  countInactives: ['ROLE_SUPER_ADMIN'],
+  /** GET users/industrials. */
+  industrials: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_INDUSTRIAL', 'ROLE_SFD'],
+  /** GET clusters, GET organizations (the user form's selects). */
+  referenceLists: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_CLUSTER_MANAGER'],
+} as const satisfies Record<string, readonly RoleCode[]>;
+
+export const ADMIN_ROLES: readonly RoleCode[] = ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN'];
+
+export interface Party {
+  id: string;
+  role: RoleCode;
+  clusterId: string | null;
+}
+
+const isAdminRole = (role: RoleCode) => ADMIN_ROLES.includes(role);
+
+/** May `actor` see `target`? Self always; super admin all; admin all but super admins; a cluster manager its cluster's non-admins. */
+export function canSeeUser(actor: Party, target: Party): boolean {
+  if (actor.id === target.id) return true;
+  return canManageUser(actor, target);
+}
+
+/** May `actor` edit, delete or (de)activate `target`? */
+export function canManageUser(actor: Party, target: Party): boolean {
+  switch (actor.role) {
+    case 'ROLE_SUPER_ADMIN':
+      return true;
+    case 'ROLE_ADMIN':
+      return target.role !== 'ROLE_SUPER_ADMIN';
+    case 'ROLE_CLUSTER_MANAGER':
+      return (
+        actor.clusterId !== null &&
+        target.clusterId === actor.clusterId &&
+        !isAdminRole(target.role) &&
+        (target.role !== 'ROLE_CLUSTER_MANAGER' || target.id === actor.id)
+      );
+    default:
+      return false;
+  }
+}
+
+/** May `actor` give `role` to a user? The super admin role only by a super admin. */
+export function canAssignRole(actor: Party, role: RoleCode): boolean {
+  switch (actor.role) {
+    case 'ROLE_SUPER_ADMIN':
+      return true;
+    case 'ROLE_ADMIN':
+      return role !== 'ROLE_SUPER_ADMIN';
+    case 'ROLE_CLUSTER_MANAGER':
+      return !isAdminRole(role) && role !== 'ROLE_CLUSTER_MANAGER';
+    default:
+      return false;
+  }
+}
+
+/** The roles `actor` is offered in the role list. */
+export function visibleRoles<T extends { code: RoleCode }>(actor: Party, roles: T[]): T[] {
+  return actor.role === 'ROLE_SUPER_ADMIN'
+    ? roles
+    : roles.filter((r) => r.code !== 'ROLE_SUPER_ADMIN');
+}
+
+/** What part of the user list `actor` sees, or null for none. */
+export function userListScope(
+  actor: Party,
+): { clusterId?: string; excludeRoles?: RoleCode[] } | null {
+  if (actor.role === 'ROLE_SUPER_ADMIN' || actor.role === 'ROLE_ADMIN') return {};
+  if (actor.role === 'ROLE_CLUSTER_MANAGER' && actor.clusterId) {
+    return { clusterId: actor.clusterId, excludeRoles: [...ADMIN_ROLES] };
+  }
+  return null;
+}

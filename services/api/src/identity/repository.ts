@@ -1,0 +1,293 @@
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { RoleCode } from '../http/auth.js';
+import type { OrganizationType } from './roles.js';
+import type { UserDto } from './schemas.js';
+import type { TokenKind } from './tokens.js';
+
+/** A user as read from the database, with its role and organisation. */
+export interface UserRow {
+  id: string;
+  firstname: string;
+  lastname: string;
+  email: string;
+  username: string;
+  phone: string | null;
+  password_hash: string | null;
+  role_id: number;
+  role_code: RoleCode;
+  role_name: string;
+  organization_id: string | null;
+  denomination: string | null;
+  organization_type: OrganizationType | null;
+  cluster_id: string | null;
+  wallet_id: string;
+  momo_account_number: string | null;
+  bank_account_number: string | null;
+  is_active: boolean;
+  self_registered: boolean;
+  created_at: Date;
+}
+
+export interface NewUser {
+  firstname: string;
+  lastname: string;
+  email: string;
+  username: string;
+  phone: string | null;
+  role_id: number;
+  organization_id?: string | null;
+  cluster_id?: string | null;
+  momo_account_number?: string | null;
+  bank_account_number?: string | null;
+  is_active: boolean;
+  self_registered: boolean;
+  password_hash?: string | null;
+}
+
+export interface UserFilter {
+  clusterId?: string;
+  roles?: RoleCode[];
+  excludeRoles?: RoleCode[];
+  q?: string;
+  activeOnly?: boolean;
+  excludeId?: string;
+}
+
+export function toUserDto(row: UserRow): UserDto {
+  return {
+    id: row.id,
+    firstname: row.firstname,
+    lastname: row.lastname,
+    email: row.email,
+    username: row.username,
+    phone: row.phone,
+    role: { id: row.role_id, name: row.role_name, code: row.role_code },
+    roleId: row.role_id,
+    organization:
+      row.organization_id && row.denomination && row.organization_type
+        ? {
+            id: row.organization_id,
+            denomination: row.denomination,
+            organizationType: row.organization_type,
+          }
+        : null,
+    organizationId: row.organization_id,
+    walletId: row.wallet_id,
+    clusterId: row.cluster_id,
+    momoAccountNumber: row.momo_account_number,
+    bankAccountNumber: row.bank_account_number,
+    isActive: row.is_active,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+/** Escapes LIKE wildcards so a search for "50%" means the characters. */
+function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export class IdentityRepository {
+  constructor(private readonly db: Kysely<any>) {}
+
+  private users(): SelectQueryBuilder<any, any, UserRow> {
+    return this.db
+      .selectFrom('users as u')
+      .innerJoin('roles as r', 'r.id', 'u.role_id')
+      .leftJoin('organizations as o', 'o.id', 'u.organization_id')
+      .where('u.deleted_at', 'is', null)
+      .select([
+        'u.id',
+        'u.firstname',
+        'u.lastname',
+        'u.email',
+        'u.username',
+        'u.phone',
+        'u.password_hash',
+        'u.role_id',
+        'r.code as role_code',
+        'r.name as role_name',
+        'u.organization_id',
+        'o.denomination',
+        'o.organization_type',
+        'u.cluster_id',
+        'u.wallet_id',
+        'u.momo_account_number',
+        'u.bank_account_number',
+        'u.is_active',
+        'u.self_registered',
+        'u.created_at',
+      ]) as any;
+  }
+
+  findById(id: string): Promise<UserRow | undefined> {
+    return this.users().where('u.id', '=', id).executeTakeFirst();
+  }
+
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return this.users()
+      .where(sql`lower(u.email)`, '=', email.toLowerCase())
+      .executeTakeFirst();
+  }
+
+  async list(
+    filter: UserFilter,
+    page: number,
+    limit: number,
+  ): Promise<{ rows: UserRow[]; count: number }> {
+    let query = this.users();
+    if (filter.clusterId) query = query.where('u.cluster_id', '=', filter.clusterId);
+    if (filter.roles?.length) query = query.where('r.code', 'in', filter.roles);
+    if (filter.excludeRoles?.length) query = query.where('r.code', 'not in', filter.excludeRoles);
+    if (filter.activeOnly) query = query.where('u.is_active', '=', true);
+    if (filter.excludeId) query = query.where('u.id', '!=', filter.excludeId);
+    if (filter.q) {
+      const pattern = likePattern(filter.q);
+      query = query.where((eb) =>
+        eb.or([
+          eb('u.firstname', 'ilike', pattern),
+          eb('u.lastname', 'ilike', pattern),
+          eb('u.email', 'ilike', pattern),
+          eb(sql`coalesce(o.denomination, '')`, 'ilike', pattern),
+        ]),
+      );
+    }
+    const counted = await query
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .executeTakeFirstOrThrow();
+    let paged = query.orderBy('u.created_at', 'desc').orderBy('u.id');
+    if (limit !== -1) paged = paged.limit(limit).offset((page - 1) * limit);
+    return { rows: await paged.execute(), count: Number(counted.count) };
+  }
+
+  async insert(user: NewUser): Promise<string> {
+    const row = await this.db
+      .insertInto('users')
+      .values(user)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id as string;
+  }
+
+  async update(id: string, values: Record<string, unknown>): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ ...values, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .execute();
+  }
+
+  async softDelete(id: string): Promise<void> {
+    await this.update(id, { deleted_at: sql`now()`, is_active: false });
+  }
+
+  async countInactive(role: RoleCode): Promise<number> {
+    const row = await this.users()
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('r.code', '=', role)
+      .where('u.is_active', '=', false)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async insertOrganization(
+    denomination: string,
+    organizationType: OrganizationType,
+    ifu: string | null,
+  ): Promise<string> {
+    const row = await this.db
+      .insertInto('organizations')
+      .values({ denomination, organization_type: organizationType, ifu })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id as string;
+  }
+
+  organizationExists(id: string): Promise<unknown> {
+    return this.db.selectFrom('organizations').select('id').where('id', '=', id).executeTakeFirst();
+  }
+
+  clusterExists(id: string): Promise<unknown> {
+    return this.db.selectFrom('clusters').select('id').where('id', '=', id).executeTakeFirst();
+  }
+
+  listRoles(): Promise<Array<{ id: number; name: string; code: RoleCode }>> {
+    return this.db.selectFrom('roles').select(['id', 'name', 'code']).orderBy('id').execute();
+  }
+
+  listClusters(): Promise<Array<{ id: string; label: string }>> {
+    return this.db.selectFrom('clusters').select(['id', 'label']).orderBy('label').execute();
+  }
+
+  listOrganizations(): Promise<
+    Array<{
+      id: string;
+      denomination: string;
+      organizationType: OrganizationType;
+      ifu: string | null;
+    }>
+  > {
+    return this.db
+      .selectFrom('organizations')
+      .select(['id', 'denomination', 'organization_type as organizationType', 'ifu'])
+      .orderBy('denomination')
+      .execute();
+  }
+
+  async insertToken(userId: string, kind: TokenKind, hash: string, ttlMs: number): Promise<void> {
+    await this.db
+      .insertInto('user_tokens')
+      .values({
+        user_id: userId,
+        kind,
+        token_hash: hash,
+        expires_at: new Date(Date.now() + ttlMs),
+      })
+      .execute();
+  }
+
+  /** Spends every unused token of that kind (a new mail replaces older links). */
+  async revokeTokens(userId: string, kind: TokenKind): Promise<void> {
+    await this.db
+      .updateTable('user_tokens')
+      .set({ used_at: sql`now()` })
+      .where('user_id', '=', userId)
+      .where('kind', '=', kind)
+      .where('used_at', 'is', null)
+      .execute();
+  }
+
+  async hasPendingToken(userId: string, kind: TokenKind): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('user_tokens')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('kind', '=', kind)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * Marks the token used, atomically, if it is of this kind, unused, unexpired
+   * and belongs to `email`'s user; answers the user id, or undefined.
+   */
+  async consumeToken(hash: string, kind: TokenKind, email: string): Promise<string | undefined> {
+    const row = await this.db
+      .updateTable('user_tokens as t')
+      .set({ used_at: sql`now()` })
+      .from('users as u')
+      .whereRef('u.id', '=', 't.user_id')
+      .where('t.token_hash', '=', hash)
+      .where('t.kind', '=', kind)
+      .where('t.used_at', 'is', null)
+      .where('t.expires_at', '>', sql<Date>`now()`)
+      .where('u.deleted_at', 'is', null)
+      .where(sql`lower(u.email)`, '=', email.toLowerCase())
+      .returning('t.user_id')
+      .executeTakeFirst();
+    return row?.user_id as string | undefined;
+  }
+}

@@ -1,0 +1,201 @@
+import { z } from 'zod';
+import { ROLE_CODES } from '../http/auth.js';
+import { isStrongPassword } from './password.js';
+import { normalizeBeninPhone } from './phone.js';
+import { ORGANIZATION_TYPES } from './roles.js';
+
+/** French messages of the spec (§5). */
+export const MSG = {
+  required: 'Ce champ est obligatoire',
+  email: 'Adresse mail invalide',
+  password: 'Mot de passe invalide',
+  mismatch: 'Les deux mots de passe ne sont pas identiques',
+  phone: 'Numéro de téléphone invalide (8 chiffres, ou 10 chiffres commençant par 01)',
+  invalid: 'Entré non valide',
+  tooLong: (max: number) => `Ce champ doit contenir au plus ${max} caractères`,
+} as const;
+
+const requiredError = (issue: { input?: unknown }) =>
+  issue.input === undefined || issue.input === null ? MSG.required : MSG.invalid;
+
+/** A required, trimmed, bounded text. */
+export const text = (max = 100) =>
+  z.string({ error: requiredError }).trim().min(1, MSG.required).max(max, MSG.tooLong(max));
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const email = z
+  .string({ error: requiredError })
+  .trim()
+  .min(1, MSG.required)
+  .max(254, MSG.tooLong(254))
+  .regex(EMAIL_RE, MSG.email)
+  .toLowerCase();
+
+export const phone = z
+  .string({ error: requiredError })
+  .min(1, MSG.required)
+  .max(20, MSG.phone)
+  .transform((value, ctx) => {
+    const normalized = normalizeBeninPhone(value);
+    if (!normalized) {
+      ctx.issues.push({ code: 'custom', message: MSG.phone, input: value });
+      return z.NEVER;
+    }
+    return normalized;
+  });
+
+export const password = z
+  .string({ error: requiredError })
+  .min(1, MSG.required)
+  .max(128, MSG.tooLong(128))
+  .refine(isStrongPassword, MSG.password);
+
+const accountNumber = z.string().trim().max(40, MSG.tooLong(40)).nullable().optional();
+const uuid = z.uuid(MSG.invalid);
+
+export const idParams = z.object({ id: uuid });
+
+export const roleSchema = z.object({ id: z.number(), name: z.string(), code: z.enum(ROLE_CODES) });
+export const organizationSchema = z.object({
+  id: z.string(),
+  denomination: z.string(),
+  organizationType: z.enum(ORGANIZATION_TYPES),
+});
+
+export const userSchema = z.object({
+  id: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+  username: z.string(),
+  phone: z.string().nullable(),
+  role: roleSchema,
+  roleId: z.number(),
+  organization: organizationSchema.nullable(),
+  organizationId: z.string().nullable(),
+  walletId: z.string(),
+  clusterId: z.string().nullable(),
+  momoAccountNumber: z.string().nullable(),
+  bankAccountNumber: z.string().nullable(),
+  isActive: z.boolean(),
+  createdAt: z.string(),
+});
+export type UserDto = z.infer<typeof userSchema>;
+
+export const listOf = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), count: z.number() });
+
+export const okSchema = z.object({ message: z.string() });
+
+export const listQuery = z.object({
+  page: z.coerce.number(MSG.invalid).int(MSG.invalid).min(1, MSG.invalid).default(1),
+  limit: z.coerce
+    .number(MSG.invalid)
+    .int(MSG.invalid)
+    .min(-1, MSG.invalid)
+    .max(1000, MSG.invalid)
+    .refine((n) => n !== 0, MSG.invalid)
+    .default(10),
+  q: z.string().trim().max(100, MSG.tooLong(100)).optional(),
+});
+
+export const usersQuery = listQuery.extend({
+  roles: z
+    .string()
+    .max(500, MSG.tooLong(500))
+    .optional()
+    .transform((value, ctx) => {
+      const codes = (value ?? '')
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean);
+      for (const code of codes) {
+        if (!(ROLE_CODES as readonly string[]).includes(code)) {
+          ctx.issues.push({ code: 'custom', message: `Rôle inconnu : ${code}`, input: value });
+          return z.NEVER;
+        }
+      }
+      return codes as (typeof ROLE_CODES)[number][];
+    }),
+});
+
+export const loginBody = z.object({
+  email: email,
+  password: z.string({ error: requiredError }).min(1, MSG.required).max(128, MSG.tooLong(128)),
+});
+export const loginAnswer = z.object({
+  access_token: z.string(),
+  user: z.object({ id: z.string(), role: z.object({ code: z.enum(ROLE_CODES) }) }),
+});
+
+export const TYPE_USERS = ['user', 'industrial', 'cluster-manager', 'sfd'] as const;
+export const signupQuery = z.object({ typeUser: z.enum(TYPE_USERS, MSG.invalid) });
+export const signupBody = z.object({
+  firstname: text(),
+  lastname: text(),
+  email,
+  username: z.string().trim().max(254, MSG.tooLong(254)).optional(),
+  phone,
+  ifu: z
+    .string()
+    .trim()
+    .max(20, MSG.tooLong(20))
+    .regex(/^[0-9A-Za-z]*$/, MSG.invalid)
+    .optional(),
+  denomination: z.string().trim().max(150, MSG.tooLong(150)).optional(),
+  roleId: z.number(MSG.invalid).int(MSG.invalid).min(1).max(12, MSG.invalid).optional(),
+  roleCode: z.enum(ROLE_CODES, MSG.invalid).optional(),
+  organizationId: uuid.nullable().optional(),
+  clusterId: uuid.nullable().optional(),
+  walletId: z.string().max(100).optional(),
+  momoAccountNumber: accountNumber,
+  bankAccountNumber: accountNumber,
+});
+export type SignupBody = z.infer<typeof signupBody>;
+
+export const emailBody = z.object({ email });
+export const emailParams = z.object({ email });
+
+const withConfirmation = <T extends z.ZodRawShape>(shape: T, field: string) =>
+  z
+    .object({ ...shape, confirmPassword: z.string({ error: requiredError }).max(128) })
+    .refine((body: Record<string, unknown>) => body[field] === body.confirmPassword, {
+      message: MSG.mismatch,
+      path: ['confirmPassword'],
+    });
+
+export const tokenPasswordBody = withConfirmation(
+  { token: text(200), email, password },
+  'password',
+);
+export const changePasswordBody = withConfirmation(
+  {
+    oldPassword: z.string({ error: requiredError }).min(1, MSG.required).max(128),
+    newPassword: password,
+  },
+  'newPassword',
+);
+
+export const updateUserBody = z
+  .object({
+    firstname: text(),
+    lastname: text(),
+    email,
+    phone,
+    roleId: z.number(MSG.invalid).int(MSG.invalid).min(1, MSG.invalid).max(12, MSG.invalid),
+    clusterId: uuid.nullable(),
+    organizationId: uuid.nullable(),
+    momoAccountNumber: accountNumber,
+    bankAccountNumber: accountNumber,
+  })
+  .partial();
+export type UpdateUserBody = z.infer<typeof updateUserBody>;
+
+export const industrialSchema = z.object({
+  id: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  organization: organizationSchema.nullable(),
+});
+export const clusterSchema = z.object({ id: z.string(), label: z.string() });
+export const organizationListItem = organizationSchema.extend({ ifu: z.string().nullable() });

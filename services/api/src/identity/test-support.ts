@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { RoleCode } from '../http/auth.js';
+import { hashPassword } from './password.js';
+import { roleIdOf } from './roles.js';
+
+export const TEST_PASSWORD = 'Secret#2026';
+
+let counter = 0;
+let cachedHash: Promise<string> | undefined;
+
+/** Inserts a user directly (tests only); active with TEST_PASSWORD unless told otherwise. */
+export async function seedUser(
+  db: Kysely<any>,
+  role: RoleCode,
+  options: { clusterId?: string | null; active?: boolean; email?: string } = {},
+): Promise<{ id: string; email: string }> {
+  cachedHash ??= hashPassword(TEST_PASSWORD);
+  const n = ++counter;
+  const email = options.email ?? `${role.toLowerCase()}.${n}.${Date.now()}@test.bj`;
+  const row = await db
+    .insertInto('users')
+    .values({
+      firstname: `Prénom${n}`,
+      lastname: `Nom${n}`,
+      email,
+      username: email,
+      phone: '+2290197000000',
+      password_hash: await cachedHash,
+      role_id: roleIdOf(role),
+      cluster_id: options.clusterId ?? null,
+      is_active: options.active ?? true,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id as string, email };
+}
+
+export async function seedCluster(db: Kysely<any>, label: string): Promise<string> {
+  const row = await db
+    .insertInto('clusters')
+    .values({ label })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id as string;
+}
+
+export function bearer(app: FastifyInstance, user: { id: string }, role: RoleCode) {
+  return { authorization: `Bearer ${app.jwt.sign({ sub: user.id, role })}` };
+}
