@@ -1,0 +1,42 @@
+import { sql } from 'kysely';
+import { useTestDatabase } from '@filiere/platform/testing';
+import { describe, expect, it } from 'vitest';
+import { EventStore } from './event-store.js';
+import { Credited } from './test-fixtures.js';
+import { verifyLog } from './verify.js';
+
+const database = useTestDatabase();
+
+describe('verifying the hash chain', () => {
+  it('passes on an untouched log and finds the position of an event altered by SQL', async () => {
+    const store = new EventStore(database.db);
+    for (let i = 1; i <= 20; i++) {
+      await store.append([
+        {
+          streamId: `account-${i % 3}`,
+          expectedVersion: 'any',
+          events: [Credited.create({ amount: i })],
+        },
+      ]);
+    }
+    expect(await verifyLog(database.db, { pageSize: 6 })).toEqual({ checked: 20, ok: true });
+
+    await sql`update events set data = '{"amount": 1000000}' where position = 13`.execute(
+      database.db,
+    );
+    expect(await verifyLog(database.db, { pageSize: 6 })).toMatchObject({
+      ok: false,
+      brokenAt: 13,
+      checked: 12,
+    });
+  });
+
+  it('finds a deleted event and a rewritten tail', async () => {
+    await sql`update events set data = '{"amount": 13}' where position = 13`.execute(database.db);
+    expect((await verifyLog(database.db)).ok).toBe(true);
+    await sql`delete from events where position = 20`.execute(database.db);
+    expect(await verifyLog(database.db)).toMatchObject({ ok: false, brokenAt: 20 });
+    await sql`delete from events where position = 5`.execute(database.db);
+    expect(await verifyLog(database.db)).toMatchObject({ ok: false, brokenAt: 5 });
+  });
+});
