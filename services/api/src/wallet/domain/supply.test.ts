@@ -13,6 +13,7 @@ import {
   markSupplyPending,
   validateBankSupply,
   verifySupply,
+  type ProviderVerification,
 } from './supply.js';
 import { actorOf, bank, givenWallet, superAdmin } from './test-fixtures.js';
 import { balancesByAccount } from './accounts.js';
@@ -32,7 +33,12 @@ function givenSupply(method: 'MOBILE_MONEY' | 'CARD' | 'BANK', amount = 5000) {
   return { ledger, owner, result };
 }
 
-const ok = { status: 'SUCCESS' as const, amount: 5000, reference: 'REF1', transactionId: 'tx-1' };
+const ok: ProviderVerification = {
+  status: 'SUCCESS',
+  amount: 5000,
+  reference: 'REF1',
+  transactionId: 'tx-1',
+};
 
 function verify(ledger: InMemoryWalletLedger, verification = ok, actor = systemActor) {
   return verifySupply(

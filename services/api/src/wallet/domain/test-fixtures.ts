@@ -1,5 +1,5 @@
 import type { Actor } from './decision.js';
-import { InMemoryWalletLedger } from './in-memory-ledger.js';
+import type { InMemoryWalletLedger } from './in-memory-ledger.js';
 import { openWallet } from './open-wallet.js';
 import { initiateSupply, validateBankSupply, type AcceptedBank } from './supply.js';
 
