@@ -1,27 +1,15 @@
 import { sql, type Kysely } from 'kysely';
+import { eventCatalogue, type RecordedEvent } from '@filiere/event-store';
 
 /**
  * Reading the event log (the `events` table of the engine contract). Kept as a
  * small adapter so the runner depends on the contract, not on how the event
  * store package builds its queries.
  */
-export interface EventMetadata {
-  commandId?: string;
-  causationId?: string;
-  correlationId?: string;
-  userId?: string;
-}
+export type { EventMetadata, RecordedEvent } from '@filiere/event-store';
 
-export interface RecordedEvent<Type extends string = string, Data = unknown> {
-  position: number;
-  streamId: string;
-  version: number;
-  type: Type;
-  schemaVersion: number;
-  data: Data;
-  metadata: EventMetadata;
-  recordedAt: Date;
-}
+/** Returns the payload a projector sees (e.g. upcast through the event catalogue). */
+export type EventDecoder = (event: RecordedEvent) => unknown;
 
 /** Events with after < position (≤ until when given), ascending, at most `limit`. */
 export async function readEvents(
@@ -36,7 +24,7 @@ export async function readEvents(
     type: string;
     schema_version: number;
     data: unknown;
-    metadata: EventMetadata;
+    metadata: RecordedEvent['metadata'];
     recorded_at: Date;
   }>`select position, stream_id, version, type, schema_version, data, metadata, recorded_at
      from public.events
@@ -62,3 +50,7 @@ export async function readHead(db: Kysely<any>): Promise<number> {
   }>`select max(position) as head from public.events`.execute(db);
   return Number(rows[0]?.head ?? 0);
 }
+
+/** Decodes (and upcasts) payloads through the event store's catalogue. */
+export const catalogueDecoder: EventDecoder = (e) =>
+  eventCatalogue.decode(e.position, e.type, e.schemaVersion, e.data);

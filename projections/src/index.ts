@@ -5,3 +5,8 @@ export * from './projector.js';
 export * from './rebuild.js';
 export * from './registry.js';
 export * from './runner.js';
+export * from './bullmq.js';
+export * from './in-process.js';
+export * from './lag.js';
+export * from './pg-listen.js';
+export * from './pushes.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { ensureCheckpoint, lockCheckpoint, saveCheckpoint } from './checkpoints.js';
-import { readEvents, type RecordedEvent } from './events.js';
+import { readEvents, type EventDecoder, type RecordedEvent } from './events.js';
 import type { Projector, PushMessage } from './projector.js';
 import { applyEvents } from './runner.js';
 
@@ -9,6 +9,7 @@ export interface ReplayOptions {
   after?: number;
   until?: number | undefined;
   batchSize?: number;
+  decode?: EventDecoder | undefined;
 }
 
 /**
@@ -42,7 +43,7 @@ export async function replay(
         ? Promise.resolve([])
         : readEvents(db, { after: position, limit, until: opts.until });
     try {
-      await applyEvents(db, projector, events, schema, discard);
+      await applyEvents(db, projector, events, schema, discard, opts.decode);
     } catch (error) {
       await next.catch(() => undefined);
       throw error;
@@ -94,14 +95,17 @@ export interface RebuildResult {
 export async function rebuildProjector(
   db: Kysely<any>,
   projector: Projector,
-  opts: { batchSize?: number } = {},
+  opts: { batchSize?: number; decode?: EventDecoder | undefined } = {},
 ): Promise<RebuildResult> {
   const started = performance.now();
   const schema = scratchName('rebuild', projector);
   await ensureCheckpoint(db, projector.name);
   await createShadowTables(db, projector, schema);
   try {
-    const first = await replay(db, projector, schema, { batchSize: opts.batchSize });
+    const first = await replay(db, projector, schema, {
+      batchSize: opts.batchSize,
+      decode: opts.decode,
+    });
     const final = await db.transaction().execute(async (trx) => {
       await lockCheckpoint(trx, projector.name);
       for (const table of projector.tables) {
@@ -110,6 +114,7 @@ export async function rebuildProjector(
       const rest = await replay(trx, projector, schema, {
         after: first.position,
         batchSize: opts.batchSize,
+        decode: opts.decode,
       });
       const old = `${schema}_old`;
       await sql`create schema ${sql.id(old)}`.execute(trx);
@@ -155,7 +160,7 @@ export interface CheckResult {
 export async function checkProjector(
   db: Kysely<any>,
   projector: Projector,
-  opts: { batchSize?: number; sampleLimit?: number } = {},
+  opts: { batchSize?: number; sampleLimit?: number; decode?: EventDecoder | undefined } = {},
 ): Promise<CheckResult> {
   const sampleLimit = opts.sampleLimit ?? 20;
   const schema = scratchName('check', projector);
@@ -170,6 +175,7 @@ export async function checkProjector(
     const first = await replay(db, projector, schema, {
       until: live0.position,
       batchSize: opts.batchSize,
+      decode: opts.decode,
     });
     return await db.transaction().execute(async (trx) => {
       const live = await lockCheckpoint(trx, projector.name);
@@ -177,6 +183,7 @@ export async function checkProjector(
         after: first.position,
         until: live,
         batchSize: opts.batchSize,
+        decode: opts.decode,
       });
       const differences: TableDifference[] = [];
       for (const table of projector.tables) {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { ensureCheckpoint, lockCheckpoint, recordFailure, saveCheckpoint } from './checkpoints.js';
-import { readEvents, type RecordedEvent } from './events.js';
+import { readEvents, type EventDecoder, type RecordedEvent } from './events.js';
 import type { Projector, PushMessage } from './projector.js';
 
 export type PushPublisher = (messages: PushMessage[]) => Promise<void>;
@@ -10,6 +10,8 @@ export interface RunOptions {
   batchSize?: number;
   /** Receives the pushes of each batch after its commit. */
   publish?: PushPublisher;
+  /** Turns a stored payload into the current shape (the event catalogue's decode). */
+  decode?: EventDecoder | undefined;
 }
 
 export interface BatchResult {
@@ -40,10 +42,12 @@ export async function applyEvents(
   events: RecordedEvent[],
   schema: string,
   pushes: PushMessage[],
+  decode?: EventDecoder,
 ): Promise<void> {
   const handled = new Set(projector.eventTypes);
-  const relevant = events.filter((e) => handled.has(e.type));
+  let relevant = events.filter((e) => handled.has(e.type));
   if (!relevant.length) return;
+  if (decode) relevant = relevant.map((e) => ({ ...e, data: decode(e) }));
   await projector.apply(trx.withSchema(schema), relevant, { push: (m) => pushes.push(m) });
 }
 
@@ -65,7 +69,7 @@ export async function runBatch(
     const last = events.at(-1);
     if (!last) return { read: 0, position: from, caughtUp: true };
     try {
-      await applyEvents(trx, projector, events, 'public', pushes);
+      await applyEvents(trx, projector, events, 'public', pushes, opts.decode);
     } catch (error) {
       throw new ProjectionFailure(projector.name, events[0]!.position, error);
     }

@@ -1,0 +1,139 @@
+import { Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import type { Kysely } from 'kysely';
+import type { Logger } from '@filiere/platform';
+import type { Projector } from './projector.js';
+import { catchUp, type RunOptions } from './runner.js';
+
+export const PROJECTION_QUEUE = 'filiere-projections';
+
+function connection(redisUrl: string, forWorker: boolean): ConnectionOptions {
+  const url = new URL(redisUrl);
+  return {
+    host: url.hostname,
+    port: Number(url.port || 6379),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.pathname.length > 1 ? { db: Number(url.pathname.slice(1)) } : {}),
+    // Workers wait for Redis forever; producers fail fast (a wake-up is best effort).
+    maxRetriesPerRequest: forWorker ? null : 1,
+    ...(forWorker ? {} : { enableOfflineQueue: false }),
+  };
+}
+
+interface JobData {
+  attempt?: number;
+}
+
+/**
+ * The producer side: one deduplicated job per projector. While a job for that
+ * projector waits, more wake-ups are no-ops; while one runs, one more is kept
+ * to run after it (`keepLastIfActive`), so a wake-up is never lost to a race.
+ */
+export class ProjectionQueue {
+  readonly queue: Queue;
+  private readonly inFlight = new Set<string>();
+
+  constructor(
+    redisUrl: string,
+    private readonly names: string[],
+    private readonly logger?: Logger,
+  ) {
+    this.queue = new Queue(PROJECTION_QUEUE, { connection: connection(redisUrl, false) });
+    this.queue.on('error', () => undefined);
+  }
+
+  /** Enqueues a run of each projector (default: all); never throws. */
+  wake(names: string[] = this.names, delay = 0, data: JobData = {}): void {
+    for (const name of names) {
+      if (!delay && this.inFlight.has(name)) continue;
+      this.inFlight.add(name);
+      this.queue
+        .add(name, data, {
+          deduplication: { id: `project-${name}`, keepLastIfActive: true },
+          removeOnComplete: true,
+          removeOnFail: true,
+          ...(delay ? { delay } : {}),
+        })
+        .catch((err: unknown) =>
+          this.logger?.warn({ err, projector: name }, 'could not enqueue projection job'),
+        )
+        .finally(() => this.inFlight.delete(name));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close().catch(() => undefined);
+  }
+}
+
+export interface ProjectionWorkerOptions extends RunOptions {
+  db: Kysely<any>;
+  redisUrl: string;
+  projectors: Projector[];
+  logger: Logger;
+  /** How often this worker enqueues every projector, recovering lost wake-ups (default 3 s). */
+  sweepMs?: number;
+  /** Batches per job before it yields and re-enqueues itself (default 20). */
+  maxBatches?: number;
+  retryMs?: number;
+}
+
+export interface ProjectionWorkers {
+  queue: ProjectionQueue;
+  worker: Worker;
+  close(): Promise<void>;
+}
+
+/**
+ * BullMQ worker for the projection jobs. Correctness lives in the checkpoint
+ * (row lock + same-transaction write); BullMQ only schedules. A job runs up to
+ * `maxBatches` batches and re-enqueues itself while behind; a failure
+ * re-enqueues with exponential backoff.
+ */
+export async function startProjectionWorkers(
+  opts: ProjectionWorkerOptions,
+): Promise<ProjectionWorkers> {
+  const byName = new Map(opts.projectors.map((p) => [p.name, p]));
+  const names = [...byName.keys()];
+  const queue = new ProjectionQueue(opts.redisUrl, names, opts.logger);
+  const retryMs = opts.retryMs ?? 500;
+  const worker = new Worker(
+    PROJECTION_QUEUE,
+    async (job: Job<JobData>) => {
+      const projector = byName.get(job.name);
+      if (!projector) return;
+      try {
+        const result = await catchUp(opts.db, projector, {
+          ...opts,
+          maxBatches: opts.maxBatches ?? 20,
+        });
+        if (!result.caughtUp) queue.wake([projector.name]);
+      } catch (error) {
+        const attempt = (job.data.attempt ?? 0) + 1;
+        const delay = Math.min(60_000, retryMs * 2 ** (attempt - 1));
+        opts.logger.error(
+          { err: error, projector: projector.name, retryInMs: delay },
+          'projector failed; retrying',
+        );
+        queue.wake([projector.name], delay, { attempt });
+      }
+    },
+    {
+      connection: connection(opts.redisUrl, true),
+      concurrency: Math.max(1, names.length),
+    },
+  );
+  worker.on('error', (err) => opts.logger.warn({ err }, 'projection worker error'));
+  const sweep = setInterval(() => queue.wake(), opts.sweepMs ?? 3000);
+  sweep.unref();
+  queue.wake();
+  return {
+    queue,
+    worker,
+    async close() {
+      clearInterval(sweep);
+      await worker.close().catch(() => undefined);
+      await queue.close();
+    },
+  };
+}

@@ -1,0 +1,157 @@
+import { createLogger } from '@filiere/platform';
+import { describeWithRedis, useTestDatabase } from '@filiere/platform/testing';
+import { Redis } from 'ioredis';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startProjectionWorkers } from './bullmq.js';
+import { startInProcessProjections } from './in-process.js';
+import { projectionLag } from './lag.js';
+import type { PushMessage } from './projector.js';
+import {
+  fitPayload,
+  pgPushPublisher,
+  pgPushSource,
+  redisPushPublisher,
+  redisPushSource,
+} from './pushes.js';
+import {
+  appendTestEvents,
+  countingProjector,
+  createCountingTables,
+  ensureEventsTable,
+  snapshotCounting,
+} from './testing/index.js';
+
+const t = useTestDatabase();
+const logger = createLogger('silent', false);
+
+beforeAll(async () => {
+  await ensureEventsTable(t.db);
+});
+
+async function until(check: () => Promise<boolean>, what: string, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function caughtUp(names: string[]): Promise<boolean> {
+  const lag = await projectionLag(t.db, names);
+  return Object.values(lag.projectors).every((p) => p.lag === 0);
+}
+
+describe('in-process dispatch (no Redis)', () => {
+  it('wakes projectors on NOTIFY filiere_events and publishes pushes through pg_notify', async () => {
+    await createCountingTables(t.db, 'd1');
+    const projector = countingProjector('d1', { pushTo: (s) => `u-${s}` });
+    const received: PushMessage[] = [];
+    const source = pgPushSource(t.url);
+    source.subscribe((m) => received.push(m));
+    const running = startInProcessProjections({
+      db: t.db,
+      projectors: [projector],
+      logger,
+      databaseUrl: t.url,
+      publish: pgPushPublisher(t.db),
+      sweepMs: 60_000,
+    });
+    try {
+      await running.idle();
+      await new Promise((r) => setTimeout(r, 300)); // LISTEN connections are up
+      // Appended by "another process": only the NOTIFY wakes the projector (the sweep is 60 s).
+      await appendTestEvents(t.db, [{ streamId: 'd1s-1', type: 'Counted' }]);
+      await until(() => caughtUp(['d1']), 'd1 to catch up');
+      await until(async () => received.some((m) => m.userIds.includes('u-d1s-1')), 'the push');
+      expect(received.find((m) => m.userIds.includes('u-d1s-1'))).toEqual({
+        type: 'counted',
+        userIds: ['u-d1s-1'],
+        data: { streamId: 'd1s-1' },
+      });
+    } finally {
+      await running.close();
+      await source.close();
+    }
+  });
+
+  it('retries a failing projector with backoff while the others go on', async () => {
+    await createCountingTables(t.db, 'd2');
+    await createCountingTables(t.db, 'd2ok');
+    let refuse = true;
+    const failing = countingProjector('d2', { failOn: () => refuse });
+    const healthy = countingProjector('d2ok');
+    const running = startInProcessProjections({
+      db: t.db,
+      projectors: [failing, healthy],
+      logger,
+      retryMs: 20,
+      sweepMs: 60_000,
+    });
+    try {
+      await appendTestEvents(t.db, [{ streamId: 'd2s', type: 'Counted' }]);
+      running.wake();
+      await until(() => caughtUp(['d2ok']), 'the healthy projector');
+      const lag = await projectionLag(t.db, ['d2']);
+      expect(lag.projectors.d2!.lag).toBeGreaterThan(0);
+      expect(lag.projectors.d2!.lastError).toMatch(/refused/);
+      refuse = false;
+      await until(() => caughtUp(['d2']), 'the failing projector to recover');
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('splits pushes that would not fit in one NOTIFY', () => {
+    const userIds = Array.from(
+      { length: 600 },
+      (_, i) => `00000000-0000-0000-0000-${String(i).padStart(12, '0')}`,
+    );
+    const parts = fitPayload({ type: 'x', userIds, data: { big: 'y'.repeat(9000) } });
+    expect(parts.length).toBeGreaterThan(1);
+    const back = parts.map((p) => JSON.parse(p) as PushMessage);
+    expect(back.flatMap((m) => m.userIds)).toEqual(userIds);
+    for (const p of parts) expect(Buffer.byteLength(p)).toBeLessThan(8000);
+    expect(back[0]!.data).toBeUndefined();
+  });
+});
+
+describeWithRedis('BullMQ dispatch', (redisUrl) => {
+  it('catches up through deduplicated jobs run by two workers, and pushes through Redis', async () => {
+    await createCountingTables(t.db, 'q1');
+    const projector = countingProjector('q1', { pushTo: (s) => `u-${s}` });
+    const redis = new Redis(redisUrl);
+    const received: PushMessage[] = [];
+    const source = redisPushSource(redis);
+    source.subscribe((m) => received.push(m));
+    const options = {
+      db: t.db,
+      redisUrl,
+      projectors: [projector],
+      logger,
+      publish: redisPushPublisher(redis),
+      sweepMs: 60_000,
+      batchSize: 5,
+      maxBatches: 2,
+    };
+    const a = await startProjectionWorkers(options);
+    const b = await startProjectionWorkers(options);
+    try {
+      for (let i = 0; i < 10; i++) {
+        await appendTestEvents(
+          t.db,
+          Array.from({ length: 7 }, (_, k) => ({ streamId: `q1s-${k % 3}`, type: 'Counted' })),
+        );
+        a.queue.wake();
+      }
+      await until(() => caughtUp(['q1']), 'q1 to catch up');
+      const snap = await snapshotCounting(t.db, 'q1');
+      expect(snap.counts.reduce((s, c) => s + c.n, 0)).toBe(snap.applied.length);
+      await until(async () => received.some((m) => m.userIds.includes('u-q1s-0')), 'a push');
+    } finally {
+      await a.close();
+      await b.close();
+      await source.close();
+      redis.disconnect();
+    }
+  });
+});

@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import { readCheckpoints } from './checkpoints.js';
+import { readHead } from './events.js';
+
+export interface ProjectorLag {
+  checkpoint: number;
+  head: number;
+  lag: number;
+  lastError?: string;
+}
+
+/** Each projector's checkpoint against the event log's head (a projector never run is at 0). */
+export async function projectionLag(
+  db: Kysely<any>,
+  names: string[],
+): Promise<{ head: number; projectors: Record<string, ProjectorLag> }> {
+  const [head, checkpoints] = await Promise.all([readHead(db), readCheckpoints(db)]);
+  const byName = new Map(checkpoints.map((c) => [c.name, c]));
+  const projectors: Record<string, ProjectorLag> = {};
+  for (const name of names) {
+    const cp = byName.get(name);
+    const checkpoint = cp?.position ?? 0;
+    projectors[name] = {
+      checkpoint,
+      head,
+      lag: Math.max(0, head - checkpoint),
+      ...(cp?.lastError ? { lastError: cp.lastError } : {}),
+    };
+  }
+  return { head, projectors };
+}
