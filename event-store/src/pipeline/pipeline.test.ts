@@ -1,0 +1,155 @@
+import { useTestDatabase } from '@filiere/platform/testing';
+import { describe, expect, it } from 'vitest';
+import { BusinessRuleError, ConcurrencyError } from '../errors.js';
+import { EventStore } from '../event-store.js';
+import { readStream } from '../read.js';
+import { accountType, Credited, Debited, type Account } from '../test-fixtures.js';
+import { verifyLog } from '../verify.js';
+import { CommandPipeline } from './pipeline.js';
+import type { Command } from './types.js';
+import type { StreamState } from './state-cache.js';
+
+const database = useTestDatabase();
+
+function pipeline(options: ConstructorParameters<typeof CommandPipeline>[1] = {}) {
+  return new CommandPipeline(new EventStore(database.db), options).registerStreamType(accountType);
+}
+
+const credit = (streamId: string, amount: number, key?: string): Command<{ balance: number }> => ({
+  idempotencyKey: key,
+  streams: [streamId],
+  decide: (states) => {
+    const { state } = states[streamId] as StreamState<Account>;
+    return {
+      writes: [{ streamId, events: [Credited.create({ amount })] }],
+      result: { balance: state.balance + amount },
+    };
+  },
+});
+
+const transfer = (from: string, to: string, amount: number): Command<{ left: number }> => ({
+  streams: [from, to],
+  decide: (states) => {
+    const { state } = states[from] as StreamState<Account>;
+    if (state.balance < amount) {
+      throw new BusinessRuleError('Solde disponible insuffisant', {
+        missing: amount - state.balance,
+      });
+    }
+    return {
+      writes: [
+        { streamId: from, events: [Debited.create({ amount })] },
+        { streamId: to, events: [Credited.create({ amount })] },
+      ],
+      result: { left: state.balance - amount },
+    };
+  },
+});
+
+describe('the command pipeline', () => {
+  it('decides on loaded state and writes several streams atomically', async () => {
+    const p = pipeline();
+    await p.handle(credit('account-t1', 100));
+    const outcome = await p.handle(transfer('account-t1', 'account-t2', 30));
+    expect(outcome).toEqual({ result: { left: 70 }, positions: [2, 3] });
+    await expect(p.handle(transfer('account-t1', 'account-t2', 100))).rejects.toMatchObject({
+      statusCode: 422,
+      data: { missing: 30 },
+    });
+    expect((await readStream(database.db, 'account-t2')).map((e) => e.data)).toEqual([
+      { amount: 30 },
+    ]);
+    await p.close();
+  });
+
+  it('gathers concurrent commands in few transactions; each sees the earlier ones and fails alone', async () => {
+    const p = pipeline({ batchMax: 64, batchWaitMs: 5 });
+    await p.handle(credit('account-g1', 50));
+    let commits = 0;
+    p.store.onAppended(() => commits++);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 100 }, () => p.handle(transfer('account-g1', 'account-g2', 1))),
+    );
+    const fulfilled = outcomes.filter((o) => o.status === 'fulfilled');
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    expect(fulfilled).toHaveLength(50);
+    expect(refused).toHaveLength(50);
+    for (const r of refused) {
+      expect(r.reason).toBeInstanceOf(BusinessRuleError);
+      expect(r.reason.data).toEqual({ missing: 1 });
+    }
+    // The first 50 callers were served in order, each on the state the earlier ones left.
+    expect(fulfilled.map((o) => o.value.result.left)).toEqual(
+      Array.from({ length: 50 }, (_, i) => 49 - i),
+    );
+    expect(commits).toBeLessThanOrEqual(3);
+    const events = await readStream(database.db, 'account-g1');
+    expect(events.map((e) => e.version)).toEqual(Array.from({ length: 51 }, (_, i) => i + 1));
+    await p.close();
+  });
+
+  it('answers a repeated idempotency key with the first result, in the same batch or later', async () => {
+    const p = pipeline({ batchWaitMs: 5 });
+    const [a, b] = await Promise.all([
+      p.handle(credit('account-i1', 10, 'pay-1')),
+      p.handle(credit('account-i1', 10, 'pay-1')),
+    ]);
+    expect(a).toEqual(b);
+    const later = await pipeline().handle(credit('account-i1', 10, 'pay-1'));
+    expect(later).toEqual(a);
+    expect(await readStream(database.db, 'account-i1')).toHaveLength(1);
+    await p.close();
+  });
+
+  it('refuses a command reading a stream of no registered category, alone', async () => {
+    const p = pipeline({ batchWaitMs: 5 });
+    const [bad, good] = await Promise.allSettled([
+      p.handle({ streams: ['ghost-1'], decide: () => ({ writes: [], result: null }) }),
+      p.handle(credit('account-c1', 5)),
+    ]);
+    expect(bad.status).toBe('rejected');
+    expect(good).toMatchObject({ status: 'fulfilled', value: { result: { balance: 5 } } });
+    await p.close();
+  });
+
+  it('reloads and retries when another process appended (stale cache), then gives up with 409', async () => {
+    const p1 = pipeline();
+    const p2 = pipeline();
+    await p1.handle(credit('account-x1', 10)); // p1 caches version 1
+    await p2.handle(credit('account-x1', 5)); // p2 loads version 1, appends version 2
+    const retried = await p1.handle(credit('account-x1', 1));
+    expect(retried.result).toEqual({ balance: 16 });
+
+    const noRetry = pipeline({ maxRetries: 0 });
+    await noRetry.handle(credit('account-x2', 1));
+    await p2.handle(credit('account-x2', 1));
+    await expect(noRetry.handle(credit('account-x2', 1))).rejects.toBeInstanceOf(ConcurrencyError);
+  });
+
+  it('keeps two processes consistent under contention', async () => {
+    const processes = [pipeline({ batchWaitMs: 1 }), pipeline({ batchWaitMs: 1 })];
+    const streams = Array.from({ length: 10 }, (_, i) => `account-m${i}`);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 200 }, (_, i) =>
+        processes[i % 2]!.handle(credit(streams[i % streams.length]!, i + 1)),
+      ),
+    );
+    for (const o of outcomes) {
+      if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(ConcurrencyError);
+    }
+    const fresh = pipeline();
+    for (const id of streams) {
+      const expected = outcomes
+        .map((o, i) =>
+          o.status === 'fulfilled' && i % streams.length === streams.indexOf(id) ? i + 1 : 0,
+        )
+        .reduce((a, b) => a + b, 0);
+      const { result } = await fresh.handle({
+        streams: [id],
+        decide: (states) => ({ writes: [], result: states[id]!.state as Account }),
+      });
+      expect(result.balance).toBe(expected);
+    }
+    expect((await verifyLog(database.db)).ok).toBe(true);
+  });
+});
