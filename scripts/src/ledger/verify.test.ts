@@ -1,0 +1,57 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { defineEvent, EventStore } from '@filiere/event-store';
+import { useTestDatabase } from '@filiere/platform/testing';
+import { describe, expect, it } from 'vitest';
+import { runLedgerVerify } from './verify-run.js';
+
+const database = useTestDatabase();
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const Paid = defineEvent({
+  type: 'verifyTest.Paid',
+  version: 1,
+  schema: z.object({ amount: z.number().int() }),
+});
+
+async function cli(env: Record<string, string>) {
+  try {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/src/ledger/verify.ts'],
+      { cwd: root, env: { ...process.env, ...env } },
+    );
+    return { code: 0, stdout };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout + failed.stderr };
+  }
+}
+
+describe('npm run ledger:verify', () => {
+  it('reports OK, then the first position altered by SQL with exit code 1', async () => {
+    const store = new EventStore(database.db);
+    for (let i = 1; i <= 5; i++) {
+      await store.append([
+        { streamId: 'wallet-v', expectedVersion: 'any', events: [Paid.create({ amount: i })] },
+      ]);
+    }
+    const lines: string[] = [];
+    expect(await runLedgerVerify(database.db, (l) => lines.push(l))).toBe(0);
+    expect(lines).toEqual(['5 events checked: OK']);
+
+    await sql`update events set data = '{"amount": 500}' where position = 3`.execute(database.db);
+    const { code, stdout } = await cli({ DATABASE_URL: database.url });
+    expect(code).toBe(1);
+    expect(stdout).toContain('BROKEN at position 3');
+  });
+
+  it('exits 2 without DATABASE_URL when there is no embedded database', async () => {
+    const { code, stdout } = await cli({ DATABASE_URL: '', DATA_DIR: '/tmp/filiere-no-such-dir' });
+    expect(code).toBe(2);
+    expect(stdout).toContain('No embedded database');
+  });
+});
