@@ -76,6 +76,8 @@ export interface ProjectionWorkerOptions extends RunOptions {
   /** Batches per job before it yields and re-enqueues itself (default 20). */
   maxBatches?: number;
   retryMs?: number;
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
 }
 
 export interface ProjectionWorkers {
@@ -121,6 +123,11 @@ export async function startProjectionWorkers(
     {
       connection: connection(opts.redisUrl, true),
       concurrency: Math.max(1, names.length),
+      // A crashed worker's job goes back to the queue within seconds (its lock is renewed
+      // every lockDuration/2 while alive); correctness never depends on this lock.
+      lockDuration: opts.lockDurationMs ?? 10_000,
+      stalledInterval: opts.stalledIntervalMs ?? 5_000,
+      maxStalledCount: 1000,
     },
   );
   worker.on('error', (err) => opts.logger.warn({ err }, 'projection worker error'));

@@ -1,17 +1,52 @@
-import type { Config, Logger } from '@filiere/platform';
+import { Redis } from 'ioredis';
+import { createDb, type Config, type Logger } from '@filiere/platform';
+import {
+  catalogueDecoder,
+  projectors as registeredProjectors,
+  redisPushPublisher,
+  startProjectionWorkers,
+  type EventDecoder,
+  type Projector,
+} from '@filiere/projections';
 
 export interface WorkerOptions {
   config: Config;
   databaseUrl: string;
   redisUrl: string;
   logger: Logger;
+  /** Defaults to the registry's product projectors. */
+  projectors?: Projector[];
+  /** Payload decoding; defaults to the event catalogue, `null` hands raw payloads. */
+  decode?: EventDecoder | null;
+  batchSize?: number;
 }
 
 export interface RunningWorker {
   close(): Promise<void>;
 }
 
-/** Starts the BullMQ workers (issue 3 wires the projection runner here). */
-export async function runWorker(_options: WorkerOptions): Promise<RunningWorker> {
-  return { close: async () => undefined };
+/**
+ * Starts the BullMQ projection workers: any number of these processes may run;
+ * the checkpoint row lock keeps one projector applied by one of them at a time.
+ */
+export async function runWorker(options: WorkerOptions): Promise<RunningWorker> {
+  const db = createDb(options.databaseUrl, { max: 10, applicationName: 'filiere-worker' });
+  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  redis.on('error', (err) => options.logger.warn({ err }, 'redis connection error'));
+  const workers = await startProjectionWorkers({
+    db,
+    redisUrl: options.redisUrl,
+    projectors: options.projectors ?? registeredProjectors,
+    logger: options.logger,
+    publish: redisPushPublisher(redis),
+    decode: options.decode === null ? undefined : (options.decode ?? catalogueDecoder),
+    ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+  });
+  return {
+    async close() {
+      await workers.close();
+      redis.disconnect();
+      await db.destroy();
+    },
+  };
 }
