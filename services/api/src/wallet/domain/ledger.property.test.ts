@@ -1,0 +1,349 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isAppError } from '@filiere/platform';
+import { balancesByAccount, walletAccount } from './accounts.js';
+import type { Actor, Decision } from './decision.js';
+import { systemActor } from './decision.js';
+import { InMemoryWalletLedger } from './in-memory-ledger.js';
+import { captureHold, placeHold, releaseHold } from './holds.js';
+import { openWallet } from './open-wallet.js';
+import { initiateSupply, validateBankSupply, verifySupply } from './supply.js';
+import { bank, superAdmin } from './test-fixtures.js';
+import { finance, transfer } from './transfer.js';
+import { completeWithdrawal, failWithdrawal, requestWithdrawal } from './withdrawal.js';
+
+const WALLETS = ['w0', 'w1', 'w2', 'w3', 'w4', 'w5'];
+const actors: Record<string, Actor> = Object.fromEntries(
+  WALLETS.map((w, i) => [
+    w,
+    {
+      userId: `u-${w}`,
+      role: i === 0 ? 'ROLE_ADMIN' : i % 2 ? 'ROLE_INDUSTRIAL' : 'ROLE_GROWER',
+      walletId: w,
+      clusterId: i < 3 ? 'c1' : 'c2',
+    },
+  ]),
+);
+
+const wallet = fc.constantFrom(...WALLETS);
+// Mostly valid amounts, sometimes invalid ones the deciders must refuse.
+const amount = fc.oneof(
+  { weight: 9, arbitrary: fc.integer({ min: 1, max: 20_000 }) },
+  { weight: 1, arbitrary: fc.constantFrom(0, -5, 1.5, Number.MAX_SAFE_INTEGER + 1) },
+);
+const pick = fc.nat({ max: 50 });
+
+const command = fc.oneof(
+  fc.record({
+    kind: fc.constant('supply' as const),
+    wallet,
+    amount,
+    method: fc.constantFrom('MOBILE_MONEY' as const, 'CARD' as const),
+    answer: fc.constantFrom('SUCCESS', 'FAILED', 'PENDING', 'WRONG_AMOUNT', 'WRONG_REFERENCE'),
+    transactionId: fc.constantFrom('tx-a', 'tx-b', 'tx-c', 'tx-d'),
+    verifyTwice: fc.boolean(),
+  }),
+  fc.record({
+    kind: fc.constant('bankSupply' as const),
+    wallet,
+    amount,
+    validateTwice: fc.boolean(),
+  }),
+  fc.record({
+    kind: fc.constant('reverify' as const),
+    pick,
+    transactionId: fc.constantFrom('tx-a', 'tx-e'),
+  }),
+  fc.record({ kind: fc.constant('transfer' as const), from: wallet, to: wallet, amount }),
+  fc.record({ kind: fc.constant('finance' as const), from: wallet, to: wallet, amount }),
+  fc.record({
+    kind: fc.constant('withdraw' as const),
+    wallet,
+    amount,
+    method: fc.constantFrom('MOBILE_MONEY' as const, 'BANK' as const),
+  }),
+  fc.record({ kind: fc.constant('settle' as const), pick, success: fc.boolean() }),
+  fc.record({ kind: fc.constant('hold' as const), wallet, amount }),
+  fc.record({ kind: fc.constant('release' as const), pick }),
+  fc.record({ kind: fc.constant('capture' as const), pick, to: wallet, split: fc.boolean() }),
+);
+
+type Command = typeof command extends fc.Arbitrary<infer C> ? C : never;
+
+class Model {
+  readonly ledger = new InMemoryWalletLedger();
+  readonly supplies: string[] = [];
+  readonly withdrawals: string[] = [];
+  readonly holds: { walletId: string; holdId: string }[] = [];
+  accepted = 0;
+  refused = 0;
+  private seq = 0;
+
+  constructor() {
+    for (const w of WALLETS) {
+      this.ledger.apply(openWallet(this.ledger.wallet(w), { walletId: w, ownerUserId: `u-${w}` }));
+    }
+  }
+
+  /** Applies a decision, or counts a refusal; anything but a typed AppError is a bug. */
+  run<R>(decide: () => Decision<R>): R | undefined {
+    try {
+      const result = this.ledger.apply(decide());
+      this.accepted++;
+      return result;
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      this.refused++;
+      return undefined;
+    }
+  }
+
+  step(c: Command): void {
+    const l = this.ledger;
+    const id = `${c.kind}-${++this.seq}`;
+    switch (c.kind) {
+      case 'supply': {
+        const ok = this.run(() =>
+          initiateSupply(
+            { wallet: l.wallet(c.wallet), supply: l.supply(id) },
+            { reference: id, walletId: c.wallet, method: c.method, amount: c.amount },
+            actors[c.wallet]!,
+            { bank },
+          ),
+        );
+        if (!ok) return;
+        this.supplies.push(id);
+        const verification = {
+          status: c.answer === 'FAILED' || c.answer === 'PENDING' ? c.answer : ('SUCCESS' as const),
+          amount: c.answer === 'WRONG_AMOUNT' ? c.amount + 1 : c.amount,
+          reference: c.answer === 'WRONG_REFERENCE' ? 'other' : id,
+          transactionId: c.transactionId,
+        };
+        for (let i = 0; i < (c.verifyTwice ? 2 : 1); i++) {
+          this.run(() =>
+            verifySupply(
+              { supply: l.supply(id), wallet: l.wallet(c.wallet) },
+              { reference: id },
+              systemActor,
+              {
+                verification,
+              },
+            ),
+          );
+        }
+        return;
+      }
+      case 'reverify': {
+        const ref = this.supplies[c.pick % Math.max(1, this.supplies.length)];
+        if (!ref) return;
+        const s = l.supply(ref);
+        this.run(() =>
+          verifySupply(
+            { supply: s, wallet: l.wallet(s.walletId!) },
+            { reference: ref },
+            systemActor,
+            {
+              verification: {
+                status: 'SUCCESS',
+                amount: s.amount,
+                reference: ref,
+                transactionId: c.transactionId,
+              },
+            },
+          ),
+        );
+        return;
+      }
+      case 'bankSupply': {
+        const ok = this.run(() =>
+          initiateSupply(
+            { wallet: l.wallet(c.wallet), supply: l.supply(id) },
+            { reference: id, walletId: c.wallet, method: 'BANK', amount: c.amount },
+            actors[c.wallet]!,
+            { bank },
+          ),
+        );
+        if (!ok) return;
+        for (let i = 0; i < (c.validateTwice ? 2 : 1); i++) {
+          this.run(() =>
+            validateBankSupply(
+              { supply: l.supply(id), wallet: l.wallet(c.wallet) },
+              { reference: id, retypedReference: id },
+              superAdmin,
+            ),
+          );
+        }
+        return;
+      }
+      case 'transfer':
+        this.run(() =>
+          transfer(
+            { source: l.wallet(c.from), destination: l.wallet(c.to) },
+            {
+              reference: id,
+              sourceWalletId: c.from,
+              destinationWalletId: c.to,
+              amount: c.amount,
+              reason: 'Motif',
+            },
+            actors[c.from]!,
+            { recipient: actors[c.to]! },
+          ),
+        );
+        return;
+      case 'finance':
+        this.run(() =>
+          finance(
+            { source: l.wallet(c.from), destination: l.wallet(c.to) },
+            { reference: id, sourceWalletId: c.from, destinationWalletId: c.to, amount: c.amount },
+            actors[c.from]!,
+            { recipient: actors[c.to]! },
+          ),
+        );
+        return;
+      case 'withdraw':
+        if (
+          this.run(() =>
+            requestWithdrawal(
+              { wallet: l.wallet(c.wallet), withdrawal: l.withdrawal(id) },
+              { withdrawalId: id, walletId: c.wallet, method: c.method, amount: c.amount },
+              actors[c.wallet]!,
+              { destination: '+2290197000000' },
+            ),
+          )
+        ) {
+          this.withdrawals.push(id);
+        }
+        return;
+      case 'settle': {
+        const wid = this.withdrawals[c.pick % Math.max(1, this.withdrawals.length)];
+        if (!wid) return;
+        const w = l.withdrawal(wid);
+        this.run(() =>
+          c.success
+            ? completeWithdrawal(w, { withdrawalId: wid, providerId: 'p' }, { bankCode: bank.code })
+            : failWithdrawal(
+                { withdrawal: w, wallet: l.wallet(w.walletId!) },
+                { withdrawalId: wid },
+              ),
+        );
+        return;
+      }
+      case 'hold':
+        if (
+          this.run(() =>
+            placeHold(l.wallet(c.wallet), { holdId: id, amount: c.amount, purpose: 'Contrat' }),
+          )
+        ) {
+          this.holds.push({ walletId: c.wallet, holdId: id });
+        }
+        return;
+      case 'release': {
+        const h = this.holds[c.pick % Math.max(1, this.holds.length)];
+        if (h) this.run(() => releaseHold(l.wallet(h.walletId), { holdId: h.holdId }));
+        return;
+      }
+      case 'capture': {
+        const h = this.holds[c.pick % Math.max(1, this.holds.length)];
+        if (!h) return;
+        const held = l.wallet(h.walletId).holds[h.holdId]!.amount;
+        const others = WALLETS.filter((w) => w !== h.walletId && w !== c.to);
+        const payments =
+          c.split && held > 1
+            ? [
+                { walletId: c.to, amount: held - Math.floor(held / 3) },
+                { walletId: others[0]!, amount: Math.floor(held / 3) },
+              ].filter((p) => p.amount > 0)
+            : [{ walletId: c.to, amount: held }];
+        this.run(() =>
+          captureHold(
+            {
+              wallet: l.wallet(h.walletId),
+              destinations: Object.fromEntries(
+                payments.map((p) => [p.walletId, l.wallet(p.walletId)]),
+              ),
+            },
+            { holdId: h.holdId, payments },
+          ),
+        );
+        return;
+      }
+    }
+  }
+
+  checkInvariants(): void {
+    const postings = this.ledger.postings();
+    expect(postings.reduce((sum, p) => sum + p.amount, 0)).toBe(0);
+    const byAccount = balancesByAccount(postings);
+    for (const w of WALLETS) {
+      const state = this.ledger.wallet(w);
+      expect(state.balance).toBeGreaterThanOrEqual(0);
+      expect(state.availableBalance).toBeGreaterThanOrEqual(0);
+      expect(state.balance).toBe(byAccount.get(walletAccount(w)) ?? 0);
+      const activeHolds = Object.values(state.holds)
+        .filter((h) => h.status === 'ACTIVE')
+        .reduce((sum, h) => sum + h.amount, 0);
+      expect(state.held).toBe(activeHolds);
+      expect(state.availableBalance).toBe(state.balance - activeHolds);
+    }
+    for (const [account, balance] of byAccount) {
+      if (account.startsWith('payout:')) expect(balance).toBeGreaterThanOrEqual(0);
+    }
+  }
+}
+
+describe('wallet ledger properties', () => {
+  it('random command sequences over many wallets keep Σ postings = 0, balances ≥ 0 and each wallet’s fold = Σ of its postings', () => {
+    let accepted = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(fc.array(command, { minLength: 20, maxLength: 80, size: 'max' }), (commands) => {
+        const model = new Model();
+        for (const c of commands) {
+          model.step(c);
+          model.checkInvariants();
+        }
+        accepted += model.accepted;
+        refused += model.refused;
+      }),
+      { numRuns: 120 },
+    );
+    // Both paths were exercised: money moved, and commands were refused.
+    expect(accepted).toBeGreaterThan(500);
+    expect(refused).toBeGreaterThan(50);
+  });
+
+  it('a supply is credited at most once whatever the number of verifications', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 5 }),
+        (amount, times) => {
+          const model = new Model();
+          const l = model.ledger;
+          l.apply(
+            initiateSupply(
+              { wallet: l.wallet('w1'), supply: l.supply('R') },
+              { reference: 'R', walletId: 'w1', method: 'MOBILE_MONEY', amount },
+              actors.w1!,
+              { bank },
+            ),
+          );
+          for (let i = 0; i < times; i++) {
+            l.apply(
+              verifySupply(
+                { supply: l.supply('R'), wallet: l.wallet('w1') },
+                { reference: 'R' },
+                systemActor,
+                {
+                  verification: { status: 'SUCCESS', amount, reference: 'R', transactionId: 'tx' },
+                },
+              ),
+            );
+          }
+          expect(l.wallet('w1').balance).toBe(amount);
+        },
+      ),
+    );
+  });
+});
