@@ -1,27 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from './app/App.js';
+import { initI18n } from './shared/i18n/index.js';
 
-function Home() {
-  return (
-    <main
-      style={{
-        fontFamily: 'system-ui, sans-serif',
-        maxWidth: 640,
-        margin: '4rem auto',
-        padding: '0 1rem',
-      }}
-    >
-      <h1>Filière</h1>
-      <p>Le back-office de la filière ananas du Bénin, avec portefeuille en F CFA.</p>
-      <p>
-        <a href="/api/docs">Documentation de l’API</a>
-      </p>
-    </main>
-  );
-}
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Home />
-  </StrictMode>,
+void initI18n().then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

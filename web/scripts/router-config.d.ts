@@ -1,0 +1,6 @@
+export declare const routerConfig: {
+  routesDirectory: string;
+  generatedRouteTree: string;
+  quoteStyle: 'single';
+  semicolons: boolean;
+};

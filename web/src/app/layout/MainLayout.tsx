@@ -1,0 +1,43 @@
+import { AppShell, Burger, Group, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Outlet, useRouterState } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { SideNav } from './SideNav.js';
+
+/** Main layout: side navigation; on mobile a header with a menu toggle. */
+export function MainLayout() {
+  const { t } = useTranslation('nav');
+  const [opened, { toggle, close }] = useDisclosure();
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  useEffect(close, [pathname, close]);
+  return (
+    <AppShell
+      header={{ height: 56, collapsed: false }}
+      navbar={{ width: 280, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="lg"
+      styles={{ header: {}, main: { background: 'var(--mantine-color-gray-0)' } }}
+    >
+      <AppShell.Header hiddenFrom="sm">
+        <Group h="100%" px="md">
+          <Burger
+            opened={opened}
+            onClick={toggle}
+            size="sm"
+            aria-label={t('openMenu')}
+            aria-expanded={opened}
+          />
+          <Text fw={800} c="green.9">
+            {t('common:appName')}
+          </Text>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="md" aria-label={t('menu')}>
+        <SideNav />
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

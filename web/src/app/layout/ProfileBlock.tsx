@@ -1,0 +1,81 @@
+import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconLanguage, IconLogout, IconUser } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { ROLES } from '../../shared/auth/roles.js';
+import { clearSession } from '../../shared/auth/session.js';
+import type { User } from '../../shared/auth/user.js';
+import { changeLanguage, LANGUAGES } from '../../shared/i18n/index.js';
+
+/**
+ * The user's name; for aggregators and the super admin the organisation name
+ * and type, otherwise the role name. Menu: profile, language, logout.
+ */
+export function ProfileBlock({ user }: { user: User }) {
+  const { t, i18n } = useTranslation('nav');
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const code = user.role?.code;
+  const showOrg = (code === ROLES.INDUSTRIAL || code === ROLES.SUPER_ADMIN) && user.organization;
+  const subtitle = showOrg
+    ? `${user.organization!.denomination} · ${t(`organizationTypes.${user.organization!.organizationType}`, { defaultValue: user.organization!.organizationType })}`
+    : (user.role?.name ?? '');
+  const logout = () => {
+    clearSession();
+    queryClient.clear();
+    void navigate({ to: '/auth/login' });
+  };
+  return (
+    <Menu position="bottom-start" width={240} withinPortal>
+      <Menu.Target>
+        <UnstyledButton
+          aria-label={t('userMenu')}
+          data-testid="profile-block"
+          p="xs"
+          style={{ borderRadius: 8 }}
+        >
+          <Group gap="sm" wrap="nowrap">
+            <Avatar color="green" radius="xl" aria-hidden>
+              {(user.firstname[0] ?? '') + (user.lastname[0] ?? '')}
+            </Avatar>
+            <div style={{ flex: 1, minWidth: 0 }}>
+              <Text size="sm" fw={600} truncate>
+                {user.firstname} {user.lastname}
+              </Text>
+              <Text size="xs" c="dark.4" truncate>
+                {subtitle}
+              </Text>
+            </div>
+            <IconChevronDown size={16} aria-hidden />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item
+          leftSection={<IconUser size={16} />}
+          onClick={() => void navigate({ to: '/profile' })}
+        >
+          {t('viewProfile')}
+        </Menu.Item>
+        <Menu.Label>{t('common:language')}</Menu.Label>
+        {LANGUAGES.map((lng) => (
+          <Menu.Item
+            key={lng}
+            lang={lng}
+            leftSection={<IconLanguage size={16} />}
+            data-testid={`lang-${lng}`}
+            aria-current={i18n.language === lng ? 'true' : undefined}
+            onClick={() => void changeLanguage(lng)}
+          >
+            {t(`common:languages.${lng}`)}
+          </Menu.Item>
+        ))}
+        <Menu.Divider />
+        <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={logout}>
+          {t('logout')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,26 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { createRouter } from '@tanstack/react-router';
+import { setUnauthorizedHandler } from '../shared/api/client.js';
+import { routeTree } from '../routeTree.gen.js';
+
+export function createAppRouter(queryClient: QueryClient) {
+  const router = createRouter({
+    routeTree,
+    context: { queryClient },
+    defaultPreload: 'intent',
+    defaultPreloadStaleTime: 0,
+    scrollRestoration: true,
+  });
+  // A 401 anywhere goes to login through the router (no full reload).
+  setUnauthorizedHandler((target) => {
+    queryClient.clear();
+    void router.navigate({ href: target });
+  });
+  return router;
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+}

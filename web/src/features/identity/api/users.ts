@@ -1,0 +1,80 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from '../../../shared/api/client.js';
+import { toPage, type Page, type Role, type User } from '../../../shared/auth/user.js';
+
+export const PAGE_SIZE = 10;
+
+export interface UsersSearch {
+  page: number;
+  q?: string;
+  role?: string;
+}
+
+export const usersQuery = (search: UsersSearch) =>
+  queryOptions({
+    queryKey: ['users', 'list', search],
+    queryFn: async () =>
+      toPage(
+        await api<Page<User> | User[]>('/users', {
+          query: { page: search.page, limit: PAGE_SIZE, q: search.q, roles: search.role },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+export const rolesQuery = queryOptions({
+  queryKey: ['role'],
+  queryFn: () => api<Role[]>('/role'),
+  staleTime: Infinity,
+});
+
+export const inactiveCountQuery = queryOptions({
+  queryKey: ['users', 'count-inactives'],
+  queryFn: () => api<{ count: number }>('/users/count-inactives'),
+});
+
+interface Named {
+  id: string;
+  name?: string;
+  denomination?: string;
+}
+
+export const clustersQuery = queryOptions({
+  queryKey: ['clusters'],
+  queryFn: async () =>
+    toPage(await api<Page<Named> | Named[]>('/clusters', { query: { limit: -1 } })),
+  staleTime: 300_000,
+});
+
+export const organizationsQuery = queryOptions({
+  queryKey: ['organizations'],
+  queryFn: async () =>
+    toPage(await api<Page<Named> | Named[]>('/organizations', { query: { limit: -1 } })),
+  staleTime: 300_000,
+});
+
+export interface UserInput {
+  firstname: string;
+  lastname: string;
+  email: string;
+  phone: string;
+  roleId: string;
+  organizationId?: string;
+  clusterId?: string;
+  momoAccountNumber?: string;
+  bankAccountNumber?: string;
+}
+
+export const createUser = (body: UserInput) =>
+  api<User>('/users/invitation/signup', {
+    method: 'POST',
+    query: { typeUser: 'user' },
+    body: { ...body, username: body.email },
+  });
+
+export const updateUser = (id: string, body: Partial<UserInput>) =>
+  api<User>(`/users/${id}`, { method: 'PATCH', body });
+
+export const deleteUser = (id: string) => api<unknown>(`/users/${id}`, { method: 'DELETE' });
+
+export const toggleActivation = (id: string) => api<unknown>(`/users/activate-account/${id}`);

@@ -1,0 +1,116 @@
+import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { notifications } from '@mantine/notifications';
+import { useMutation } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { useErrorText } from '../../../shared/api/use-error-text.js';
+import { FormAlert } from '../../../shared/ui/FormAlert.js';
+import { PasswordChecklist } from '../../../shared/ui/PasswordChecklist.js';
+import { PasswordField } from '../../../shared/ui/PasswordField.js';
+import { useFieldError } from '../../../shared/ui/use-field-error.js';
+import { passwordPair } from '../../../shared/validation/rules.js';
+import { resetPassword, validateSignup } from '../api/auth.js';
+
+const schema = passwordPair();
+type Values = z.infer<typeof schema>;
+
+/**
+ * Password from a mailed link: `invitation` completes a registration
+ * (/auth/signup-invitation), `reset` changes a forgotten one (/auth/change-password).
+ */
+export function SetPasswordPage({
+  mode,
+  token,
+  email,
+}: {
+  mode: 'invitation' | 'reset';
+  token?: string;
+  email?: string;
+}) {
+  const { t } = useTranslation('auth');
+  const fieldError = useFieldError();
+  const errorText = useErrorText();
+  const navigate = useNavigate();
+  const form = useForm<Values>({
+    resolver: zodResolver(schema),
+    mode: 'onChange',
+    defaultValues: { password: '', confirmPassword: '' },
+  });
+  const mutation = useMutation({
+    mutationFn: (v: Values) => {
+      const body = { token: token ?? '', email: email ?? '', ...v };
+      return mode === 'invitation' ? validateSignup(body) : resetPassword(body);
+    },
+    onSuccess: () => {
+      if (mode === 'reset') {
+        notifications.show({ color: 'teal', message: t('changePassword.success') });
+        void navigate({ to: '/auth/login' });
+      }
+    },
+  });
+  const password = useWatch({ control: form.control, name: 'password' });
+  const title = mode === 'invitation' ? t('setPassword.title') : t('changePassword.title');
+
+  if (!token || !email) {
+    return (
+      <Stack>
+        <Title order={1} size="h2">
+          {title}
+        </Title>
+        <Alert color="red" role="alert">
+          {t('setPassword.missingLink')}
+        </Alert>
+      </Stack>
+    );
+  }
+  if (mode === 'invitation' && mutation.isSuccess) {
+    return (
+      <Stack data-testid="password-set">
+        <Title order={1} size="h2">
+          {title}
+        </Title>
+        <Alert color="teal">{t('setPassword.done')}</Alert>
+        <Anchor component={Link} to="/auth/login">
+          {t('register.login')}
+        </Anchor>
+      </Stack>
+    );
+  }
+  const failure = mutation.isError
+    ? mode === 'invitation'
+      ? errorText(mutation.error, 'signupValidation')
+      : t('errors:passwordNotChanged')
+    : null;
+  return (
+    <form onSubmit={form.handleSubmit((v) => mutation.mutate(v))} noValidate>
+      <Stack>
+        <Title order={1} size="h2">
+          {title}
+        </Title>
+        <Text c="dark.4">{t('setPassword.text', { email })}</Text>
+        <FormAlert message={failure} />
+        <PasswordField
+          label={t('password')}
+          autoComplete="new-password"
+          withAsterisk
+          error={fieldError(form.formState.errors.password)}
+          {...form.register('password', { deps: ['confirmPassword'] })}
+        />
+        <PasswordChecklist value={password} />
+        <PasswordField
+          label={t('confirmPassword')}
+          autoComplete="new-password"
+          withAsterisk
+          error={fieldError(form.formState.errors.confirmPassword)}
+          {...form.register('confirmPassword')}
+        />
+        <Button type="submit" disabled={!form.formState.isValid} loading={mutation.isPending}>
+          {mode === 'invitation' ? t('setPassword.submit') : t('changePassword.submit')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,175 @@
+import { ActionIcon, Button, Group, Paper, Select, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconPencil, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useErrorText } from '../../../shared/api/use-error-text.js';
+import { useCurrentUser } from '../../../shared/auth/current-user.js';
+import { ROLES } from '../../../shared/auth/roles.js';
+import type { User } from '../../../shared/auth/user.js';
+import { DataTable, type Column } from '../../../shared/ui/DataTable.js';
+import { PageTitle } from '../../../shared/ui/PageTitle.js';
+import { PaginationBar } from '../../../shared/ui/PaginationBar.js';
+import { SearchInput } from '../../../shared/ui/SearchInput.js';
+import { StatusBadge } from '../../../shared/ui/StatusBadge.js';
+import {
+  PAGE_SIZE,
+  rolesQuery,
+  toggleActivation,
+  usersQuery,
+  type UsersSearch,
+} from '../api/users.js';
+import { DeleteUserModal } from './DeleteUserModal.js';
+import { UserFormModal } from './UserFormModal.js';
+
+/** 'Utilisateurs': search, role filter (super admin), pagination of 10, add/edit/delete, activation. */
+export function UsersPage({
+  search,
+  onSearchChange,
+}: {
+  search: UsersSearch;
+  onSearchChange: (next: Partial<UsersSearch>) => void;
+}) {
+  const { t } = useTranslation('users');
+  const errorText = useErrorText();
+  const me = useCurrentUser();
+  const queryClient = useQueryClient();
+  const role = me?.role?.code;
+  const isSuperAdmin = role === ROLES.SUPER_ADMIN;
+  const canToggle = isSuperAdmin || role === ROLES.CLUSTER_MANAGER;
+  const list = useQuery(usersQuery(search));
+  const roles = useQuery({ ...rolesQuery, enabled: isSuperAdmin }).data ?? [];
+  const [editing, setEditing] = useState<User | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<User | null>(null);
+  const toggle = useMutation({
+    mutationFn: (user: User) => toggleActivation(user.id),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
+    onError: (error) => notifications.show({ color: 'red', message: errorText(error) }),
+  });
+
+  const name = (u: User) => `${u.firstname} ${u.lastname}`;
+  const columns: Column<User>[] = [
+    { name: 'lastname', title: t('columns.lastname') },
+    { name: 'firstname', title: t('columns.firstname') },
+    { name: 'email', title: t('columns.email') },
+    { name: 'role', title: t('columns.role'), transform: (u) => u.role?.name ?? t('noRole') },
+    ...(isSuperAdmin
+      ? [
+          {
+            name: 'isActive',
+            title: t('columns.accountStatus'),
+            transform: (u: User) => (
+              <StatusBadge
+                kind={u.isActive ? 'success' : 'danger'}
+                label={t(u.isActive ? 'activated' : 'deactivated')}
+              />
+            ),
+          },
+        ]
+      : []),
+    {
+      name: 'action',
+      title: t('columns.action'),
+      transform: (u) =>
+        canToggle ? (
+          <Button
+            size="compact-sm"
+            variant={u.isActive ? 'default' : 'filled'}
+            color={u.isActive ? 'red' : 'green'}
+            loading={toggle.isPending && toggle.variables?.id === u.id}
+            onClick={() => toggle.mutate(u)}
+            aria-label={`${t(u.isActive ? 'deactivate' : 'activate')} ${name(u)}`}
+          >
+            {t(u.isActive ? 'deactivate' : 'activate')}
+          </Button>
+        ) : (
+          <Group gap={4} wrap="nowrap">
+            <ActionIcon
+              variant="subtle"
+              aria-label={t('editAction', { name: name(u) })}
+              onClick={() => setEditing(u)}
+            >
+              <IconPencil size={18} />
+            </ActionIcon>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              aria-label={t('deleteAction', { name: name(u) })}
+              onClick={() => setDeleting(u)}
+            >
+              <IconTrash size={18} />
+            </ActionIcon>
+          </Group>
+        ),
+    },
+  ];
+
+  const addButton = (
+    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
+      {t('add')}
+    </Button>
+  );
+  const filtered = Boolean(search.q || search.role);
+  const empty = list.isSuccess && list.data.count === 0 && !filtered && search.page === 1;
+
+  return (
+    <>
+      <Group justify="space-between" align="flex-start">
+        <PageTitle>{t('title')}</PageTitle>
+        {!empty && addButton}
+      </Group>
+      {empty ? (
+        <Paper withBorder p="xl" radius="md">
+          <Stack align="center" ta="center" data-testid="users-empty">
+            <IconUsers size={48} aria-hidden color="var(--mantine-color-gray-6)" />
+            <Text>{t('emptyState')}</Text>
+            {addButton}
+          </Stack>
+        </Paper>
+      ) : (
+        <Paper withBorder p="md" radius="md">
+          <Group mb="md" align="flex-end">
+            <div style={{ flex: 1, maxWidth: 360 }}>
+              <SearchInput
+                value={search.q ?? ''}
+                placeholder={t('searchPlaceholder')}
+                onSearch={(q) => onSearchChange({ q: q || undefined, page: undefined })}
+              />
+            </div>
+            {isSuperAdmin && (
+              <Select
+                aria-label={t('roleFilter')}
+                placeholder={t('allRoles')}
+                clearable
+                data={roles.map((r) => ({ value: r.code, label: r.name }))}
+                value={search.role ?? null}
+                onChange={(v) => onSearchChange({ role: v ?? undefined, page: undefined })}
+              />
+            )}
+          </Group>
+          <DataTable
+            columns={columns}
+            rows={list.data?.data}
+            loading={list.isLoading}
+            caption={t('title')}
+          />
+          <PaginationBar
+            page={search.page}
+            total={list.data?.count ?? 0}
+            perPage={PAGE_SIZE}
+            onChange={(page) => onSearchChange({ page })}
+          />
+        </Paper>
+      )}
+      {editing && (
+        <UserFormModal
+          key={editing === 'new' ? 'new' : editing.id}
+          user={editing}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      <DeleteUserModal user={deleting} onClose={() => setDeleting(null)} />
+    </>
+  );
+}

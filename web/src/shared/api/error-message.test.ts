@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, NetworkError } from './api-error.js';
+import { errorMessageKey } from './error-message.js';
+
+describe('error catalogue', () => {
+  it('maps login answers', () => {
+    expect(errorMessageKey(new ApiError(401, 'x'), 'login')).toBe('errors:badCredentials');
+    expect(errorMessageKey(new ApiError(406, 'x'), 'login')).toBe('errors:notActivated');
+    expect(errorMessageKey(new ApiError(500, 'x'), 'login')).toBe('errors:unexpected');
+  });
+  it('maps the invitation token refusal and the existing user', () => {
+    expect(errorMessageKey(new ApiError(403, 'x'), 'signupValidation')).toBe('errors:invalidToken');
+    expect(errorMessageKey(new ApiError(409, 'x', 'USER_ALREADY_EXIST'))).toBe('errors:userExists');
+  });
+  it('shows the server message for 422/409 and the generic text otherwise', () => {
+    expect(errorMessageKey(new ApiError(422, 'Solde insuffisant'))).toBe('Solde insuffisant');
+    expect(errorMessageKey(new ApiError(500, 'boom'))).toBe('errors:unexpected');
+    expect(errorMessageKey(new Error('x'))).toBe('errors:unexpected');
+    expect(errorMessageKey(new NetworkError(true))).toBe('errors:timeout');
+  });
+});

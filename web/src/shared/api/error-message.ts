@@ -1,0 +1,25 @@
+import { ApiError, NetworkError } from './api-error.js';
+
+/** Catalogue keys (namespace `errors`) for what a failed call should tell the user. */
+export type ErrorContext = 'default' | 'login' | 'signupValidation' | 'userCreation';
+
+/**
+ * The message of the spec's error catalogue for `error`: an i18n key
+ * (`errors:...`) or the server's own message (422/409/400 carry one in French).
+ */
+export function errorMessageKey(error: unknown, context: ErrorContext = 'default'): string {
+  if (error instanceof NetworkError) return error.timedOut ? 'errors:timeout' : 'errors:unexpected';
+  if (!(error instanceof ApiError)) return 'errors:unexpected';
+  if (context === 'login') {
+    if (error.status === 401) return 'errors:badCredentials';
+    if (error.status === 406) return 'errors:notActivated';
+    return 'errors:unexpected';
+  }
+  if (context === 'signupValidation') {
+    return error.status === 403 ? 'errors:invalidToken' : 'errors:unexpected';
+  }
+  if (error.status === 409 && error.reason === 'USER_ALREADY_EXIST') return 'errors:userExists';
+  if (error.status === 401) return 'errors:notAuthenticated';
+  if ([400, 403, 404, 409, 422, 429].includes(error.status) && error.message) return error.message;
+  return 'errors:unexpected';
+}

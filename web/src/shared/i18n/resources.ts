@@ -1,0 +1,39 @@
+import enAuth from './locales/en/auth.json';
+import enCommon from './locales/en/common.json';
+import enErrors from './locales/en/errors.json';
+import enNav from './locales/en/nav.json';
+import enProfile from './locales/en/profile.json';
+import enUsers from './locales/en/users.json';
+import enValidation from './locales/en/validation.json';
+import frAuth from './locales/fr/auth.json';
+import frCommon from './locales/fr/common.json';
+import frErrors from './locales/fr/errors.json';
+import frNav from './locales/fr/nav.json';
+import frProfile from './locales/fr/profile.json';
+import frUsers from './locales/fr/users.json';
+import frValidation from './locales/fr/validation.json';
+
+export const resources = {
+  fr: {
+    common: frCommon,
+    auth: frAuth,
+    nav: frNav,
+    users: frUsers,
+    profile: frProfile,
+    validation: frValidation,
+    errors: frErrors,
+  },
+  en: {
+    common: enCommon,
+    auth: enAuth,
+    nav: enNav,
+    users: enUsers,
+    profile: enProfile,
+    validation: enValidation,
+    errors: enErrors,
+  },
+} as const;
+
+export const LANGUAGES = ['fr', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const LANGUAGE_KEY = 'lang';

@@ -1,0 +1,299 @@
+import { ROLES, type RoleCode } from '../auth/roles.js';
+
+const {
+  SUPER_ADMIN,
+  ADMIN,
+  INDUSTRIAL,
+  INPUT_PROVIDER,
+  FARMER_ORGANIZATION,
+  CLUSTER_MANAGER,
+  SFD,
+} = ROLES;
+
+export type NavGroupKey =
+  'activities' | 'requests' | 'transactions' | 'contracts' | 'actors' | 'providers' | 'management';
+
+export interface NavGroup {
+  key: NavGroupKey;
+  /** i18n key in the `nav` namespace. */
+  label: string;
+  /** The group's tag list: it shows only to these roles. */
+  roles: RoleCode[];
+}
+
+export interface NavRoute {
+  key: string;
+  path: string;
+  label: string;
+  /** null: a top-level entry, or not a menu entry at all when `menu` is false. */
+  group: NavGroupKey | null;
+  /** Roles allowed on the route; 'all' = any signed-in user. */
+  roles: RoleCode[] | 'all';
+  /** Listed in the side navigation (detail and form routes are not). */
+  menu: boolean;
+  /** Its screen exists in this build; later issues turn entries on. */
+  available: boolean;
+  /** Hidden from users of a cooperative organisation (spec: the cooperatives child). */
+  hiddenForCooperative?: boolean;
+}
+
+/** The groups of the side navigation, in display order, with the spec's tag lists. */
+export const NAV_GROUPS: NavGroup[] = [
+  {
+    key: 'activities',
+    label: 'groups.activities',
+    roles: [SUPER_ADMIN, CLUSTER_MANAGER, INDUSTRIAL],
+  },
+  { key: 'requests', label: 'groups.requests', roles: [INPUT_PROVIDER, FARMER_ORGANIZATION] },
+  {
+    key: 'transactions',
+    label: 'groups.transactions',
+    roles: [SUPER_ADMIN, ADMIN, INDUSTRIAL, INPUT_PROVIDER],
+  },
+  { key: 'contracts', label: 'groups.contracts', roles: [ADMIN, INDUSTRIAL] },
+  {
+    key: 'actors',
+    label: 'groups.actors',
+    roles: [SUPER_ADMIN, CLUSTER_MANAGER, FARMER_ORGANIZATION],
+  },
+  { key: 'providers', label: 'groups.providers', roles: [ADMIN, SUPER_ADMIN, CLUSTER_MANAGER] },
+  {
+    key: 'management',
+    label: 'groups.management',
+    roles: [ADMIN, SUPER_ADMIN, CLUSTER_MANAGER, SFD],
+  },
+];
+
+/** Every route of the spec (platform-and-wallet §2, seasons §2, actors-contracts-admin §2). */
+export const ROUTES: NavRoute[] = [
+  {
+    key: 'dashboard',
+    path: '/dashboard',
+    label: 'routes.dashboard',
+    group: null,
+    roles: 'all',
+    menu: true,
+    available: false,
+  },
+  {
+    key: 'wallet',
+    path: '/wallet',
+    label: 'routes.wallet',
+    group: null,
+    roles: 'all',
+    menu: false,
+    available: false,
+  },
+  {
+    key: 'profile',
+    path: '/profile',
+    label: 'routes.profile',
+    group: null,
+    roles: 'all',
+    menu: false,
+    available: true,
+  },
+  // Activités (seasons)
+  {
+    key: 'seasons',
+    path: '/saisons',
+    label: 'routes.seasons',
+    group: 'activities',
+    roles: [SUPER_ADMIN, CLUSTER_MANAGER],
+    menu: true,
+    available: false,
+  },
+  {
+    key: 'industrialSeasons',
+    path: '/dashboard/industriel/saisons',
+    label: 'routes.industrialSeasons',
+    group: 'activities',
+    roles: [INDUSTRIAL],
+    menu: true,
+    available: false,
+  },
+  {
+    key: 'stores',
+    path: '/industriel/mes-magasins',
+    label: 'routes.stores',
+    group: 'activities',
+    roles: [INDUSTRIAL],
+    menu: true,
+    available: false,
+  },
+  {
+    key: 'inputDeliveries',
+    path: '/demande',
+    label: 'routes.inputDeliveries',
+    group: 'activities',
+    roles: [INDUSTRIAL, INPUT_PROVIDER],
+    menu: true,
+    available: false,
+  },
+  // Grower requests
+  {
+    key: 'inputRequests',
+    path: '/op/demande/intrant',
+    label: 'routes.inputRequests',
+    group: 'requests',
+    roles: [INDUSTRIAL, FARMER_ORGANIZATION],
+    menu: true,
+    available: false,
+  },
+  {
+    key: 'pineappleRequests',
+    path: '/demande/avance-ananas',
+    label: 'routes.pineappleRequests',
+    group: 'requests',
+    roles: [INDUSTRIAL, FARMER_ORGANIZATION],
+    menu: true,
+    available: false,
+  },
+  // Transactions
+  {
+    key: 'payments',
+    path: '/paiements-effectues',
+    label: 'routes.payments',
+    group: 'transactions',
+    roles: [ADMIN, INDUSTRIAL, INPUT_PROVIDER],
+    menu: true,
+    available: false,
+  },
+  {
+    key: 'supplies',
+    path: '/approvisionnements',
+    label: 'routes.supplies',
+    group: 'transactions',
+    roles: [ADMIN, INDUSTRIAL],
+    menu: true,
+    available: false,
+  },
+  {
+    key: 'financings',
+    path: '/financements',
+    label: 'routes.financings',
+    group: 'transactions',
+    roles: [INDUSTRIAL],
+    menu: true,
+    available: false,
+  },
+  {
+    key: 'adminSupplies',
+    path: '/admin/approvisionnements',
+    label: 'routes.adminSupplies',
+    group: 'transactions',
+    roles: [SUPER_ADMIN],
+    menu: true,
+    available: false,
+  },
+  // Contrats
+  {
+    key: 'deliveryContracts',
+    path: '/contrats/livraison',
+    label: 'routes.deliveryContracts',
+    group: 'contracts',
+    roles: [SUPER_ADMIN, ADMIN, INDUSTRIAL],
+    menu: true,
+    available: false,
+  },
+  {
+    key: 'pineappleAdvanceContracts',
+    path: '/contrats/avance-ananas',
+    label: 'routes.pineappleAdvanceContracts',
+    group: 'contracts',
+    roles: [SUPER_ADMIN, ADMIN, INDUSTRIAL],
+    menu: true,
+    available: false,
+  },
+  {
+    key: 'inputSupplyContracts',
+    path: '/contrats/fourniture',
+    label: 'routes.inputSupplyContracts',
+    group: 'contracts',
+    roles: [SUPER_ADMIN, ADMIN, INDUSTRIAL],
+    menu: true,
+    available: false,
+  },
+  // Acteurs
+  {
+    key: 'growers',
+    path: '/producteurs',
+    label: 'routes.growers',
+    group: 'actors',
+    roles: [SUPER_ADMIN, CLUSTER_MANAGER, ADMIN, FARMER_ORGANIZATION],
+    menu: true,
+    available: false,
+  },
+  {
+    key: 'carriers',
+    path: '/transporteurs',
+    label: 'routes.carriers',
+    group: 'actors',
+    roles: [SUPER_ADMIN, CLUSTER_MANAGER, ADMIN, INDUSTRIAL],
+    menu: true,
+    available: false,
+  },
+  {
+    key: 'cooperatives',
+    path: '/organisations-paysannes',
+    label: 'routes.cooperatives',
+    group: 'actors',
+    roles: [SUPER_ADMIN, CLUSTER_MANAGER, ADMIN, INDUSTRIAL],
+    menu: true,
+    available: false,
+    hiddenForCooperative: true,
+  },
+  // Prestataires
+  {
+    key: 'inputProviders',
+    path: '/fournisseurs-intrant',
+    label: 'routes.inputProviders',
+    group: 'providers',
+    roles: [ADMIN, SUPER_ADMIN, CLUSTER_MANAGER],
+    menu: true,
+    available: false,
+  },
+  // Gestion
+  {
+    key: 'users',
+    path: '/utilisateurs',
+    label: 'routes.users',
+    group: 'management',
+    roles: [SUPER_ADMIN, CLUSTER_MANAGER, ADMIN, INDUSTRIAL, SFD],
+    menu: true,
+    available: true,
+  },
+  {
+    key: 'clusterConfig',
+    path: '/config/cluster',
+    label: 'routes.clusterConfig',
+    group: 'management',
+    roles: [CLUSTER_MANAGER],
+    menu: true,
+    available: false,
+  },
+  {
+    key: 'clusterSettings',
+    path: '/config/settings',
+    label: 'routes.clusterSettings',
+    group: 'management',
+    roles: [SFD],
+    menu: true,
+    available: false,
+  },
+  {
+    key: 'reporting',
+    path: '/reporting',
+    label: 'routes.reporting',
+    group: 'management',
+    roles: [SUPER_ADMIN],
+    menu: true,
+    available: false,
+  },
+];
+
+export function routeByKey(key: string): NavRoute {
+  const route = ROUTES.find((r) => r.key === key);
+  if (!route) throw new Error(`unknown route ${key}`);
+  return route;
+}
