@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from '@filiere/platform';
+import { identityDemoStep } from './identity.js';
 
 export interface DemoContext {
   db: Kysely<any>;
@@ -13,7 +14,7 @@ export interface DemoStep {
 }
 
 /** The demo steps, in order. */
-export const demoSteps: DemoStep[] = [];
+export const demoSteps: DemoStep[] = [identityDemoStep];
 
 /**
  * Runs each demo step that has not run on this database yet, recording it in
