@@ -9,15 +9,20 @@ export interface ProjectorLag {
   lastError?: string;
 }
 
-/** Each projector's checkpoint against the event log's head (a projector never run is at 0). */
+/**
+ * Each projector's checkpoint against the event log's head: the `names` given
+ * (a projector never run is at 0) and, unless `only`, every checkpoint row.
+ */
 export async function projectionLag(
   db: Kysely<any>,
   names: string[],
+  opts: { only?: boolean } = { only: true },
 ): Promise<{ head: number; projectors: Record<string, ProjectorLag> }> {
   const [head, checkpoints] = await Promise.all([readHead(db), readCheckpoints(db)]);
   const byName = new Map(checkpoints.map((c) => [c.name, c]));
   const projectors: Record<string, ProjectorLag> = {};
-  for (const name of names) {
+  const all = opts.only ? names : [...new Set([...names, ...byName.keys()])].sort();
+  for (const name of all) {
     const cp = byName.get(name);
     const checkpoint = cp?.position ?? 0;
     projectors[name] = {

@@ -6,7 +6,9 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import type { EventStore } from '@filiere/event-store';
 import type { Config, Logger } from '@filiere/platform';
+import { registerCommandPipeline } from './commands.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import {
@@ -19,7 +21,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { registerRequestLog } from './http/request-log.js';
 import { registerWebApp } from './http/web-static.js';
 import { registerIdentity } from './identity/index.js';
-import { registerRealtime } from './realtime/index.js';
+import { registerRealtime, type RealtimeOptions } from './realtime/index.js';
 import { registerWallet } from './wallet/index.js';
 
 // French default messages for every zod schema (the UI's language).
@@ -33,8 +35,12 @@ export interface AppDeps {
   redis?: Redis;
   /** Directory of the built web app to serve at `/`, if any. */
   webDir?: string;
+  /** The event store to append through (shared with the projection dispatch); a new one when absent. */
+  eventStore?: EventStore;
   /** Extra readiness checks (projection lag, …). */
   readiness?: Record<string, ReadinessCheck>;
+  /** Websocket hub: push source and heartbeat (realtime/). */
+  realtime?: RealtimeOptions;
 }
 
 declare module 'fastify' {
@@ -85,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await registerAuth(app, deps.config.JWT_SECRET);
+  registerCommandPipeline(app, deps.eventStore);
   await registerIdentity(app);
   await registerWallet(app);
   await registerRealtime(app);

@@ -1,4 +1,53 @@
+import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
+import { pgPushSource, redisPushSource, type PushSource } from '@filiere/projections';
+import { Rooms } from './hub.js';
+import { registerMetrics } from './metrics.js';
+import { registerSocketRoute } from './socket.js';
 
-/** Websocket hub at /api/ws and the pushes it forwards (issue 3 fills this in). */
-export async function registerRealtime(_app: FastifyInstance): Promise<void> {}
+export { projectionsReadiness } from './metrics.js';
+export { Rooms } from './hub.js';
+
+export interface RealtimeOptions {
+  /** Where pushes come from; by default Redis (REDIS_URL) or LISTEN filiere_push (DATABASE_URL). */
+  pushes?: PushSource;
+  /** Heartbeat period (default 30 s): a socket that misses one pong is dropped. */
+  pingIntervalMs?: number;
+  /** How long a socket may stay unauthenticated (default 10 s). */
+  authTimeoutMs?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rooms: Rooms;
+  }
+}
+
+/**
+ * Websocket hub at /api/ws: pushes published by projectors after their commits
+ * reach the sockets of the users they name. Also serves /api/metrics.
+ */
+export async function registerRealtime(app: FastifyInstance): Promise<void> {
+  const options: RealtimeOptions = app.deps.realtime ?? {};
+  const rooms = new Rooms();
+  app.decorate('rooms', rooms);
+
+  let owned: PushSource | undefined;
+  let source = options.pushes;
+  if (!source && app.deps.redis) source = owned = redisPushSource(app.deps.redis);
+  else if (!source && app.deps.config.DATABASE_URL) {
+    source = owned = pgPushSource(app.deps.config.DATABASE_URL);
+  }
+  const unsubscribe = source?.subscribe((msg) => rooms.forward(msg));
+  app.addHook('onClose', async () => {
+    unsubscribe?.();
+    await owned?.close();
+  });
+
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  registerSocketRoute(app, rooms, {
+    pingIntervalMs: options.pingIntervalMs ?? 30_000,
+    authTimeoutMs: options.authTimeoutMs ?? 10_000,
+  });
+  registerMetrics(app);
+}

@@ -1,0 +1,140 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { useTestDatabase } from '@filiere/platform/testing';
+import { catchUp, pgPushPublisher, pgPushSource, type PushSource } from '@filiere/projections';
+import {
+  appendTestEvents,
+  countingProjector,
+  createCountingTables,
+  ensureEventsTable,
+} from '@filiere/projections/testing';
+import { buildTestApp } from '../test-app.js';
+import { projectionsReadiness } from './metrics.js';
+
+const t = useTestDatabase();
+let app: FastifyInstance;
+let base: string;
+let pushes: PushSource;
+
+beforeAll(async () => {
+  await ensureEventsTable(t.db);
+  pushes = pgPushSource(t.url);
+  app = await buildTestApp(t.db, {
+    realtime: { pushes, pingIntervalMs: 100, authTimeoutMs: 500 },
+    readiness: { projections: projectionsReadiness(t.db) },
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address() as { port: number };
+  base = `ws://127.0.0.1:${address.port}/api/ws`;
+  await new Promise((r) => setTimeout(r, 300)); // LISTEN connection up
+});
+afterAll(async () => {
+  await app?.close();
+  await pushes?.close();
+});
+
+const token = (sub: string) => app.jwt.sign({ sub, role: 'ROLE_CLUSTER_MANAGER' });
+
+/** A client that records every message it receives. */
+async function connect(url: string, first?: unknown) {
+  const socket = new WebSocket(url);
+  const messages: { type: string; data: any }[] = [];
+  const closed = new Promise<number>((r) => socket.on('close', (code) => r(code)));
+  socket.on('message', (raw) => messages.push(JSON.parse(String(raw))));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  if (first !== undefined) socket.send(JSON.stringify(first));
+  const next = async (type: string) => {
+    for (let i = 0; i < 200; i++) {
+      const found = messages.find((m) => m.type === type);
+      if (found) {
+        messages.splice(messages.indexOf(found), 1);
+        return found;
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error(`no ${type} message`);
+  };
+  return { socket, messages, closed, next };
+}
+
+describe('websocket hub /api/ws', () => {
+  it('authenticates with ?token= or a first auth message and forwards only its user’s pushes', async () => {
+    const alice = await connect(`${base}?token=${token('alice')}`);
+    expect((await alice.next('ready')).data).toEqual({ room: 'alice' });
+    const bob = await connect(base, { type: 'auth', token: token('bob') });
+    expect((await bob.next('ready')).data).toEqual({ room: 'bob' });
+
+    // A projector commits and publishes; the hub receives it through LISTEN filiere_push.
+    await createCountingTables(t.db, 'ws1');
+    await appendTestEvents(t.db, [{ streamId: 'alice', type: 'Counted' }]);
+    await catchUp(t.db, countingProjector('ws1', { pushTo: (s) => s }), {
+      publish: pgPushPublisher(t.db),
+    });
+    expect(await alice.next('counted')).toEqual({ type: 'counted', data: { streamId: 'alice' } });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(bob.messages.filter((m) => m.type === 'counted')).toEqual([]);
+    alice.socket.close();
+    bob.socket.close();
+  });
+
+  it('refuses to join another user’s room', async () => {
+    const alice = await connect(`${base}?token=${token('alice')}`);
+    await alice.next('ready');
+    alice.socket.send(JSON.stringify({ type: 'join', room: 'bob' }));
+    expect((await alice.next('error')).data).toEqual({
+      statusCode: 403,
+      message: 'Accès refusé à ce salon',
+    });
+    alice.socket.send(JSON.stringify({ type: 'join', room: 'alice' }));
+    expect((await alice.next('joined')).data).toEqual({ room: 'alice' });
+    alice.socket.close();
+  });
+
+  it('closes sockets with a bad token or none (4401)', async () => {
+    const forged = await connect(`${base}?token=not-a-jwt`);
+    expect(await forged.closed).toBe(4401);
+    const silent = await connect(base);
+    expect(await silent.closed).toBe(4401);
+    const wrong = await connect(base, { type: 'auth', token: 'x.y.z' });
+    expect(await wrong.closed).toBe(4401);
+  });
+
+  it('drops sockets that stop answering pings', async () => {
+    const before = app.rooms.size();
+    const dead = await connect(`${base}?token=${token('carol')}`);
+    await dead.next('ready');
+    expect(app.rooms.size()).toBe(before + 1);
+    // Stop reading: pings are no longer answered with pongs.
+    (dead.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    for (let i = 0; i < 100 && app.rooms.size() > before; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(app.rooms.size()).toBe(before);
+    dead.socket.terminate();
+  });
+});
+
+describe('lag and metrics', () => {
+  it('reports each projector’s checkpoint, head and lag in /api/ready and /api/metrics', async () => {
+    await createCountingTables(t.db, 'm1');
+    await catchUp(t.db, countingProjector('m1'));
+    await appendTestEvents(t.db, [
+      { streamId: 'm', type: 'Counted' },
+      { streamId: 'm', type: 'Counted' },
+    ]);
+    const ready = await app.inject({ url: '/api/ready' });
+    expect(ready.statusCode).toBe(200);
+    const details = ready.json().checks.projections.details.m1;
+    expect(details.lag).toBe(2);
+    expect(details.head - details.checkpoint).toBe(2);
+    const metrics = await app.inject({ url: '/api/metrics' });
+    expect(metrics.statusCode).toBe(200);
+    expect(metrics.headers['content-type']).toMatch(/text\/plain/);
+    expect(metrics.body).toContain('filiere_projection_lag_events{projector="m1"} 2');
+    expect(metrics.body).toContain(`filiere_event_store_head_position ${details.head}`);
+  });
+});

@@ -1,0 +1,106 @@
+import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { AccessClaims } from '../http/auth.js';
+import type { Rooms } from './hub.js';
+
+interface SocketOptions {
+  pingIntervalMs: number;
+  authTimeoutMs: number;
+}
+
+/** Close codes: 4401 = no valid access token. */
+export const CLOSE_UNAUTHENTICATED = 4401;
+
+function send(socket: WebSocket, type: string, data?: unknown): void {
+  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type, data: data ?? null }));
+}
+
+function parse(raw: unknown): { type?: unknown; token?: unknown; room?: unknown } | undefined {
+  try {
+    const value: unknown = JSON.parse(String(raw));
+    return value && typeof value === 'object' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `GET /api/ws`. The access token comes as `?token=` or as the first message
+ * `{"type":"auth","token":"…"}`; the socket then sits in its user's room
+ * (`{"type":"ready","data":{"room":"<user id>"}}`). `{"type":"join","room":…}`
+ * for any other room is refused. Server pings every `pingIntervalMs`; a socket
+ * that has not answered the previous ping is terminated.
+ */
+export function registerSocketRoute(app: FastifyInstance, rooms: Rooms, opts: SocketOptions): void {
+  app.get(
+    '/api/ws',
+    {
+      websocket: true,
+      schema: {
+        tags: ['realtime'],
+        summary: 'Notifications en temps réel (websocket, jeton d’accès requis)',
+      },
+    },
+    (socket, request) => {
+      let room: string | undefined;
+      let alive = true;
+
+      const authenticate = (token: unknown): boolean => {
+        try {
+          if (typeof token !== 'string') throw new Error('no token');
+          const claims = app.jwt.verify<AccessClaims>(token);
+          if (!claims.sub) throw new Error('no subject');
+          room = claims.sub;
+          rooms.join(room, socket);
+          send(socket, 'ready', { room });
+          return true;
+        } catch {
+          send(socket, 'error', { statusCode: 401, message: 'Non authentifié' });
+          socket.close(CLOSE_UNAUTHENTICATED, 'Unauthorized');
+          return false;
+        }
+      };
+
+      const authTimer = setTimeout(() => {
+        if (!room) authenticate(undefined);
+      }, opts.authTimeoutMs);
+      const heartbeat = setInterval(() => {
+        if (!alive) {
+          socket.terminate();
+          return;
+        }
+        alive = false;
+        socket.ping();
+      }, opts.pingIntervalMs);
+      socket.on('pong', () => {
+        alive = true;
+      });
+      socket.on('close', () => {
+        clearTimeout(authTimer);
+        clearInterval(heartbeat);
+        if (room) rooms.leave(room, socket);
+      });
+
+      const query = request.query as { token?: unknown };
+      if (query.token !== undefined) {
+        clearTimeout(authTimer);
+        if (!authenticate(query.token)) return;
+      }
+
+      socket.on('message', (raw) => {
+        const msg = parse(raw);
+        if (!room) {
+          clearTimeout(authTimer);
+          authenticate(msg?.type === 'auth' ? msg.token : undefined);
+          return;
+        }
+        if (msg?.type === 'join') {
+          if (msg.room === room) send(socket, 'joined', { room });
+          else send(socket, 'error', { statusCode: 403, message: 'Accès refusé à ce salon' });
+        } else if (msg?.type === 'ping') {
+          send(socket, 'pong');
+        }
+      });
+    },
+  );
+}
