@@ -1,6 +1,6 @@
 import { eventStoreMigrations } from '@filiere/event-store';
 import { mergeMigrations, platformMigrations } from '@filiere/platform';
-import { projectionMigrations } from '@filiere/projections';
+import { projectionMigrations, walletReadMigrations } from '@filiere/projections';
 import { identityMigrations } from './identity/index.js';
 import { walletMigrations } from './wallet/index.js';
 
@@ -13,6 +13,7 @@ export const allMigrations = mergeMigrations(
   platformMigrations,
   eventStoreMigrations,
   projectionMigrations,
+  walletReadMigrations,
   identityMigrations,
   walletMigrations,
 );
