@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeProviderServer } from './fake-provider-server.js';
+import { beninPhone, createFedapayProvider } from './fedapay.js';
+import { ProviderUnavailableError, type PaymentProvider } from './port.js';
+
+const server = new FakeProviderServer();
+let provider: PaymentProvider;
+
+beforeAll(async () => {
+  const baseUrl = await server.start();
+  provider = createFedapayProvider({
+    baseUrl,
+    publicKey: 'pk_sandbox',
+    secretKey: 'sk_sandbox',
+    timeoutMs: 300,
+  });
+});
+afterAll(() => server.stop());
+beforeEach(() => {
+  server.requests.length = 0;
+});
+
+/** An answer shaped like FedaPay's GET /v1/transactions/{id}. */
+const fedapayTransaction = (overrides: Record<string, unknown> = {}) => ({
+  'v1/transaction': {
+    klass: 'v1/transaction',
+    id: 4242,
+    reference: 'trx_abc',
+    amount: 5000,
+    description: 'Approvisionnement REF-1',
+    status: 'approved',
+    merchant_reference: 'REF-1',
+    custom_metadata: { reference: 'REF-1' },
+    ...overrides,
+  },
+});
+
+describe('FedaPay adapter', () => {
+  it('verifies with GET /v1/transactions/{id} and the bearer secret', async () => {
+    server.answer = () => ({ json: fedapayTransaction() });
+    expect(await provider.verify('4242')).toEqual({
+      status: 'SUCCESS',
+      amount: 5000,
+      reference: 'REF-1',
+      transactionId: '4242',
+    });
+    expect(server.requests[0]).toMatchObject({ method: 'GET', url: '/v1/transactions/4242' });
+    expect(server.requests[0]!.headers.authorization).toBe('Bearer sk_sandbox');
+  });
+
+  it('maps declined/canceled to FAILED and pending to PENDING; reads custom_metadata when no merchant_reference', async () => {
+    for (const [status, expected] of [
+      ['declined', 'FAILED'],
+      ['canceled', 'FAILED'],
+      ['pending', 'PENDING'],
+      ['transferred', 'SUCCESS'],
+    ]) {
+      server.answer = () => ({ json: fedapayTransaction({ status }) });
+      expect((await provider.verify('4242')).status).toBe(expected);
+    }
+    server.answer = () => ({
+      json: fedapayTransaction({ merchant_reference: null, amount: 4999 }),
+    });
+    expect(await provider.verify('4242')).toMatchObject({ reference: 'REF-1', amount: 4999 });
+  });
+
+  it('an unknown transaction (404) is FAILED', async () => {
+    server.answer = () => ({ status: 404, json: { message: 'Transaction not found' } });
+    expect((await provider.verify('1')).status).toBe('FAILED');
+  });
+
+  it('500, timeout and malformed JSON are ProviderUnavailableError', async () => {
+    server.answer = () => ({ status: 503, raw: 'upstream' });
+    await expect(provider.verify('1')).rejects.toBeInstanceOf(ProviderUnavailableError);
+    server.answer = () => 'hang';
+    await expect(provider.verify('1')).rejects.toBeInstanceOf(ProviderUnavailableError);
+    server.answer = () => ({ raw: '<html>' });
+    await expect(provider.verify('1')).rejects.toBeInstanceOf(ProviderUnavailableError);
+    server.answer = () => ({ json: { unexpected: true } });
+    await expect(provider.verify('1')).rejects.toBeInstanceOf(ProviderUnavailableError);
+  });
+
+  it('pays out to mobile money: creates the payout with the operator mode, then starts it', async () => {
+    server.answer = (request) =>
+      request.method === 'POST'
+        ? { json: { 'v1/payout': { id: 77, status: 'pending', amount: 3000 } } }
+        : { json: { 'v1/payouts': [{ id: 77, status: 'sent' }] } };
+    expect(
+      await provider.payout({
+        reference: 'W1',
+        amount: 3000,
+        method: 'MOBILE_MONEY',
+        destination: '+2290196000000',
+      }),
+    ).toEqual({
+      status: 'SUCCESS',
+      providerId: '77',
+    });
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'POST /v1/payouts',
+      'PUT /v1/payouts/start',
+    ]);
+    expect(server.requests[0]!.body).toMatchObject({
+      amount: 3000,
+      currency: { iso: 'XOF' },
+      mode: 'mtn_open',
+      merchant_reference: 'W1',
+      customer: { phone_number: { number: '+2290196000000', country: 'bj' } },
+    });
+    expect(server.requests[1]!.body).toEqual({ payouts: [{ id: 77 }] });
+  });
+
+  it('a refused payout is FAILED with the provider message; a started one may stay PENDING; bank is not offered', async () => {
+    server.answer = () => ({ status: 400, json: { message: 'Solde insuffisant' } });
+    expect(
+      await provider.payout({
+        reference: 'W',
+        amount: 1,
+        method: 'MOBILE_MONEY',
+        destination: '97000001',
+      }),
+    ).toEqual({
+      status: 'FAILED',
+      reason: 'Solde insuffisant',
+    });
+    server.answer = (request) =>
+      request.method === 'POST'
+        ? { json: { 'v1/payout': { id: 8, status: 'pending' } } }
+        : { json: { 'v1/payouts': [{ id: 8, status: 'started' }] } };
+    expect(
+      (
+        await provider.payout({
+          reference: 'W',
+          amount: 1,
+          method: 'MOBILE_MONEY',
+          destination: '97000001',
+        })
+      ).status,
+    ).toBe('PENDING');
+    expect(
+      (await provider.payout({ reference: 'W', amount: 1, method: 'BANK', destination: 'BJ01' }))
+        .status,
+    ).toBe('FAILED');
+    server.answer = () => ({ status: 500, json: {} });
+    await expect(
+      provider.payout({
+        reference: 'W',
+        amount: 1,
+        method: 'MOBILE_MONEY',
+        destination: '97000001',
+      }),
+    ).rejects.toBeInstanceOf(ProviderUnavailableError);
+  });
+
+  it('reads Benin numbers in 8 or 10 digits and picks the operator', () => {
+    expect(beninPhone('97 00 00 01')).toEqual({ e164: '+2290197000001', operator: 'MTN' });
+    expect(beninPhone('+229 01 95 00 00 01')).toEqual({ e164: '+2290195000001', operator: 'MOOV' });
+    expect(beninPhone('12')).toBeNull();
+  });
+});

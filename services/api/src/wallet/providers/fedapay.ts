@@ -1,0 +1,168 @@
+import { isRecord, parseAmount, requestJson, type HttpOptions } from './http.js';
+import {
+  ProviderUnavailableError,
+  type PaymentProvider,
+  type PayoutRequest,
+  type PayoutResult,
+  type ProviderStatus,
+  type ProviderTransaction,
+} from './port.js';
+
+export interface FedapayOptions extends HttpOptions {
+  baseUrl: string;
+  publicKey: string;
+  secretKey: string;
+}
+
+/**
+ * FedaPay. Verification is `GET {base}/v1/transactions/{id}` with `Authorization: Bearer
+ * <secret>`; the object comes wrapped as `{"v1/transaction": {...}}`. Its `status`
+ * (approved/transferred → SUCCESS, declined/canceled/refunded/expired → FAILED, anything
+ * else → PENDING), `amount`, and our reference in `merchant_reference` or
+ * `custom_metadata.reference` (the widget sets both).
+ *
+ * Payouts: `POST /v1/payouts` (amount, XOF, mode mtn_open or moov from the number's
+ * operator, customer phone) then `PUT /v1/payouts/start`. FedaPay pays out to mobile money
+ * only, so a BANK payout answers FAILED with that reason.
+ */
+export function createFedapayProvider(options: FedapayOptions): PaymentProvider {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const headers = { authorization: `Bearer ${options.secretKey}` };
+  const call = (method: string, path: string, body?: unknown) =>
+    requestJson('fedapay', `${base}${path}`, { method, headers, body }, options);
+
+  return {
+    name: 'fedapay',
+    widgetConfig: ({ reference, amount }) => ({
+      provider: 'fedapay',
+      reference,
+      amount,
+      publicKey: options.publicKey,
+      environment: /sandbox/i.test(base) ? 'sandbox' : 'live',
+      transaction: {
+        amount,
+        description: `Approvisionnement ${reference}`,
+        merchant_reference: reference,
+        custom_metadata: { reference },
+      },
+      script: 'https://cdn.fedapay.com/checkout.js?v=1.1.7',
+    }),
+    async verify(transactionId: string): Promise<ProviderTransaction> {
+      const answer = await call('GET', `/v1/transactions/${encodeURIComponent(transactionId)}`);
+      if (answer.status === 404)
+        return { status: 'FAILED', amount: 0, reference: '', transactionId };
+      const transaction = unwrap(answer.body, 'v1/transaction');
+      if (answer.status >= 300 || transaction === null) {
+        throw new ProviderUnavailableError('fedapay', `unexpected answer (HTTP ${answer.status})`);
+      }
+      const status = mapFedapayStatus(transaction.status);
+      const amount = parseAmount(transaction.amount);
+      if (amount === null) {
+        if (status === 'SUCCESS') throw new ProviderUnavailableError('fedapay', 'amount missing');
+        return { status, amount: 0, reference: '', transactionId };
+      }
+      const metadata = isRecord(transaction.custom_metadata) ? transaction.custom_metadata : {};
+      const reference = [transaction.merchant_reference, metadata.reference].find(
+        (value): value is string => typeof value === 'string' && value !== '',
+      );
+      return {
+        status,
+        amount,
+        reference: reference ?? '',
+        transactionId: transaction.id === undefined ? transactionId : String(transaction.id),
+      };
+    },
+    async payout(request: PayoutRequest): Promise<PayoutResult> {
+      if (request.method === 'BANK') {
+        return { status: 'FAILED', reason: 'FedaPay ne propose pas de virement bancaire sortant' };
+      }
+      const phone = beninPhone(request.destination);
+      if (phone === null) return { status: 'FAILED', reason: 'Numéro mobile money invalide' };
+      const created = await call('POST', '/v1/payouts', {
+        amount: request.amount,
+        currency: { iso: 'XOF' },
+        mode: phone.operator === 'MOOV' ? 'moov' : 'mtn_open',
+        merchant_reference: request.reference,
+        customer: { phone_number: { number: phone.e164, country: 'bj' } },
+      });
+      const payout = unwrap(created.body, 'v1/payout');
+      if (created.status >= 400) {
+        return {
+          status: 'FAILED',
+          reason: providerMessage(created.body) ?? `Refusé (HTTP ${created.status})`,
+        };
+      }
+      if (payout === null || payout.id === undefined) {
+        throw new ProviderUnavailableError('fedapay', 'payout answer without id');
+      }
+      const providerId = String(payout.id);
+      const started = await call('PUT', '/v1/payouts/start', { payouts: [{ id: payout.id }] });
+      if (started.status >= 400) {
+        return {
+          status: 'FAILED',
+          providerId,
+          reason: providerMessage(started.body) ?? 'Envoi refusé',
+        };
+      }
+      const sent = firstPayout(started.body) ?? payout;
+      return { status: mapFedapayPayoutStatus(sent.status), providerId };
+    },
+  };
+}
+
+function unwrap(body: unknown, key: string): Record<string, unknown> | null {
+  if (!isRecord(body)) return null;
+  const inner = body[key];
+  if (isRecord(inner)) return inner;
+  return 'status' in body ? body : null;
+}
+
+function firstPayout(body: unknown): Record<string, unknown> | null {
+  if (!isRecord(body)) return null;
+  const list = body['v1/payouts'];
+  return Array.isArray(list) && isRecord(list[0]) ? list[0] : unwrap(body, 'v1/payout');
+}
+
+function providerMessage(body: unknown): string | null {
+  return isRecord(body) && typeof body.message === 'string' ? body.message : null;
+}
+
+export function mapFedapayStatus(status: unknown): ProviderStatus {
+  switch (typeof status === 'string' ? status.toLowerCase() : '') {
+    case 'approved':
+    case 'transferred':
+      return 'SUCCESS';
+    case 'declined':
+    case 'canceled':
+    case 'cancelled':
+    case 'refunded':
+    case 'expired':
+      return 'FAILED';
+    default:
+      return 'PENDING';
+  }
+}
+
+export function mapFedapayPayoutStatus(status: unknown): ProviderStatus {
+  const value = typeof status === 'string' ? status.toLowerCase() : '';
+  if (value === 'sent') return 'SUCCESS';
+  if (value === 'failed' || value === 'canceled' || value === 'declined') return 'FAILED';
+  return 'PENDING';
+}
+
+const MOOV_PREFIXES = new Set(['55', '58', '64', '65', '68', '95', '98', '99']);
+
+/** Benin numbers: 8 digits (former) or 10 digits (`01` + former), with or without +229. */
+export function beninPhone(input: string): { e164: string; operator: 'MOOV' | 'MTN' } | null {
+  const digits = input.replace(/[\s.-]/g, '').replace(/^(\+|00)?229/, '');
+  const former = /^01\d{8}$/.test(digits)
+    ? digits.slice(2)
+    : /^\d{8}$/.test(digits)
+      ? digits
+      : null;
+  if (former === null) return null;
+  return {
+    e164: `+22901${former}`,
+    operator: MOOV_PREFIXES.has(former.slice(0, 2)) ? 'MOOV' : 'MTN',
+  };
+}

@@ -1,0 +1,92 @@
+import { isRecord, parseAmount, requestJson, type HttpOptions } from './http.js';
+import {
+  ProviderUnavailableError,
+  type PaymentProvider,
+  type ProviderStatus,
+  type ProviderTransaction,
+} from './port.js';
+
+export interface KkiapayOptions extends HttpOptions {
+  baseUrl: string;
+  publicKey: string;
+  privateKey: string;
+  secretKey: string;
+}
+
+/**
+ * KKiaPay. Verification is `POST {base}/api/v1/transactions/status` with `{transactionId}`
+ * and the three key headers; the answer carries `status` (SUCCESS, FAILED, PENDING, or a
+ * failure code such as INSUFFICIENT_FUND), `amount`, `transactionId`, and back the
+ * `partnerId`/`state` (the widget's `data`) we set to our reference.
+ *
+ * Payouts: KKiaPay's public API only offers scheduled payouts of the merchant's own balance
+ * (setup_payout: roof or rate algorithm) to one fixed destination, not a payout per request
+ * to a third party, so `payout` answers FAILED with that reason (the withdrawal is refunded).
+ */
+export function createKkiapayProvider(options: KkiapayOptions): PaymentProvider {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  return {
+    name: 'kkiapay',
+    widgetConfig: ({ reference, amount }) => ({
+      provider: 'kkiapay',
+      reference,
+      amount,
+      key: options.publicKey,
+      sandbox: /sandbox/i.test(base),
+      data: reference,
+      partnerId: reference,
+      script: 'https://cdn.kkiapay.me/k.js',
+    }),
+    async verify(transactionId: string): Promise<ProviderTransaction> {
+      const answer = await requestJson(
+        'kkiapay',
+        `${base}/api/v1/transactions/status`,
+        {
+          method: 'POST',
+          headers: {
+            'x-api-key': options.publicKey,
+            'x-private-key': options.privateKey,
+            'x-secret-key': options.secretKey,
+          },
+          body: { transactionId },
+        },
+        options,
+      );
+      if (answer.status === 404 || answer.status === 400) {
+        return { status: 'FAILED', amount: 0, reference: '', transactionId };
+      }
+      if (answer.status >= 300 || !isRecord(answer.body)) {
+        throw new ProviderUnavailableError('kkiapay', `unexpected answer (HTTP ${answer.status})`);
+      }
+      const body = answer.body;
+      const status = mapKkiapayStatus(body.status);
+      const amount = parseAmount(body.amount);
+      if (amount === null) {
+        if (status === 'SUCCESS') throw new ProviderUnavailableError('kkiapay', 'amount missing');
+        return { status, amount: 0, reference: '', transactionId };
+      }
+      const reference = [body.partnerId, body.state].find(
+        (value): value is string => typeof value === 'string' && value !== '',
+      );
+      return {
+        status,
+        amount,
+        reference: reference ?? '',
+        transactionId: typeof body.transactionId === 'string' ? body.transactionId : transactionId,
+      };
+    },
+    async payout() {
+      return {
+        status: 'FAILED',
+        reason: 'KKiaPay ne propose pas de paiement sortant vers un tiers',
+      };
+    },
+  };
+}
+
+export function mapKkiapayStatus(status: unknown): ProviderStatus {
+  const value = typeof status === 'string' ? status.toUpperCase() : '';
+  if (value === 'SUCCESS') return 'SUCCESS';
+  if (value === 'PENDING' || value === 'INITIALIZED' || value === '') return 'PENDING';
+  return 'FAILED';
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '@filiere/platform';
+import { createPaymentProvider } from './create-provider.js';
+import { createSandboxProvider, InMemorySandboxStore, recordSandboxPayment } from './sandbox.js';
+
+describe('sandbox provider', () => {
+  it('its widget is our page /api/sandbox/pay/{reference}', () => {
+    const provider = createSandboxProvider({
+      store: new InMemorySandboxStore(),
+      publicUrl: 'http://localhost:3000/',
+    });
+    expect(provider.widgetConfig({ reference: 'REF 1', amount: 100 })).toMatchObject({
+      provider: 'sandbox',
+      url: 'http://localhost:3000/api/sandbox/pay/REF%201',
+      amount: 100,
+    });
+  });
+
+  it('verify reads the payer’s choice recorded by the widget page; an unknown id is FAILED', async () => {
+    const store = new InMemorySandboxStore();
+    const provider = createSandboxProvider({ store, publicUrl: 'http://x' });
+    const paid = await recordSandboxPayment(store, {
+      reference: 'R1',
+      amount: 500,
+      outcome: 'SUCCESS',
+    });
+    const refused = await recordSandboxPayment(store, {
+      reference: 'R2',
+      amount: 500,
+      outcome: 'FAILED',
+    });
+    expect(await provider.verify(paid.transactionId)).toEqual({
+      status: 'SUCCESS',
+      amount: 500,
+      reference: 'R1',
+      transactionId: paid.transactionId,
+    });
+    expect((await provider.verify(refused.transactionId)).status).toBe('FAILED');
+    expect((await provider.verify('sbx_unknown')).status).toBe('FAILED');
+  });
+
+  it('payouts succeed, except to a destination ending in 0000', async () => {
+    const provider = createSandboxProvider({
+      store: new InMemorySandboxStore(),
+      publicUrl: 'http://x',
+    });
+    expect(
+      await provider.payout({
+        reference: 'W',
+        amount: 1,
+        method: 'MOBILE_MONEY',
+        destination: '+2290197123456',
+      }),
+    ).toMatchObject({
+      status: 'SUCCESS',
+    });
+    expect(
+      await provider.payout({
+        reference: 'W',
+        amount: 1,
+        method: 'BANK',
+        destination: 'BJ0660100000',
+      }),
+    ).toMatchObject({
+      status: 'FAILED',
+      reason: 'Destination refusée par le bac à sable',
+    });
+  });
+});
+
+describe('createPaymentProvider', () => {
+  const deps = { sandboxStore: new InMemorySandboxStore() };
+  it('defaults to the sandbox and picks the configured adapter', () => {
+    expect(createPaymentProvider(parseConfig({}), deps).name).toBe('sandbox');
+    const kk = parseConfig({
+      PAYMENT_PROVIDER: 'kkiapay',
+      KKIAPAY_PUBLIC_KEY: 'a',
+      KKIAPAY_PRIVATE_KEY: 'b',
+      KKIAPAY_SECRET_KEY: 'c',
+    });
+    expect(createPaymentProvider(kk, deps).name).toBe('kkiapay');
+    const fp = parseConfig({
+      PAYMENT_PROVIDER: 'fedapay',
+      FEDAPAY_PUBLIC_KEY: 'a',
+      FEDAPAY_SECRET_KEY: 'b',
+    });
+    expect(createPaymentProvider(fp, deps).name).toBe('fedapay');
+  });
+});
