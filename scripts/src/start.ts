@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     }
 
     await ensureWebBuilt(WEB_DIST_DIR, (msg) => logger.info(msg));
-    server = await startServer(config, db, logger);
+    server = await startServer(config, db, logger, { databaseUrl });
     printBanner(config);
   } catch (error) {
     logger.error({ err: error }, 'start-up failed');

@@ -1,0 +1,60 @@
+import type { Kysely } from 'kysely';
+import { EVENTS_CHANNEL } from '@filiere/event-store';
+import type { Config, Logger } from '@filiere/platform';
+import {
+  catalogueDecoder,
+  listenChannel,
+  pgPushPublisher,
+  ProjectionQueue,
+  projectors,
+  startInProcessProjections,
+} from '@filiere/projections';
+
+export interface ProjectionDispatch {
+  /** Wakes every projector (e.g. from the event store's onAppended hook). */
+  wake(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * How the API gets projectors moving after appends. With REDIS_URL: one
+ * deduplicated BullMQ job per projector, run by `npm run worker` processes.
+ * Without: the same projectors run in this process. Either way, NOTIFY on
+ * filiere_events (sent by every append's transaction) is the wake-up.
+ */
+export function startProjectionDispatch(opts: {
+  config: Config;
+  db: Kysely<any>;
+  logger: Logger;
+  databaseUrl: string | undefined;
+}): ProjectionDispatch {
+  const { config, db, logger, databaseUrl } = opts;
+  if (config.REDIS_URL) {
+    const queue = new ProjectionQueue(
+      config.REDIS_URL,
+      projectors.map((p) => p.name),
+      logger,
+    );
+    const wake = () => queue.wake();
+    const listener = databaseUrl
+      ? listenChannel(databaseUrl, EVENTS_CHANNEL, wake, { onReconnect: wake })
+      : undefined;
+    wake();
+    return {
+      wake,
+      async close() {
+        await listener?.close();
+        await queue.close();
+      },
+    };
+  }
+  const running = startInProcessProjections({
+    db,
+    projectors,
+    logger,
+    ...(databaseUrl ? { databaseUrl } : {}),
+    publish: pgPushPublisher(db),
+    decode: catalogueDecoder,
+  });
+  return { wake: running.wake, close: running.close };
+}
