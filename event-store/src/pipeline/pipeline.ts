@@ -65,6 +65,11 @@ export class CommandPipeline {
     return new Promise((resolve, reject) => this.batcher.push({ command, resolve, reject }));
   }
 
+  /** Same-process listeners told the new head after each committed batch. */
+  onAppended(listener: (head: number) => void): () => void {
+    return this.store.onAppended(listener);
+  }
+
   /** Stops taking commands and waits for those already taken. */
   async close(): Promise<void> {
     this.closed = true;
