@@ -1,4 +1,4 @@
-import { NotAcceptableError, UnauthorizedError } from '@filiere/platform';
+import { NotAcceptableError, UnauthorizedError, type Logger } from '@filiere/platform';
 import type { RoleCode } from '../http/auth.js';
 import { invalidToken } from './errors.js';
 import type { Mailer } from './mail/mailer.js';
@@ -11,6 +11,7 @@ export interface AuthDeps {
   repo: IdentityRepository;
   mailer: Mailer;
   publicUrl: string;
+  logger: Logger;
   sign(claims: { sub: string; role: RoleCode }): string;
 }
 
@@ -43,7 +44,12 @@ export class AuthService {
       kind === 'INVITATION'
         ? invitationMail(user.email, user.firstname, link)
         : resetMail(user.email, user.firstname, link);
-    await this.deps.mailer.send(mail);
+    try {
+      await this.deps.mailer.send(mail);
+    } catch (error) {
+      // The account or request stands; the user can ask for the mail again.
+      this.deps.logger.error({ err: error, to: user.email, kind }, 'mail not sent');
+    }
   }
 
   /** Mails a new invitation only if the account still waits for its password. */

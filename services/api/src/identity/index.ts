@@ -36,6 +36,7 @@ export async function registerIdentity(app: FastifyInstance): Promise<void> {
         repo,
         mailer,
         publicUrl: config.PUBLIC_URL,
+        logger,
         sign: (claims) => app.jwt.sign(claims),
       });
       const ctx: IdentityContext = {

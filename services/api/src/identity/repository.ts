@@ -89,6 +89,11 @@ function likePattern(q: string): string {
 export class IdentityRepository {
   constructor(private readonly db: Kysely<any>) {}
 
+  /** Runs `fn` with a repository bound to one transaction. */
+  transaction<T>(fn: (repo: IdentityRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => fn(new IdentityRepository(trx)));
+  }
+
   private users(): SelectQueryBuilder<any, any, UserRow> {
     return this.db
       .selectFrom('users as u')

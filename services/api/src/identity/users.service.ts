@@ -74,15 +74,15 @@ export class UsersService {
       if (!body.denomination) throw fieldError('denomination', MSG.required);
     }
     await this.ensureEmailFree(body.email);
-    let organizationId: string | null = null;
-    if (body.denomination && (typeUser === 'industrial' || typeUser === 'sfd')) {
-      organizationId = await this.repo.insertOrganization(
+    return this.create(body, role, {}, false, true, async (repo) => {
+      if (!body.denomination || (typeUser !== 'industrial' && typeUser !== 'sfd')) return {};
+      const organizationId = await repo.insertOrganization(
         body.denomination,
         typeUser === 'industrial' ? 'INDUSTRIAL' : 'MICROFINANCE',
         body.ifu || null,
       );
-    }
-    return this.create(body, role, { organization_id: organizationId }, false, true);
+      return { organization_id: organizationId };
+    });
   }
 
   /** Internal creation by an admin or a cluster manager: an active account and a set-password mail. */
@@ -116,21 +116,27 @@ export class UsersService {
     links: { organization_id?: string | null; cluster_id?: string | null },
     active: boolean,
     selfRegistered: boolean,
+    before?: (repo: IdentityRepository) => Promise<{ organization_id?: string }>,
   ): Promise<UserDto> {
     let id: string;
     try {
-      id = await this.repo.insert({
-        firstname: body.firstname,
-        lastname: body.lastname,
-        email: body.email,
-        username: body.email,
-        phone: body.phone,
-        role_id: ROLES.find((r) => r.code === role)!.id,
-        ...links,
-        momo_account_number: body.momoAccountNumber ?? null,
-        bank_account_number: body.bankAccountNumber ?? null,
-        is_active: active,
-        self_registered: selfRegistered,
+      // The organisation and the user commit together: a duplicate leaves no orphan.
+      id = await this.repo.transaction(async (repo) => {
+        const extra = before ? await before(repo) : {};
+        return repo.insert({
+          firstname: body.firstname,
+          lastname: body.lastname,
+          email: body.email,
+          username: body.email,
+          phone: body.phone,
+          role_id: ROLES.find((r) => r.code === role)!.id,
+          ...links,
+          momo_account_number: body.momoAccountNumber ?? null,
+          bank_account_number: body.bankAccountNumber ?? null,
+          is_active: active,
+          self_registered: selfRegistered,
+          ...extra,
+        });
       });
     } catch (error) {
       if (isDuplicateEmail(error)) throw userAlreadyExists();

@@ -94,6 +94,56 @@ describe('users: sign-in answers, ownership, duplicates, profile', () => {
     expect(own.statusCode).toBe(409);
   });
 
+  it('five simultaneous sign-ups with one e-mail: one 201, four 409, one organisation', async () => {
+    const body = {
+      firstname: 'Course',
+      lastname: 'Parallèle',
+      email: 'course@exemple.bj',
+      phone: '97000000',
+      ifu: '3201234567890',
+      denomination: 'Course SARL',
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        call('POST', '/api/users/invitation/signup?typeUser=industrial', {}, body),
+      ),
+    );
+    const statuses = answers.map((a) => a.statusCode).sort();
+    expect(statuses).toEqual([201, 409, 409, 409, 409]);
+    const orgs = await testDb.db
+      .selectFrom('organizations')
+      .select('id')
+      .where('denomination', '=', 'Course SARL')
+      .execute();
+    expect(orgs).toHaveLength(1);
+  });
+
+  it('an unreachable SMTP server does not lose the account: 201, and resend works later', async () => {
+    const broken = await buildTestApp(testDb.db, { env: { SMTP_URL: 'smtp://127.0.0.1:9' } });
+    const response = await broken.inject({
+      method: 'POST',
+      url: '/api/users/invitation/signup?typeUser=sfd',
+      payload: {
+        firstname: 'Sans',
+        lastname: 'Mail',
+        email: 'sans.mail@exemple.bj',
+        phone: '97000000',
+      },
+    });
+    expect(response.statusCode).toBe(201);
+    await broken.close();
+    expect(
+      (await call('POST', '/api/users/invitation/resend', {}, { email: 'sans.mail@exemple.bj' }))
+        .statusCode,
+    ).toBe(200);
+    const mail = await testDb.db
+      .selectFrom('outbox')
+      .select('text')
+      .where('recipient', '=', 'sans.mail@exemple.bj')
+      .executeTakeFirst();
+    expect(mail?.text).toContain('/auth/signup-invitation?t=');
+  });
+
   it('a cluster manager sees and manages only its cluster’s non-admin users', async () => {
     const manager = await seedUser(testDb.db, 'ROLE_CLUSTER_MANAGER', { clusterId: clusterA });
     const mine = await seedUser(testDb.db, 'ROLE_GROWER', { clusterId: clusterA });
