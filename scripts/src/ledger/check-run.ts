@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import { catalogueDecoder, checkProjector, projectors as registered } from '@filiere/projections';
+import { selectProjectors, type LedgerProjectionOptions } from './rebuild-run.js';
+
+/**
+ * `ledger:check [projector…]`: replays each projector into a scratch schema
+ * and compares with the live tables. Exit 0 when equal, 1 on any difference
+ * (the differing rows are printed), 2 for an unknown projector.
+ */
+export async function runLedgerCheck(
+  db: Kysely<any>,
+  opts: LedgerProjectionOptions,
+): Promise<number> {
+  const available = opts.projectors ?? registered;
+  const selected = selectProjectors(opts.names, available);
+  if (!Array.isArray(selected)) {
+    opts.print(`Unknown projector: ${selected.unknown.join(', ')}`);
+    return 2;
+  }
+  let differing = 0;
+  for (const projector of selected) {
+    const result = await checkProjector(db, projector, {
+      decode: opts.decode === undefined && !opts.projectors ? catalogueDecoder : opts.decode,
+    });
+    if (!result.differences.length) {
+      opts.print(`${projector.name}: OK at position ${result.position}`);
+      continue;
+    }
+    differing++;
+    opts.print(`${projector.name}: DIFFERENT at position ${result.position}`);
+    for (const diff of result.differences) {
+      for (const row of diff.onlyLive)
+        opts.print(`  ${diff.table} live only:   ${JSON.stringify(row)}`);
+      for (const row of diff.onlyReplay) {
+        opts.print(`  ${diff.table} replay only: ${JSON.stringify(row)}`);
+      }
+    }
+  }
+  if (!selected.length) opts.print('No projector registered: nothing to check.');
+  return differing ? 1 : 0;
+}

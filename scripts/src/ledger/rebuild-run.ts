@@ -1,0 +1,58 @@
+import type { Kysely } from 'kysely';
+import {
+  catalogueDecoder,
+  projectors as registered,
+  rebuildProjector,
+  type EventDecoder,
+  type Projector,
+} from '@filiere/projections';
+
+export interface LedgerProjectionOptions {
+  /** Projector names from the command line; all registered ones when empty. */
+  names: string[];
+  projectors?: Projector[];
+  decode?: EventDecoder | undefined;
+  print: (line: string) => void;
+}
+
+/** The projectors named (all when none), or a message naming the unknown ones. */
+export function selectProjectors(
+  names: string[],
+  available: Projector[],
+): Projector[] | { unknown: string[] } {
+  if (!names.length) return available;
+  const byName = new Map(available.map((p) => [p.name, p]));
+  const unknown = names.filter((n) => !byName.has(n));
+  if (unknown.length) return { unknown };
+  return names.map((n) => byName.get(n)!);
+}
+
+/**
+ * `ledger:rebuild [projector…]`: rebuilds each projector's tables from
+ * position 0 and swaps them in. Exit code 0, or 2 for an unknown projector.
+ */
+export async function runLedgerRebuild(
+  db: Kysely<any>,
+  opts: LedgerProjectionOptions,
+): Promise<number> {
+  const available = opts.projectors ?? registered;
+  const selected = selectProjectors(opts.names, available);
+  if (!Array.isArray(selected)) {
+    opts.print(
+      `Unknown projector: ${selected.unknown.join(', ')} (known: ${available.map((p) => p.name).join(', ') || 'none'})`,
+    );
+    return 2;
+  }
+  for (const projector of selected) {
+    const result = await rebuildProjector(db, projector, {
+      decode: opts.decode === undefined && !opts.projectors ? catalogueDecoder : opts.decode,
+    });
+    const rate = result.ms > 0 ? Math.round(result.events / (result.ms / 1000)) : result.events;
+    opts.print(
+      `${projector.name}: rebuilt from ${result.events} events up to position ${result.position} ` +
+        `in ${(result.ms / 1000).toFixed(2)} s (${rate} events/s); tables ${projector.tables.join(', ')} swapped in`,
+    );
+  }
+  if (!selected.length) opts.print('No projector registered: nothing to rebuild.');
+  return 0;
+}
