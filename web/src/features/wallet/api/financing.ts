@@ -1,0 +1,32 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from '../../../shared/api/client.js';
+import { toPage, type Page } from '../../../shared/auth/user.js';
+import { PAGE_SIZE, type ListQuery, type TransactionStatus } from '../model/search.js';
+import type { Aggregator, Financing } from '../model/types.js';
+import { command } from './command.js';
+
+export const financingsQuery = (userId: string, search: ListQuery<TransactionStatus>) =>
+  queryOptions({
+    queryKey: ['financement', 'list', userId, search],
+    queryFn: async () =>
+      toPage(
+        await api<Page<Financing> | Financing[]>(
+          `/financement/user/${encodeURIComponent(userId)}`,
+          { query: { page: search.page, limit: PAGE_SIZE, q: search.q, status: search.status } },
+        ),
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+export const aggregatorsQuery = (q: string) =>
+  queryOptions({
+    queryKey: ['users', 'industrials', q],
+    queryFn: async () =>
+      toPage(await api<Page<Aggregator> | Aggregator[]>('/users/industrials', { query: { q } }))
+        .data,
+    staleTime: 30_000,
+  });
+
+export function createFinancing(input: { aggregatorId: string; amount: number }, key: string) {
+  return command<Financing>('/financement', key, input);
+}

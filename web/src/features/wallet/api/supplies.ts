@@ -1,0 +1,71 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from '../../../shared/api/client.js';
+import { toPage, type Page } from '../../../shared/auth/user.js';
+import { PAGE_SIZE, type ListQuery, type SupplyStatus, type SupplyTab } from '../model/search.js';
+import type { Supply, SupplyCreated, SupplyStats } from '../model/types.js';
+import { command } from './command.js';
+
+export const supplyStatsQuery = (userId: string) =>
+  queryOptions({
+    queryKey: ['supply', 'stats', userId],
+    queryFn: () => api<SupplyStats>(`/supply/stats/${encodeURIComponent(userId)}`),
+  });
+
+export const suppliesQuery = (userId: string, tab: SupplyTab, search: ListQuery<SupplyStatus>) =>
+  queryOptions({
+    queryKey: ['supply', 'list', userId, tab, search],
+    queryFn: async () =>
+      toPage(
+        await api<Page<Supply> | Supply[]>(`/supply/${tab}/${encodeURIComponent(userId)}`, {
+          query: { page: search.page, limit: PAGE_SIZE, q: search.q, status: search.status },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+/** The super admin's list of bank supplies. */
+export const bankSuppliesQuery = (search: ListQuery<SupplyStatus>) =>
+  queryOptions({
+    queryKey: ['supply', 'admin', search],
+    queryFn: async () =>
+      toPage(
+        await api<Page<Supply> | Supply[]>('/supply', {
+          query: {
+            page: search.page,
+            limit: PAGE_SIZE,
+            type: 'BANK',
+            q: search.q,
+            status: search.status,
+          },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+export interface SupplyInput {
+  amount: number;
+  walletId: string | null;
+  accountType: 'BANK' | 'MOBILE_MONEY';
+  bank?: string;
+}
+
+export function createSupply(input: SupplyInput, key: string): Promise<SupplyCreated> {
+  return command<SupplyCreated>('/supply', key, input);
+}
+
+/** After the widget reports success: the server verifies with the provider and credits once. */
+export function verifySupply(transactionId: string, key: string): Promise<Supply> {
+  return command<Supply>(
+    `/supply/verify/${encodeURIComponent(transactionId)}`,
+    key,
+    undefined,
+    'GET',
+  );
+}
+
+/** Super admin: validates a bank supply by its retyped reference. */
+export function validateBankSupply(supply: Supply, reference: string, key: string) {
+  return command<Supply>(`/supply/validate-bank-supply/${encodeURIComponent(supply.id)}`, key, {
+    reference,
+  });
+}

@@ -1,0 +1,39 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from '../../../shared/api/client.js';
+import { toPage, type Page } from '../../../shared/auth/user.js';
+import { PAGE_SIZE, type ListQuery, type TransactionStatus } from '../model/search.js';
+import type { Transaction } from '../model/types.js';
+import { downloadSpreadsheet } from './command.js';
+
+export const transactionsQuery = (search: ListQuery<TransactionStatus>) =>
+  queryOptions({
+    queryKey: ['transaction', 'list', search],
+    queryFn: async () =>
+      toPage(
+        await api<Page<Transaction> | Transaction[]>('/transaction', {
+          query: { page: search.page, limit: PAGE_SIZE, q: search.q, status: search.status },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+export const transactionQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['transaction', 'one', id],
+    queryFn: () => api<Transaction>(`/transaction/${encodeURIComponent(id)}`),
+  });
+
+/** Yearly transaction counts of the wallet chart (`GET wallet/stats/{user}/{year}`). */
+export const yearlyStatsQuery = (userId: string, year: number) =>
+  queryOptions({
+    queryKey: ['wallet', 'stats', userId, year],
+    queryFn: () => api<unknown>(`/wallet/stats/${encodeURIComponent(userId)}/${year}`),
+    meta: { silent: true },
+  });
+
+export function exportTransactions(userId: string): Promise<void> {
+  return downloadSpreadsheet(
+    `/transaction/user/${encodeURIComponent(userId)}/export/xlsx`,
+    'transactions.xlsx',
+  );
+}

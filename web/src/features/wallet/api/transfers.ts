@@ -1,0 +1,44 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../../shared/api/client.js';
+import { toPage, type Page } from '../../../shared/auth/user.js';
+import type { Recipient, Transaction } from '../model/types.js';
+import { command } from './command.js';
+
+/**
+ * Transfer recipients: admins search every user, other roles their cluster's
+ * (the server decides). Nothing is asked for an empty query.
+ */
+export const RECIPIENTS_PATH = '/wallet/recipients';
+
+export const recipientsQuery = (q: string) =>
+  queryOptions({
+    queryKey: ['wallet', 'recipients', q],
+    queryFn: async () =>
+      toPage(await api<Page<Recipient> | Recipient[]>(RECIPIENTS_PATH, { query: { q } })).data,
+    enabled: q.trim().length > 0,
+    staleTime: 30_000,
+  });
+
+export interface TransferInput {
+  source: string;
+  destination: string;
+  amount: number;
+  reason: string;
+}
+
+export function makeTransfer(input: TransferInput, key: string): Promise<Transaction> {
+  return command<Transaction>('/wallet/make-transfer', key, input);
+}
+
+export interface WithdrawInput {
+  paiementMethod: 'MOBILE_MONEY' | 'BANK';
+  amount: number;
+}
+
+export function makeDebit(walletOrUserId: string, input: WithdrawInput, key: string) {
+  return command<Transaction>(
+    `/wallet/make-debit/${encodeURIComponent(walletOrUserId)}`,
+    key,
+    input,
+  );
+}

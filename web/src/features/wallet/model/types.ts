@@ -1,0 +1,84 @@
+/** Shapes the wallet API answers (platform-and-wallet §3, decisions.md). */
+export type OperationType = 'DEBIT' | 'TRANSFER' | 'REFUND' | 'STANDARD' | 'SUPPLY';
+
+export interface PartyUser {
+  id?: string;
+  firstname?: string | null;
+  lastname?: string | null;
+  phone?: string | null;
+  nip?: string | null;
+  npi?: string | null;
+}
+
+export interface Transaction {
+  id: string;
+  reference: string;
+  operationType: OperationType | string;
+  amount: number;
+  createdAt: string;
+  status: string;
+  reason?: string | null;
+  paymentMethod?: string | null;
+  source?: { user?: PartyUser | null } | null;
+  destination?: { user?: PartyUser | null } | null;
+}
+
+export interface Supply {
+  id: string;
+  reference: string;
+  paymentMethod: 'MOBILE_MONEY' | 'BANK' | 'CARD' | string;
+  amount: number;
+  createdAt: string;
+  status: string;
+  bank?: string | null;
+}
+
+export interface SupplyStats {
+  availableBalance: number;
+  lastSupplyAmount: number | null;
+  supplies: number;
+}
+
+export interface SupplyWidget {
+  provider: string;
+  reference: string;
+  amount: number;
+  sandbox?: boolean;
+  url?: string;
+  [key: string]: unknown;
+}
+
+export interface SupplyCreated {
+  id?: string;
+  reference: string;
+  bankAccountNumber?: { accountNumber: string; bank?: string } | null;
+  widget?: SupplyWidget | null;
+}
+
+export interface Financing {
+  id: string;
+  reference: string;
+  amount: number;
+  status: string;
+  createdAt: string;
+  aggregator?: { firstname?: string | null; lastname?: string | null } | null;
+}
+
+export interface Recipient {
+  id: string;
+  firstname: string;
+  lastname: string;
+  phone?: string | null;
+  email?: string | null;
+}
+
+export interface Aggregator {
+  id: string;
+  firstname: string;
+  lastname: string;
+  organization?: { denomination?: string | null } | null;
+}
+
+export function fullName(user: PartyUser | null | undefined): string {
+  return [user?.firstname, user?.lastname].filter(Boolean).join(' ');
+}

@@ -1,0 +1,45 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { getToken } from '../auth/session.js';
+import { RealtimeConnection } from './connection.js';
+import { invalidationsFor } from './invalidations.js';
+
+let shared: { connection: RealtimeConnection; users: number } | null = null;
+
+function acquire(queryClient: QueryClient): void {
+  if (!shared) {
+    const connection = new RealtimeConnection(
+      getToken,
+      (message) => {
+        for (const queryKey of invalidationsFor(message)) {
+          void queryClient.invalidateQueries({ queryKey });
+        }
+      },
+      // Whatever was pushed while disconnected: refresh the wallet once reconnected.
+      () => void queryClient.invalidateQueries({ queryKey: ['wallet'] }),
+    );
+    shared = { connection, users: 0 };
+    connection.start();
+  }
+  shared.users++;
+}
+
+function release(): void {
+  if (!shared) return;
+  if (--shared.users === 0) {
+    shared.connection.stop();
+    shared = null;
+  }
+}
+
+/**
+ * Keeps one websocket open while any component of the signed-in area uses it;
+ * pushes invalidate the matching TanStack queries, so screens update without reload.
+ */
+export function useRealtime(): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    acquire(queryClient);
+    return release;
+  }, [queryClient]);
+}
