@@ -87,3 +87,27 @@ describe('createPaymentProvider', () => {
     expect(createPaymentProvider(fp, deps).name).toBe('fedapay');
   });
 });
+
+describe('sandbox widget page', () => {
+  it('shows the amount and reference, escaped, with a success and a failure button', async () => {
+    const { renderSandboxPayPage, renderSandboxResultPage } = await import('./sandbox-page.js');
+    const html = renderSandboxPayPage({
+      reference: 'R<1>',
+      amount: 1234568,
+      actionUrl: '/api/sandbox/pay/R%3C1%3E',
+    });
+    expect(html).toContain('lang="fr"');
+    expect(html).toContain('R&#60;1&#62;');
+    expect(html).not.toContain('R<1>');
+    expect(html).toMatch(/1\s234\s568\sF\sCFA/u);
+    expect(html).toContain('value="SUCCESS"');
+    expect(html).toContain('value="FAILED"');
+    const result = renderSandboxResultPage({
+      reference: 'R',
+      transactionId: 'sbx_1',
+      status: 'SUCCESS',
+    });
+    expect(result).toContain('"transactionId":"sbx_1"');
+    expect(result).toContain('Paiement effectué');
+  });
+});
