@@ -1,0 +1,91 @@
+import { sql } from 'kysely';
+import type { Projector } from '../projector.js';
+import { asWalletEvent, defined } from './events.js';
+
+/**
+ * `wallet_supplies`: one row per top-up (INIT → PENDING → SUCCESS | FAILED), and
+ * `wallet_supply_stats` per user: number of credited supplies, last credited amount and
+ * date. The available balance of the stats card is joined from `wallet_balances`.
+ */
+export const suppliesProjector: Projector = {
+  name: 'wallet-supplies',
+  eventTypes: ['SupplyInitiated', 'SupplyMarkedPending', 'SupplySucceeded', 'SupplyFailed'],
+  tables: ['wallet_supplies', 'wallet_supply_stats'],
+  async apply(trx, events, ctx) {
+    const touched: (string | null)[] = [];
+    for (const recorded of events) {
+      const event = asWalletEvent(recorded);
+      const at = recorded.recordedAt;
+      switch (event.type) {
+        case 'SupplyInitiated': {
+          const d = event.data;
+          await trx
+            .insertInto('wallet_supplies')
+            .values({
+              reference: d.reference,
+              wallet_id: d.walletId,
+              owner_user_id: d.ownerUserId,
+              method: d.method,
+              amount: d.amount,
+              bank_code: d.bankCode,
+              bank_account_number: d.bankAccountNumber,
+              status: 'INIT',
+              created_at: at,
+              updated_at: at,
+            })
+            .execute();
+          await trx
+            .insertInto('wallet_supply_stats')
+            .values({ user_id: d.ownerUserId, wallet_id: d.walletId, supplies: 0 })
+            .onConflict((oc) => oc.column('user_id').doNothing())
+            .execute();
+          touched.push(d.ownerUserId);
+          break;
+        }
+        case 'SupplyMarkedPending':
+        case 'SupplySucceeded':
+        case 'SupplyFailed': {
+          const d = event.data;
+          const set =
+            event.type === 'SupplyMarkedPending'
+              ? { status: 'PENDING', updated_at: at }
+              : event.type === 'SupplySucceeded'
+                ? {
+                    status: 'SUCCESS',
+                    updated_at: at,
+                    provider_transaction_id: event.data.providerTransactionId,
+                    validated_by: event.data.validatedBy,
+                  }
+                : {
+                    status: 'FAILED',
+                    updated_at: at,
+                    failure_reason: event.data.reason,
+                    provider_transaction_id: sql`coalesce(${event.data.providerTransactionId}, ${sql.ref('wallet_supplies.provider_transaction_id')})`,
+                  };
+          const row = await trx
+            .updateTable('wallet_supplies')
+            .set(set)
+            .where('reference', '=', d.reference)
+            .returning(['owner_user_id', 'wallet_id', 'amount'])
+            .executeTakeFirst();
+          if (!row) break;
+          touched.push(row.owner_user_id as string);
+          if (event.type === 'SupplySucceeded') {
+            await trx
+              .updateTable('wallet_supply_stats')
+              .set({
+                supplies: sql`${sql.ref('wallet_supply_stats.supplies')} + 1`,
+                last_supply_amount: event.data.amount,
+                last_supply_date: at,
+              })
+              .where('user_id', '=', row.owner_user_id)
+              .execute();
+          }
+          break;
+        }
+      }
+    }
+    const userIds = defined(touched);
+    if (userIds.length) ctx.push({ type: 'supplies.updated', userIds });
+  },
+};
