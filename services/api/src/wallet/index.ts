@@ -1,10 +1,58 @@
-import { registerWalletQueries } from './queries/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { MigrationSet } from '@filiere/platform';
+import type { WalletDeps } from './commands/context.js';
+import { WalletJobQueue } from './jobs/bullmq.js';
+import { InProcessJobLoop } from './jobs/in-process.js';
+import type { WalletJobRunner } from './jobs/job-runner.js';
+import { walletWriteMigrations } from './migrations/index.js';
+import { registerWalletQueries } from './queries/index.js';
+import { registerSupplyCommandRoutes } from './routes/supply.routes.js';
+import { registerWalletCommandRoutes } from './routes/wallet.routes.js';
+import { registerSandboxWidget } from './sandbox/widget.routes.js';
+import { createWalletWriteSide } from './write-side.js';
 
-/** The wallet ledger's commands and queries (issue 5 fills this in). */
-export const walletMigrations: MigrationSet = {};
+export { createWalletWriteSide } from './write-side.js';
+export { startWalletJobWorker } from './jobs/bullmq.js';
 
+/** The wallet ledger's tables of the write side (the read side's are in projections/). */
+export const walletMigrations: MigrationSet = { ...walletWriteMigrations };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The wallet's write side: command dependencies, job runner, in-process job loop. */
+    wallet: {
+      deps: WalletDeps;
+      runner: WalletJobRunner;
+      /** Present without REDIS_URL; started when the app is ready (not under NODE_ENV=test). */
+      loop?: InProcessJobLoop;
+    };
+  }
+}
+
+/**
+ * The wallet: command routes (transfer, withdrawal, financing, supplies, sandbox widget),
+ * background jobs (payouts, supply checks: in-process, or BullMQ wake-ups for the worker
+ * with REDIS_URL), and the read routes of `queries/`.
+ */
 export async function registerWallet(app: FastifyInstance): Promise<void> {
+  const { config, db, logger } = app.deps;
+  const side = createWalletWriteSide({ db, config, logger, pipeline: app.commands });
+  let loop: InProcessJobLoop | undefined;
+  if (config.REDIS_URL) {
+    const queue = new WalletJobQueue(config.REDIS_URL, logger);
+    side.runner.onScheduled = (runAt) => queue.wake(runAt);
+    app.addHook('onClose', () => queue.close());
+  } else {
+    loop = new InProcessJobLoop(side.runner, logger);
+    if (config.NODE_ENV !== 'test') app.addHook('onReady', async () => loop!.start());
+    app.addHook('onClose', () => loop!.stop());
+  }
+  app.decorate('wallet', { deps: side.deps, runner: side.runner, ...(loop ? { loop } : {}) });
+
+  registerWalletCommandRoutes(app, side.deps);
+  registerSupplyCommandRoutes(app, side.deps);
+  if (side.deps.provider.name === 'sandbox') {
+    await registerSandboxWidget(app, side.deps, side.sandboxStore);
+  }
   await registerWalletQueries(app);
 }

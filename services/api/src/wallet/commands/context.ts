@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+import type { CommandPipeline } from '@filiere/event-store';
+import type { Logger } from '@filiere/platform';
+import type { AcceptedBank } from '../domain/index.js';
+import type { PaymentProvider } from '../providers/port.js';
+import type { WalletOpener } from './run-command.js';
+
+/** Where background work is handed after a command commits (see jobs/). */
+export interface JobScheduler {
+  schedulePayout(withdrawalId: string): Promise<void>;
+  scheduleSupplyCheck(reference: string, transactionId: string, attempts?: number): Promise<void>;
+}
+
+/** What the wallet's command services need. */
+export interface WalletDeps {
+  db: Kysely<any>;
+  pipeline: CommandPipeline;
+  opener: WalletOpener;
+  /** The configured payment provider; replaceable (tests stub it). */
+  provider: PaymentProvider;
+  bank: AcceptedBank;
+  jobs: JobScheduler;
+  logger: Logger;
+}
+
+/** The accepted bank from SUPPLY_BANK_NAME / SUPPLY_BANK_ACCOUNT; its code names its account. */
+export function acceptedBank(name: string, accountNumber: string): AcceptedBank {
+  const code =
+    name
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, '_')
+      .replace(/^_|_$/g, '') || 'BANK';
+  return { code, name, accountNumber };
+}
+
+/** Scopes a client's Idempotency-Key by user and command, so keys never collide across users. */
+export function scopedKey(
+  userId: string,
+  command: string,
+  key: string | undefined,
+): string | undefined {
+  return key ? `${userId}:${command}:${key}` : undefined;
+}

@@ -1,0 +1,258 @@
+import { ForbiddenError, NotFoundError, ValidationError } from '@filiere/platform';
+import {
+  initiateSupply,
+  markSupplyPending,
+  supplyStreamId,
+  validateBankSupply,
+  verifySupply,
+  walletStreamId,
+  type Actor,
+  type PaymentMethod,
+  type SupplyAnswer,
+  type SupplyState,
+  type SupplyStatus,
+  type WalletState,
+} from '../domain/index.js';
+import {
+  ProviderUnavailableError,
+  type ProviderTransaction,
+  type WidgetConfig,
+} from '../providers/port.js';
+import { scopedKey, type WalletDeps } from './context.js';
+import { newReference } from './references.js';
+import { runCommand } from './run-command.js';
+import { actorOf, findWalletUsers, loadActor } from './users.js';
+
+export interface SupplyInput {
+  amount: number;
+  walletId: string;
+  accountType: PaymentMethod;
+  bank?: string | null;
+}
+
+export interface SupplyCreated {
+  reference: string;
+  status: 'INIT';
+  amount: number;
+  paymentMethod: PaymentMethod;
+  bankAccountNumber: { accountNumber: string; bankName: string } | null;
+  widget: WidgetConfig | null;
+}
+
+/**
+ * `POST /supply`: issues a reference. BANK answers the accepted bank's account number to
+ * write the reference on the slip; MOBILE_MONEY / CARD answer the provider widget's config.
+ */
+export async function createSupply(
+  deps: WalletDeps,
+  userId: string,
+  input: SupplyInput,
+  idempotencyKey?: string,
+): Promise<SupplyCreated> {
+  const actor = actorOf(await loadActor(deps.db, userId));
+  if (input.walletId.toLowerCase() !== actor.walletId) {
+    throw new ForbiddenError('Ce portefeuille ne vous appartient pas');
+  }
+  if (input.accountType === 'BANK' && !input.bank?.trim()) {
+    throw new ValidationError('Ce champ est obligatoire', {
+      fields: { bank: 'Ce champ est obligatoire' },
+    });
+  }
+  const walletId = actor.walletId!;
+  await deps.opener.ensureOpen(walletId, actor.userId);
+  const reference = newReference('APP');
+  const walletStream = walletStreamId(walletId);
+  const stream = supplyStreamId(reference);
+  const answer = await runCommand(deps.pipeline, {
+    idempotencyKey: scopedKey(actor.userId, 'supply', idempotencyKey),
+    streams: [walletStream, stream],
+    userId: actor.userId,
+    decide: (states) =>
+      initiateSupply(
+        {
+          wallet: states[walletStream]!.state as WalletState,
+          supply: states[stream]!.state as SupplyState,
+        },
+        { reference, walletId, method: input.accountType, amount: input.amount },
+        actor,
+        { bank: deps.bank },
+      ),
+  });
+  const bank = input.accountType === 'BANK';
+  return {
+    reference: answer.reference,
+    status: 'INIT',
+    amount: input.amount,
+    paymentMethod: input.accountType,
+    bankAccountNumber:
+      bank && answer.bankAccountNumber
+        ? { accountNumber: answer.bankAccountNumber, bankName: answer.bankName ?? deps.bank.name }
+        : null,
+    widget: bank
+      ? null
+      : deps.provider.widgetConfig({ reference: answer.reference, amount: input.amount }),
+  };
+}
+
+export interface SupplySummary {
+  reference: string;
+  status: SupplyStatus;
+  amount: number;
+  paymentMethod: PaymentMethod;
+  walletId: string;
+  credited: boolean;
+}
+
+/** A supply's current state, folded from its stream (404 when there is none). */
+export async function loadSupply(deps: WalletDeps, reference: string): Promise<SupplyState> {
+  let state: SupplyState | undefined;
+  await deps.pipeline.handle({
+    streams: [supplyStreamId(reference)],
+    decide: (states) => {
+      state = states[supplyStreamId(reference)]!.state as SupplyState;
+      return { writes: [], result: null };
+    },
+  });
+  if (!state?.exists) throw new NotFoundError('Approvisionnement introuvable');
+  return state;
+}
+
+function summary(state: SupplyState, answer: SupplyAnswer): SupplySummary {
+  return {
+    reference: answer.reference,
+    status: answer.status,
+    amount: state.amount,
+    paymentMethod: state.method!,
+    walletId: state.walletId!,
+    credited: answer.credited,
+  };
+}
+
+/**
+ * Applies the provider's answer about a transaction to its supply (credits once). Used by
+ * `GET /supply/verify/{transactionId}` and by the background check.
+ */
+export async function applyVerification(
+  deps: WalletDeps,
+  actor: Actor,
+  reference: string,
+  verification: ProviderTransaction,
+): Promise<SupplySummary> {
+  const supply = await loadSupply(deps, reference);
+  const stream = supplyStreamId(reference);
+  const walletStream = walletStreamId(supply.walletId!);
+  let state = supply;
+  const answer = await runCommand(deps.pipeline, {
+    streams: [stream, walletStream],
+    userId: actor.userId,
+    decide: (states) => {
+      state = states[stream]!.state as SupplyState;
+      return verifySupply(
+        { supply: state, wallet: states[walletStream]!.state as WalletState },
+        { reference },
+        actor,
+        { verification },
+      );
+    },
+  });
+  return summary(state, answer);
+}
+
+/**
+ * `GET /supply/verify/{transactionId}`: asks the provider about the widget's transaction,
+ * then credits the supply it names (or `reference`, when the provider does not know the
+ * transaction). A provider that does not answer, or answers PENDING, leaves the supply
+ * PENDING and schedules the background check.
+ */
+export async function verifySupplyTransaction(
+  deps: WalletDeps,
+  userId: string,
+  transactionId: string,
+  reference?: string,
+): Promise<SupplySummary> {
+  const actor = actorOf(await loadActor(deps.db, userId));
+  let verification: ProviderTransaction;
+  try {
+    verification = await deps.provider.verify(transactionId);
+  } catch (error) {
+    if (!(error instanceof ProviderUnavailableError) || !reference) throw error;
+    const pending = await markPending(deps, actor, reference);
+    await deps.jobs.scheduleSupplyCheck(reference, transactionId);
+    return pending;
+  }
+  const target = verification.reference || reference;
+  if (!target) throw new NotFoundError('Approvisionnement introuvable');
+  const result = await applyVerification(deps, actor, target, verification);
+  if (result.status === 'PENDING' && verification.status === 'PENDING') {
+    await deps.jobs.scheduleSupplyCheck(target, transactionId);
+  }
+  return result;
+}
+
+/** The widget reported a payment: INIT becomes PENDING (system or owner). */
+export async function markPending(
+  deps: WalletDeps,
+  actor: Actor,
+  reference: string,
+): Promise<SupplySummary> {
+  const stream = supplyStreamId(reference);
+  let state: SupplyState | undefined;
+  const answer = await runCommand(deps.pipeline, {
+    streams: [stream],
+    userId: actor.userId,
+    decide: (states) => {
+      state = states[stream]!.state as SupplyState;
+      return markSupplyPending(state, { reference }, actor);
+    },
+  });
+  return summary(state!, answer);
+}
+
+/**
+ * A super admin validates a bank supply: `retypedReference` must equal the supply's
+ * reference exactly (`reference`, when given, is the one displayed). Credits once.
+ */
+export async function validateBankSupplyByReference(
+  deps: WalletDeps,
+  userId: string,
+  input: { reference?: string; retypedReference: string },
+  idempotencyKey?: string,
+): Promise<SupplySummary> {
+  const actor = actorOf(await loadActor(deps.db, userId));
+  if (actor.role !== 'ROLE_SUPER_ADMIN') {
+    throw new ForbiddenError('Seul un super administrateur valide un approvisionnement');
+  }
+  const reference = input.reference ?? input.retypedReference;
+  const supply = await loadSupply(deps, reference);
+  const stream = supplyStreamId(reference);
+  const walletStream = walletStreamId(supply.walletId!);
+  let state = supply;
+  const answer = await runCommand(deps.pipeline, {
+    idempotencyKey: scopedKey(actor.userId, 'validate-supply', idempotencyKey),
+    streams: [stream, walletStream],
+    userId: actor.userId,
+    decide: (states) => {
+      state = states[stream]!.state as SupplyState;
+      return validateBankSupply(
+        { supply: state, wallet: states[walletStream]!.state as WalletState },
+        { reference, retypedReference: input.retypedReference },
+        actor,
+      );
+    },
+  });
+  return summary(state, answer);
+}
+
+/** The owner (or a super admin) may see a supply; others get 404. */
+export async function supplyForViewer(
+  deps: WalletDeps,
+  userId: string,
+  reference: string,
+): Promise<SupplyState> {
+  const [me] = await findWalletUsers(deps.db, [userId]);
+  const supply = await loadSupply(deps, reference);
+  if (me?.role !== 'ROLE_SUPER_ADMIN' && supply.walletId !== me?.walletId) {
+    throw new NotFoundError('Approvisionnement introuvable');
+  }
+  return supply;
+}

@@ -1,0 +1,226 @@
+import { ForbiddenError, ValidationError } from '@filiere/platform';
+import {
+  finance,
+  requestWithdrawal,
+  transfer,
+  walletStreamId,
+  withdrawalStreamId,
+  type MovementAnswer,
+  type WalletState,
+  type WithdrawalAnswer,
+  type WithdrawalState,
+} from '../domain/index.js';
+import { scopedKey, type WalletDeps } from './context.js';
+import { newReference } from './references.js';
+import { runCommand } from './run-command.js';
+import { actorOf, findWalletUsers, pickUser, requireUser } from './users.js';
+
+export interface TransferInput {
+  source: string;
+  destination: string;
+  amount: number;
+  reason: string;
+}
+
+export interface TransferResult extends MovementAnswer {
+  operationType: 'TRANSFER';
+  status: 'SUCCESS';
+  reason: string;
+  source: { walletId: string; userId: string };
+  destination: { walletId: string; userId: string; firstname: string; lastname: string };
+}
+
+/**
+ * `POST /wallet/make-transfer`. `source` is the caller's wallet id (or user id);
+ * `destination` is the recipient's wallet id or user id.
+ */
+export async function makeTransfer(
+  deps: WalletDeps,
+  userId: string,
+  input: TransferInput,
+  idempotencyKey?: string,
+): Promise<TransferResult> {
+  const users = await findWalletUsers(deps.db, [userId, input.destination]);
+  const me = pickUser(users, userId);
+  const actor = actorOf(me?.id === userId.toLowerCase() ? me : undefined);
+  const source = input.source.toLowerCase();
+  if (source !== actor.walletId && source !== actor.userId) {
+    throw new ForbiddenError('Ce portefeuille ne vous appartient pas');
+  }
+  const recipient = requireUser(pickUser(users, input.destination), 'Destinataire introuvable');
+  const from = actor.walletId!;
+  await deps.opener.ensureOpen(from, actor.userId);
+  await deps.opener.ensureOpen(recipient.walletId, recipient.id);
+  const reference = newReference('TRF');
+  const fromStream = walletStreamId(from);
+  const toStream = walletStreamId(recipient.walletId);
+  const answer = await runCommand(deps.pipeline, {
+    idempotencyKey: scopedKey(actor.userId, 'transfer', idempotencyKey),
+    streams: [fromStream, toStream],
+    userId: actor.userId,
+    decide: (states) =>
+      transfer(
+        {
+          source: states[fromStream]!.state as WalletState,
+          destination: states[toStream]!.state as WalletState,
+        },
+        {
+          reference,
+          sourceWalletId: from,
+          destinationWalletId: recipient.walletId,
+          amount: input.amount,
+          reason: input.reason,
+        },
+        actor,
+        {
+          recipient: { userId: recipient.id, role: recipient.role, clusterId: recipient.clusterId },
+        },
+      ),
+  });
+  return {
+    ...answer,
+    operationType: 'TRANSFER',
+    status: 'SUCCESS',
+    reason: input.reason.trim(),
+    source: { walletId: from, userId: actor.userId },
+    destination: {
+      walletId: recipient.walletId,
+      userId: recipient.id,
+      firstname: recipient.firstname,
+      lastname: recipient.lastname,
+    },
+  };
+}
+
+export interface WithdrawalInput {
+  paiementMethod: 'MOBILE_MONEY' | 'BANK';
+  amount: number;
+}
+
+export interface WithdrawalResult extends WithdrawalAnswer {
+  reference: string;
+  operationType: 'DEBIT';
+  paiementMethod: 'MOBILE_MONEY' | 'BANK';
+  destination: string;
+}
+
+/**
+ * `POST /wallet/make-debit/{id}`: `id` is the caller's user id or wallet id. Debits at once
+ * (DEBIT, PENDING); the payout runs in the background once the debit has committed.
+ * MOBILE_MONEY pays the profile's momo number (its phone when none is set); BANK its bank
+ * account.
+ */
+export async function makeWithdrawal(
+  deps: WalletDeps,
+  userId: string,
+  id: string,
+  input: WithdrawalInput,
+  idempotencyKey?: string,
+): Promise<WithdrawalResult> {
+  const me = pickUser(await findWalletUsers(deps.db, [userId]), userId);
+  const actor = actorOf(me);
+  const target = id.toLowerCase();
+  if (target !== actor.userId && target !== actor.walletId) {
+    throw new ForbiddenError('Ce portefeuille ne vous appartient pas');
+  }
+  const walletId = actor.walletId!;
+  await deps.opener.ensureOpen(walletId, actor.userId);
+  const destination =
+    input.paiementMethod === 'BANK' ? me!.bankAccountNumber : (me!.momoAccountNumber ?? me!.phone);
+  const withdrawalId = newReference('RET');
+  const walletStream = walletStreamId(walletId);
+  const stream = withdrawalStreamId(withdrawalId);
+  const answer = await runCommand(deps.pipeline, {
+    idempotencyKey: scopedKey(actor.userId, 'withdrawal', idempotencyKey),
+    streams: [walletStream, stream],
+    userId: actor.userId,
+    decide: (states) =>
+      requestWithdrawal(
+        {
+          wallet: states[walletStream]!.state as WalletState,
+          withdrawal: states[stream]!.state as WithdrawalState,
+        },
+        { withdrawalId, walletId, method: input.paiementMethod, amount: input.amount },
+        actor,
+        { destination },
+      ),
+  });
+  // After the commit: the payout job (a repeat with the same key re-schedules the same
+  // withdrawal, which the job table deduplicates).
+  await deps.jobs.schedulePayout(answer.withdrawalId);
+  return {
+    withdrawalId: answer.withdrawalId,
+    reference: answer.withdrawalId,
+    status: answer.status,
+    amount: answer.amount,
+    operationType: 'DEBIT',
+    paiementMethod: input.paiementMethod,
+    destination: answer.destination,
+  };
+}
+
+export interface FinancingResult extends MovementAnswer {
+  operationType: 'STANDARD';
+  status: 'SUCCESS';
+  aggregator: { id: string; firstname: string; lastname: string; walletId: string };
+}
+
+/** `POST /financement {aggregatorId, amount}`: an aggregator funds another aggregator. */
+export async function makeFinancing(
+  deps: WalletDeps,
+  userId: string,
+  input: { aggregatorId: string; amount: number },
+  idempotencyKey?: string,
+): Promise<FinancingResult> {
+  const users = await findWalletUsers(deps.db, [userId, input.aggregatorId]);
+  const me = users.find((u) => u.id === userId.toLowerCase());
+  const actor = actorOf(me);
+  const recipient = requireUser(
+    users.find((u) => u.id === input.aggregatorId.toLowerCase()),
+    'Agrégateur introuvable',
+  );
+  if (recipient.id === actor.userId) {
+    throw new ValidationError('Vous ne pouvez pas vous financer vous-même', {
+      fields: { aggregatorId: 'Vous ne pouvez pas vous financer vous-même' },
+    });
+  }
+  const from = actor.walletId!;
+  await deps.opener.ensureOpen(from, actor.userId);
+  await deps.opener.ensureOpen(recipient.walletId, recipient.id);
+  const reference = newReference('FIN');
+  const fromStream = walletStreamId(from);
+  const toStream = walletStreamId(recipient.walletId);
+  const answer = await runCommand(deps.pipeline, {
+    idempotencyKey: scopedKey(actor.userId, 'financing', idempotencyKey),
+    streams: [fromStream, toStream],
+    userId: actor.userId,
+    decide: (states) =>
+      finance(
+        {
+          source: states[fromStream]!.state as WalletState,
+          destination: states[toStream]!.state as WalletState,
+        },
+        {
+          reference,
+          sourceWalletId: from,
+          destinationWalletId: recipient.walletId,
+          amount: input.amount,
+        },
+        actor,
+        {
+          recipient: { userId: recipient.id, role: recipient.role, clusterId: recipient.clusterId },
+        },
+      ),
+  });
+  return {
+    ...answer,
+    operationType: 'STANDARD',
+    status: 'SUCCESS',
+    aggregator: {
+      id: recipient.id,
+      firstname: recipient.firstname,
+      lastname: recipient.lastname,
+      walletId: recipient.walletId,
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import type { Kysely } from 'kysely';
+import { CommandPipeline, EventStore } from '@filiere/event-store';
+import type { Config, Logger } from '@filiere/platform';
+import { createWalletWriteSide } from '../write-side.js';
+
+export const WALLET_JOB_QUEUE = 'filiere-wallet-jobs';
+
+function connection(redisUrl: string, forWorker: boolean): ConnectionOptions {
+  const url = new URL(redisUrl);
+  return {
+    host: url.hostname,
+    port: Number(url.port || 6379),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.pathname.length > 1 ? { db: Number(url.pathname.slice(1)) } : {}),
+    maxRetriesPerRequest: forWorker ? null : 1,
+    ...(forWorker ? {} : { enableOfflineQueue: false }),
+  };
+}
+
+/**
+ * The API side with REDIS_URL: a job added to `wallet_jobs` becomes a BullMQ job (delayed
+ * until its run time) that wakes a worker. BullMQ only schedules; the job itself, its
+ * retries and its lease live in `wallet_jobs`, so a lost BullMQ job is recovered by the
+ * worker's sweep.
+ */
+export class WalletJobQueue {
+  readonly queue: Queue;
+
+  constructor(
+    redisUrl: string,
+    private readonly logger?: Logger,
+  ) {
+    this.queue = new Queue(WALLET_JOB_QUEUE, { connection: connection(redisUrl, false) });
+    this.queue.on('error', () => undefined);
+  }
+
+  wake(runAt: Date): void {
+    const delay = Math.max(0, runAt.getTime() - Date.now());
+    this.queue
+      .add(
+        'run-due',
+        {},
+        {
+          // One waiting wake-up per 100 ms slot is enough: each runs every due job.
+          jobId: `run-due-${Math.ceil((Date.now() + delay) / 100)}`,
+          delay,
+          removeOnComplete: true,
+          removeOnFail: true,
+        },
+      )
+      .catch((err: unknown) => this.logger?.warn({ err }, 'could not enqueue wallet job'));
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close().catch(() => undefined);
+  }
+}
+
+export interface WalletJobWorker {
+  close(): Promise<void>;
+}
+
+/**
+ * The worker side (`npm run worker`): runs due wallet jobs when BullMQ wakes it and every
+ * `sweepMs` (recovering lost wake-ups and delayed retries), after recovering payouts from
+ * the ledger's state at start. Any number of workers may run: jobs are leased in SQL.
+ */
+export async function startWalletJobWorker(options: {
+  config: Config;
+  db: Kysely<any>;
+  redisUrl: string;
+  logger: Logger;
+  sweepMs?: number;
+}): Promise<WalletJobWorker> {
+  const pipeline = new CommandPipeline(new EventStore(options.db), {
+    batchMax: options.config.COMMAND_BATCH_MAX,
+    batchWaitMs: options.config.COMMAND_BATCH_WAIT_MS,
+  });
+  const side = createWalletWriteSide({
+    db: options.db,
+    config: options.config,
+    logger: options.logger,
+    pipeline,
+  });
+  const run = async () => {
+    try {
+      while ((await side.runner.runDue()) > 0);
+    } catch (err) {
+      options.logger.error({ err }, 'wallet jobs failed');
+    }
+  };
+  const worker = new Worker(WALLET_JOB_QUEUE, run, {
+    connection: connection(options.redisUrl, true),
+    concurrency: 1,
+  });
+  worker.on('error', (err) => options.logger.warn({ err }, 'wallet job worker error'));
+  await side.runner.recover();
+  const sweep = setInterval(() => void run(), options.sweepMs ?? 2000);
+  sweep.unref();
+  void run();
+  return {
+    async close() {
+      clearInterval(sweep);
+      await worker.close().catch(() => undefined);
+      await pipeline.close();
+    },
+  };
+}

@@ -1,0 +1,184 @@
+import { sql, type Kysely } from 'kysely';
+import type { Logger } from '@filiere/platform';
+import { applyVerification, loadSupply } from '../commands/supply-commands.js';
+import type { JobScheduler, WalletDeps } from '../commands/context.js';
+import { runCommand } from '../commands/run-command.js';
+import {
+  completeWithdrawal,
+  failWithdrawal,
+  systemActor,
+  walletStreamId,
+  withdrawalStreamId,
+  type WalletState,
+  type WithdrawalState,
+} from '../domain/index.js';
+import { JobStore, type WalletJob } from './job-store.js';
+
+export interface RunnerOptions {
+  /** First retry delay; doubles per attempt (with ±20 % jitter) up to `maxDelayMs`. */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** How long a claimed job is leased to this process. */
+  leaseMs?: number;
+}
+
+type Outcome = { done: true } | { done: false; error: string };
+
+/**
+ * Runs the wallet's background jobs from the `wallet_jobs` table: withdrawal payouts
+ * (SUCCESS completes, FAILED refunds, PENDING or an unavailable provider retries later) and
+ * checks of PENDING supplies (until the provider's answer is final). Every step is a
+ * pipeline command whose decider is idempotent, so a job run twice changes nothing twice.
+ */
+export class WalletJobRunner implements JobScheduler {
+  readonly store: JobStore;
+  private readonly baseDelayMs: number;
+  private readonly maxDelayMs: number;
+  private readonly leaseMs: number;
+  /** Told after a job was added (the in-process loop or BullMQ wakes up). */
+  onScheduled: (runAt: Date) => void = () => undefined;
+
+  constructor(
+    private readonly deps: () => WalletDeps,
+    db: Kysely<any>,
+    private readonly logger: Logger,
+    options: RunnerOptions = {},
+  ) {
+    this.store = new JobStore(db);
+    this.baseDelayMs = options.baseDelayMs ?? 1000;
+    this.maxDelayMs = options.maxDelayMs ?? 10 * 60_000;
+    this.leaseMs = options.leaseMs ?? 60_000;
+  }
+
+  async schedulePayout(withdrawalId: string): Promise<void> {
+    await this.store.add({
+      id: `payout:${withdrawalId}`,
+      kind: 'PAYOUT',
+      payload: { withdrawalId },
+    });
+    this.onScheduled(new Date());
+  }
+
+  async scheduleSupplyCheck(reference: string, transactionId: string, attempts = 0) {
+    const runAt = new Date(Date.now() + this.delay(attempts));
+    await this.store.add({
+      id: `verify:${reference}`,
+      kind: 'VERIFY_SUPPLY',
+      payload: { reference, transactionId },
+      runAt,
+      attempts,
+    });
+    this.onScheduled(runAt);
+  }
+
+  delay(attempts: number): number {
+    const raw = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** attempts);
+    return Math.round(raw * (0.8 + Math.random() * 0.4));
+  }
+
+  /**
+   * Re-creates jobs from the ledger's state: every withdrawal still PENDING gets its payout
+   * job (a crash between the debit's commit and the job's insert loses nothing).
+   */
+  async recover(): Promise<number> {
+    const { rows } = await sql<{ id: string }>`
+      select e.data->>'withdrawalId' as id from events e
+      where e.type = 'WithdrawalRequested'
+        and not exists (select 1 from events f where f.stream_id = e.stream_id
+                        and f.type in ('WithdrawalCompleted', 'WithdrawalFailed'))`.execute(
+      this.deps().db,
+    );
+    let added = 0;
+    for (const { id } of rows) {
+      if (
+        await this.store.add({ id: `payout:${id}`, kind: 'PAYOUT', payload: { withdrawalId: id } })
+      )
+        added++;
+    }
+    if (added) this.onScheduled(new Date());
+    return added;
+  }
+
+  /** Runs the jobs due at `now` (default: now); returns how many ran. */
+  async runDue(now = new Date(), limit = 50): Promise<number> {
+    const jobs = await this.store.claimDue(now, limit, this.leaseMs);
+    for (const job of jobs) {
+      let outcome: Outcome;
+      try {
+        outcome = await this.runOne(job);
+      } catch (error) {
+        outcome = { done: false, error: error instanceof Error ? error.message : String(error) };
+      }
+      if (outcome.done) {
+        await this.store.done(job.id);
+      } else {
+        const delay = this.delay(job.attempts);
+        this.logger.warn(
+          { job: job.id, attempts: job.attempts + 1, retryInMs: delay, reason: outcome.error },
+          'wallet job will be retried',
+        );
+        await this.store.retry(job.id, job.attempts + 1, delay, outcome.error);
+        this.onScheduled(new Date(Date.now() + delay));
+      }
+    }
+    return jobs.length;
+  }
+
+  private runOne(job: WalletJob): Promise<Outcome> {
+    return job.kind === 'PAYOUT'
+      ? this.payout(String(job.payload.withdrawalId))
+      : this.verify(String(job.payload.reference), String(job.payload.transactionId));
+  }
+
+  private async payout(withdrawalId: string): Promise<Outcome> {
+    const deps = this.deps();
+    const stream = withdrawalStreamId(withdrawalId);
+    let withdrawal: WithdrawalState | undefined;
+    await deps.pipeline.handle({
+      streams: [stream],
+      decide: (states) => {
+        withdrawal = states[stream]!.state as WithdrawalState;
+        return { writes: [], result: null };
+      },
+    });
+    if (!withdrawal?.exists || withdrawal.status !== 'PENDING') return { done: true };
+    const w = withdrawal;
+    const answer = await deps.provider.payout({
+      reference: withdrawalId,
+      amount: w.amount,
+      method: w.method!,
+      destination: w.destination!,
+    });
+    if (answer.status === 'PENDING') return { done: false, error: 'payout PENDING' };
+    const walletStream = walletStreamId(w.walletId!);
+    await runCommand(deps.pipeline, {
+      idempotencyKey: `payout-${answer.status}-${withdrawalId}`,
+      streams: [stream, walletStream],
+      userId: systemActor.userId,
+      decide: (states) => {
+        const current = states[stream]!.state as WithdrawalState;
+        return answer.status === 'SUCCESS'
+          ? completeWithdrawal(
+              current,
+              { withdrawalId, providerId: answer.providerId ?? null },
+              { bankCode: deps.bank.code },
+            )
+          : failWithdrawal(
+              { withdrawal: current, wallet: states[walletStream]!.state as WalletState },
+              { withdrawalId, reason: answer.reason ?? 'Paiement refusé par le fournisseur' },
+            );
+      },
+    });
+    return { done: true };
+  }
+
+  private async verify(reference: string, transactionId: string): Promise<Outcome> {
+    const deps = this.deps();
+    const supply = await loadSupply(deps, reference);
+    if (supply.status === 'SUCCESS' || supply.status === 'FAILED') return { done: true };
+    const verification = await deps.provider.verify(transactionId);
+    const result = await applyVerification(deps, systemActor, reference, verification);
+    if (result.status === 'SUCCESS' || result.status === 'FAILED') return { done: true };
+    return { done: false, error: `supply ${result.status}` };
+  }
+}

@@ -1,0 +1,44 @@
+import type { Kysely } from 'kysely';
+import type { CommandPipeline } from '@filiere/event-store';
+import type { Config, Logger } from '@filiere/platform';
+import { registerWalletStreams } from './catalogue.js';
+import { acceptedBank, type WalletDeps } from './commands/context.js';
+import { WalletOpener } from './commands/run-command.js';
+import { WalletJobRunner, type RunnerOptions } from './jobs/job-runner.js';
+import { createPaymentProvider } from './providers/create-provider.js';
+import { PgSandboxStore } from './sandbox/pg-sandbox-store.js';
+
+export interface WalletWriteSide {
+  deps: WalletDeps;
+  runner: WalletJobRunner;
+  sandboxStore: PgSandboxStore;
+}
+
+/**
+ * Everything the wallet's commands need, around one command pipeline: the wallet stream
+ * types, the configured payment provider (sandbox backed by its table), the accepted bank,
+ * and the job runner commands hand their background work to. Used by the API, the worker
+ * and the demo data.
+ */
+export function createWalletWriteSide(options: {
+  db: Kysely<any>;
+  config: Config;
+  logger: Logger;
+  pipeline: CommandPipeline;
+  runner?: RunnerOptions;
+}): WalletWriteSide {
+  registerWalletStreams(options.pipeline);
+  const sandboxStore = new PgSandboxStore(options.db);
+  let deps: WalletDeps;
+  const runner = new WalletJobRunner(() => deps, options.db, options.logger, options.runner);
+  deps = {
+    db: options.db,
+    pipeline: options.pipeline,
+    opener: new WalletOpener(options.pipeline),
+    provider: createPaymentProvider(options.config, { sandboxStore }),
+    bank: acceptedBank(options.config.SUPPLY_BANK_NAME, options.config.SUPPLY_BANK_ACCOUNT),
+    jobs: runner,
+    logger: options.logger,
+  };
+  return { deps, runner, sandboxStore };
+}
