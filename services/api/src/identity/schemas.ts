@@ -50,8 +50,23 @@ export const password = z
   .max(128, MSG.tooLong(128))
   .refine(isStrongPassword, MSG.password);
 
-const accountNumber = z.string().trim().max(40, MSG.tooLong(40)).nullable().optional();
+/** Forms send '' for an empty optional field: read it as null. */
+const emptyAsNull = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? null : value;
+
+const accountNumber = z.preprocess(
+  emptyAsNull,
+  z.string().trim().max(40, MSG.tooLong(40)).nullable().optional(),
+);
 const uuid = z.uuid(MSG.invalid);
+const optionalUuid = z.preprocess(emptyAsNull, uuid.nullable().optional());
+
+/** Role ids are integers 1–12; select inputs send them as strings, both are accepted. */
+const roleId = z.coerce
+  .number(MSG.invalid)
+  .int(MSG.invalid)
+  .min(1, MSG.invalid)
+  .max(12, MSG.invalid);
 
 export const idParams = z.object({ id: uuid });
 
@@ -143,10 +158,10 @@ export const signupBody = z.object({
     .regex(/^[0-9A-Za-z]*$/, MSG.invalid)
     .optional(),
   denomination: z.string().trim().max(150, MSG.tooLong(150)).optional(),
-  roleId: z.number(MSG.invalid).int(MSG.invalid).min(1).max(12, MSG.invalid).optional(),
+  roleId: z.preprocess(emptyAsNull, roleId.optional().nullable()),
   roleCode: z.enum(ROLE_CODES, MSG.invalid).optional(),
-  organizationId: uuid.nullable().optional(),
-  clusterId: uuid.nullable().optional(),
+  organizationId: optionalUuid,
+  clusterId: optionalUuid,
   walletId: z.string().max(100).optional(),
   momoAccountNumber: accountNumber,
   bankAccountNumber: accountNumber,
@@ -182,9 +197,9 @@ export const updateUserBody = z
     lastname: text(),
     email,
     phone,
-    roleId: z.number(MSG.invalid).int(MSG.invalid).min(1, MSG.invalid).max(12, MSG.invalid),
-    clusterId: uuid.nullable(),
-    organizationId: uuid.nullable(),
+    roleId: z.preprocess(emptyAsNull, roleId.nullable().optional()),
+    clusterId: optionalUuid,
+    organizationId: optionalUuid,
     momoAccountNumber: accountNumber,
     bankAccountNumber: accountNumber,
   })

@@ -202,15 +202,15 @@ export class UsersService {
     const target = await this.managed(actor, id);
     const party = partyOf(actor);
     const values: Record<string, unknown> = {};
-    if (body.roleId !== undefined && body.roleId !== target.role_id) {
+    if (body.roleId != null && body.roleId !== target.role_id) {
       const role = ROLES.find((r) => r.id === body.roleId)!;
       if (!canAssignRole(party, role.code)) throw forbidden();
       values.role_id = role.id;
     }
-    if (body.clusterId !== undefined) {
-      if (party.role === 'ROLE_CLUSTER_MANAGER' && body.clusterId !== party.clusterId) {
-        throw forbidden();
-      }
+    if (party.role === 'ROLE_CLUSTER_MANAGER') {
+      // A cluster manager's users stay in its cluster; an empty select changes nothing.
+      if (body.clusterId && body.clusterId !== party.clusterId) throw forbidden();
+    } else if (body.clusterId !== undefined) {
       values.cluster_id = body.clusterId;
     }
     await this.checkReferences(body);

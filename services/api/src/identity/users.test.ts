@@ -144,6 +144,35 @@ describe('users: sign-in answers, ownership, duplicates, profile', () => {
     expect(mail?.text).toContain('/auth/signup-invitation?t=');
   });
 
+  it('form-style inputs: role id as a string, empty selects as null', async () => {
+    const admin = await seedUser(testDb.db, 'ROLE_ADMIN');
+    const headers = as(admin, 'ROLE_ADMIN');
+    const created = await call('POST', '/api/users/invitation/signup?typeUser=user', headers, {
+      firstname: 'Form',
+      lastname: 'Select',
+      email: 'form.select@exemple.bj',
+      username: 'form.select@exemple.bj',
+      phone: '+2290197000000',
+      roleId: '4',
+      organizationId: '',
+      clusterId: '',
+      momoAccountNumber: '',
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({
+      role: { code: 'ROLE_CARRIER' },
+      organizationId: null,
+      clusterId: null,
+      momoAccountNumber: null,
+    });
+    const edited = await call('PATCH', `/api/users/${created.json().id}`, headers, {
+      roleId: '3',
+      clusterId: clusterA,
+      organizationId: '',
+    });
+    expect(edited.json()).toMatchObject({ roleId: 3, clusterId: clusterA, organizationId: null });
+  });
+
   it('a cluster manager sees and manages only its cluster’s non-admin users', async () => {
     const manager = await seedUser(testDb.db, 'ROLE_CLUSTER_MANAGER', { clusterId: clusterA });
     const mine = await seedUser(testDb.db, 'ROLE_GROWER', { clusterId: clusterA });
