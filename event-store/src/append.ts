@@ -4,7 +4,12 @@ import { ConcurrencyError } from './errors.js';
 import { findCommands } from './idempotency.js';
 import { streamVersions } from './read.js';
 import type { EventMetadata, StreamWrite } from './types.js';
-import { IdempotencyKeyTakenError, writeEvents, type PendingEvent } from './write.js';
+import {
+  IdempotencyKeyTakenError,
+  writeEvents,
+  type HeadHint,
+  type PendingEvent,
+} from './write.js';
 
 export interface AppendOptions {
   /** A key seen before returns the first result and appends nothing. */
@@ -13,6 +18,8 @@ export interface AppendOptions {
   catalogue?: EventCatalogue;
   /** Attempts when every write expects `any` and another writer takes a version first. */
   maxAttempts?: number;
+  /** The head this writer last saw, to hash in JavaScript (see writeEvents). */
+  headHint?: HeadHint;
 }
 
 export interface AppendResult {
@@ -78,7 +85,7 @@ export async function append(
     try {
       // A retry gets back the stored result; the database records the positions.
       const records = key ? [{ key, result: { nextVersions }, offset: 0, count: rows.length }] : [];
-      const { firstPosition } = await writeEvents(db, rows, records);
+      const { firstPosition } = await writeEvents(db, rows, records, options.headHint);
       return { positions: positionsOf(firstPosition), nextVersions, duplicate: false };
     } catch (error) {
       if (error instanceof IdempotencyKeyTakenError) continue;

@@ -3,6 +3,7 @@ import { append, type AppendOptions, type AppendResult } from './append.js';
 import { eventCatalogue, type EventCatalogue } from './catalogue.js';
 import { headPosition, readAll, readStream } from './read.js';
 import type { RecordedEvent, StreamWrite } from './types.js';
+import type { HeadHint } from './write.js';
 
 export type AppendListener = (head: number) => void;
 
@@ -13,6 +14,8 @@ export type AppendListener = (head: number) => void;
  */
 export class EventStore {
   private readonly listeners = new Set<AppendListener>();
+  /** The head this process last wrote: lets appends hash in JavaScript. */
+  readonly headHint: HeadHint = {};
 
   constructor(
     readonly db: Kysely<any>,
@@ -40,7 +43,11 @@ export class EventStore {
     writes: StreamWrite[],
     options: Omit<AppendOptions, 'catalogue'> = {},
   ): Promise<AppendResult> {
-    const result = await append(this.db, writes, { ...options, catalogue: this.catalogue });
+    const result = await append(this.db, writes, {
+      ...options,
+      catalogue: this.catalogue,
+      headHint: this.headHint,
+    });
     const last = result.positions.at(-1);
     if (!result.duplicate && last !== undefined) this.notifyAppended(last);
     return result;

@@ -8,6 +8,24 @@ import { verifyLog } from './verify.js';
 const database = useTestDatabase();
 
 describe('verifying the hash chain', () => {
+  it('holds whether hashes come from the writer (known head) or the database (head moved)', async () => {
+    const one = new EventStore(database.db);
+    const two = new EventStore(database.db);
+    for (let i = 0; i < 6; i++) {
+      const store = i % 3 === 0 ? two : one; // "two" often finds the head moved by "one"
+      await store.append([
+        { streamId: 'account-h', expectedVersion: 'any', events: [Credited.create({ amount: 1 })] },
+      ]);
+    }
+    one.headHint.known = { position: 6, hash: 'f'.repeat(64) }; // a wrong hint is ignored
+    await one.append([
+      { streamId: 'account-h', expectedVersion: 'any', events: [Credited.create({ amount: 1 })] },
+    ]);
+    expect(await verifyLog(database.db)).toEqual({ checked: 7, ok: true });
+    await sql`truncate events`.execute(database.db);
+    await sql`update event_head set position = 0, hash = repeat('0', 64)`.execute(database.db);
+  });
+
   it('passes on an untouched log and finds the position of an event altered by SQL', async () => {
     const store = new EventStore(database.db);
     for (let i = 1; i <= 20; i++) {

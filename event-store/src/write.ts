@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { canonicalJson } from './canonical-json.js';
 import { ConcurrencyError } from './errors.js';
+import { createHash } from 'node:crypto';
 import { hashParts } from './hash.js';
 import type { EventMetadata } from './types.js';
 
@@ -31,6 +32,15 @@ export class IdempotencyKeyTakenError extends Error {
 }
 
 /**
+ * The head a writer last saw (position and hash). With it, the hashes are
+ * computed here and the database only checks the head is unchanged; without
+ * it, or when another writer moved the head, the database chains them.
+ */
+export interface HeadHint {
+  known?: { position: number; hash: string };
+}
+
+/**
  * Appends rows in one statement: `filiere_append_events` takes the advisory
  * lock, assigns the next positions, chains the hashes, inserts the rows and the
  * idempotency records, moves the head and notifies — all in the caller's
@@ -42,6 +52,7 @@ export async function writeEvents(
   executor: Kysely<any>,
   events: PendingEvent[],
   commands: PendingCommandRecord[] = [],
+  hint: HeadHint = {},
 ): Promise<{ firstPosition: number; head: number }> {
   const n = events.length;
   const streamIds = new Array<string>(n);
@@ -66,17 +77,33 @@ export async function writeEvents(
     prefixes[i] = parts.prefix;
     suffixes[i] = parts.suffix;
   }
+  const known = hint.known;
+  let hashes: string[] | null = null;
+  if (known) {
+    hashes = new Array<string>(n);
+    let previous = known.hash;
+    for (let i = 0; i < n; i++) {
+      const text = previous + prefixes[i]! + (known.position + i + 1) + suffixes[i]!;
+      previous = createHash('sha256').update(text, 'utf8').digest('hex');
+      hashes[i] = previous;
+    }
+  }
   try {
-    const { rows } = await sql<{ head: number }>`
-      select filiere_append_events(
+    const { rows } = await sql<{ head: number; head_hash: string }>`
+      select head, head_hash from filiere_append_events(
         ${streamIds}::text[], ${versions}::integer[], ${types}::text[], ${schemaVersions}::integer[],
         ${data}::text[], ${metadata}::text[], ${prefixes}::text[], ${suffixes}::text[],
         ${commands.map((c) => c.key)}::text[], ${commands.map((c) => canonicalJson(c.result))}::text[],
-        ${commands.map((c) => c.offset)}::integer[], ${commands.map((c) => c.count)}::integer[]
-      ) as head`.execute(executor);
-    const before = Number(rows[0]!.head);
-    return { firstPosition: before + 1, head: before + n };
+        ${commands.map((c) => c.offset)}::integer[], ${commands.map((c) => c.count)}::integer[],
+        ${known?.position ?? null}::bigint, ${known?.hash ?? null}::text, ${hashes}::text[]
+      )`.execute(executor);
+    const head = Number(rows[0]!.head);
+    if (!hint.known || hint.known.position < head) {
+      hint.known = { position: head, hash: rows[0]!.head_hash };
+    }
+    return { firstPosition: head - n + 1, head };
   } catch (error) {
+    hint.known = undefined;
     throw mapWriteError(error);
   }
 }

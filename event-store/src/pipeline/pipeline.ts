@@ -143,7 +143,12 @@ export class CommandPipeline {
     let firstPosition: number;
     let head: number;
     try {
-      ({ firstPosition, head } = await writeEvents(this.store.db, rows, records));
+      ({ firstPosition, head } = await writeEvents(
+        this.store.db,
+        rows,
+        records,
+        this.store.headHint,
+      ));
     } catch (error) {
       for (const id of base.keys()) this.cache.delete(id);
       if (error instanceof ConcurrencyError || error instanceof IdempotencyKeyTakenError) {

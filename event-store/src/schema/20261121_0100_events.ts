@@ -38,8 +38,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       positions jsonb not null,
       recorded_at timestamptz not null default now()
     )`.execute(db);
-  // Statements inside a VOLATILE plpgsql function take a fresh snapshot each, so
-  // the head read after the lock sees the previous holder's commit.
+  await createAppendFunctionV1(db);
+}
+
+/**
+ * Statements inside a VOLATILE plpgsql function take a fresh snapshot each, so
+ * the head read after the lock sees the previous holder's commit.
+ */
+export async function createAppendFunctionV1(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(
       `

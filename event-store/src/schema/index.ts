@@ -1,6 +1,8 @@
 import type { MigrationSet } from '@filiere/platform';
 import * as events from './20261121_0100_events.js';
+import * as appendWithHashes from './20261121_0101_append_with_hashes.js';
 
 export const eventStoreMigrations: MigrationSet = {
   '20261121_0100_events': events,
+  '20261121_0101_append_with_hashes': appendWithHashes,
 };
