@@ -1,3 +1,4 @@
+import { ConcurrencyError } from '@filiere/platform';
 import { assertBalanced, type Posting } from './accounts.js';
 import type { Decision } from './decision.js';
 import { postingsOf, type WalletEvent } from './events.js';
@@ -46,8 +47,25 @@ export class InMemoryWalletLedger {
     );
   }
 
-  /** Appends a decision's events, checking every money event is balanced. */
-  apply<R>(decision: Decision<R>): R {
+  /** A stream's version: the number of events in it. */
+  version(streamId: string): number {
+    return this.events(streamId).length;
+  }
+
+  /**
+   * Appends a decision's events, checking every money event is balanced. With
+   * `expectedVersions` (the versions the decision was made against), a stream that moved
+   * since refuses the whole decision, like the event store's unique (stream, version).
+   */
+  apply<R>(decision: Decision<R>, expectedVersions?: Record<string, number>): R {
+    for (const write of decision.writes) {
+      const expected = expectedVersions?.[write.streamId];
+      if (expected !== undefined && expected !== this.version(write.streamId)) {
+        throw new ConcurrencyError('Le portefeuille a changé, réessayez', {
+          streamId: write.streamId,
+        });
+      }
+    }
     for (const write of decision.writes) {
       for (const event of write.events) {
         const postings = postingsOf(event);
