@@ -29,9 +29,14 @@ export function createWalletWriteSide(options: {
 }): WalletWriteSide {
   registerWalletStreams(options.pipeline);
   const sandboxStore = new PgSandboxStore(options.db);
-  let deps: WalletDeps;
-  const runner = new WalletJobRunner(() => deps, options.db, options.logger, options.runner);
-  deps = {
+  const holder: { deps?: WalletDeps } = {};
+  const runner = new WalletJobRunner(
+    () => holder.deps!,
+    options.db,
+    options.logger,
+    options.runner,
+  );
+  const deps: WalletDeps = {
     db: options.db,
     pipeline: options.pipeline,
     opener: new WalletOpener(options.pipeline),
@@ -40,5 +45,6 @@ export function createWalletWriteSide(options: {
     jobs: runner,
     logger: options.logger,
   };
+  holder.deps = deps;
   return { deps, runner, sandboxStore };
 }

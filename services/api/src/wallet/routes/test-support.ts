@@ -43,7 +43,7 @@ export async function walletUser(
   return { id, walletId: row.wallet_id as string, role, headers: bearer(app, { id }, role) };
 }
 
-export const withKey = (user: TestUser, key = randomUUID()) => ({
+export const withKey = (user: TestUser, key: string = randomUUID()) => ({
   ...user.headers,
   'idempotency-key': key,
 });
