@@ -136,7 +136,7 @@ describe('rebuild and check', () => {
           expect((await checkProjector(t.db, projector)).differences).toEqual([]);
         },
       ),
-      { numRuns: 25 },
+      { numRuns: 20 },
     );
-  });
+  }, 180_000);
 });

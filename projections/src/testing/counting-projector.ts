@@ -24,15 +24,22 @@ export function countingProjector(
       for (const e of events) {
         if (opts.failOn?.(e.data)) throw new Error(`refused event ${e.position}`);
       }
+      // unnest: two array parameters instead of two per row (fast for big rebuild batches).
       await trx
         .insertInto(applied)
-        .values(events.map((e) => ({ position: e.position, stream_id: e.streamId })))
+        .columns(['position', 'stream_id'])
+        .expression(
+          sql`select * from unnest(${events.map((e) => e.position)}::bigint[], ${events.map((e) => e.streamId)}::text[])`,
+        )
         .execute();
       const perStream = new Map<string, number>();
       for (const e of events) perStream.set(e.streamId, (perStream.get(e.streamId) ?? 0) + 1);
       await trx
         .insertInto(counts)
-        .values([...perStream].map(([stream_id, n]) => ({ stream_id, n })))
+        .columns(['stream_id', 'n'])
+        .expression(
+          sql`select * from unnest(${[...perStream.keys()]}::text[], ${[...perStream.values()]}::int[])`,
+        )
         .onConflict((oc) =>
           oc.column('stream_id').doUpdateSet({ n: sql`${sql.ref(`${counts}.n`)} + excluded.n` }),
         )
