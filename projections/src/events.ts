@@ -51,6 +51,12 @@ export async function readHead(db: Kysely<any>): Promise<number> {
   return Number(rows[0]?.head ?? 0);
 }
 
-/** Decodes (and upcasts) payloads through the event store's catalogue. */
+/**
+ * Decodes (and upcasts) payloads through the event store's catalogue. A type
+ * this process has not defined in the catalogue is handed as stored (it was
+ * validated on append): a worker need not import every bounded context.
+ */
 export const catalogueDecoder: EventDecoder = (e) =>
-  eventCatalogue.decode(e.position, e.type, e.schemaVersion, e.data);
+  eventCatalogue.get(e.type)
+    ? eventCatalogue.decode(e.position, e.type, e.schemaVersion, e.data)
+    : e.data;
