@@ -12,7 +12,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createQueryClient } from './query-client.js';
 import { createAppRouter } from './router.js';
-import { theme } from './theme.js';
+import { cssVariablesResolver, theme } from './theme.js';
 
 /** Providers: Mantine (theme, dates, modals, notifications), TanStack Query and Router. */
 export function App() {
@@ -20,7 +20,11 @@ export function App() {
   const [router] = useState(() => createAppRouter(queryClient));
   const { i18n } = useTranslation();
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider
+      theme={theme}
+      defaultColorScheme="light"
+      cssVariablesResolver={cssVariablesResolver}
+    >
       <DatesProvider settings={{ locale: i18n.language, firstDayOfWeek: 1 }}>
         <QueryClientProvider client={queryClient}>
           <ModalsProvider>

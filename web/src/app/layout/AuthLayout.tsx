@@ -29,7 +29,7 @@ export function AuthLayout() {
       </Box>
       <Stack component="main" flex={1} p="lg" justify="center" align="center" bg="gray.0">
         <Group w="100%" maw={460} justify="space-between">
-          <Title order={2} size="h3" hiddenFrom="md" c="green.9">
+          <Title order={2} size="h3" hiddenFrom="md" c="leaf.9">
             {t('common:appName')}
           </Title>
           <Box ml="auto">

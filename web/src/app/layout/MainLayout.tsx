@@ -27,7 +27,7 @@ export function MainLayout() {
             aria-label={t('openMenu')}
             aria-expanded={opened}
           />
-          <Text fw={800} c="green.9">
+          <Text fw={800} c="leaf.9">
             {t('common:appName')}
           </Text>
         </Group>

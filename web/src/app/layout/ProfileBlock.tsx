@@ -36,7 +36,7 @@ export function ProfileBlock({ user }: { user: User }) {
           style={{ borderRadius: 8 }}
         >
           <Group gap="sm" wrap="nowrap">
-            <Avatar color="green" radius="xl" aria-hidden>
+            <Avatar color="leaf" radius="xl" aria-hidden>
               {(user.firstname[0] ?? '') + (user.lastname[0] ?? '')}
             </Avatar>
             <div style={{ flex: 1, minWidth: 0 }}>

@@ -76,7 +76,7 @@ export function UsersPage({
           <Button
             size="compact-sm"
             variant={u.isActive ? 'default' : 'filled'}
-            color={u.isActive ? 'red' : 'green'}
+            color={u.isActive ? 'red' : 'leaf'}
             loading={toggle.isPending && toggle.variables?.id === u.id}
             onClick={() => toggle.mutate(u)}
             aria-label={`${t(u.isActive ? 'deactivate' : 'activate')} ${name(u)}`}

@@ -17,7 +17,7 @@ export function WalletBalanceCard() {
   const stats = useQuery(walletStatsQuery);
   const value = stats.data ? formatMoney(stats.data.availableBalance ?? stats.data.balance) : '—';
   return (
-    <Paper p="sm" radius="md" bg="green.9" c="white" data-testid="wallet-card">
+    <Paper p="sm" radius="md" bg="leaf.9" c="white" data-testid="wallet-card">
       <Group justify="space-between" wrap="nowrap">
         <div>
           <Text size="xs" c="white">

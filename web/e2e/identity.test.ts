@@ -1,0 +1,181 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
+import { browserMissingReason, launchBrowser, newPage } from './support/browser.js';
+import { startE2eServer, type E2eServer } from './support/server.js';
+
+const missing = browserMissingReason();
+
+describe.skipIf(missing !== null)('identity screens in Chromium', { timeout: 90_000 }, () => {
+  let server: E2eServer;
+  let browser: Browser;
+  const pages: Page[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(screenshotDir, { recursive: true });
+    server = await startE2eServer();
+    browser = await launchBrowser();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const open = async (path: string): Promise<Page> => {
+    const page = await newPage(browser);
+    pages.push(page);
+    await page.goto(server.baseUrl + path);
+    return page;
+  };
+
+  /** axe: no serious or critical violation; and a screenshot for review. */
+  const check = async (page: Page, name: string) => {
+    await page.waitForLoadState('networkidle');
+    await screenshot(page, name);
+    expect(await seriousViolations(page), name).toEqual([]);
+  };
+
+  const login = async (page: Page, email: string, password = server.password) => {
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Mot de passe', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+  };
+
+  const nav = (page: Page) => page.getByRole('navigation', { name: 'Menu principal' }).last();
+
+  it('shows the public screens without serious accessibility violations', async () => {
+    const page = await open('/auth/login');
+    await expect.poll(() => page.getByRole('heading', { name: 'Connexion' }).count()).toBe(1);
+    await check(page, 'login');
+    await page.getByRole('link', { name: "S'inscrire" }).click();
+    await page.getByLabel("Type d'organisation").first().click();
+    await page.getByRole('option', { name: 'Agrégateur' }).click();
+    await expect.poll(() => page.getByLabel('Dénomination').count()).toBe(1);
+    await check(page, 'register');
+    await page.goto(`${server.baseUrl}/auth/password-forget`);
+    await check(page, 'password-forget');
+    await page.goto(`${server.baseUrl}/auth/change-password?t=x&r=a%40b.bj`);
+    await check(page, 'change-password');
+  });
+
+  it('registers an aggregator, who sets a password, is activated by the super admin and signs in', async () => {
+    const email = 'awa.dossou@ananas-bio.bj';
+    const page = await open('/auth/register');
+    await page.getByLabel('Nom', { exact: true }).fill('Dossou');
+    await page.getByLabel('Prénoms').fill('Awa');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Téléphone').fill('97000042');
+    await page.getByLabel("Type d'organisation").first().click();
+    await page.getByRole('option', { name: 'Agrégateur' }).click();
+    await page.getByLabel('IFU').fill('3201234567890');
+    await page.getByLabel('Dénomination').fill('Ananas Bio SARL');
+    await page.getByRole('button', { name: 'Créer mon compte' }).click();
+    await page.getByText('Email de confirmation de compte envoyé').waitFor();
+    await expect.poll(() => page.getByRole('button', { name: "Renvoyer l'email" }).count()).toBe(1);
+    await check(page, 'register-sent');
+
+    // The mail arrives with the invitation link.
+    const link = await server.mail.linkTo(email, '/auth/signup-invitation');
+    await page.goto(server.baseUrl + link.pathname + link.search);
+    const checklist = page.getByTestId('password-checklist').locator('li');
+    await page.getByLabel('Mot de passe', { exact: true }).fill('ananas');
+    expect(await checklist.evaluateAll((items) => items.map((i) => i.dataset.ok))).toEqual([
+      'false',
+      'false',
+      'false',
+      'false',
+    ]);
+    await page.getByLabel('Mot de passe', { exact: true }).fill('Ananas#2026');
+    expect(await checklist.evaluateAll((items) => items.map((i) => i.dataset.ok))).toEqual([
+      'true',
+      'true',
+      'true',
+      'true',
+    ]);
+    await page.getByLabel('Confirmation du mot de passe').fill('Ananas#2027');
+    await page.getByText('Les deux mots de passe ne sont pas identiques').waitFor();
+    await check(page, 'signup-invitation');
+    await page.getByLabel('Confirmation du mot de passe').fill('Ananas#2026');
+    await page.getByRole('button', { name: 'Valider' }).click();
+    await page.getByTestId('password-set').waitFor();
+
+    // Not active yet: 406.
+    await page.goto(`${server.baseUrl}/auth/login`);
+    await login(page, email, 'Ananas#2026');
+    await page.getByText("Votre compte n'a pas encore été activé").waitFor();
+    await login(page, email, 'Mauvais#2026');
+    await page.getByText('Vos identifiants sont incorrectes').waitFor();
+
+    // The super admin sees the red counter and activates the account.
+    const admin = await open('/utilisateurs');
+    await admin.waitForURL(/\/auth\/login\?redirect=/);
+    await login(admin, 'superadmin@demo.filiere.bj');
+    await admin.waitForURL(/\/utilisateurs/);
+    const counter = nav(admin).getByTestId('inactive-count');
+    await expect.poll(() => counter.textContent()).toBe('1');
+    await admin.getByRole('searchbox', { name: 'Rechercher' }).fill('awa.dossou');
+    const activate = admin.getByRole('button', { name: 'Activer Awa Dossou' });
+    await activate.waitFor();
+    await check(admin, 'users');
+    await activate.click();
+    await admin.getByRole('button', { name: 'Désactiver Awa Dossou' }).waitFor();
+    await expect.poll(() => counter.count()).toBe(0);
+
+    // The aggregator signs in and sees its menu (no Gestion group for ROLE_INDUSTRIAL).
+    await page.goto(`${server.baseUrl}/auth/login`);
+    await login(page, email, 'Ananas#2026');
+    await page.waitForURL(/\/profile$/);
+    await page.getByRole('heading', { name: 'Mon profil' }).waitFor();
+    expect(await page.getByTestId('profile-block').textContent()).toContain('Ananas Bio SARL');
+    expect(await nav(page).getByRole('link').allTextContents()).toEqual([]);
+    expect(await page.getByTestId('wallet-balance').textContent()).toBe('••••••');
+    await check(page, 'profile');
+  });
+
+  it('shows a cluster manager no super-admin entry, counter or status column', async () => {
+    const page = await open('/auth/login?redirect=%2Futilisateurs');
+    await login(page, 'gestionnaire@demo.filiere.bj');
+    await page.waitForURL(/\/utilisateurs/);
+    await page.getByRole('heading', { name: 'Utilisateurs' }).waitFor();
+    expect(await nav(page).getByRole('link').allTextContents()).toEqual(['Utilisateurs']);
+    expect(await page.getByTestId('inactive-count').count()).toBe(0);
+    await page.getByRole('table').waitFor();
+    expect(await page.getByRole('columnheader', { name: 'Statut du compte' }).count()).toBe(0);
+  });
+
+  it('edits the profile in modals', async () => {
+    const page = await open('/auth/login');
+    await login(page, 'admin@demo.filiere.bj');
+    await page.waitForURL(/\/profile$/);
+    await page.getByRole('button', { name: 'Modifier : Nom' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Nom').fill('Houngbo');
+    await check(page, 'profile-edit');
+    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await expect
+      .poll(() => page.getByTestId('profile-lastname').textContent())
+      .toContain('Houngbo');
+    await page.getByRole('button', { name: 'Modifier : Mot de passe' }).click();
+    await page.getByRole('dialog').getByTestId('password-checklist').waitFor();
+    await check(page, 'profile-password');
+  });
+
+  it('switches the language to English and back, remembered across a reload', async () => {
+    const page = await open('/auth/login');
+    await login(page, 'sfd@demo.filiere.bj');
+    await page.getByRole('heading', { name: 'Mon profil' }).waitFor();
+    await page.getByTestId('profile-block').click();
+    await page.getByTestId('lang-en').click();
+    await page.getByRole('heading', { name: 'My profile' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'My profile' }).waitFor();
+    expect(await page.locator('html').getAttribute('lang')).toBe('en');
+    await check(page, 'profile-en');
+    await page.getByTestId('profile-block').click();
+    await page.getByTestId('lang-fr').click();
+    await page.getByRole('heading', { name: 'Mon profil' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Mon profil' }).waitFor();
+  });
+});

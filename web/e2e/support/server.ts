@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '@filiere/api';
+import { createLogger, parseConfig } from '@filiere/platform';
+import { createTestDatabase, type TestDatabase } from '@filiere/platform/testing';
+import { DEMO_PASSWORD, demoAccounts } from '../../../scripts/src/demo/accounts.js';
+import { loadDemoData } from '../../../scripts/src/demo/load.js';
+import { ensureWebBuilt, webDist } from './build.js';
+import { freePort } from './free-port.js';
+import { startMailBox, type MailBox } from './mail.js';
+
+export interface E2eServer {
+  baseUrl: string;
+  mail: MailBox;
+  db: TestDatabase;
+  /** Password of the demo accounts. */
+  password: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real product for a browser: built web app, API on its own test
+ * database, a real SMTP server collecting mails, and the demo accounts.
+ */
+export async function startE2eServer(): Promise<E2eServer> {
+  ensureWebBuilt();
+  const db = await createTestDatabase();
+  const mail = await startMailBox(await freePort());
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const logger = createLogger('silent', false);
+  let app: FastifyInstance | undefined;
+  try {
+    await loadDemoData({ db: db.db, logger });
+    const password = await ensureDemoAccounts(db);
+    const config = parseConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      PUBLIC_URL: baseUrl,
+      SMTP_URL: mail.url,
+    });
+    app = await buildApp({ config, db: db.db, logger, webDir: webDist });
+    await app.listen({ port, host: '127.0.0.1' });
+    return {
+      baseUrl,
+      mail,
+      db,
+      password,
+      async stop() {
+        await app?.close();
+        await mail.close();
+        await db.drop();
+      },
+    };
+  } catch (error) {
+    await app?.close();
+    await mail.close();
+    await db.drop();
+    throw error;
+  }
+}
+
+/**
+ * Until the identity demo step is in `demoSteps`, seed the demo accounts the
+ * way the identity tests do (their test password); afterwards use the demo data.
+ */
+async function ensureDemoAccounts(db: TestDatabase): Promise<string> {
+  const found = await db.db
+    .selectFrom('users')
+    .select('email')
+    .where('email', '=', 'superadmin@demo.filiere.bj')
+    .executeTakeFirst();
+  if (found) return DEMO_PASSWORD;
+  const { seedUser, TEST_PASSWORD } =
+    await import('../../../services/api/src/identity/test-support.js');
+  for (const account of demoAccounts) {
+    await seedUser(db.db, account.role, { email: account.email });
+  }
+  return TEST_PASSWORD;
+}
