@@ -54,9 +54,14 @@ export function createSupply(input: SupplyInput, key: string): Promise<SupplyCre
 }
 
 /** After the widget reports success: the server verifies with the provider and credits once. */
-export function verifySupply(transactionId: string, key: string): Promise<Supply> {
+export function verifySupply(
+  transactionId: string,
+  reference: string | undefined,
+  key: string,
+): Promise<Supply> {
+  const query = reference ? `?reference=${encodeURIComponent(reference)}` : '';
   return command<Supply>(
-    `/supply/verify/${encodeURIComponent(transactionId)}`,
+    `/supply/verify/${encodeURIComponent(transactionId)}${query}`,
     key,
     undefined,
     'GET',
@@ -65,7 +70,11 @@ export function verifySupply(transactionId: string, key: string): Promise<Supply
 
 /** Super admin: validates a bank supply by its retyped reference. */
 export function validateBankSupply(supply: Supply, reference: string, key: string) {
-  return command<Supply>(`/supply/validate-bank-supply/${encodeURIComponent(supply.id)}`, key, {
+  return command<Supply>('/supply/validate-bank-supply', key, {
     reference,
+    supplyReference: supply.reference,
   });
 }
+
+/** The one bank accepted for supplies by transfer (server: SUPPLY_BANK_NAME). */
+export const SUPPLY_BANKS = ['Banque Atlantique Bénin'];

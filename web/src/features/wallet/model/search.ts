@@ -29,6 +29,9 @@ export const supplyListSearch = z.object({
     .transform(() => 1 as const)
     .optional()
     .catch(undefined),
+  /** The sandbox widget's return: `?transactionId=…&reference=…&status=…`. */
+  transactionId: z.string().min(1).max(200).optional().catch(undefined),
+  reference: z.string().min(1).max(100).optional().catch(undefined),
 });
 
 export const adminSupplySearch = z.object({

@@ -51,7 +51,7 @@ export interface SupplyWidget {
 export interface SupplyCreated {
   id?: string;
   reference: string;
-  bankAccountNumber?: { accountNumber: string; bank?: string } | null;
+  bankAccountNumber?: { accountNumber: string; bankName?: string } | null;
   widget?: SupplyWidget | null;
 }
 

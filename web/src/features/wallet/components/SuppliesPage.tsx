@@ -1,0 +1,187 @@
+import { Button, Group, Paper, Tabs } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCurrentUser } from '../../../shared/auth/current-user.js';
+import { formatDate } from '../../../shared/format/date.js';
+import { formatNumber } from '../../../shared/format/money.js';
+import { DataTable, type Column } from '../../../shared/ui/DataTable.js';
+import { PageTitle } from '../../../shared/ui/PageTitle.js';
+import { PaginationBar } from '../../../shared/ui/PaginationBar.js';
+import { StatusBadge } from '../../../shared/ui/StatusBadge.js';
+import { suppliesQuery } from '../api/supplies.js';
+import { useWidgetResult } from '../hooks/use-widget-result.js';
+import {
+  PAGE_SIZE,
+  SUPPLY_STATUSES,
+  SUPPLY_TABS,
+  type SupplyListSearch,
+  type SupplyStatus,
+  type SupplyTab,
+} from '../model/search.js';
+import type { Supply } from '../model/types.js';
+import { WIDGET_MESSAGE } from '../model/widget.js';
+import { BankInfoModal } from './BankInfoModal.js';
+import { ListToolbar } from './ListToolbar.js';
+import { StatusFilter } from './StatusFilter.js';
+import { SupplyModal } from './SupplyModal.js';
+import { SupplyStatsCards } from './SupplyStatsCards.js';
+import { useRealtime } from '../../../shared/realtime/use-realtime.js';
+
+const inFrame = () => typeof window !== 'undefined' && window.self !== window.top;
+
+/**
+ * 'Approvisionnements': stats, mobile-money/card and bank tabs, 'Nouvel
+ * approvisionnement' (`?showModal=1` opens it). Also the sandbox widget's
+ * return page: inside the modal's frame it hands the outcome to the opener.
+ */
+export function SuppliesPage({
+  search,
+  onSearchChange,
+}: {
+  search: SupplyListSearch;
+  onSearchChange: (next: Partial<SupplyListSearch>) => void;
+}) {
+  const { t } = useTranslation('wallet');
+  useRealtime();
+  const me = useCurrentUser();
+  const tab: SupplyTab = search.tab ?? 'momo-card';
+  const page = search.page ?? 1;
+  const [bankInfo, setBankInfo] = useState<Supply | null>(null);
+  const list = useQuery({
+    ...suppliesQuery(me?.id ?? '', tab, { page, q: search.q, status: search.status }),
+    enabled: Boolean(me) && !search.transactionId,
+  });
+  const widgetResult = useWidgetResult(() =>
+    onSearchChange({ transactionId: undefined, reference: undefined, status: undefined }),
+  );
+  const handled = useRef(false);
+
+  // The widget came back with its outcome (`?transactionId=…&status=…`).
+  useEffect(() => {
+    if (!search.transactionId || handled.current) return;
+    handled.current = true;
+    const params = new URLSearchParams(window.location.search);
+    const result = {
+      type: WIDGET_MESSAGE,
+      transactionId: search.transactionId,
+      reference: search.reference,
+      status: params.get('status') ?? 'FAILED',
+    };
+    if (inFrame()) window.parent.postMessage(result, window.location.origin);
+    else widgetResult.mutate(result);
+  }, [search.transactionId, search.reference, widgetResult]);
+
+  if (search.transactionId && inFrame()) return null;
+
+  const columns: Column<Supply>[] = [
+    { name: 'reference', title: t('columns.reference') },
+    {
+      name: 'bank',
+      title: t('columns.bank'),
+      transform: (s) =>
+        s.bank ?? t(`supplies.modes.${s.paymentMethod === 'BANK' ? 'BANK' : 'MOBILE_MONEY'}`),
+    },
+    { name: 'amount', title: t('columns.amountFcfa'), transform: (s) => formatNumber(s.amount) },
+    { name: 'createdAt', title: t('columns.date'), transform: (s) => formatDate(s.createdAt) },
+    {
+      name: 'status',
+      title: t('columns.status'),
+      transform: (s) => (
+        <StatusBadge
+          // Bank tab: INIT is a warning, anything else a success (spec §4).
+          kind={tab === 'bank' ? (s.status === 'INIT' ? 'warning' : 'success') : undefined}
+          status={s.status}
+          label={t(`statuses.${s.status}`, { defaultValue: s.status })}
+        />
+      ),
+    },
+    {
+      name: 'action',
+      title: t('columns.action'),
+      transform: (s) =>
+        s.paymentMethod === 'BANK' && s.status === 'INIT' ? (
+          <Button
+            size="compact-sm"
+            variant="subtle"
+            onClick={() => setBankInfo(s)}
+            aria-label={`${t('supplies.bankInfoTitle')} ${s.reference}`}
+          >
+            {t('supplies.bankInfoTitle')}
+          </Button>
+        ) : (
+          '—'
+        ),
+    },
+  ];
+
+  return (
+    <>
+      <Group justify="space-between" align="flex-start">
+        <PageTitle>{t('supplies.title')}</PageTitle>
+        <Button
+          leftSection={<IconPlus size={16} aria-hidden />}
+          onClick={() => onSearchChange({ showModal: 1 })}
+        >
+          {t('supplies.new')}
+        </Button>
+      </Group>
+      {me && <SupplyStatsCards userId={me.id} />}
+      <Paper withBorder p="md" radius="md">
+        <Tabs
+          value={tab}
+          onChange={(v) => onSearchChange({ tab: (v as SupplyTab) ?? undefined, page: undefined })}
+          mb="md"
+        >
+          <Tabs.List>
+            {SUPPLY_TABS.map((k) => (
+              <Tabs.Tab key={k} value={k}>
+                {t(`supplies.tabs.${k}`)}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+        </Tabs>
+        <ListToolbar
+          q={search.q}
+          placeholder={t('searchPlaceholder')}
+          onSearch={(q) => onSearchChange({ q, page: undefined })}
+        >
+          <StatusFilter<SupplyStatus>
+            statuses={SUPPLY_STATUSES}
+            value={search.status}
+            onChange={(status) => onSearchChange({ status, page: undefined })}
+          />
+        </ListToolbar>
+        <DataTable
+          columns={columns}
+          rows={list.data?.data}
+          loading={list.isLoading}
+          caption={t(`supplies.tabs.${tab}`)}
+        />
+        <PaginationBar
+          page={page}
+          total={list.data?.count ?? 0}
+          perPage={PAGE_SIZE}
+          onChange={(p) => onSearchChange({ page: p })}
+        />
+      </Paper>
+      {me && (
+        <SupplyModal
+          opened={search.showModal === 1}
+          onClose={() => onSearchChange({ showModal: undefined })}
+          me={me}
+          initialMode={tab === 'bank' ? 'BANK' : 'MOBILE_MONEY'}
+        />
+      )}
+      {bankInfo && (
+        <BankInfoModal
+          opened
+          onClose={() => setBankInfo(null)}
+          accountNumber={(bankInfo as Supply & { accountNumber?: string }).accountNumber ?? '—'}
+          reference={bankInfo.reference}
+        />
+      )}
+    </>
+  );
+}

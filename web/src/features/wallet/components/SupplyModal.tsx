@@ -1,0 +1,192 @@
+import { Button, Group, Loader, SegmentedControl, Select, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { User } from '../../../shared/auth/user.js';
+import { AppModal } from '../../../shared/ui/AppModal.js';
+import { MoneyInput } from '../../../shared/ui/MoneyInput.js';
+import { useErrorText } from '../../../shared/api/use-error-text.js';
+import { isApiError } from '../../../shared/api/api-error.js';
+import { createSupply, SUPPLY_BANKS, type SupplyInput } from '../api/supplies.js';
+import { useIdempotencyKey } from '../hooks/use-idempotency-key.js';
+import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
+import { useWidgetResult } from '../hooks/use-widget-result.js';
+import { amountError } from '../model/amount.js';
+import type { SupplyCreated } from '../model/types.js';
+import { readWidgetMessage, widgetAddress } from '../model/widget.js';
+import { BankInfoModal } from './BankInfoModal.js';
+
+type Mode = SupplyInput['accountType'];
+
+/**
+ * 'Nouvel approvisionnement': amount (and bank in transfer mode). Mobile money or
+ * card opens the provider's widget in a frame; a bank transfer shows the account
+ * number and the reference to write on the slip.
+ */
+export function SupplyModal({
+  opened,
+  onClose,
+  me,
+  initialMode = 'MOBILE_MONEY',
+}: {
+  opened: boolean;
+  onClose: () => void;
+  me: User;
+  initialMode?: Mode;
+}) {
+  const { t } = useTranslation('wallet');
+  const errorText = useErrorText();
+  const invalidate = useInvalidateWallet();
+  const key = useIdempotencyKey();
+  const [mode, setMode] = useState<Mode>(initialMode);
+  const [amount, setAmount] = useState<number | null>(null);
+  const [bank, setBank] = useState<string | null>(SUPPLY_BANKS[0] ?? null);
+  const [touched, setTouched] = useState(false);
+  const [created, setCreated] = useState<SupplyCreated | null>(null);
+  const amountMsg = amountError(amount);
+  const bankMissing = mode === 'BANK' && !bank;
+
+  const reset = () => {
+    setAmount(null);
+    setTouched(false);
+    setCreated(null);
+    key.renew();
+  };
+  const close = () => {
+    onClose();
+    setTimeout(reset, 200);
+  };
+  const widgetResult = useWidgetResult(close);
+
+  const create = useMutation({
+    mutationFn: () =>
+      createSupply(
+        {
+          amount: amount!,
+          walletId: me.walletId,
+          accountType: mode,
+          ...(mode === 'BANK' && bank ? { bank } : {}),
+        },
+        key.current(),
+      ),
+    onSuccess: async (answer) => {
+      key.renew();
+      setCreated(answer);
+      await invalidate();
+    },
+    onError: (error) =>
+      notifications.show({
+        color: 'red',
+        message: isApiError(error) ? errorText(error) : t('supplies.errors.reference'),
+      }),
+  });
+
+  const widgetUrl = created?.widget?.url ? widgetAddress(created.widget.url) : null;
+
+  // The widget's return page (in the frame) posts its outcome here.
+  useEffect(() => {
+    if (!widgetUrl) return;
+    const onMessage = (event: MessageEvent) => {
+      if (event.origin !== window.location.origin) return;
+      const result = readWidgetMessage(event.data);
+      if (result && !widgetResult.isPending) widgetResult.mutate(result);
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, [widgetUrl, widgetResult]);
+
+  if (created?.bankAccountNumber) {
+    return (
+      <BankInfoModal
+        opened={opened}
+        onClose={close}
+        accountNumber={created.bankAccountNumber.accountNumber}
+        bankName={created.bankAccountNumber.bankName}
+        reference={created.reference}
+      />
+    );
+  }
+
+  return (
+    <AppModal
+      opened={opened}
+      onClose={close}
+      title={widgetUrl ? t('supplies.widgetTitle') : t('supplies.modalTitle')}
+      size={widgetUrl ? 620 : 500}
+    >
+      {widgetUrl ? (
+        widgetResult.isPending ? (
+          <Group>
+            <Loader size="sm" />
+            <Text>{t('supplies.verifying')}</Text>
+          </Group>
+        ) : (
+          <iframe
+            src={widgetUrl}
+            title={t('supplies.widgetFrame')}
+            style={{ width: '100%', height: 420, border: 0 }}
+            data-testid="supply-widget"
+          />
+        )
+      ) : (
+        <Stack>
+          <div>
+            <Text size="sm" fw={500} mb={4} id="supply-mode">
+              {t('supplies.mode')}
+            </Text>
+            <SegmentedControl
+              aria-labelledby="supply-mode"
+              fullWidth
+              value={mode}
+              onChange={(v) => {
+                setMode(v as Mode);
+                key.renew();
+              }}
+              data={(['MOBILE_MONEY', 'BANK'] as const).map((m) => ({
+                value: m,
+                label: t(`supplies.modes.${m}`),
+              }))}
+            />
+          </div>
+          <MoneyInput
+            label={t('supplies.amount')}
+            withAsterisk
+            value={amount}
+            onChange={(v) => {
+              setAmount(v);
+              setTouched(true);
+              key.renew();
+            }}
+            error={touched && amountMsg ? t(amountMsg) : undefined}
+          />
+          {mode === 'BANK' && (
+            <Select
+              label={t('supplies.bank')}
+              withAsterisk
+              data={SUPPLY_BANKS}
+              value={bank}
+              onChange={(v) => {
+                setBank(v);
+                key.renew();
+              }}
+              error={bankMissing ? t('validation:required') : undefined}
+            />
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              {t('common:cancel')}
+            </Button>
+            <Button
+              disabled={Boolean(amountMsg) || bankMissing}
+              loading={create.isPending}
+              onClick={() => create.mutate()}
+            >
+              {t('supplies.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </AppModal>
+  );
+}

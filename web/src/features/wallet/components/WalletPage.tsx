@@ -1,0 +1,126 @@
+import { Button, Grid, Group, Paper, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconArrowsExchange, IconCash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useErrorText } from '../../../shared/api/use-error-text.js';
+import { useCurrentUser } from '../../../shared/auth/current-user.js';
+import { formatDate } from '../../../shared/format/date.js';
+import { formatMoney } from '../../../shared/format/money.js';
+import { DownloadButton } from '../../../shared/ui/DownloadButton.js';
+import { PageTitle } from '../../../shared/ui/PageTitle.js';
+import { walletStatsQuery } from '../api/stats.js';
+import { exportTransactions, transactionsQuery } from '../api/transactions.js';
+import type { TransactionListSearch } from '../model/search.js';
+import { TransactionsTable } from './TransactionsTable.js';
+import { TransferFlow } from './TransferFlow.js';
+import { WithdrawFlow } from './WithdrawFlow.js';
+import { YearlyChart } from './YearlyChart.js';
+import { useRealtime } from '../../../shared/realtime/use-realtime.js';
+
+/** 'Mon Wallet': balance with Transférer/Retirer, last transaction, yearly chart, transactions. */
+export function WalletPage({
+  search,
+  onSearchChange,
+}: {
+  search: TransactionListSearch;
+  onSearchChange: (next: Partial<TransactionListSearch>) => void;
+}) {
+  const { t } = useTranslation('wallet');
+  useRealtime();
+  const errorText = useErrorText();
+  const me = useCurrentUser();
+  const stats = useQuery(walletStatsQuery);
+  const any = useQuery(transactionsQuery({ page: 1 }));
+  const [flow, setFlow] = useState<'transfer' | 'withdraw' | null>(null);
+  const year = search.year ?? new Date().getFullYear();
+  const balance = stats.data ? (stats.data.availableBalance ?? stats.data.balance) : null;
+  const nothing = any.isSuccess && any.data.count === 0;
+
+  return (
+    <>
+      <PageTitle>{t('title')}</PageTitle>
+      <Grid mb="lg">
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Stack h="100%">
+            <Paper withBorder p="md" radius="md">
+              <Text size="sm" c="dark.5">
+                {t('availableBalance')}
+              </Text>
+              <Text fz={28} fw={700} data-testid="wallet-available">
+                {balance === null ? '—' : formatMoney(balance)}
+              </Text>
+              <Group mt="md">
+                <Button
+                  leftSection={<IconArrowsExchange size={16} aria-hidden />}
+                  onClick={() => setFlow('transfer')}
+                  disabled={!me}
+                >
+                  {t('transfer')}
+                </Button>
+                <Button
+                  variant="default"
+                  leftSection={<IconCash size={16} aria-hidden />}
+                  onClick={() => setFlow('withdraw')}
+                  disabled={!me}
+                >
+                  {t('withdraw')}
+                </Button>
+              </Group>
+            </Paper>
+            <Paper withBorder p="md" radius="md">
+              <Text size="sm" c="dark.5">
+                {t('lastTransaction')}
+              </Text>
+              {stats.data?.lastTransactionDate ? (
+                <>
+                  <Text fz="xl" fw={700} data-testid="wallet-last-amount">
+                    {formatMoney(stats.data.lastTransactionAmout ?? 0)}
+                  </Text>
+                  <Text size="sm">{formatDate(stats.data.lastTransactionDate)}</Text>
+                </>
+              ) : (
+                <Text>{t('noTransaction')}</Text>
+              )}
+            </Paper>
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          {me && (
+            <YearlyChart
+              userId={me.id}
+              year={year}
+              onYearChange={(y) => onSearchChange({ year: y })}
+            />
+          )}
+        </Grid.Col>
+      </Grid>
+      <TransactionsTable
+        search={search}
+        onSearchChange={onSearchChange}
+        caption={t('transactions')}
+        actions={
+          me && (
+            <DownloadButton
+              disabled={nothing}
+              onDownload={async () => {
+                try {
+                  await exportTransactions(me.id);
+                } catch (error) {
+                  notifications.show({ color: 'red', message: errorText(error) });
+                }
+              }}
+            />
+          )
+        }
+      />
+      {me && (
+        <>
+          <TransferFlow opened={flow === 'transfer'} onClose={() => setFlow(null)} me={me} />
+          <WithdrawFlow opened={flow === 'withdraw'} onClose={() => setFlow(null)} me={me} />
+        </>
+      )}
+    </>
+  );
+}
