@@ -5,6 +5,7 @@ import enNav from './locales/en/nav.json';
 import enProfile from './locales/en/profile.json';
 import enUsers from './locales/en/users.json';
 import enValidation from './locales/en/validation.json';
+import enWallet from './locales/en/wallet.json';
 import frAuth from './locales/fr/auth.json';
 import frCommon from './locales/fr/common.json';
 import frErrors from './locales/fr/errors.json';
@@ -12,6 +13,7 @@ import frNav from './locales/fr/nav.json';
 import frProfile from './locales/fr/profile.json';
 import frUsers from './locales/fr/users.json';
 import frValidation from './locales/fr/validation.json';
+import frWallet from './locales/fr/wallet.json';
 
 export const resources = {
   fr: {
@@ -22,6 +24,7 @@ export const resources = {
     profile: frProfile,
     validation: frValidation,
     errors: frErrors,
+    wallet: frWallet,
   },
   en: {
     common: enCommon,
@@ -31,6 +34,7 @@ export const resources = {
     profile: enProfile,
     validation: enValidation,
     errors: enErrors,
+    wallet: enWallet,
   },
 } as const;
 
