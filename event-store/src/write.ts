@@ -88,18 +88,24 @@ export async function writeEvents(
       hashes[i] = previous;
     }
   }
+  const call = (withHashes: boolean) =>
+    sql<{ head: number | null; head_hash: string | null }>`
+    select head, head_hash from filiere_append_events(
+      ${streamIds}::text[], ${versions}::integer[], ${types}::text[], ${schemaVersions}::integer[],
+      ${data}::text[], ${metadata}::text[],
+      ${withHashes ? null : prefixes}::text[], ${withHashes ? null : suffixes}::text[],
+      ${commands.map((c) => c.key)}::text[], ${commands.map((c) => canonicalJson(c.result))}::text[],
+      ${commands.map((c) => c.offset)}::integer[], ${commands.map((c) => c.count)}::integer[],
+      ${withHashes ? known!.position : null}::bigint, ${withHashes ? known!.hash : null}::text,
+      ${withHashes ? hashes : null}::text[]
+    )`.execute(executor);
   try {
-    const { rows } = await sql<{ head: number; head_hash: string }>`
-      select head, head_hash from filiere_append_events(
-        ${streamIds}::text[], ${versions}::integer[], ${types}::text[], ${schemaVersions}::integer[],
-        ${data}::text[], ${metadata}::text[], ${prefixes}::text[], ${suffixes}::text[],
-        ${commands.map((c) => c.key)}::text[], ${commands.map((c) => canonicalJson(c.result))}::text[],
-        ${commands.map((c) => c.offset)}::integer[], ${commands.map((c) => c.count)}::integer[],
-        ${known?.position ?? null}::bigint, ${known?.hash ?? null}::text, ${hashes}::text[]
-      )`.execute(executor);
+    let { rows } = await call(hashes !== null);
+    // The head moved since this writer last saw it: nothing was appended; let the database hash.
+    if (rows[0]!.head === null) ({ rows } = await call(false));
     const head = Number(rows[0]!.head);
     if (!hint.known || hint.known.position < head) {
-      hint.known = { position: head, hash: rows[0]!.head_hash };
+      hint.known = { position: head, hash: rows[0]!.head_hash! };
     }
     return { firstPosition: head - n + 1, head };
   } catch (error) {

@@ -47,11 +47,11 @@ describe('npm run ledger:verify', () => {
     const { code, stdout } = await cli({ DATABASE_URL: database.url });
     expect(code).toBe(1);
     expect(stdout).toContain('BROKEN at position 3');
-  });
+  }, 60_000);
 
   it('exits 2 without DATABASE_URL when there is no embedded database', async () => {
     const { code, stdout } = await cli({ DATABASE_URL: '', DATA_DIR: '/tmp/filiere-no-such-dir' });
     expect(code).toBe(2);
     expect(stdout).toContain('No embedded database');
-  });
+  }, 60_000);
 });
