@@ -173,6 +173,33 @@ describe('users: sign-in answers, ownership, duplicates, profile', () => {
     expect(edited.json()).toMatchObject({ roleId: 3, clusterId: clusterA, organizationId: null });
   });
 
+  it('one reset link used five times at once: exactly one 200', async () => {
+    const user = await seedUser(testDb.db, 'ROLE_GROWER', { email: 'course.lien@exemple.bj' });
+    await call('POST', `/api/users/forgot-password/${user.email}`);
+    const mail = await testDb.db
+      .selectFrom('outbox')
+      .select('text')
+      .where('recipient', '=', user.email)
+      .executeTakeFirstOrThrow();
+    const token = new URL(mail.text.match(/https?:\/\/\S+/)![0]).searchParams.get('t');
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        call(
+          'POST',
+          '/api/users/reset-password',
+          {},
+          {
+            token,
+            email: user.email,
+            password: `Course#${i}xyz`,
+            confirmPassword: `Course#${i}xyz`,
+          },
+        ),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 403, 403, 403, 403]);
+  });
+
   it('a cluster manager sees and manages only its cluster’s non-admin users', async () => {
     const manager = await seedUser(testDb.db, 'ROLE_CLUSTER_MANAGER', { clusterId: clusterA });
     const mine = await seedUser(testDb.db, 'ROLE_GROWER', { clusterId: clusterA });
