@@ -82,6 +82,15 @@ export class CommandPipeline {
   }
 
   private async processBatch(entries: Entry[]): Promise<void> {
+    try {
+      await this.processBatchOrThrow(entries);
+    } catch (error) {
+      // An unexpected failure must not leave callers waiting; settled promises ignore this.
+      for (const entry of entries) entry.reject(error);
+    }
+  }
+
+  private async processBatchOrThrow(entries: Entry[]): Promise<void> {
     const conflicted = await this.attempt(entries);
     // A conflict with another process failed the whole batch: retry each alone, reloading.
     for (const entry of conflicted) {
