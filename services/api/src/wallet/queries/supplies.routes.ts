@@ -1,0 +1,209 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql, type Kysely } from 'kysely';
+import { z } from 'zod';
+import { callerOf, targetUser } from './caller.js';
+import {
+  iso,
+  likePattern,
+  listOf,
+  listQuery,
+  pageOf,
+  security,
+  supplyStatus,
+  tags,
+  userIdParams,
+  userRef,
+  type ListQuery,
+} from './schemas.js';
+
+const supplySchema = z.object({
+  reference: z.string(),
+  paymentMethod: z.string(),
+  amount: z.number(),
+  status: z.string(),
+  bank: z.string().nullable(),
+  bankAccountNumber: z.string().nullable(),
+  walletId: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  user: userRef,
+});
+
+const methodsOf = (type: string | undefined): string[] | undefined => {
+  switch (type) {
+    case 'momo-card':
+      return ['MOBILE_MONEY', 'CARD'];
+    case 'bank':
+    case 'BANK':
+      return ['BANK'];
+    case 'MOBILE_MONEY':
+    case 'CARD':
+      return [type];
+    default:
+      return undefined;
+  }
+};
+
+interface SupplyFilter extends ListQuery {
+  status?: string | undefined;
+  methods?: string[] | undefined;
+  userId?: string | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+}
+
+async function listSupplies(db: Kysely<any>, f: SupplyFilter) {
+  const base = () => {
+    let q = db
+      .selectFrom('wallet_supplies as s')
+      .leftJoin('users as u', (j) => j.on(sql`u.id::text`, '=', sql.ref('s.owner_user_id')));
+    if (f.userId) q = q.where('s.owner_user_id', '=', f.userId);
+    if (f.methods) q = q.where('s.method', 'in', f.methods);
+    if (f.status) q = q.where('s.status', '=', f.status);
+    if (f.from) q = q.where('s.created_at', '>=', f.from);
+    if (f.to) q = q.where('s.created_at', '<', f.to);
+    if (f.q) {
+      const like = likePattern(f.q);
+      q = q.where((eb) =>
+        eb.or([
+          eb('s.reference', 'ilike', like),
+          eb(sql`u.firstname || ' ' || u.lastname`, 'ilike', like),
+        ]),
+      );
+    }
+    return q;
+  };
+  const { offset, limit } = pageOf(f);
+  let rows = base()
+    .selectAll('s')
+    .select(['u.id as u_id', 'u.firstname as u_firstname', 'u.lastname as u_lastname'])
+    .orderBy('s.created_at', 'desc')
+    .orderBy('s.reference')
+    .offset(offset);
+  if (limit !== undefined) rows = rows.limit(limit);
+  const [data, total] = await Promise.all([
+    rows.execute(),
+    base()
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return {
+    data: data.map((r) => ({
+      reference: r.reference,
+      paymentMethod: r.method,
+      amount: Number(r.amount),
+      status: r.status,
+      bank: r.bank_code,
+      bankAccountNumber: r.bank_account_number,
+      walletId: r.wallet_id,
+      createdAt: iso(r.created_at)!,
+      updatedAt: iso(r.updated_at)!,
+      user: r.u_id ? { id: r.u_id, firstname: r.u_firstname, lastname: r.u_lastname } : null,
+    })),
+    count: Number(total.n),
+  };
+}
+
+const suppliesQuery = listQuery.extend({ status: supplyStatus.optional() });
+
+/** GET supply/stats/{userId}, supply/{momo-card|bank}/{userId}, and the admin list GET supply. */
+export function supplyRoutes(scope: FastifyInstance): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  const db = () => app.deps.db;
+
+  app.get(
+    '/supply/stats/:userId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Solde disponible, dernier approvisionnement et nombre d’approvisionnements',
+        params: z.object({ userId: userIdParams.shape.id }),
+        response: {
+          200: z.object({
+            availableBalance: z.number(),
+            lastSupplyAmount: z.number().nullable(),
+            lastSupplyDate: z.string().nullable(),
+            supplies: z.number(),
+          }),
+        },
+      },
+      preHandler: app.authenticate,
+    },
+    async (request) => {
+      const caller = await callerOf(app, request);
+      const user = await targetUser(db(), caller, request.params.userId);
+      const [stats, balance] = await Promise.all([
+        db()
+          .selectFrom('wallet_supply_stats')
+          .selectAll()
+          .where('user_id', '=', user.id)
+          .executeTakeFirst(),
+        db()
+          .selectFrom('wallet_balances')
+          .select('available_balance')
+          .where('wallet_id', '=', user.walletId)
+          .executeTakeFirst(),
+      ]);
+      return {
+        availableBalance: Number(balance?.available_balance ?? 0),
+        lastSupplyAmount:
+          stats?.last_supply_amount == null ? null : Number(stats.last_supply_amount),
+        lastSupplyDate: iso(stats?.last_supply_date ?? null),
+        supplies: stats?.supplies ?? 0,
+      };
+    },
+  );
+
+  app.get(
+    '/supply/:type/:userId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Approvisionnements d’un utilisateur : momo-card (mobile money et carte) ou bank',
+        params: z.object({
+          type: z.enum(['momo-card', 'bank'], { error: 'Type invalide (momo-card ou bank)' }),
+          userId: userIdParams.shape.id,
+        }),
+        querystring: suppliesQuery,
+        response: { 200: listOf(supplySchema) },
+      },
+      preHandler: app.authenticate,
+    },
+    async (request) => {
+      const caller = await callerOf(app, request);
+      const user = await targetUser(db(), caller, request.params.userId);
+      return listSupplies(db(), {
+        ...request.query,
+        userId: user.id,
+        methods: methodsOf(request.params.type),
+      });
+    },
+  );
+
+  app.get(
+    '/supply',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Tous les approvisionnements (administrateurs), filtrables par type, statut, dates',
+        querystring: suppliesQuery.extend({
+          type: z.enum(['BANK', 'MOBILE_MONEY', 'CARD', 'momo-card', 'bank']).optional(),
+          from: z.coerce.date({ error: 'Date invalide' }).optional(),
+          to: z.coerce.date({ error: 'Date invalide' }).optional(),
+        }),
+        response: { 200: listOf(supplySchema) },
+      },
+      preHandler: app.requireRoles('ROLE_SUPER_ADMIN', 'ROLE_ADMIN'),
+    },
+    async (request) => {
+      await callerOf(app, request);
+      const { type, ...rest } = request.query;
+      return listSupplies(db(), { ...rest, methods: methodsOf(type) });
+    },
+  );
+}

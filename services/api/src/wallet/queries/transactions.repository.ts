@@ -1,0 +1,136 @@
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { iso, likePattern, pageOf, type ListQuery } from './schemas.js';
+
+export interface TransactionFilter extends ListQuery {
+  status?: string | undefined;
+  /** Only this wallet's rows; all wallets when absent (admins). */
+  walletId?: string | undefined;
+}
+
+const name = (alias: string) =>
+  sql<string>`(${sql.ref(`${alias}.firstname`)} || ' ' || ${sql.ref(`${alias}.lastname`)})`;
+
+/** Transaction rows joined with the current names of both sides (names live outside the log). */
+function base(db: Kysely<any>, f: TransactionFilter): SelectQueryBuilder<any, any, object> {
+  let q = db
+    .selectFrom('wallet_transactions as t')
+    .leftJoin('users as su', (j) => j.on(sql`su.id::text`, '=', sql.ref('t.source_user_id')))
+    .leftJoin('users as du', (j) => j.on(sql`du.id::text`, '=', sql.ref('t.destination_user_id')));
+  if (f.walletId !== undefined) q = q.where('t.wallet_id', '=', f.walletId);
+  if (f.status) q = q.where('t.status', '=', f.status);
+  if (f.q) {
+    const like = likePattern(f.q);
+    q = q.where((eb) =>
+      eb.or([
+        eb('t.reference', 'ilike', like),
+        eb('t.reason', 'ilike', like),
+        eb(name('su'), 'ilike', like),
+        eb(name('du'), 'ilike', like),
+      ]),
+    );
+  }
+  return q;
+}
+
+export type TransactionDto = ReturnType<typeof toDto>;
+
+function person(id: unknown, firstname: unknown, lastname: unknown) {
+  return id ? { id: String(id), firstname: String(firstname), lastname: String(lastname) } : null;
+}
+
+function toDto(r: Record<string, any>) {
+  return {
+    id: String(r.id),
+    reference: r.reference as string,
+    operationType: r.operation_type as string,
+    direction: r.direction as string,
+    amount: Number(r.amount),
+    status: r.status as string,
+    reason: (r.reason as string | null) ?? null,
+    paymentMeans: (r.payment_means as string | null) ?? null,
+    walletId: r.wallet_id as string,
+    createdAt: iso(r.created_at)!,
+    source: {
+      walletId: (r.source_wallet_id as string | null) ?? null,
+      user: person(r.su_id, r.su_firstname, r.su_lastname),
+    },
+    destination: {
+      walletId: (r.destination_wallet_id as string | null) ?? null,
+      user: person(r.du_id, r.du_firstname, r.du_lastname),
+      phone: (r.du_phone as string | null) ?? null,
+      payout: (r.destination as string | null) ?? null,
+    },
+  };
+}
+
+const columns = [
+  't.id',
+  't.reference',
+  't.operation_type',
+  't.direction',
+  't.amount',
+  't.status',
+  't.reason',
+  't.payment_means',
+  't.wallet_id',
+  't.created_at',
+  't.source_wallet_id',
+  't.destination_wallet_id',
+  't.destination',
+  'su.id as su_id',
+  'su.firstname as su_firstname',
+  'su.lastname as su_lastname',
+  'du.id as du_id',
+  'du.firstname as du_firstname',
+  'du.lastname as du_lastname',
+  'du.phone as du_phone',
+] as const;
+
+export async function listTransactions(db: Kysely<any>, f: TransactionFilter) {
+  const { offset, limit } = pageOf(f);
+  let rows = base(db, f)
+    .select([...columns])
+    .orderBy('t.id', 'desc')
+    .offset(offset);
+  if (limit !== undefined) rows = rows.limit(limit);
+  const [data, total] = await Promise.all([
+    rows.execute(),
+    base(db, f)
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { data: data.map(toDto), count: Number((total as { n: string }).n) };
+}
+
+export async function findTransaction(db: Kysely<any>, id: number) {
+  const row = await base(db, { page: 1, limit: 1 })
+    .select([...columns])
+    .where('t.id', '=', id)
+    .executeTakeFirst();
+  return row ? toDto(row) : undefined;
+}
+
+/** Rows of one wallet by ascending id after `afterId` (keyset pages for the export). */
+export async function transactionsPage(
+  db: Kysely<any>,
+  walletId: string,
+  afterId: number,
+  size: number,
+) {
+  const rows = await base(db, { page: 1, limit: size, walletId })
+    .select([...columns])
+    .where('t.id', '>', afterId)
+    .orderBy('t.id', 'asc')
+    .limit(size)
+    .execute();
+  return rows.map(toDto);
+}
+
+export async function countWalletTransactions(db: Kysely<any>, walletId: string) {
+  const row = await db
+    .selectFrom('wallet_transactions')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('wallet_id', '=', walletId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

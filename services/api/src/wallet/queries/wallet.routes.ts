@@ -1,0 +1,141 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { callerOf, isAdminRole, requireWalletAccess } from './caller.js';
+import { iso, likePattern, listOf, security, tags } from './schemas.js';
+
+const statsSchema = z.object({
+  balance: z.number(),
+  availableBalance: z.number(),
+  /** Spelt as the original API spells it. */
+  lastTransactionAmout: z.number().nullable(),
+  lastTransactionDate: z.string().nullable(),
+});
+
+const recipientSchema = z.object({
+  id: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  phone: z.string().nullable(),
+  walletId: z.string(),
+  role: z.string(),
+});
+
+/** GET wallet/stats, wallet/stats/{walletId}/{year} and the transfer recipient search. */
+export function walletRoutes(scope: FastifyInstance): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  const db = () => app.deps.db;
+
+  app.get(
+    '/wallet/stats',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Solde, solde disponible et dernière transaction de l’appelant',
+        response: { 200: statsSchema },
+      },
+      preHandler: app.authenticate,
+    },
+    async (request) => {
+      const caller = await callerOf(app, request);
+      const row = await db()
+        .selectFrom('wallet_balances')
+        .selectAll()
+        .where('wallet_id', '=', caller.walletId)
+        .executeTakeFirst();
+      return {
+        balance: Number(row?.balance ?? 0),
+        availableBalance: Number(row?.available_balance ?? 0),
+        lastTransactionAmout:
+          row?.last_transaction_amount == null ? null : Number(row.last_transaction_amount),
+        lastTransactionDate: iso(row?.last_transaction_date ?? null),
+      };
+    },
+  );
+
+  app.get(
+    '/wallet/stats/:walletId/:year',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Nombre de transactions par mois (janvier à décembre) d’un portefeuille',
+        params: z.object({
+          walletId: z.string().min(1).max(100),
+          year: z.coerce.number({ error: 'Année invalide' }).int().min(2000).max(2100),
+        }),
+        response: {
+          200: z.object({
+            walletId: z.string(),
+            year: z.number(),
+            paiementStats: z.array(z.number()).length(12),
+          }),
+        },
+      },
+      preHandler: app.authenticate,
+    },
+    async (request) => {
+      const caller = await callerOf(app, request);
+      const { walletId, year } = request.params;
+      requireWalletAccess(caller, walletId);
+      const rows = await db()
+        .selectFrom('wallet_monthly_counts')
+        .select(['month', 'count'])
+        .where('wallet_id', '=', walletId)
+        .where('year', '=', year)
+        .execute();
+      const months = Array.from({ length: 12 }, () => 0);
+      for (const r of rows) months[r.month - 1] = r.count;
+      return { walletId, year, paiementStats: months };
+    },
+  );
+
+  app.get(
+    '/wallet/recipients',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Destinataires d’un transfert : tous les utilisateurs (administrateurs), sinon ceux du cluster de l’appelant ; q vide → liste vide',
+        querystring: z.object({ q: z.string().trim().max(100).optional() }),
+        response: { 200: listOf(recipientSchema) },
+      },
+      preHandler: app.authenticate,
+    },
+    async (request) => {
+      const caller = await callerOf(app, request);
+      const q = request.query.q ?? '';
+      if (q === '') return { data: [], count: 0 };
+      if (!isAdminRole(caller.role) && caller.clusterId === null) return { data: [], count: 0 };
+      const like = likePattern(q);
+      let query = db()
+        .selectFrom('users as u')
+        .innerJoin('roles as r', 'r.id', 'u.role_id')
+        .select(['u.id', 'u.firstname', 'u.lastname', 'u.phone', 'u.wallet_id', 'r.code'])
+        .where('u.deleted_at', 'is', null)
+        .where('u.is_active', '=', true)
+        .where('u.id', '!=', caller.id)
+        .where((eb) =>
+          eb.or([
+            eb('u.firstname', 'ilike', like),
+            eb('u.lastname', 'ilike', like),
+            eb('u.email', 'ilike', like),
+            eb('u.phone', 'ilike', like),
+          ]),
+        );
+      if (!isAdminRole(caller.role)) query = query.where('u.cluster_id', '=', caller.clusterId);
+      const rows = await query.orderBy('u.lastname').orderBy('u.firstname').limit(20).execute();
+      const data = rows.map((r) => ({
+        id: r.id,
+        firstname: r.firstname,
+        lastname: r.lastname,
+        phone: r.phone,
+        walletId: r.wallet_id,
+        role: r.code,
+      }));
+      return { data, count: data.length };
+    },
+  );
+}
