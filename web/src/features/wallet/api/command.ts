@@ -27,7 +27,8 @@ async function send(
   const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
   let response: Response;
   try {
-    response = await fetch(buildUrl(path), {
+    // `/api/…` addresses the API answers (export download links) are used as they are.
+    response = await fetch(path.startsWith('/api/') ? path : buildUrl(path), {
       method,
       headers,
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -82,27 +83,45 @@ export async function command<T>(
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/**
- * Downloads a spreadsheet: the API answers either the file itself or `{url}`
- * (the spec: "returns a url"); either way the browser saves it.
- */
-export async function downloadSpreadsheet(path: string, fileName: string): Promise<void> {
-  const response = await send('GET', path, { accept: `${XLSX}, application/json` });
-  const type = response.headers.get('content-type') ?? '';
-  let href: string;
-  let revoke = false;
-  if (type.includes('json')) {
-    const { url } = (await response.json()) as { url: string };
-    href = url;
-  } else {
-    href = URL.createObjectURL(await response.blob());
-    revoke = true;
-  }
+/** `GET transaction/user/{id}/export/xlsx` above 10 000 rows: a background job. */
+interface ExportJob {
+  jobId: string;
+  status: 'RUNNING' | 'READY' | 'FAILED';
+  statusUrl: string;
+  downloadUrl: string;
+}
+
+function save(blob: Blob, fileName: string): void {
+  const href = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = href;
   link.download = fileName;
   document.body.appendChild(link);
   link.click();
   link.remove();
-  if (revoke) setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
+
+/**
+ * Downloads a spreadsheet with the bearer token. The API answers the file (200),
+ * nothing to export (204: returns false), or a background job (202) that is
+ * polled until ready. `{url}` answers (the spec's "returns a url") are followed.
+ */
+export async function downloadSpreadsheet(path: string, fileName: string): Promise<boolean> {
+  let response = await send('GET', path, { accept: `${XLSX}, application/json` });
+  if (response.status === 204) return false;
+  if (response.status === 202) {
+    let job = (await response.json()) as ExportJob;
+    while (job.status === 'RUNNING') {
+      await new Promise((r) => setTimeout(r, 1000));
+      job = (await (await send('GET', job.statusUrl, {})).json()) as ExportJob;
+    }
+    if (job.status !== 'READY') throw new Error('export failed');
+    response = await send('GET', job.downloadUrl, { accept: XLSX });
+  } else if ((response.headers.get('content-type') ?? '').includes('json')) {
+    const { url } = (await response.json()) as { url: string };
+    response = await send('GET', url, { accept: XLSX });
+  }
+  save(await response.blob(), fileName);
+  return true;
 }

@@ -8,13 +8,15 @@ import { command } from './command.js';
 export const financingsQuery = (userId: string, search: ListQuery<TransactionStatus>) =>
   queryOptions({
     queryKey: ['financement', 'list', userId, search],
-    queryFn: async () =>
-      toPage(
+    queryFn: async () => {
+      const page = toPage(
         await api<Page<Financing> | Financing[]>(
           `/financement/user/${encodeURIComponent(userId)}`,
           { query: { page: search.page, limit: PAGE_SIZE, q: search.q, status: search.status } },
         ),
-      ),
+      );
+      return { ...page, data: page.data.map((f) => ({ ...f, id: f.id ?? f.reference })) };
+    },
     placeholderData: keepPreviousData,
   });
 

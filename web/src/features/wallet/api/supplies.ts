@@ -5,6 +5,12 @@ import { PAGE_SIZE, type ListQuery, type SupplyStatus, type SupplyTab } from '..
 import type { Supply, SupplyCreated, SupplyStats } from '../model/types.js';
 import { command } from './command.js';
 
+/** Supplies have no id of their own: the reference identifies one. */
+const withIds = (page: Page<Supply>): Page<Supply> => ({
+  ...page,
+  data: page.data.map((s) => ({ ...s, id: s.id ?? s.reference })),
+});
+
 export const supplyStatsQuery = (userId: string) =>
   queryOptions({
     queryKey: ['supply', 'stats', userId],
@@ -15,10 +21,12 @@ export const suppliesQuery = (userId: string, tab: SupplyTab, search: ListQuery<
   queryOptions({
     queryKey: ['supply', 'list', userId, tab, search],
     queryFn: async () =>
-      toPage(
-        await api<Page<Supply> | Supply[]>(`/supply/${tab}/${encodeURIComponent(userId)}`, {
-          query: { page: search.page, limit: PAGE_SIZE, q: search.q, status: search.status },
-        }),
+      withIds(
+        toPage(
+          await api<Page<Supply> | Supply[]>(`/supply/${tab}/${encodeURIComponent(userId)}`, {
+            query: { page: search.page, limit: PAGE_SIZE, q: search.q, status: search.status },
+          }),
+        ),
       ),
     placeholderData: keepPreviousData,
   });
@@ -28,16 +36,18 @@ export const bankSuppliesQuery = (search: ListQuery<SupplyStatus>) =>
   queryOptions({
     queryKey: ['supply', 'admin', search],
     queryFn: async () =>
-      toPage(
-        await api<Page<Supply> | Supply[]>('/supply', {
-          query: {
-            page: search.page,
-            limit: PAGE_SIZE,
-            type: 'BANK',
-            q: search.q,
-            status: search.status,
-          },
-        }),
+      withIds(
+        toPage(
+          await api<Page<Supply> | Supply[]>('/supply', {
+            query: {
+              page: search.page,
+              limit: PAGE_SIZE,
+              type: 'BANK',
+              q: search.q,
+              status: search.status,
+            },
+          }),
+        ),
       ),
     placeholderData: keepPreviousData,
   });

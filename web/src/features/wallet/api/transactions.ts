@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../shared/api/client.js';
 import { toPage, type Page } from '../../../shared/auth/user.js';
 import { PAGE_SIZE, type ListQuery, type TransactionStatus } from '../model/search.js';
-import type { Transaction } from '../model/types.js';
+import type { Transaction, TransactionDetail } from '../model/types.js';
 import { downloadSpreadsheet } from './command.js';
 
 export const transactionsQuery = (search: ListQuery<TransactionStatus>) =>
@@ -20,18 +20,19 @@ export const transactionsQuery = (search: ListQuery<TransactionStatus>) =>
 export const transactionQuery = (id: string) =>
   queryOptions({
     queryKey: ['transaction', 'one', id],
-    queryFn: () => api<Transaction>(`/transaction/${encodeURIComponent(id)}`),
+    queryFn: () => api<TransactionDetail>(`/transaction/${encodeURIComponent(id)}`),
   });
 
 /** Yearly transaction counts of the wallet chart (`GET wallet/stats/{user}/{year}`). */
-export const yearlyStatsQuery = (userId: string, year: number) =>
+export const yearlyStatsQuery = (walletId: string, year: number) =>
   queryOptions({
-    queryKey: ['wallet', 'stats', userId, year],
-    queryFn: () => api<unknown>(`/wallet/stats/${encodeURIComponent(userId)}/${year}`),
+    queryKey: ['wallet', 'stats', walletId, year],
+    queryFn: () => api<unknown>(`/wallet/stats/${encodeURIComponent(walletId)}/${year}`),
     meta: { silent: true },
   });
 
-export function exportTransactions(userId: string): Promise<void> {
+/** False when there was nothing to export. */
+export function exportTransactions(userId: string): Promise<boolean> {
   return downloadSpreadsheet(
     `/transaction/user/${encodeURIComponent(userId)}/export/xlsx`,
     'transactions.xlsx',

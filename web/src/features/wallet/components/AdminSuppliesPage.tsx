@@ -39,7 +39,7 @@ export function AdminSuppliesPage({
   const columns: Column<Supply>[] = [
     { name: 'reference', title: t('columns.reference') },
     // Spec: always the same bank label.
-    { name: 'bank', title: t('columns.bank'), transform: (s) => s.bank ?? SUPPLY_BANKS[0] },
+    { name: 'bank', title: t('columns.bank'), transform: () => SUPPLY_BANKS[0] ?? '—' },
     { name: 'amount', title: t('columns.amountFcfa'), transform: (s) => formatNumber(s.amount) },
     { name: 'createdAt', title: t('columns.date'), transform: (s) => formatDate(s.createdAt) },
     {

@@ -10,7 +10,7 @@ import { DataTable, type Column } from '../../../shared/ui/DataTable.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { PaginationBar } from '../../../shared/ui/PaginationBar.js';
 import { StatusBadge } from '../../../shared/ui/StatusBadge.js';
-import { suppliesQuery } from '../api/supplies.js';
+import { suppliesQuery, SUPPLY_BANKS } from '../api/supplies.js';
 import { useWidgetResult } from '../hooks/use-widget-result.js';
 import {
   PAGE_SIZE,
@@ -80,8 +80,11 @@ export function SuppliesPage({
     {
       name: 'bank',
       title: t('columns.bank'),
+      // The one accepted bank for transfers; the means for mobile money and card.
       transform: (s) =>
-        s.bank ?? t(`supplies.modes.${s.paymentMethod === 'BANK' ? 'BANK' : 'MOBILE_MONEY'}`),
+        s.paymentMethod === 'BANK'
+          ? (SUPPLY_BANKS[0] ?? s.bank ?? '—')
+          : t(`supplies.modes.MOBILE_MONEY`),
     },
     { name: 'amount', title: t('columns.amountFcfa'), transform: (s) => formatNumber(s.amount) },
     { name: 'createdAt', title: t('columns.date'), transform: (s) => formatDate(s.createdAt) },
@@ -178,7 +181,7 @@ export function SuppliesPage({
         <BankInfoModal
           opened
           onClose={() => setBankInfo(null)}
-          accountNumber={(bankInfo as Supply & { accountNumber?: string }).accountNumber ?? '—'}
+          accountNumber={bankInfo.bankAccountNumber ?? '—'}
           reference={bankInfo.reference}
         />
       )}

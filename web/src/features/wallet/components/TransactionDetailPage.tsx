@@ -8,7 +8,6 @@ import { formatDate } from '../../../shared/format/date.js';
 import { formatMoney } from '../../../shared/format/money.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { transactionQuery } from '../api/transactions.js';
-import { fullName } from '../model/types.js';
 import { useRealtime } from '../../../shared/realtime/use-realtime.js';
 
 function Field({ label, value }: { label: string; value: string }) {
@@ -29,8 +28,7 @@ export function TransactionDetailPage({ id }: { id: string }) {
   const router = useRouter();
   const query = useQuery({ ...transactionQuery(id), retry: false });
   const tx = query.data;
-  const beneficiary = tx?.destination?.user;
-  const name = fullName(beneficiary) || '—';
+  const name = tx?.beneficiary.name || '—';
   return (
     <Stack>
       <Anchor
@@ -51,12 +49,12 @@ export function TransactionDetailPage({ id }: { id: string }) {
           <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
             <Field label={t('detail.reference')} value={tx?.reference ?? '—'} />
             <Field label={t('detail.amount')} value={tx ? formatMoney(tx.amount) : '—'} />
-            <Field label={t('detail.date')} value={formatDate(tx?.createdAt)} />
+            <Field label={t('detail.date')} value={formatDate(tx?.date)} />
             <Field label={t('detail.means')} value={t('detail.mobileMoney')} />
             <Field label={t('detail.reason')} value={tx?.reason || '—'} />
             <Field label={t('detail.beneficiary')} value={name} />
-            <Field label={t('detail.nip')} value={beneficiary?.nip ?? beneficiary?.npi ?? '—'} />
-            <Field label={t('detail.phone')} value={beneficiary?.phone ?? '—'} />
+            <Field label={t('detail.nip')} value={tx?.beneficiary.nip ?? '—'} />
+            <Field label={t('detail.phone')} value={tx?.beneficiary.phone ?? '—'} />
             <Field label={t('detail.deliveredQuantity')} value="—" />
             <Field label={t('detail.deliveredDate')} value="—" />
           </SimpleGrid>

@@ -87,9 +87,9 @@ export function WalletPage({
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 8 }}>
-          {me && (
+          {me?.walletId && (
             <YearlyChart
-              userId={me.id}
+              walletId={me.walletId}
               year={year}
               onYearChange={(y) => onSearchChange({ year: y })}
             />
@@ -106,7 +106,9 @@ export function WalletPage({
               disabled={nothing}
               onDownload={async () => {
                 try {
-                  await exportTransactions(me.id);
+                  if (!(await exportTransactions(me.id))) {
+                    notifications.show({ message: t('nothingToDownload') });
+                  }
                 } catch (error) {
                   notifications.show({ color: 'red', message: errorText(error) });
                 }

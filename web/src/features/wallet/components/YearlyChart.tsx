@@ -7,16 +7,16 @@ import { monthlyBars, pickerYears } from '../model/chart.js';
 
 /** Transaction counts per month (Jan–Déc) for the picked year (nivo bar chart). */
 export function YearlyChart({
-  userId,
+  walletId,
   year,
   onYearChange,
 }: {
-  userId: string;
+  walletId: string;
   year: number;
   onYearChange: (year: number) => void;
 }) {
   const { t } = useTranslation('wallet');
-  const stats = useQuery(yearlyStatsQuery(userId, year));
+  const stats = useQuery(yearlyStatsQuery(walletId, year));
   const months = t('months', { returnObjects: true }) as string[];
   const bars = monthlyBars(stats.data, months);
   const label = t('chartLabel', { year });

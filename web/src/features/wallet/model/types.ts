@@ -23,7 +23,22 @@ export interface Transaction {
   destination?: { user?: PartyUser | null } | null;
 }
 
+/** `GET transaction/{id}`: the detail screen's fields, and the row. */
+export interface TransactionDetail {
+  id: string;
+  reference: string;
+  amount: number;
+  date: string;
+  operationType: string;
+  status: string;
+  paymentMeans: string | null;
+  reason: string | null;
+  beneficiary: { name: string | null; nip: string | null; phone: string | null };
+  transaction?: Transaction;
+}
+
 export interface Supply {
+  /** The API lists supplies by reference; the screens use it as the row id. */
   id: string;
   reference: string;
   paymentMethod: 'MOBILE_MONEY' | 'BANK' | 'CARD' | string;
@@ -31,6 +46,7 @@ export interface Supply {
   createdAt: string;
   status: string;
   bank?: string | null;
+  bankAccountNumber?: string | null;
 }
 
 export interface SupplyStats {
@@ -57,6 +73,7 @@ export interface SupplyCreated {
 
 export interface Financing {
   id: string;
+  direction?: 'SENT' | 'RECEIVED';
   reference: string;
   amount: number;
   status: string;
