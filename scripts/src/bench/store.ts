@@ -184,7 +184,9 @@ async function main(): Promise<void> {
   let pgVersion = '';
   try {
     await migrateToLatest(db, eventStoreMigrations);
-    pgVersion = (await sql<{ v: string }>`show server_version`.execute(db)).rows[0]!.v;
+    pgVersion = (
+      await sql<{ v: string }>`select current_setting('server_version') as v`.execute(db)
+    ).rows[0]!.v;
     results.push(await ceiling(db));
 
     const store = new EventStore(db);
