@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '@filiere/api';
 import { createLogger, parseConfig } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { findDemoUser } from './identity.js';
-import { identityDemoStep } from './identity.js';
+import { findDemoUser, identityDemoStep } from './identity.js';
 import { loadDemoData } from './load.js';
 import { walletDemoStep } from './wallet.js';
 
