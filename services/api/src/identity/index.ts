@@ -4,6 +4,7 @@ import { makeGuard, type IdentityContext } from './context.js';
 import type { Mailer } from './mail/mailer.js';
 import { outboxMailer } from './mail/outbox-mailer.js';
 import { smtpMailer } from './mail/smtp-mailer.js';
+import { superAdminNotifier } from './notify.js';
 import { registerAttemptLimit } from './rate-limit.js';
 import { IdentityRepository } from './repository.js';
 import { authRoutes } from './routes/auth.routes.js';
@@ -42,7 +43,7 @@ export async function registerIdentity(app: FastifyInstance): Promise<void> {
       const ctx: IdentityContext = {
         repo,
         auth,
-        users: new UsersService(repo, auth),
+        users: new UsersService(repo, auth, superAdminNotifier(app, repo)),
         limitAttempts: await registerAttemptLimit(scope),
         ...makeGuard(app, repo),
       };

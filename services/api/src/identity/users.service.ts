@@ -10,6 +10,7 @@ import {
   userListScope,
   type Party,
 } from './permissions.js';
+import { USER_PUSH } from './notify.js';
 import type { IdentityRepository, UserFilter, UserRow } from './repository.js';
 import { toUserDto } from './repository.js';
 import { ROLES } from './roles.js';
@@ -41,6 +42,10 @@ export class UsersService {
   constructor(
     private readonly repo: IdentityRepository,
     private readonly auth: AuthService,
+    private readonly notifySuperAdmins: (
+      type: string,
+      data: Record<string, unknown>,
+    ) => Promise<void> = async () => {},
   ) {}
 
   private async dto(id: string): Promise<UserDto> {
@@ -74,7 +79,7 @@ export class UsersService {
       if (!body.denomination) throw fieldError('denomination', MSG.required);
     }
     await this.ensureEmailFree(body.email);
-    return this.create(body, role, {}, false, true, async (repo) => {
+    const user = await this.create(body, role, {}, false, true, async (repo) => {
       if (!body.denomination || (typeUser !== 'industrial' && typeUser !== 'sfd')) return {};
       const organizationId = await repo.insertOrganization(
         body.denomination,
@@ -83,6 +88,8 @@ export class UsersService {
       );
       return { organization_id: organizationId };
     });
+    await this.notifySuperAdmins(USER_PUSH.inactiveCreated, { userId: user.id, role });
+    return user;
   }
 
   /** Internal creation by an admin or a cluster manager: an active account and a set-password mail. */
@@ -256,6 +263,10 @@ export class UsersService {
     }
     const target = await this.managed(actor, id);
     await this.repo.update(id, { is_active: !target.is_active });
+    await this.notifySuperAdmins(USER_PUSH.statusChanged, {
+      userId: id,
+      isActive: !target.is_active,
+    });
     return this.dto(id);
   }
 

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { pgPushPublisher, redisPushPublisher, type PushPublisher } from '@filiere/projections';
+import type { IdentityRepository } from './repository.js';
+
+/** Push types the web app reacts to (types containing "user" refresh its user queries). */
+export const USER_PUSH = {
+  inactiveCreated: 'user.inactive.created',
+  statusChanged: 'user.status.changed',
+} as const;
+
+/**
+ * Tells the signed-in super admins that the inactive-aggregator counter moved,
+ * through the same channel as the projectors' pushes (Redis, else NOTIFY).
+ * A failed push is logged: the counter also refreshes on the next load.
+ */
+export function superAdminNotifier(app: FastifyInstance, repo: IdentityRepository) {
+  const publish: PushPublisher = app.deps.redis
+    ? redisPushPublisher(app.deps.redis)
+    : pgPushPublisher(app.deps.db);
+  return async (type: string, data: Record<string, unknown>): Promise<void> => {
+    try {
+      const { rows } = await repo.list({ roles: ['ROLE_SUPER_ADMIN'], activeOnly: true }, 1, -1);
+      if (rows.length) await publish([{ type, userIds: rows.map((r) => r.id), data }]);
+    } catch (error) {
+      app.log.warn({ err: error, type }, 'push not published');
+    }
+  };
+}
