@@ -115,7 +115,7 @@ describe('concurrent debits of one wallet', () => {
       ),
       { numRuns: 300 },
     );
-  });
+  }, 120_000);
 });
 
 function payouts(ledger: InMemoryWalletLedger): number {

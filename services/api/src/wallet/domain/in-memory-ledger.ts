@@ -27,24 +27,26 @@ import {
  */
 export class InMemoryWalletLedger {
   readonly streams = new Map<string, WalletEvent[]>();
+  // Folded states and postings kept up to date on append, so reads are cheap.
+  private readonly wallets = new Map<string, WalletState>();
+  private readonly supplies = new Map<string, SupplyState>();
+  private readonly withdrawals = new Map<string, WithdrawalState>();
+  private readonly allPostings: Posting[] = [];
 
   events(streamId: string): WalletEvent[] {
     return this.streams.get(streamId) ?? [];
   }
 
   wallet(walletId: string): WalletState {
-    return this.events(walletStreamId(walletId)).reduce(evolveWallet, initialWalletState());
+    return this.wallets.get(walletStreamId(walletId)) ?? initialWalletState();
   }
 
   supply(reference: string): SupplyState {
-    return this.events(supplyStreamId(reference)).reduce(evolveSupply, initialSupplyState());
+    return this.supplies.get(supplyStreamId(reference)) ?? initialSupplyState();
   }
 
   withdrawal(withdrawalId: string): WithdrawalState {
-    return this.events(withdrawalStreamId(withdrawalId)).reduce(
-      evolveWithdrawal,
-      initialWithdrawalState(),
-    );
+    return this.withdrawals.get(withdrawalStreamId(withdrawalId)) ?? initialWithdrawalState();
   }
 
   /** A stream's version: the number of events in it. */
@@ -65,19 +67,48 @@ export class InMemoryWalletLedger {
           streamId: write.streamId,
         });
       }
-    }
-    for (const write of decision.writes) {
       for (const event of write.events) {
         const postings = postingsOf(event);
         if (postings.length > 0) assertBalanced(postings);
       }
+    }
+    for (const write of decision.writes) {
       this.streams.set(write.streamId, [...this.events(write.streamId), ...write.events]);
+      for (const event of write.events) {
+        this.fold(write.streamId, event);
+        this.allPostings.push(...postingsOf(event));
+      }
     }
     return decision.result;
   }
 
+  private fold(streamId: string, event: WalletEvent): void {
+    const category = streamId.slice(0, streamId.indexOf('-'));
+    if (category === 'wallet') {
+      this.wallets.set(
+        streamId,
+        evolveWallet(this.wallets.get(streamId) ?? initialWalletState(), event),
+      );
+    } else if (category === 'supply') {
+      this.supplies.set(
+        streamId,
+        evolveSupply(this.supplies.get(streamId) ?? initialSupplyState(), event),
+      );
+    } else if (category === 'withdrawal') {
+      this.withdrawals.set(
+        streamId,
+        evolveWithdrawal(this.withdrawals.get(streamId) ?? initialWithdrawalState(), event),
+      );
+    }
+  }
+
   /** Every posting of every event, each movement once. */
   postings(): Posting[] {
-    return [...this.streams.values()].flat().flatMap(postingsOf);
+    return [...this.allPostings];
+  }
+
+  /** Each wallet's state folded from scratch (to check the incremental fold against). */
+  refold(walletId: string): WalletState {
+    return this.events(walletStreamId(walletId)).reduce(evolveWallet, initialWalletState());
   }
 }
