@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from './canonical-json.js';
 import { ConcurrencyError, EventDecodeError, EventEncodeError } from './errors.js';
 import { EventStore } from './event-store.js';
 import { headPosition, readAll, readStream } from './read.js';
@@ -151,13 +150,5 @@ describe('the event store', () => {
     } finally {
       await listener.end();
     }
-  });
-});
-
-describe('canonical JSON', () => {
-  it('sorts keys at every depth and drops what JSON drops', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: undefined }], c: 'é' } })).toBe(
-      '{"a":{"c":"é","d":[3,{"z":1}]},"b":1}',
-    );
   });
 });
