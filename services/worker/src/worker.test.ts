@@ -102,5 +102,5 @@ describeWithRedis('projection worker processes', (redisUrl) => {
     await assertExactlyOnce('kill');
     second.kill('SIGTERM');
     await new Promise((r) => second.once('exit', r));
-  });
+  }, 150_000);
 });
