@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from '@filiere/platform';
 import { identityDemoStep } from './identity.js';
+import { walletDemoStep } from './wallet.js';
 
 export interface DemoContext {
   db: Kysely<any>;
@@ -14,7 +15,7 @@ export interface DemoStep {
 }
 
 /** The demo steps, in order. */
-export const demoSteps: DemoStep[] = [identityDemoStep];
+export const demoSteps: DemoStep[] = [identityDemoStep, walletDemoStep];
 
 /**
  * Runs each demo step that has not run on this database yet, recording it in
