@@ -1,6 +1,6 @@
+import { toast } from '../hooks/toast.js';
 import { Button, Group, Select, Stack } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -48,11 +48,11 @@ export function FinancingModal({
     mutationFn: () =>
       createFinancing({ aggregatorId: aggregatorId!, amount: amount! }, key.current()),
     onSuccess: async () => {
-      notifications.show({ color: 'green', message: t('financings.success') });
+      toast('success', t('financings.success'));
       await invalidate();
       close();
     },
-    onError: (error) => notifications.show({ color: 'red', message: errorText(error) }),
+    onError: (error) => toast('error', errorText(error)),
   });
   return (
     <AppModal opened={opened} onClose={close} title={t('financings.new')}>

@@ -1,5 +1,5 @@
+import { toast } from '../hooks/toast.js';
 import { Button, Group, Loader, SegmentedControl, Select, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -76,10 +76,7 @@ export function SupplyModal({
       await invalidate();
     },
     onError: (error) =>
-      notifications.show({
-        color: 'red',
-        message: isApiError(error) ? errorText(error) : t('supplies.errors.reference'),
-      }),
+      toast('error', isApiError(error) ? errorText(error) : t('supplies.errors.reference')),
   });
 
   const widgetUrl = created?.widget?.url ? widgetAddress(created.widget.url) : null;

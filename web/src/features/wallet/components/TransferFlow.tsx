@@ -1,6 +1,6 @@
+import { toast } from '../hooks/toast.js';
 import { Alert, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -62,7 +62,7 @@ export function TransferFlow({
       setStep('success');
       await invalidate();
     },
-    onError: (error) => notifications.show({ color: 'red', message: errorText(error) }),
+    onError: (error) => toast('error', errorText(error)),
   });
 
   const close = () => {

@@ -1,5 +1,5 @@
+import { toast } from '../hooks/toast.js';
 import { Button, Code, Group, Stack, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -33,7 +33,7 @@ export function ValidateSupplyModal({
   const validate = useMutation({
     mutationFn: () => validateBankSupply(supply!, typed, key.current()),
     onSuccess: async () => {
-      notifications.show({ color: 'green', message: t('adminSupplies.validated') });
+      toast('success', t('adminSupplies.validated'));
       await invalidate();
       close();
     },

@@ -1,5 +1,5 @@
+import { toast } from '../hooks/toast.js';
 import { Button, Grid, Group, Paper, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconArrowsExchange, IconCash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -107,10 +107,10 @@ export function WalletPage({
               onDownload={async () => {
                 try {
                   if (!(await exportTransactions(me.id))) {
-                    notifications.show({ message: t('nothingToDownload') });
+                    toast('info', t('nothingToDownload'));
                   }
                 } catch (error) {
-                  notifications.show({ color: 'red', message: errorText(error) });
+                  toast('error', errorText(error));
                 }
               }}
             />

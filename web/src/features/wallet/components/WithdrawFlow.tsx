@@ -1,5 +1,5 @@
+import { toast } from '../hooks/toast.js';
 import { Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -44,10 +44,10 @@ export function WithdrawFlow({
     },
     // Spec: a 400 shows the server's message, anything else 'La transation a échouée'.
     onError: (error) =>
-      notifications.show({
-        color: 'red',
-        message: isApiError(error, 400) && error.message ? error.message : t('withdrawFlow.failed'),
-      }),
+      toast(
+        'error',
+        isApiError(error, 400) && error.message ? error.message : t('withdrawFlow.failed'),
+      ),
   });
 
   const close = () => {

@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications';
+import { toast } from './toast.js';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { verifySupply } from '../api/supplies.js';
@@ -20,21 +20,20 @@ export function useWidgetResult(onDone?: () => void) {
     },
     onSuccess: async (supply) => {
       if (supply?.status === 'FAILED') {
-        notifications.show({ color: 'red', message: t('supplies.paymentFailed') });
+        toast('error', t('supplies.paymentFailed'));
       } else {
-        notifications.show({ color: 'green', message: t('supplies.success') });
+        toast('success', t('supplies.success'));
       }
       await invalidate();
       onDone?.();
     },
     onError: async (error) => {
-      notifications.show({
-        color: 'red',
-        message:
-          error instanceof Error && error.message === 'refused'
-            ? t('supplies.paymentFailed')
-            : t('supplies.errors.verify'),
-      });
+      toast(
+        'error',
+        error instanceof Error && error.message === 'refused'
+          ? t('supplies.paymentFailed')
+          : t('supplies.errors.verify'),
+      );
       await invalidate();
       onDone?.();
     },
