@@ -47,7 +47,9 @@ try {
     db,
     mergeMigrations(platformMigrations, eventStoreMigrations, projectionMigrations),
   );
-  const { rows: version } = await sql<{ v: string }>`show server_version`.execute(db);
+  const { rows: version } = await sql<{
+    v: string;
+  }>`select current_setting('server_version') as v`.execute(db);
   const loadBefore = os.loadavg()[0]!;
   let t0 = performance.now();
   await sql`
