@@ -35,7 +35,6 @@ export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
 ): Promise<EmbeddedPostgresHandle> {
   const dataDir = path.resolve(options.dataDir);
-  const port = await getPort({ port: options.port ?? 54329 });
   const isRoot = process.getuid?.() === 0;
   // TCP on loopback only: no Unix socket (its directory may not be writable by the postgres user).
   const settings = {
@@ -44,7 +43,13 @@ export async function startEmbeddedPostgres(
     listen_addresses: '127.0.0.1',
     ...options.settings,
   };
-  const onLog = options.onLog ?? (() => undefined);
+  // Keep the last lines PostgreSQL printed, to say why it did not start.
+  const recent: string[] = [];
+  const onLog = (line: string) => {
+    recent.push(...line.split('\n').filter((l) => l.trim()));
+    recent.splice(0, Math.max(0, recent.length - 20));
+    options.onLog?.(line);
+  };
 
   // The data directory's parent must be traversable by the postgres user: add
   // the execute bits, never take any away (the parent may be /tmp).
@@ -52,28 +57,47 @@ export async function startEmbeddedPostgres(
   await mkdir(parent, { recursive: true });
   if (isRoot) await ensureTraversable(parent);
 
-  const pg = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: USER,
-    password: PASSWORD,
-    authMethod: 'scram-sha-256',
-    persistent: !options.ephemeral,
-    createPostgresUser: isRoot,
-    initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
-    onLog,
-    onError: (e) => onLog(e instanceof Error ? e.message : String(e)),
-  });
+  const cluster = (port: number) =>
+    new EmbeddedPostgres({
+      databaseDir: dataDir,
+      port,
+      user: USER,
+      password: PASSWORD,
+      authMethod: 'scram-sha-256',
+      persistent: !options.ephemeral,
+      createPostgresUser: isRoot,
+      initdbFlags: ['--encoding=UTF8'],
+      postgresFlags: Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
+      onLog,
+      onError: (e) => onLog(e instanceof Error ? e.message : String(e)),
+    });
 
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     if (existsSync(dataDir)) await rm(dataDir, { recursive: true, force: true });
-    await pg.initialise();
+    await cluster(0).initialise();
   } else {
     // A previous run killed without a clean stop leaves its pid file behind.
     await removeStalePidFile(dataDir);
   }
-  await pg.start();
+
+  // Another process may take the free port between our check and PostgreSQL's
+  // bind (parallel test runs): try again on another port, then give the reason.
+  let pg: EmbeddedPostgres | undefined;
+  let port = 0;
+  for (let attempt = 1; !pg; attempt++) {
+    port = await getPort(attempt === 1 ? { port: options.port ?? 54329 } : {});
+    const candidate = cluster(port);
+    try {
+      await candidate.start();
+      pg = candidate;
+    } catch (error) {
+      if (attempt >= 4) {
+        const detail = error instanceof Error ? error.message : recent.slice(-5).join(' | ');
+        throw new Error(`PostgreSQL did not start in ${dataDir}: ${detail || 'no output'}`);
+      }
+    }
+  }
+  const running = pg;
 
   let stopped = false;
   return {
@@ -82,7 +106,7 @@ export async function startEmbeddedPostgres(
     async stop() {
       if (stopped) return;
       stopped = true;
-      await pg.stop();
+      await running.stop();
     },
   };
 }
