@@ -172,14 +172,19 @@ describe('verifySupply', () => {
     expect(ledger.wallet('w1').balance).toBe(0);
   });
 
-  it('reference mismatch fails the supply without credit', () => {
+  it('a transaction for another reference is refused (422) and changes nothing', () => {
     const { ledger } = givenSupply('MOBILE_MONEY');
-    ledger.apply(verify(ledger, { ...ok, reference: 'OTHER' }));
-    expect(ledger.supply('REF1')).toMatchObject({
-      status: 'FAILED',
-      failureReason: 'Référence de la transaction différente',
-    });
+    for (const status of ['SUCCESS', 'FAILED', 'PENDING'] as const) {
+      expect(() => verify(ledger, { ...ok, status, reference: 'OTHER' })).toThrow(
+        BusinessRuleError,
+      );
+    }
+    expect(() => verify(ledger, { ...ok, status: 'FAILED', reference: '' })).toThrow(
+      BusinessRuleError,
+    );
+    expect(ledger.supply('REF1').status).toBe('INIT');
     expect(ledger.wallet('w1').balance).toBe(0);
+    expect(ledger.apply(verify(ledger)).credited).toBe(true);
   });
 
   it('provider FAILED fails the supply; a later SUCCESS answer changes nothing', () => {

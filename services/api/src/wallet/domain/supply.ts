@@ -138,7 +138,9 @@ export interface ProviderVerification {
 
 /**
  * Server-side check of a mobile-money or card top-up. Credits once: a transaction id
- * already credited, or a supply already final, changes nothing.
+ * already credited, or a supply already final, changes nothing. A transaction carrying
+ * another reference is refused (422) without touching the supply; for this reference, a
+ * provider FAILED or a different amount fails it.
  */
 export function verifySupply(
   states: { supply: SupplyState; wallet: WalletState },
@@ -158,6 +160,12 @@ export function verifySupply(
   if (supply.status === 'SUCCESS' || supply.status === 'FAILED')
     return unchanged(supply, reference);
   if (wallet.processedTransactionIds[v.transactionId]) return unchanged(supply, reference);
+  if (v.reference !== reference) {
+    // Evidence about another payment says nothing about this one: refuse, change nothing.
+    throw new BusinessRuleError('Cette transaction ne correspond pas à cet approvisionnement', {
+      transactionId: v.transactionId,
+    });
+  }
   const supplyStream = supplyStreamId(reference);
   if (v.status === 'PENDING') {
     return supply.status === 'INIT'
@@ -170,11 +178,9 @@ export function verifySupply(
   const failure =
     v.status !== 'SUCCESS'
       ? 'Paiement refusé par le fournisseur'
-      : v.reference !== reference
-        ? 'Référence de la transaction différente'
-        : v.amount !== supply.amount
-          ? 'Montant de la transaction différent'
-          : null;
+      : v.amount !== supply.amount
+        ? 'Montant de la transaction différent'
+        : null;
   if (failure !== null) {
     return decision(
       { reference, status: 'FAILED', credited: false },
