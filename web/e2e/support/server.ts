@@ -4,7 +4,7 @@ import { createLogger, parseConfig } from '@filiere/platform';
 import { createTestDatabase, type TestDatabase } from '@filiere/platform/testing';
 import { DEMO_PASSWORD, demoAccounts } from '../../../scripts/src/demo/accounts.js';
 import { loadDemoData } from '../../../scripts/src/demo/load.js';
-import { ensureWebBuilt, webDist } from './build.js';
+import { builtWebCopy } from './build.js';
 import { freePort } from './free-port.js';
 import { startMailBox, type MailBox } from './mail.js';
 
@@ -22,7 +22,7 @@ export interface E2eServer {
  * database, a real SMTP server collecting mails, and the demo accounts.
  */
 export async function startE2eServer(): Promise<E2eServer> {
-  ensureWebBuilt();
+  const web = await builtWebCopy();
   const db = await createTestDatabase();
   const mail = await startMailBox(await freePort());
   const port = await freePort();
@@ -38,7 +38,7 @@ export async function startE2eServer(): Promise<E2eServer> {
       PUBLIC_URL: baseUrl,
       SMTP_URL: mail.url,
     });
-    app = await buildApp({ config, db: db.db, logger, webDir: webDist });
+    app = await buildApp({ config, db: db.db, logger, webDir: web.dir });
     await app.listen({ port, host: '127.0.0.1' });
     return {
       baseUrl,
@@ -49,12 +49,14 @@ export async function startE2eServer(): Promise<E2eServer> {
         await app?.close();
         await mail.close();
         await db.drop();
+        web.remove();
       },
     };
   } catch (error) {
     await app?.close();
     await mail.close();
     await db.drop();
+    web.remove();
     throw error;
   }
 }

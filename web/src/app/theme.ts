@@ -33,6 +33,7 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-anchor': 'var(--mantine-color-leaf-9)',
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     '--mantine-color-placeholder': 'var(--mantine-color-gray-7)',
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
   },
   dark: {},
 });

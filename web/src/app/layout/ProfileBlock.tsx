@@ -29,12 +29,7 @@ export function ProfileBlock({ user }: { user: User }) {
   return (
     <Menu position="bottom-start" width={240} withinPortal>
       <Menu.Target>
-        <UnstyledButton
-          aria-label={t('userMenu')}
-          data-testid="profile-block"
-          p="xs"
-          style={{ borderRadius: 8 }}
-        >
+        <UnstyledButton data-testid="profile-block" p="xs" style={{ borderRadius: 8 }}>
           <Group gap="sm" wrap="nowrap">
             <Avatar color="leaf" radius="xl" aria-hidden>
               {(user.firstname[0] ?? '') + (user.lastname[0] ?? '')}

@@ -1,11 +1,11 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
 import type { User } from '../../../shared/auth/user.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
 import { deleteUser } from '../api/users.js';
+import { notify } from '../../../shared/ui/notify.js';
 
 export function DeleteUserModal({ user, onClose }: { user: User | null; onClose: () => void }) {
   const { t } = useTranslation('users');
@@ -17,7 +17,7 @@ export function DeleteUserModal({ user, onClose }: { user: User | null; onClose:
       await queryClient.invalidateQueries({ queryKey: ['users'] });
       onClose();
     },
-    onError: (error) => notifications.show({ color: 'red', message: errorText(error) }),
+    onError: (error) => notify('error', errorText(error)),
   });
   return (
     <AppModal opened={user !== null} onClose={onClose} title={t('delete.title')}>

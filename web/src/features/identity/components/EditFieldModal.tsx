@@ -1,6 +1,5 @@
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +10,7 @@ import { AppModal } from '../../../shared/ui/AppModal.js';
 import { useFieldError } from '../../../shared/ui/use-field-error.js';
 import { emailText, requiredText } from '../../../shared/validation/rules.js';
 import { updateMyField, type ProfileField } from '../api/profile.js';
+import { notify } from '../../../shared/ui/notify.js';
 
 /** One profile field in a modal; on success the modal closes and the profile reloads. */
 export function EditFieldModal({
@@ -37,11 +37,11 @@ export function EditFieldModal({
   const mutation = useMutation({
     mutationFn: (v: { value: string }) => updateMyField(field, v.value),
     onSuccess: async () => {
-      notifications.show({ color: 'teal', message: t('updated') });
+      notify('success', t('updated'));
       await queryClient.invalidateQueries({ queryKey: currentUserQuery.queryKey });
       onClose();
     },
-    onError: (error) => notifications.show({ color: 'red', message: errorText(error) }),
+    onError: (error) => notify('error', errorText(error)),
   });
   return (
     <AppModal opened onClose={onClose} title={t('editField', { field: label })}>

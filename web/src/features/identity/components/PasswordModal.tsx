@@ -1,6 +1,5 @@
 import { Button, Group, Stack } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +11,7 @@ import { PasswordField } from '../../../shared/ui/PasswordField.js';
 import { useFieldError } from '../../../shared/ui/use-field-error.js';
 import { msg, passwordPair } from '../../../shared/validation/rules.js';
 import { changeMyPassword } from '../api/profile.js';
+import { notify } from '../../../shared/ui/notify.js';
 
 const schema = z.intersection(
   z.object({ oldPassword: z.string().min(1, msg.required) }),
@@ -41,10 +41,10 @@ export function PasswordModal({ opened, onClose }: { opened: boolean; onClose: (
         confirmPassword: v.confirmPassword,
       }),
     onSuccess: () => {
-      notifications.show({ color: 'teal', message: t('passwordChanged') });
+      notify('success', t('passwordChanged'));
       close();
     },
-    onError: (error) => notifications.show({ color: 'red', message: errorText(error) }),
+    onError: (error) => notify('error', errorText(error)),
   });
   const password = useWatch({ control: form.control, name: 'password' });
   const { errors } = form.formState;

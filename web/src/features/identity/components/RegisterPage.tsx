@@ -10,7 +10,6 @@ import {
   Title,
 } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Controller, useForm, useWatch } from 'react-hook-form';
@@ -22,6 +21,7 @@ import { DigitsInput } from '../../../shared/ui/DigitsInput.js';
 import { useFieldError } from '../../../shared/ui/use-field-error.js';
 import { emailText, msg, phoneText, requiredText } from '../../../shared/validation/rules.js';
 import { resendInvitation, signup, type SignupType } from '../api/auth.js';
+import { notify } from '../../../shared/ui/notify.js';
 
 const TYPES: SignupType[] = ['industrial', 'cluster-manager', 'sfd'];
 
@@ -70,11 +70,11 @@ export function RegisterPage() {
         phone: toE164(v.phone),
         ...(v.type === 'industrial' ? { ifu: v.ifu, denomination: v.denomination } : {}),
       }),
-    onError: (error) => notifications.show({ color: 'red', message: errorText(error) }),
+    onError: (error) => notify('error', errorText(error)),
   });
   const resend = useMutation({
     mutationFn: () => resendInvitation(form.getValues('email')),
-    onSuccess: () => notifications.show({ color: 'teal', message: t('register.resent') }),
+    onSuccess: () => notify('success', t('register.resent')),
   });
   const type = useWatch({ control: form.control, name: 'type' });
   const { errors, isValid } = form.formState;

@@ -1,6 +1,5 @@
 import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useForm, useWatch } from 'react-hook-form';
@@ -13,6 +12,7 @@ import { PasswordField } from '../../../shared/ui/PasswordField.js';
 import { useFieldError } from '../../../shared/ui/use-field-error.js';
 import { passwordPair } from '../../../shared/validation/rules.js';
 import { resetPassword, validateSignup } from '../api/auth.js';
+import { notify } from '../../../shared/ui/notify.js';
 
 const schema = passwordPair();
 type Values = z.infer<typeof schema>;
@@ -46,7 +46,7 @@ export function SetPasswordPage({
     },
     onSuccess: () => {
       if (mode === 'reset') {
-        notifications.show({ color: 'teal', message: t('changePassword.success') });
+        notify('success', t('changePassword.success'));
         void navigate({ to: '/auth/login' });
       }
     },

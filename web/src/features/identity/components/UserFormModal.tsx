@@ -9,7 +9,6 @@ import {
   ThemeIcon,
 } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { notifications } from '@mantine/notifications';
 import { IconCheck } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -34,6 +33,7 @@ import {
   updateUser,
   type UserInput,
 } from '../api/users.js';
+import { notify } from '../../../shared/ui/notify.js';
 
 const schema = z.object({
   lastname: requiredText(),
@@ -116,7 +116,7 @@ export function UserFormModal({ user, onClose }: { user: User | 'new'; onClose: 
       await queryClient.invalidateQueries({ queryKey: ['users'] });
       if (isNew) setAdded(true);
       else {
-        notifications.show({ color: 'teal', message: t('updated') });
+        notify('success', t('updated'));
         onClose();
       }
     },

@@ -1,5 +1,4 @@
 import { ActionIcon, Button, Group, Paper, Select, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconPencil, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -22,6 +21,7 @@ import {
 } from '../api/users.js';
 import { DeleteUserModal } from './DeleteUserModal.js';
 import { UserFormModal } from './UserFormModal.js';
+import { notify } from '../../../shared/ui/notify.js';
 
 /** 'Utilisateurs': search, role filter (super admin), pagination of 10, add/edit/delete, activation. */
 export function UsersPage({
@@ -45,7 +45,7 @@ export function UsersPage({
   const toggle = useMutation({
     mutationFn: (user: User) => toggleActivation(user.id),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
-    onError: (error) => notifications.show({ color: 'red', message: errorText(error) }),
+    onError: (error) => notify('error', errorText(error)),
   });
 
   const name = (u: User) => `${u.firstname} ${u.lastname}`;
