@@ -54,29 +54,61 @@ export async function writeEvents(
   commands: PendingCommandRecord[] = [],
   hint: HeadHint = {},
 ): Promise<{ firstPosition: number; head: number }> {
+  return writePrepared(executor, prepareEvents(events), commands, hint);
+}
+
+/** Rows turned into the statement's arrays (canonical JSON, hash texts): no I/O. */
+export interface PreparedEvents {
+  n: number;
+  streamIds: string[];
+  versions: number[];
+  types: string[];
+  schemaVersions: number[];
+  data: string[];
+  metadata: string[];
+  prefixes: string[];
+  suffixes: string[];
+}
+
+export function prepareEvents(events: PendingEvent[]): PreparedEvents {
   const n = events.length;
-  const streamIds = new Array<string>(n);
-  const versions = new Array<number>(n);
-  const types = new Array<string>(n);
-  const schemaVersions = new Array<number>(n);
-  const data = new Array<string>(n);
-  const metadata = new Array<string>(n);
-  const prefixes = new Array<string>(n);
-  const suffixes = new Array<string>(n);
+  const prepared: PreparedEvents = {
+    n,
+    streamIds: new Array<string>(n),
+    versions: new Array<number>(n),
+    types: new Array<string>(n),
+    schemaVersions: new Array<number>(n),
+    data: new Array<string>(n),
+    metadata: new Array<string>(n),
+    prefixes: new Array<string>(n),
+    suffixes: new Array<string>(n),
+  };
   for (let i = 0; i < n; i++) {
     const event = events[i]!;
     const dataJson = canonicalJson(event.data);
     const metadataJson = canonicalJson(event.metadata);
     const parts = hashParts({ ...event, dataJson, metadataJson });
-    streamIds[i] = event.streamId;
-    versions[i] = event.version;
-    types[i] = event.type;
-    schemaVersions[i] = event.schemaVersion;
-    data[i] = dataJson;
-    metadata[i] = metadataJson;
-    prefixes[i] = parts.prefix;
-    suffixes[i] = parts.suffix;
+    prepared.streamIds[i] = event.streamId;
+    prepared.versions[i] = event.version;
+    prepared.types[i] = event.type;
+    prepared.schemaVersions[i] = event.schemaVersion;
+    prepared.data[i] = dataJson;
+    prepared.metadata[i] = metadataJson;
+    prepared.prefixes[i] = parts.prefix;
+    prepared.suffixes[i] = parts.suffix;
   }
+  return prepared;
+}
+
+/** The I/O half of writeEvents. */
+export async function writePrepared(
+  executor: Kysely<any>,
+  prepared: PreparedEvents,
+  commands: PendingCommandRecord[],
+  hint: HeadHint = {},
+): Promise<{ firstPosition: number; head: number }> {
+  const { n, streamIds, versions, types, schemaVersions, data, metadata, prefixes, suffixes } =
+    prepared;
   const known = hint.known;
   let hashes: string[] | null = null;
   if (known) {

@@ -126,6 +126,24 @@ describe('the command pipeline', () => {
     await expect(noRetry.handle(credit('account-x2', 1))).rejects.toBeInstanceOf(ConcurrencyError);
   });
 
+  it('redoes a batch planned on a batch in flight that then failed, refusals included', async () => {
+    const p1 = pipeline({ batchMax: 1 });
+    const p2 = pipeline();
+    await p1.handle(credit('account-s1', 1)); // p1 caches balance 1, version 1
+    await p2.handle(credit('account-s1', 100)); // truth: balance 101, version 2
+    // Batch 1 is planned on the stale cache and will conflict; batch 2 is planned on batch 1's
+    // states (balance 2), where the transfer of 50 looks refused: it must be redone, not refused.
+    const [first, second] = await Promise.all([
+      p1.handle(credit('account-s1', 1)),
+      p1.handle(transfer('account-s1', 'account-s2', 50)),
+    ]);
+    expect(first.result).toEqual({ balance: 102 });
+    expect(second.result).toEqual({ left: 52 });
+    const versions = (await readStream(database.db, 'account-s1')).map((e) => e.version);
+    expect(versions).toEqual([1, 2, 3, 4]);
+    await p1.close();
+  });
+
   it('keeps two processes consistent under contention', async () => {
     const processes = [pipeline({ batchWaitMs: 1 }), pipeline({ batchWaitMs: 1 })];
     const streams = Array.from({ length: 10 }, (_, i) => `account-m${i}`);

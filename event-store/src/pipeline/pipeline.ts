@@ -5,9 +5,11 @@ import { readStreams } from '../read.js';
 import { streamCategory, type EventMetadata } from '../types.js';
 import {
   IdempotencyKeyTakenError,
-  writeEvents,
+  prepareEvents,
+  writePrepared,
   type PendingCommandRecord,
   type PendingEvent,
+  type PreparedEvents,
 } from '../write.js';
 import { Batcher } from './batcher.js';
 import { StateCache, type StreamState } from './state-cache.js';
@@ -26,6 +28,17 @@ interface Decided {
   result: unknown;
 }
 
+interface Plan {
+  /** Entries left after idempotency answers (followers of a same key excluded). */
+  pending: Entry[];
+  base: Map<string, StreamState>;
+  overlay: Map<string, StreamState>;
+  decided: Decided[];
+  refused: [Entry, unknown][];
+  records: PendingCommandRecord[];
+  prepared: PreparedEvents;
+}
+
 /**
  * The command pipeline: `handle(command)` loads the states the command reads,
  * runs its pure `decide`, and appends — concurrent commands gathered into one
@@ -37,6 +50,9 @@ export class CommandPipeline {
   private readonly batcher: Batcher<Entry>;
   private readonly maxRetries: number;
   private closed = false;
+  /** Whether the batch being written committed as planned, and the states it leaves. */
+  private previous: Promise<boolean> = Promise.resolve(true);
+  private inFlight = new Map<string, StreamState>();
 
   constructor(
     readonly store: EventStore,
@@ -74,6 +90,7 @@ export class CommandPipeline {
   async close(): Promise<void> {
     this.closed = true;
     await this.batcher.drained();
+    await this.previous;
   }
 
   /** Forgets the cached states (e.g. after events were appended outside the pipeline). */
@@ -81,21 +98,84 @@ export class CommandPipeline {
     this.cache.clear();
   }
 
+  /**
+   * Plans a batch while the previous one is still being written (its states
+   * serve as the base), then waits for that write: if it committed, this batch
+   * is written in turn (without waiting, so the next batch can be planned); if
+   * not, the plan rested on states that never existed and the batch is redone
+   * from committed states. Refusals are only delivered once the base is known.
+   */
   private async processBatch(entries: Entry[]): Promise<void> {
     try {
-      await this.processBatchOrThrow(entries);
+      const previous = this.previous;
+      let plan: Plan | undefined;
+      try {
+        plan = await this.plan(entries, this.inFlight);
+      } catch {
+        plan = undefined; // redone below, from committed states
+      }
+      const committed = await previous;
+      // The batch in flight has settled: its states are in the cache, or must not be used.
+      this.inFlight = new Map();
+      if (!plan || !committed) {
+        this.previous = Promise.resolve(true);
+        await this.settleAlone(plan ? plan.pending : entries, this.maxRetries + 1);
+        return;
+      }
+      for (const [entry, error] of plan.refused) entry.reject(error);
+      if (plan.decided.length === 0) return;
+      if (plan.prepared.n === 0 && plan.records.length === 0) {
+        for (const d of plan.decided) d.entry.resolve({ result: d.result, positions: [] });
+        return;
+      }
+      this.inFlight = plan.overlay;
+      this.previous = this.write(plan).catch((error: unknown) => {
+        for (const d of plan.decided) d.entry.reject(error);
+        return false;
+      });
     } catch (error) {
       // An unexpected failure must not leave callers waiting; settled promises ignore this.
       for (const entry of entries) entry.reject(error);
     }
   }
 
-  private async processBatchOrThrow(entries: Entry[]): Promise<void> {
-    const conflicted = await this.attempt(entries);
-    // A conflict with another process failed the whole batch: retry each alone, reloading.
-    for (const entry of conflicted) {
+  /** Writes a planned batch; true when it committed as planned. */
+  private async write(plan: Plan): Promise<boolean> {
+    let firstPosition: number;
+    let head: number;
+    try {
+      ({ firstPosition, head } = await writePrepared(
+        this.store.db,
+        plan.prepared,
+        plan.records,
+        this.store.headHint,
+      ));
+    } catch (error) {
+      for (const id of plan.base.keys()) this.cache.delete(id);
+      if (error instanceof ConcurrencyError || error instanceof IdempotencyKeyTakenError) {
+        // A conflict with another process failed the whole batch: retry each alone.
+        await this.settleAlone(
+          plan.decided.map((d) => d.entry),
+          this.maxRetries,
+        );
+        return false;
+      }
+      throw error;
+    }
+    for (const [id, state] of plan.overlay) this.cache.set(id, state);
+    if (plan.prepared.n > 0) this.store.notifyAppended(head);
+    for (const d of plan.decided) {
+      const positions = Array.from({ length: d.count }, (_, i) => firstPosition + d.offset + i);
+      d.entry.resolve({ result: d.result, positions });
+    }
+    return true;
+  }
+
+  /** Runs each entry alone (at most `tries` transactions) from committed states. */
+  private async settleAlone(entries: Entry[], tries: number): Promise<void> {
+    for (const entry of entries) {
       let again = [entry];
-      for (let retry = 0; again.length > 0 && retry < this.maxRetries; retry++) {
+      for (let attempt = 0; again.length > 0 && attempt < tries; attempt++) {
         again = await this.attempt(again);
       }
       if (again.length > 0) {
@@ -108,71 +188,73 @@ export class CommandPipeline {
     }
   }
 
-  /** Runs entries as one transaction; returns those to retry after a version conflict. */
+  /** One non-speculative transaction; returns the entries to retry after a conflict. */
   private async attempt(entries: Entry[]): Promise<Entry[]> {
-    let pending: Entry[];
+    let plan: Plan;
     try {
-      pending = await this.settleKnownKeys(entries);
+      plan = await this.plan(entries, new Map());
     } catch (error) {
       for (const entry of entries) entry.reject(error);
       return [];
     }
-    let base: Map<string, StreamState>;
-    try {
-      base = await this.loadStates(pending);
-    } catch (error) {
-      for (const entry of pending) entry.reject(error);
+    for (const [entry, error] of plan.refused) entry.reject(error);
+    if (plan.decided.length === 0) return [];
+    if (plan.prepared.n === 0 && plan.records.length === 0) {
+      for (const d of plan.decided) d.entry.resolve({ result: d.result, positions: [] });
       return [];
     }
+    try {
+      const { firstPosition, head } = await writePrepared(
+        this.store.db,
+        plan.prepared,
+        plan.records,
+        this.store.headHint,
+      );
+      for (const [id, state] of plan.overlay) this.cache.set(id, state);
+      if (plan.prepared.n > 0) this.store.notifyAppended(head);
+      for (const d of plan.decided) {
+        const positions = Array.from({ length: d.count }, (_, i) => firstPosition + d.offset + i);
+        d.entry.resolve({ result: d.result, positions });
+      }
+      return [];
+    } catch (error) {
+      for (const id of plan.base.keys()) this.cache.delete(id);
+      if (error instanceof ConcurrencyError || error instanceof IdempotencyKeyTakenError) {
+        return plan.decided.map((d) => d.entry);
+      }
+      for (const d of plan.decided) d.entry.reject(error);
+      return [];
+    }
+  }
 
+  /**
+   * Decides the entries in order on `speculative` (the batch being written),
+   * then the cache, then the log; each sees the states the earlier ones left.
+   * Commands answered by their idempotency key are settled here.
+   */
+  private async plan(entries: Entry[], speculative: Map<string, StreamState>): Promise<Plan> {
+    const pending = await this.settleKnownKeys(entries);
+    const base = await this.loadStates(pending, speculative);
     const overlay = new Map<string, StreamState>();
     const rows: PendingEvent[] = [];
     const records: PendingCommandRecord[] = [];
     const decided: Decided[] = [];
+    const refused: [Entry, unknown][] = [];
     for (const entry of pending) {
       try {
         const changes = this.decideOne(entry.command, (id) => overlay.get(id) ?? base.get(id)!);
         const offset = rows.length;
-        rows.push(...changes.rows);
+        for (const row of changes.rows) rows.push(row);
         for (const [id, state] of changes.states) overlay.set(id, state);
         const count = changes.rows.length;
         decided.push({ entry, offset, count, result: changes.result });
         const key = entry.command.idempotencyKey;
         if (key) records.push({ key, result: changes.result, offset, count });
       } catch (error) {
-        entry.reject(error);
+        refused.push([entry, error]);
       }
     }
-    if (decided.length === 0) return [];
-    if (rows.length === 0 && records.length === 0) {
-      for (const d of decided) d.entry.resolve({ result: d.result, positions: [] });
-      return [];
-    }
-
-    let firstPosition: number;
-    let head: number;
-    try {
-      ({ firstPosition, head } = await writeEvents(
-        this.store.db,
-        rows,
-        records,
-        this.store.headHint,
-      ));
-    } catch (error) {
-      for (const id of base.keys()) this.cache.delete(id);
-      if (error instanceof ConcurrencyError || error instanceof IdempotencyKeyTakenError) {
-        return decided.map((d) => d.entry);
-      }
-      for (const d of decided) d.entry.reject(error);
-      return [];
-    }
-    for (const [id, state] of overlay) this.cache.set(id, state);
-    if (rows.length > 0) this.store.notifyAppended(head);
-    for (const d of decided) {
-      const positions = Array.from({ length: d.count }, (_, i) => firstPosition + d.offset + i);
-      d.entry.resolve({ result: d.result, positions });
-    }
-    return [];
+    return { pending, base, overlay, decided, refused, records, prepared: prepareEvents(rows) };
   }
 
   /** Answers commands whose key was recorded before; same-key commands share one outcome. */
@@ -201,19 +283,22 @@ export class CommandPipeline {
   }
 
   /** States of every stream the entries read: from the cache, else folded from the log. */
-  private async loadStates(entries: Entry[]): Promise<Map<string, StreamState>> {
+  private async loadStates(
+    entries: Entry[],
+    speculative: Map<string, StreamState>,
+  ): Promise<Map<string, StreamState>> {
     const states = new Map<string, StreamState>();
-    const missing: string[] = [];
+    const missing = new Set<string>();
     for (const entry of entries) {
       for (const id of entry.command.streams) {
-        if (states.has(id)) continue;
-        const cached = this.cache.get(id);
-        if (cached) states.set(id, cached);
-        else if (!missing.includes(id)) missing.push(id);
+        if (states.has(id) || missing.has(id)) continue;
+        const known = speculative.get(id) ?? this.cache.get(id);
+        if (known) states.set(id, known);
+        else missing.add(id);
       }
     }
-    if (missing.length === 0) return states;
-    const events = await readStreams(this.store.db, missing, this.store.catalogue);
+    if (missing.size === 0) return states;
+    const events = await readStreams(this.store.db, [...missing], this.store.catalogue);
     for (const id of missing) {
       const type = this.streamTypes.get(streamCategory(id));
       if (!type) continue; // decideOne refuses the command with a clear message.
