@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerWalletExport } from '../export/routes.js';
 import { financingRoutes } from './financing.routes.js';
+import { reportingRoutes } from './reporting.routes.js';
 import { supplyRoutes } from './supplies.routes.js';
 import { transactionRoutes } from './transactions.routes.js';
 import { walletRoutes } from './wallet.routes.js';
@@ -14,6 +15,7 @@ export async function registerWalletQueries(app: FastifyInstance): Promise<void>
   await app.register(
     async (scope) => {
       walletRoutes(scope);
+      reportingRoutes(scope);
       transactionRoutes(scope);
       supplyRoutes(scope);
       financingRoutes(scope);

@@ -156,6 +156,19 @@ describe('wallet queries', () => {
     expect((await get(users.a, '/api/transaction/abc')).statusCode).toBe(400);
   });
 
+  it('GET transaction/stats: reporting totals of the own wallet, of every wallet for admins', async () => {
+    expect((await get(users.a, '/api/transaction/stats')).json()).toEqual({
+      countDebit: 0,
+      totalDebit: 0,
+      countSupplies: 1,
+      totalSupplies: 50_000,
+      countTransfer: 1,
+      totalTransfer: 7_000,
+    });
+    expect((await get(users.g, '/api/transaction/stats')).json().countSupplies).toBe(0);
+    expect((await get(users.admin, '/api/transaction/stats')).json().totalTransfer).toBe(7_000);
+  });
+
   it('GET transaction/user/{id}: self or admin; another user’s → 403', async () => {
     expect((await get(users.a, `/api/transaction/user/${users.a.id}`)).json().count).toBe(3);
     expect((await get(users.g, `/api/transaction/user/${users.a.id}`)).statusCode).toBe(403);
