@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import frNav from '../src/shared/i18n/locales/fr/nav.json';
+import frNav from '../src/shared/i18n/locales/fr/nav.json' with { type: 'json' };
 import { buildMenu } from '../src/shared/navigation/menu.js';
 import { ROUTES } from '../src/shared/navigation/routes.js';
 import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
