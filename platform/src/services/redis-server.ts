@@ -66,6 +66,8 @@ async function launch(bin: string, port: number): Promise<ChildProcess> {
       maxRetriesPerRequest: 0,
       retryStrategy: () => null,
     });
+    // Refused connections are expected until the server listens; the loop retries.
+    client.on('error', () => undefined);
     try {
       await client.connect();
       await client.ping();
