@@ -144,6 +144,18 @@ describe('the command pipeline', () => {
     await p1.close();
   });
 
+  it('does not refuse on a state another process has since changed', async () => {
+    const p1 = pipeline();
+    const p2 = pipeline();
+    await p1.handle(credit('account-r1', 10)); // p1 caches balance 10
+    await p2.handle(credit('account-r1', 100)); // truth: 110
+    const outcome = await p1.handle(transfer('account-r1', 'account-r2', 50));
+    expect(outcome.result).toEqual({ left: 60 });
+    await expect(p1.handle(transfer('account-r1', 'account-r2', 61))).rejects.toMatchObject({
+      data: { missing: 1 },
+    });
+  });
+
   it('keeps two processes consistent under contention', async () => {
     const processes = [pipeline({ batchWaitMs: 1 }), pipeline({ batchWaitMs: 1 })];
     const streams = Array.from({ length: 10 }, (_, i) => `account-m${i}`);

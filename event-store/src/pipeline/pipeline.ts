@@ -1,7 +1,7 @@
 import { ConcurrencyError } from '../errors.js';
 import type { EventStore } from '../event-store.js';
 import { findCommands } from '../idempotency.js';
-import { readStreams } from '../read.js';
+import { readStreams, streamVersions } from '../read.js';
 import { streamCategory, type EventMetadata } from '../types.js';
 import {
   IdempotencyKeyTakenError,
@@ -122,17 +122,22 @@ export class CommandPipeline {
         await this.settleAlone(plan ? plan.pending : entries, this.maxRetries + 1);
         return;
       }
-      for (const [entry, error] of plan.refused) entry.reject(error);
-      if (plan.decided.length === 0) return;
+      const redo = await this.confirmRefusals(plan.refused);
       if (plan.prepared.n === 0 && plan.records.length === 0) {
         for (const d of plan.decided) d.entry.resolve({ result: d.result, positions: [] });
+        await this.settleAlone(redo, this.maxRetries + 1);
         return;
       }
       this.inFlight = plan.overlay;
-      this.previous = this.write(plan).catch((error: unknown) => {
-        for (const d of plan.decided) d.entry.reject(error);
-        return false;
-      });
+      this.previous = this.write(plan)
+        .catch((error: unknown) => {
+          for (const d of plan.decided) d.entry.reject(error);
+          return false;
+        })
+        .then(async (ok) => {
+          await this.settleAlone(redo, this.maxRetries + 1);
+          return ok && redo.length === 0;
+        });
     } catch (error) {
       // An unexpected failure must not leave callers waiting; settled promises ignore this.
       for (const entry of entries) entry.reject(error);
@@ -197,11 +202,10 @@ export class CommandPipeline {
       for (const entry of entries) entry.reject(error);
       return [];
     }
-    for (const [entry, error] of plan.refused) entry.reject(error);
-    if (plan.decided.length === 0) return [];
+    const redo = await this.confirmRefusals(plan.refused);
     if (plan.prepared.n === 0 && plan.records.length === 0) {
       for (const d of plan.decided) d.entry.resolve({ result: d.result, positions: [] });
-      return [];
+      return redo;
     }
     try {
       const { firstPosition, head } = await writePrepared(
@@ -216,15 +220,42 @@ export class CommandPipeline {
         const positions = Array.from({ length: d.count }, (_, i) => firstPosition + d.offset + i);
         d.entry.resolve({ result: d.result, positions });
       }
-      return [];
+      return redo;
     } catch (error) {
       for (const id of plan.base.keys()) this.cache.delete(id);
       if (error instanceof ConcurrencyError || error instanceof IdempotencyKeyTakenError) {
-        return plan.decided.map((d) => d.entry);
+        return [...plan.decided.map((d) => d.entry), ...redo];
       }
       for (const d of plan.decided) d.entry.reject(error);
-      return [];
+      return redo;
     }
+  }
+
+  /**
+   * A refusal decided on a cached state is only final if no other process
+   * appended to the streams it read: those found stale are dropped from the
+   * cache and returned to be decided again; the others are delivered.
+   */
+  private async confirmRefusals(refused: [Entry, unknown][]): Promise<Entry[]> {
+    if (refused.length === 0) return [];
+    const ids = [...new Set(refused.flatMap(([entry]) => entry.command.streams))];
+    const stale = new Set<string>();
+    try {
+      const versions = await streamVersions(this.store.db, ids);
+      for (const id of ids) {
+        const cached = this.cache.get(id);
+        if (cached && cached.version < versions.get(id)!) stale.add(id);
+      }
+    } catch {
+      // Cannot check: deliver the refusals as decided.
+    }
+    for (const id of stale) this.cache.delete(id);
+    const redo: Entry[] = [];
+    for (const [entry, error] of refused) {
+      if (entry.command.streams.some((id) => stale.has(id))) redo.push(entry);
+      else entry.reject(error);
+    }
+    return redo;
   }
 
   /**
