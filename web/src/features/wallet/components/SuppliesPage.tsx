@@ -30,11 +30,19 @@ import { SupplyStatsCards } from './SupplyStatsCards.js';
 import { useRealtime } from '../../../shared/realtime/use-realtime.js';
 
 const inFrame = () => typeof window !== 'undefined' && window.self !== window.top;
+/** This page is the payment window opened by the supply modal. */
+const fromOpener = () => {
+  try {
+    return Boolean(window.opener) && window.opener.location.origin === window.location.origin;
+  } catch {
+    return false;
+  }
+};
 
 /**
  * 'Approvisionnements': stats, mobile-money/card and bank tabs, 'Nouvel
  * approvisionnement' (`?showModal=1` opens it). Also the sandbox widget's
- * return page: inside the modal's frame it hands the outcome to the opener.
+ * return page: in the payment window it hands the outcome to the opener and closes.
  */
 export function SuppliesPage({
   search,
@@ -69,11 +77,14 @@ export function SuppliesPage({
       reference: search.reference,
       status: params.get('status') ?? 'FAILED',
     };
-    if (inFrame()) window.parent.postMessage(result, window.location.origin);
+    if (fromOpener()) {
+      window.opener.postMessage(result, window.location.origin);
+      window.close();
+    } else if (inFrame()) window.parent.postMessage(result, window.location.origin);
     else widgetResult.mutate(result);
   }, [search.transactionId, search.reference, widgetResult]);
 
-  if (search.transactionId && inFrame()) return null;
+  if (search.transactionId && (inFrame() || fromOpener())) return null;
 
   const columns: Column<Supply>[] = [
     { name: 'reference', title: t('columns.reference') },

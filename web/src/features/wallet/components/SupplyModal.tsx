@@ -1,7 +1,7 @@
 import { toast } from '../hooks/toast.js';
 import { Button, Group, Loader, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../shared/auth/user.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
@@ -58,6 +58,8 @@ export function SupplyModal({
     setTimeout(reset, 200);
   };
   const widgetResult = useWidgetResult(close);
+  // The payment window: opened on the click (popup blockers), pointed at the widget later.
+  const popup = useRef<Window | null>(null);
 
   const create = useMutation({
     mutationFn: () =>
@@ -73,15 +75,26 @@ export function SupplyModal({
     onSuccess: async (answer) => {
       key.renew();
       setCreated(answer);
+      const url = answer.widget?.url;
+      if (url && popup.current && !popup.current.closed) {
+        popup.current.location.href = widgetAddress(url);
+      } else if (url) {
+        // No window could be opened: the widget comes back to this page.
+        window.location.assign(widgetAddress(url, '/approvisionnements'));
+      } else {
+        popup.current?.close();
+      }
       await invalidate();
     },
-    onError: (error) =>
-      toast('error', isApiError(error) ? errorText(error) : t('supplies.errors.reference')),
+    onError: (error) => {
+      popup.current?.close();
+      toast('error', isApiError(error) ? errorText(error) : t('supplies.errors.reference'));
+    },
   });
 
   const widgetUrl = created?.widget?.url ? widgetAddress(created.widget.url) : null;
 
-  // The widget's return page (in the frame) posts its outcome here.
+  // The widget's return page (in the payment window) posts its outcome here.
   useEffect(() => {
     if (!widgetUrl) return;
     const onMessage = (event: MessageEvent) => {
@@ -119,12 +132,10 @@ export function SupplyModal({
             <Text>{t('supplies.verifying')}</Text>
           </Group>
         ) : (
-          <iframe
-            src={widgetUrl}
-            title={t('supplies.widgetFrame')}
-            style={{ width: '100%', height: 420, border: 0 }}
-            data-testid="supply-widget"
-          />
+          <Group data-testid="supply-widget-waiting">
+            <Loader size="sm" />
+            <Text>{t('supplies.widgetOpen')}</Text>
+          </Group>
         )
       ) : (
         <Stack>
@@ -177,7 +188,11 @@ export function SupplyModal({
             <Button
               disabled={Boolean(amountMsg) || bankMissing}
               loading={create.isPending}
-              onClick={() => create.mutate()}
+              onClick={() => {
+                popup.current =
+                  mode === 'MOBILE_MONEY' ? window.open('about:blank', 'filiere-payment') : null;
+                create.mutate();
+              }}
             >
               {t('supplies.submit')}
             </Button>

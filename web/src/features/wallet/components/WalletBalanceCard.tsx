@@ -1,32 +1,48 @@
-import { ActionIcon, Group, Paper, Text } from '@mantine/core';
+import { ActionIcon, Group, Paper, Text, UnstyledButton } from '@mantine/core';
 import { IconEye, IconEyeOff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../shared/format/money.js';
+import { routeByKey } from '../../../shared/navigation/routes.js';
 import { walletStatsQuery } from '../api/stats.js';
 
 /**
  * Balance card of the side navigation: hidden as dots until the eye is
- * pressed; '—' while the wallet API does not answer. (A click will open the
- * wallet page once it exists.)
+ * pressed; '—' while the wallet API does not answer. A click opens the wallet
+ * page when its route is available.
  */
 export function WalletBalanceCard() {
   const { t } = useTranslation('nav');
   const [shown, setShown] = useState(false);
   const stats = useQuery(walletStatsQuery);
   const value = stats.data ? formatMoney(stats.data.availableBalance ?? stats.data.balance) : '—';
+  const balance = (
+    <>
+      <Text size="xs" c="white">
+        {t('wallet.title')}
+      </Text>
+      <Text fw={700} fz="lg" c="white" data-testid="wallet-balance">
+        {shown ? value : '••••••'}
+      </Text>
+    </>
+  );
   return (
     <Paper p="sm" radius="md" bg="leaf.9" c="white" data-testid="wallet-card">
       <Group justify="space-between" wrap="nowrap">
-        <div>
-          <Text size="xs" c="white">
-            {t('wallet.title')}
-          </Text>
-          <Text fw={700} fz="lg" c="white" data-testid="wallet-balance">
-            {shown ? value : '••••••'}
-          </Text>
-        </div>
+        {routeByKey('wallet').available ? (
+          <UnstyledButton
+            component={Link}
+            to={routeByKey('wallet').path}
+            c="white"
+            aria-label={t('wallet.open')}
+          >
+            {balance}
+          </UnstyledButton>
+        ) : (
+          <div>{balance}</div>
+        )}
         <ActionIcon
           variant="subtle"
           color="white"
