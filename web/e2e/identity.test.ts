@@ -22,7 +22,7 @@ const superAdminOnly = ROUTES.filter(
   (r) => Array.isArray(r.roles) && r.roles.length === 1 && r.roles[0] === 'ROLE_SUPER_ADMIN',
 ).map((r) => (frNav.routes as Record<string, string>)[r.key]!);
 
-describe.skipIf(missing !== null)('identity screens in Chromium', { timeout: 90_000 }, () => {
+describe.skipIf(missing !== null)('identity screens in Chromium', { timeout: 120_000 }, () => {
   let server: E2eServer;
   let browser: Browser;
   const pages: Page[] = [];

@@ -13,7 +13,7 @@ export function MainLayout() {
   useEffect(close, [pathname, close]);
   return (
     <AppShell
-      header={{ height: 56, collapsed: false }}
+      header={{ height: { base: 56, sm: 0 } }}
       navbar={{ width: 280, breakpoint: 'sm', collapsed: { mobile: !opened } }}
       padding="lg"
       styles={{ header: {}, main: { background: 'var(--mantine-color-gray-0)' } }}

@@ -36,7 +36,7 @@ export function WalletBalanceCard() {
             component={Link}
             to={routeByKey('wallet').path}
             c="white"
-            aria-label={t('wallet.open')}
+            title={t('wallet.open')}
           >
             {balance}
           </UnstyledButton>
