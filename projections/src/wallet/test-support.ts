@@ -28,7 +28,9 @@ import { walletProjectors } from './index.js';
 /** Test support: the wallet's events in the catalogue (as the write side's catalogue does). */
 export function defineWalletEvents(): void {
   for (const [type, def] of Object.entries(walletEventSchemas)) {
-    eventCatalogue.define({ type, version: def.version, schema: def.schema });
+    if (!eventCatalogue.get(type)) {
+      eventCatalogue.define({ type, version: def.version, schema: def.schema });
+    }
   }
 }
 

@@ -18,7 +18,9 @@ export class WalletEvents {
 
   constructor(private readonly db: Kysely<any>) {
     for (const [type, def] of Object.entries(walletEventSchemas)) {
-      eventCatalogue.define({ type, version: def.version, schema: def.schema });
+      if (!eventCatalogue.get(type)) {
+        eventCatalogue.define({ type, version: def.version, schema: def.schema });
+      }
     }
     this.store = new EventStore(db);
   }
