@@ -7,7 +7,6 @@ import { formatNumber } from '../../../shared/format/money.js';
 import { DataTable, type Column } from '../../../shared/ui/DataTable.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { PaginationBar } from '../../../shared/ui/PaginationBar.js';
-import { StatusBadge } from '../../../shared/ui/StatusBadge.js';
 import { bankSuppliesQuery, SUPPLY_BANKS } from '../api/supplies.js';
 import {
   PAGE_SIZE,
@@ -17,6 +16,7 @@ import {
 } from '../model/search.js';
 import type { Supply } from '../model/types.js';
 import { ListToolbar } from './ListToolbar.js';
+import { WalletStatusBadge } from './WalletStatusBadge.js';
 import { StatusFilter } from './StatusFilter.js';
 import { ValidateSupplyModal } from './ValidateSupplyModal.js';
 import { useRealtime } from '../../../shared/realtime/use-realtime.js';
@@ -45,12 +45,7 @@ export function AdminSuppliesPage({
     {
       name: 'status',
       title: t('columns.status'),
-      transform: (s) => (
-        <StatusBadge
-          status={s.status}
-          label={t(`statuses.${s.status}`, { defaultValue: s.status })}
-        />
-      ),
+      transform: (s) => <WalletStatusBadge status={s.status} />,
     },
     {
       name: 'action',

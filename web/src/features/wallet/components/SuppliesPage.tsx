@@ -9,7 +9,6 @@ import { formatNumber } from '../../../shared/format/money.js';
 import { DataTable, type Column } from '../../../shared/ui/DataTable.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { PaginationBar } from '../../../shared/ui/PaginationBar.js';
-import { StatusBadge } from '../../../shared/ui/StatusBadge.js';
 import { suppliesQuery, SUPPLY_BANKS } from '../api/supplies.js';
 import { useWidgetResult } from '../hooks/use-widget-result.js';
 import {
@@ -24,6 +23,7 @@ import type { Supply } from '../model/types.js';
 import { WIDGET_MESSAGE } from '../model/widget.js';
 import { BankInfoModal } from './BankInfoModal.js';
 import { ListToolbar } from './ListToolbar.js';
+import { WalletStatusBadge } from './WalletStatusBadge.js';
 import { StatusFilter } from './StatusFilter.js';
 import { SupplyModal } from './SupplyModal.js';
 import { SupplyStatsCards } from './SupplyStatsCards.js';
@@ -103,11 +103,10 @@ export function SuppliesPage({
       name: 'status',
       title: t('columns.status'),
       transform: (s) => (
-        <StatusBadge
+        <WalletStatusBadge
           // Bank tab: INIT is a warning, anything else a success (spec §4).
           kind={tab === 'bank' ? (s.status === 'INIT' ? 'warning' : 'success') : undefined}
           status={s.status}
-          label={t(`statuses.${s.status}`, { defaultValue: s.status })}
         />
       ),
     },
