@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { defineWalletEvents, startWalletJobWorker } from '@filiere/api';
 import { createDb, type Config, type Logger } from '@filiere/platform';
 import {
   catalogueDecoder,
@@ -19,6 +20,8 @@ export interface WorkerOptions {
   /** Payload decoding; defaults to the event catalogue, `null` hands raw payloads. */
   decode?: EventDecoder | null;
   batchSize?: number;
+  /** Run the wallet's background jobs (payouts, supply checks) too; default true. */
+  walletJobs?: boolean;
 }
 
 export interface RunningWorker {
@@ -26,10 +29,14 @@ export interface RunningWorker {
 }
 
 /**
- * Starts the BullMQ projection workers: any number of these processes may run;
- * the checkpoint row lock keeps one projector applied by one of them at a time.
+ * Starts the BullMQ projection workers and the wallet's job worker: any number
+ * of these processes may run; the checkpoint row lock keeps one projector
+ * applied by one of them at a time, and a job row's claim lease keeps one
+ * payout or supply check run by one of them at a time.
  */
 export async function runWorker(options: WorkerOptions): Promise<RunningWorker> {
+  // The wallet's event types, so payloads decode (and upcast) through the catalogue.
+  defineWalletEvents();
   const db = createDb(options.databaseUrl, { max: 10, applicationName: 'filiere-worker' });
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   redis.on('error', (err) => options.logger.warn({ err }, 'redis connection error'));
@@ -42,9 +49,19 @@ export async function runWorker(options: WorkerOptions): Promise<RunningWorker> 
     decode: options.decode === null ? undefined : (options.decode ?? catalogueDecoder),
     ...(options.batchSize ? { batchSize: options.batchSize } : {}),
   });
+  const walletJobs =
+    options.walletJobs === false
+      ? undefined
+      : await startWalletJobWorker({
+          config: options.config,
+          db,
+          redisUrl: options.redisUrl,
+          logger: options.logger,
+        });
   return {
     async close() {
       await workers.close();
+      await walletJobs?.close();
       redis.disconnect();
       await db.destroy();
     },
