@@ -82,7 +82,7 @@ export const ROUTES: NavRoute[] = [
     group: null,
     roles: 'all',
     menu: false,
-    available: false,
+    available: true,
   },
   {
     key: 'profile',
@@ -157,7 +157,7 @@ export const ROUTES: NavRoute[] = [
     group: 'transactions',
     roles: [ADMIN, INDUSTRIAL, INPUT_PROVIDER],
     menu: true,
-    available: false,
+    available: true,
   },
   {
     key: 'supplies',
@@ -166,7 +166,7 @@ export const ROUTES: NavRoute[] = [
     group: 'transactions',
     roles: [ADMIN, INDUSTRIAL],
     menu: true,
-    available: false,
+    available: true,
   },
   {
     key: 'financings',
@@ -175,7 +175,7 @@ export const ROUTES: NavRoute[] = [
     group: 'transactions',
     roles: [INDUSTRIAL],
     menu: true,
-    available: false,
+    available: true,
   },
   {
     key: 'adminSupplies',
@@ -184,7 +184,7 @@ export const ROUTES: NavRoute[] = [
     group: 'transactions',
     roles: [SUPER_ADMIN],
     menu: true,
-    available: false,
+    available: true,
   },
   // Contrats
   {
