@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../shared/format/money.js';
 import { routeByKey } from '../../../shared/navigation/routes.js';
+import { useRealtime } from '../../../shared/realtime/use-realtime.js';
 import { walletStatsQuery } from '../api/stats.js';
 
 /**
@@ -17,6 +18,8 @@ export function WalletBalanceCard() {
   const { t } = useTranslation('nav');
   const [shown, setShown] = useState(false);
   const stats = useQuery(walletStatsQuery);
+  // The side card is in every signed-in screen: it keeps the websocket open (live balance).
+  useRealtime();
   const value = stats.data ? formatMoney(stats.data.availableBalance ?? stats.data.balance) : '—';
   const balance = (
     <>
