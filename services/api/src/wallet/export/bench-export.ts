@@ -61,16 +61,20 @@ try {
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 20);
   const t0 = performance.now();
-  const rows = await writeTransactionsXlsx(db, 'w-bench', { filename: file });
+  const rssAt: string[] = [];
+  const rows = await writeTransactionsXlsx(db, 'w-bench', { filename: file }, (done) => {
+    if (done % (ROWS / 4) === 0)
+      rssAt.push(`${done}: ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)}`);
+  });
   const seconds = (performance.now() - t0) / 1000;
   clearInterval(sampler);
-  peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
+  peak = Math.max(peak, process.memoryUsage().rss);
   const size = (await stat(file)).size;
   console.log(
     `export of ${rows.toLocaleString('en')} transactions: ${seconds.toFixed(1)} s, ` +
       `${(size / 1e6).toFixed(1)} MB file, peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB ` +
       `(reading the ${read.toLocaleString('en')} rows alone: ${readSeconds.toFixed(1)} s; ` +
-      `Node ${process.version}, ${os.cpus().length} CPUs)`,
+      `RSS MiB at rows ${rssAt.join(', ')}; Node ${process.version}, ${os.cpus().length} CPUs)`,
   );
 } finally {
   await rm(file, { force: true });
