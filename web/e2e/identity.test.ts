@@ -186,6 +186,20 @@ describe.skipIf(missing !== null)('identity screens in Chromium', { timeout: 120
     await check(page, 'profile-password');
   });
 
+  it('opens the side navigation from the mobile header', async () => {
+    const page = await open('/auth/login');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await login(page, 'superadmin@demo.filiere.bj');
+    await page.getByRole('heading', { name: 'Mon profil' }).waitFor();
+    const toggle = page.getByRole('button', { name: 'Ouvrir le menu' });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    await nav(page).getByRole('link', { name: 'Utilisateurs' }).click();
+    await page.getByRole('heading', { name: 'Utilisateurs' }).waitFor();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await check(page, 'users-mobile');
+  });
+
   it('switches the language to English and back, remembered across a reload', async () => {
     const page = await open('/auth/login');
     await login(page, 'sfd@demo.filiere.bj');

@@ -44,7 +44,7 @@ export function StatusBadge({
   return (
     <Badge
       color={COLORS[k]}
-      variant="light"
+      variant="dot"
       radius="sm"
       styles={{ label: { textTransform: 'none' } }}
     >

@@ -130,7 +130,7 @@ export function UsersPage({
       ) : (
         <Paper withBorder p="md" radius="md">
           <Group mb="md" align="flex-end">
-            <div style={{ flex: 1, maxWidth: 360 }}>
+            <div style={{ flex: '1 1 220px', maxWidth: 360 }}>
               <SearchInput
                 value={search.q ?? ''}
                 placeholder={t('searchPlaceholder')}
