@@ -15,6 +15,18 @@ describe('realtime push → query invalidations', () => {
     expect(invalidationsFor({ type: 'financing.created' })).toContainEqual(['financement']);
   });
 
+  it("maps the wallet projectors' push types (projections/src/wallet)", () => {
+    expect(invalidationsFor({ type: 'wallet.updated' })).toEqual([['wallet'], ['transaction']]);
+    expect(invalidationsFor({ type: 'transactions.updated' })).toContainEqual(['transaction']);
+    expect(invalidationsFor({ type: 'supplies.updated' })).toEqual([
+      ['wallet'],
+      ['transaction'],
+      ['supply'],
+    ]);
+    expect(invalidationsFor({ type: 'financing.updated' })).toContainEqual(['financement']);
+    expect(invalidationsFor({ type: 'export.ready' })).toEqual([]);
+  });
+
   it('ignores control messages and unknown types', () => {
     for (const type of ['ready', 'joined', 'pong', 'error', 'season.invited']) {
       expect(invalidationsFor({ type })).toEqual([]);
