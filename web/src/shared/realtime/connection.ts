@@ -5,12 +5,24 @@ const CLOSE_UNAUTHENTICATED = 4401;
 
 export type ConnectionState = 'idle' | 'connecting' | 'open' | 'closed';
 
+/** The part of a WebSocket the connection uses (a fake in unit tests). */
+export interface SocketLike {
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number }) => void) | null;
+  close(code?: number, reason?: string): void;
+}
+
+export interface ConnectionOptions {
+  createSocket?: (url: string) => SocketLike;
+  location?: { protocol: string; host: string };
+}
+
 /**
  * One websocket to `/api/ws` with the access token, reconnecting with backoff.
  * After a 4401 close it waits for a different token before trying again.
  */
 export class RealtimeConnection {
-  private socket: WebSocket | null = null;
+  private socket: SocketLike | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private attempt = 0;
   private stopped = true;
@@ -21,6 +33,7 @@ export class RealtimeConnection {
     private readonly getToken: () => string | null,
     private readonly onMessage: (message: PushMessage) => void,
     private readonly onOpen: () => void = () => {},
+    private readonly options: ConnectionOptions = {},
   ) {}
 
   start(): void {
@@ -47,7 +60,10 @@ export class RealtimeConnection {
       return;
     }
     this.state = 'connecting';
-    const socket = new WebSocket(socketUrl(window.location, token));
+    const url = socketUrl(this.options.location ?? window.location, token);
+    const socket: SocketLike = this.options.createSocket
+      ? this.options.createSocket(url)
+      : new WebSocket(url);
     this.socket = socket;
     socket.onmessage = (event) => {
       const message = parsePush(event.data);
