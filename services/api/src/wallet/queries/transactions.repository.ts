@@ -110,18 +110,31 @@ export async function findTransaction(db: Kysely<any>, id: number) {
   return row ? toDto(row) : undefined;
 }
 
-/** Rows of one wallet by ascending id after `afterId` (keyset pages for the export). */
+/**
+ * Rows of one wallet by ascending id after `afterId` (keyset pages for the export). The page
+ * is cut before the name joins, so each page costs its own rows, not the rest of the wallet.
+ */
 export async function transactionsPage(
   db: Kysely<any>,
   walletId: string,
   afterId: number,
   size: number,
 ) {
-  const rows = await base(db, { page: 1, limit: size, walletId })
+  const rows = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('wallet_transactions')
+        .selectAll()
+        .where('wallet_id', '=', walletId)
+        .where('id', '>', afterId)
+        .orderBy('id', 'asc')
+        .limit(size)
+        .as('t'),
+    )
+    .leftJoin('users as su', (j) => j.on(sql`su.id::text`, '=', sql.ref('t.source_user_id')))
+    .leftJoin('users as du', (j) => j.on(sql`du.id::text`, '=', sql.ref('t.destination_user_id')))
     .select([...columns])
-    .where('t.id', '>', afterId)
     .orderBy('t.id', 'asc')
-    .limit(size)
     .execute();
   return rows.map(toDto);
 }
