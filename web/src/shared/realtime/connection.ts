@@ -63,7 +63,7 @@ export class RealtimeConnection {
     const url = socketUrl(this.options.location ?? window.location, token);
     const socket: SocketLike = this.options.createSocket
       ? this.options.createSocket(url)
-      : new WebSocket(url);
+      : (new WebSocket(url) as unknown as SocketLike);
     this.socket = socket;
     socket.onmessage = (event) => {
       const message = parsePush(event.data);
