@@ -100,15 +100,7 @@ describe.skipIf(missing !== null)('wallet screens in Chromium', () => {
       dialog.getByRole('button', { name: 'Valider' }).click(),
     ]);
     await widget.getByRole('button', { name: 'Payer' }).click();
-    await aggregator
-      .getByText('Approvisionnement effectuée avec succès')
-      .waitFor()
-      .catch(async (e) => {
-        await screenshot(aggregator, 'debug-widget');
-        if (!widget.isClosed()) await screenshot(widget, 'debug-widget-popup');
-        console.log('DEBUG', widget.isClosed() ? 'closed' : widget.url());
-        throw e;
-      });
+    await aggregator.getByText('Approvisionnement effectuée avec succès').waitFor();
 
     await expect.poll(() => cardBalance(aggregator), { timeout: 15_000 }).toBe(before + 500_000);
     await expect
@@ -229,4 +221,20 @@ describe.skipIf(missing !== null)('wallet screens in Chromium', () => {
     await aggregator.getByRole('dialog').waitFor();
     await check(aggregator, 'wallet-financing-modal');
   }, 90_000);
+
+  it('keeps a websocket open at /api/ws with the access token', async () => {
+    await ensureAggregator();
+    const sockets: string[] = [];
+    const frames: string[] = [];
+    aggregator.on('websocket', (ws) => {
+      sockets.push(ws.url());
+      ws.on('framereceived', (frame) => frames.push(String(frame.payload)));
+    });
+    await aggregator.goto(`${server.baseUrl}/wallet`);
+    await aggregator.getByRole('heading', { name: 'Mon Wallet' }).waitFor();
+    await expect
+      .poll(() => frames.some((f) => JSON.parse(f).type === 'ready'), { timeout: 15_000 })
+      .toBe(true);
+    expect(sockets.at(-1)).toMatch(/\/api\/ws\?token=[\w-]+\.[\w-]+\.[\w-]+$/);
+  }, 60_000);
 });

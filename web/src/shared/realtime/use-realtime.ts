@@ -24,12 +24,19 @@ function acquire(queryClient: QueryClient): void {
   shared.users++;
 }
 
+/** A screen change unmounts and remounts users: keep the socket through that. */
+const LINGER_MS = 2_000;
+
 function release(): void {
   if (!shared) return;
-  if (--shared.users === 0) {
-    shared.connection.stop();
-    shared = null;
-  }
+  if (--shared.users > 0) return;
+  const current = shared;
+  setTimeout(() => {
+    if (shared === current && current.users === 0) {
+      current.connection.stop();
+      shared = null;
+    }
+  }, LINGER_MS);
 }
 
 /**
