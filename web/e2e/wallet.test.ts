@@ -6,11 +6,6 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
 import { browserMissingReason, launchBrowser, newPage } from './support/browser.js';
-import { createLogger, parseConfig } from '@filiere/platform';
-import {
-  startProjectionDispatch,
-  type ProjectionDispatch,
-} from '../../services/api/src/realtime/projections.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
 
 const missing = browserMissingReason();
@@ -25,7 +20,6 @@ const digits = (text: string | null) => Number((text ?? '').replace(/\D/g, '') |
 describe.skipIf(missing !== null)('wallet screens in Chromium', () => {
   let server: E2eServer;
   let browser: Browser;
-  let projections: ProjectionDispatch | undefined;
   let aggregator: Page;
   let signedIn = false;
   /** The aggregator's page, signed in by the first test or here when it failed. */
@@ -38,19 +32,12 @@ describe.skipIf(missing !== null)('wallet screens in Chromium', () => {
 
   beforeAll(async () => {
     mkdirSync(screenshotDir, { recursive: true });
+    // The read tables follow the ledger and pushes reach the hub, as in `npm start`.
     server = await startE2eServer();
-    // The read tables follow the ledger as in `npm start` (in-process projectors).
-    projections = startProjectionDispatch({
-      config: parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
-      db: server.db.db,
-      logger: createLogger('silent', false),
-      databaseUrl: server.db.url,
-    });
     browser = await launchBrowser();
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
-    await projections?.close();
     await server?.stop();
   });
 
@@ -181,6 +168,10 @@ describe.skipIf(missing !== null)('wallet screens in Chromium', () => {
     expect(await aggregator.getByTestId('bank-account').textContent()).toMatch(/\w{5,}/);
     await check(aggregator, 'wallet-bank-info');
     await aggregator.getByRole('button', { name: "J'ai compris" }).click();
+    // The page refetches on its own 1 s and 3 s after its own command; past that,
+    // only a websocket push can change what the aggregator's open page shows.
+    await aggregator.waitForTimeout(3500);
+    const before = await cardBalance(aggregator);
 
     const admin = await signIn(SUPER_ADMIN, '/admin/approvisionnements');
     await admin.getByRole('heading', { name: 'Validation des approvisionnements' }).waitFor();
@@ -201,6 +192,8 @@ describe.skipIf(missing !== null)('wallet screens in Chromium', () => {
       .poll(() => admin.getByRole('button', { name: `Valider ${reference}` }).count())
       .toBe(0);
     await check(admin, 'wallet-admin-supplies');
+    // The super admin's validation reaches the aggregator's open page by push.
+    await expect.poll(() => cardBalance(aggregator), { timeout: 20_000 }).toBe(before + 1_200_000);
   }, 90_000);
 
   it('shows payments, a payment detail and financings without serious accessibility violations', async () => {

@@ -1,9 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '@filiere/api';
 import { createLogger, parseConfig } from '@filiere/platform';
+import { pgPushSource, type PushSource } from '@filiere/projections';
 import { createTestDatabase, type TestDatabase } from '@filiere/platform/testing';
 import { DEMO_PASSWORD, demoAccounts } from '../../../scripts/src/demo/accounts.js';
 import { loadDemoData } from '../../../scripts/src/demo/load.js';
+import {
+  startProjectionDispatch,
+  type ProjectionDispatch,
+} from '../../../services/api/src/realtime/projections.js';
 import { builtWebCopy } from './build.js';
 import { freePort } from './free-port.js';
 import { startMailBox, type MailBox } from './mail.js';
@@ -19,7 +24,8 @@ export interface E2eServer {
 
 /**
  * The real product for a browser: built web app, API on its own test
- * database, a real SMTP server collecting mails, and the demo accounts.
+ * database, in-process projectors whose pushes reach the websocket hub (as in
+ * `npm start`), a real SMTP server collecting mails, and the demo accounts.
  */
 export async function startE2eServer(): Promise<E2eServer> {
   const web = await builtWebCopy();
@@ -29,6 +35,16 @@ export async function startE2eServer(): Promise<E2eServer> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const logger = createLogger('silent', false);
   let app: FastifyInstance | undefined;
+  let projections: ProjectionDispatch | undefined;
+  let pushes: PushSource | undefined;
+  const stopAll = async () => {
+    await app?.close();
+    await projections?.close();
+    await pushes?.close();
+    await mail.close();
+    await db.drop();
+    web.remove();
+  };
   try {
     await loadDemoData({ db: db.db, logger });
     const password = await ensureDemoAccounts(db);
@@ -38,25 +54,19 @@ export async function startE2eServer(): Promise<E2eServer> {
       PUBLIC_URL: baseUrl,
       SMTP_URL: mail.url,
     });
-    app = await buildApp({ config, db: db.db, logger, webDir: web.dir });
+    pushes = pgPushSource(db.url);
+    projections = startProjectionDispatch({ config, db: db.db, logger, databaseUrl: db.url });
+    app = await buildApp({ config, db: db.db, logger, webDir: web.dir, realtime: { pushes } });
     await app.listen({ port, host: '127.0.0.1' });
     return {
       baseUrl,
       mail,
       db,
       password,
-      async stop() {
-        await app?.close();
-        await mail.close();
-        await db.drop();
-        web.remove();
-      },
+      stop: stopAll,
     };
   } catch (error) {
-    await app?.close();
-    await mail.close();
-    await db.drop();
-    web.remove();
+    await stopAll();
     throw error;
   }
 }
