@@ -5,6 +5,8 @@ import {
   transfer,
   walletStreamId,
   withdrawalStreamId,
+  type Actor,
+  type Decision,
   type MovementAnswer,
   type WalletState,
   type WithdrawalAnswer,
@@ -13,7 +15,7 @@ import {
 import { scopedKey, type WalletDeps } from './context.js';
 import { newReference } from './references.js';
 import { runCommand } from './run-command.js';
-import { actorOf, findWalletUsers, pickUser, requireUser } from './users.js';
+import { actorOf, findWalletUsers, pickUser, requireUser, type WalletUser } from './users.js';
 
 export interface TransferInput {
   source: string;
@@ -48,34 +50,12 @@ export async function makeTransfer(
     throw new ForbiddenError('Ce portefeuille ne vous appartient pas');
   }
   const recipient = requireUser(pickUser(users, input.destination), 'Destinataire introuvable');
-  const from = actor.walletId!;
-  await deps.opener.ensureOpen(from, actor.userId);
-  await deps.opener.ensureOpen(recipient.walletId, recipient.id);
-  const reference = newReference('TRF');
-  const fromStream = walletStreamId(from);
-  const toStream = walletStreamId(recipient.walletId);
-  const answer = await runCommand(deps.pipeline, {
-    idempotencyKey: scopedKey(actor.userId, 'transfer', idempotencyKey),
-    streams: [fromStream, toStream],
-    userId: actor.userId,
-    decide: (states) =>
-      transfer(
-        {
-          source: states[fromStream]!.state as WalletState,
-          destination: states[toStream]!.state as WalletState,
-        },
-        {
-          reference,
-          sourceWalletId: from,
-          destinationWalletId: recipient.walletId,
-          amount: input.amount,
-          reason: input.reason,
-        },
-        actor,
-        {
-          recipient: { userId: recipient.id, role: recipient.role, clusterId: recipient.clusterId },
-        },
-      ),
+  const { answer, from } = await moveBetweenWallets(deps, actor, recipient, {
+    command: 'transfer',
+    referencePrefix: 'TRF',
+    idempotencyKey,
+    decide: (states, ids, facts) =>
+      transfer(states, { ...ids, amount: input.amount, reason: input.reason }, actor, facts),
   });
   return {
     ...answer,
@@ -184,33 +164,11 @@ export async function makeFinancing(
       fields: { aggregatorId: 'Vous ne pouvez pas vous financer vous-même' },
     });
   }
-  const from = actor.walletId!;
-  await deps.opener.ensureOpen(from, actor.userId);
-  await deps.opener.ensureOpen(recipient.walletId, recipient.id);
-  const reference = newReference('FIN');
-  const fromStream = walletStreamId(from);
-  const toStream = walletStreamId(recipient.walletId);
-  const answer = await runCommand(deps.pipeline, {
-    idempotencyKey: scopedKey(actor.userId, 'financing', idempotencyKey),
-    streams: [fromStream, toStream],
-    userId: actor.userId,
-    decide: (states) =>
-      finance(
-        {
-          source: states[fromStream]!.state as WalletState,
-          destination: states[toStream]!.state as WalletState,
-        },
-        {
-          reference,
-          sourceWalletId: from,
-          destinationWalletId: recipient.walletId,
-          amount: input.amount,
-        },
-        actor,
-        {
-          recipient: { userId: recipient.id, role: recipient.role, clusterId: recipient.clusterId },
-        },
-      ),
+  const { answer } = await moveBetweenWallets(deps, actor, recipient, {
+    command: 'financing',
+    referencePrefix: 'FIN',
+    idempotencyKey,
+    decide: (states, ids, facts) => finance(states, { ...ids, amount: input.amount }, actor, facts),
   });
   return {
     ...answer,
@@ -223,4 +181,52 @@ export async function makeFinancing(
       walletId: recipient.walletId,
     },
   };
+}
+
+/**
+ * A wallet-to-wallet movement (transfer, financing): both wallets opened, one
+ * command over both streams, keyed per user and command.
+ */
+async function moveBetweenWallets(
+  deps: WalletDeps,
+  actor: Actor,
+  recipient: WalletUser,
+  move: {
+    command: 'transfer' | 'financing';
+    referencePrefix: 'TRF' | 'FIN';
+    idempotencyKey: string | undefined;
+    decide(
+      states: { source: WalletState; destination: WalletState },
+      ids: { reference: string; sourceWalletId: string; destinationWalletId: string },
+      facts: { recipient: { userId: string; role: string; clusterId: string | null } },
+    ): Decision<MovementAnswer>;
+  },
+): Promise<{ answer: MovementAnswer; from: string }> {
+  const from = actor.walletId!;
+  await deps.opener.ensureOpen(from, actor.userId);
+  await deps.opener.ensureOpen(recipient.walletId, recipient.id);
+  const ids = {
+    reference: newReference(move.referencePrefix),
+    sourceWalletId: from,
+    destinationWalletId: recipient.walletId,
+  };
+  const fromStream = walletStreamId(from);
+  const toStream = walletStreamId(recipient.walletId);
+  const answer = await runCommand(deps.pipeline, {
+    idempotencyKey: scopedKey(actor.userId, move.command, move.idempotencyKey),
+    streams: [fromStream, toStream],
+    userId: actor.userId,
+    decide: (states) =>
+      move.decide(
+        {
+          source: states[fromStream]!.state as WalletState,
+          destination: states[toStream]!.state as WalletState,
+        },
+        ids,
+        {
+          recipient: { userId: recipient.id, role: recipient.role, clusterId: recipient.clusterId },
+        },
+      ),
+  });
+  return { answer, from };
 }
