@@ -1,8 +1,7 @@
+import { writeBenchmarkSection } from './report.js';
 import { readdirSync, readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { eventStoreMigrations } from '@filiere/event-store';
 import {
@@ -31,7 +30,6 @@ const STREAMS = 1000;
 const BATCH = 10_000;
 const TARGET = 50_000;
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 let postgres: EmbeddedPostgresHandle | undefined;
 let adminUrl = process.env.BENCH_DATABASE_URL;
 const pgDataDir = path.join(os.tmpdir(), `filiere-bench-rebuild-${process.pid}`);
@@ -106,7 +104,7 @@ try {
         : 'The machine was otherwise idle.'),
     '',
   ].join('\n');
-  await writeSection(path.join(root, 'docs/benchmarks.md'), section);
+  await writeBenchmarkSection('## Projection rebuild', section.split('\n'));
 } finally {
   await db.destroy();
   await withAdmin(adminUrl, (c) => c.query(`drop database if exists "${name}" with (force)`));
@@ -138,19 +136,4 @@ function cpuSeconds(): number {
     }
   }
   return total;
-}
-
-async function writeSection(file: string, section: string): Promise<void> {
-  const text = await readFile(file, 'utf8');
-  const start = text.indexOf('## Projection rebuild');
-  if (start < 0) {
-    await writeFile(file, `${text.trimEnd()}\n\n${section}`);
-    return;
-  }
-  const next = text.indexOf('\n## ', start + 1);
-  const end = next < 0 ? text.length : next + 1;
-  await writeFile(
-    file,
-    `${text.slice(0, start)}${section}${next < 0 ? '' : '\n'}${text.slice(end)}`,
-  );
 }

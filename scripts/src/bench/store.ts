@@ -1,7 +1,6 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeBenchmarkSection } from './report.js';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { getPostgreSQLEventStore } from '@event-driven-io/emmett-postgresql';
@@ -272,22 +271,7 @@ async function writeSection(
       ` (target ≥ 50 %) and ${(b / cc).toFixed(1)}× emmett-postgresql (target ≥ 5×).`,
     '',
   ];
-  const file = path.resolve(
-    path.dirname(fileURLToPath(import.meta.url)),
-    '../../../docs/benchmarks.md',
-  );
-  const current = await readFile(file, 'utf8');
-  const start = current.indexOf('## Event store');
-  let next: string;
-  if (start < 0) {
-    next = `${current.trimEnd()}\n\n${lines.join('\n')}`;
-  } else {
-    const after = current.indexOf('\n## ', start + 1);
-    const tail = after < 0 ? '' : `\n${current.slice(after + 1)}`;
-    next = `${current.slice(0, start)}${lines.join('\n')}${tail}`;
-  }
-  await writeFile(file, next);
-  process.stdout.write(`Written to ${path.relative(process.cwd(), file)}\n`);
+  await writeBenchmarkSection('## Event store', lines);
 }
 
 await main();

@@ -1,9 +1,8 @@
+import { writeBenchmarkSection } from './report.js';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { allMigrations, buildApp } from '@filiere/api';
 import {
@@ -298,22 +297,7 @@ async function writeSection(runs: Run[], pgVersion: string, embedded: boolean, l
       ' costs, and what an idle machine approaches.',
     '',
   ];
-  const file = path.resolve(
-    path.dirname(fileURLToPath(import.meta.url)),
-    '../../../docs/benchmarks.md',
-  );
-  const current = await readFile(file, 'utf8');
-  const start = current.indexOf('## Wallet');
-  let next: string;
-  if (start < 0) {
-    next = `${current.trimEnd()}\n\n${lines.join('\n')}`;
-  } else {
-    const after = current.indexOf('\n## ', start + 1);
-    const tail = after < 0 ? '' : `\n${current.slice(after + 1)}`;
-    next = `${current.slice(0, start)}${lines.join('\n')}${tail}`;
-  }
-  await writeFile(file, next);
-  process.stdout.write(`Written to ${path.relative(process.cwd(), file)}\n`);
+  await writeBenchmarkSection('## Wallet', lines);
 }
 
 await main();
