@@ -26,7 +26,9 @@ export class JobStore {
         kind: job.kind,
         payload: JSON.stringify(job.payload),
         attempts: job.attempts ?? 0,
-        run_at: job.runAt ?? sql`now()`,
+        // Millisecond precision, as JavaScript's clock that claimDue compares with:
+        // a microsecond run_at could look 'not yet due' within the same millisecond.
+        run_at: job.runAt ?? sql`date_trunc('milliseconds', now())`,
       })
       .onConflict((oc) => oc.column('id').doNothing())
       .returning('id')
@@ -62,7 +64,7 @@ export class JobStore {
       .updateTable('wallet_jobs')
       .set({
         attempts,
-        run_at: sql`now() + ${`${Math.round(delayMs)} milliseconds`}::interval`,
+        run_at: sql`date_trunc('milliseconds', now()) + ${`${Math.round(delayMs)} milliseconds`}::interval`,
         locked_until: null,
         last_error: error.slice(0, 500),
       })
