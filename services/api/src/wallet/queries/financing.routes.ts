@@ -3,12 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { callerOf, targetUser } from './caller.js';
+import { readPage } from './page.js';
 import {
   iso,
   likePattern,
   listOf,
   listQuery,
-  pageOf,
   security,
   tags,
   transactionStatus,
@@ -73,22 +73,17 @@ export function financingRoutes(scope: FastifyInstance): void {
         }
         return query;
       };
-      const { offset, limit } = pageOf(request.query);
-      let rows = base()
-        .selectAll('f')
-        .select(['a.id as a_id', 'a.firstname as a_firstname', 'a.lastname as a_lastname'])
-        .orderBy('f.created_at', 'desc')
-        .orderBy('f.reference')
-        .offset(offset);
-      if (limit !== undefined) rows = rows.limit(limit);
-      const [data, total] = await Promise.all([
-        rows.execute(),
+      const page = await readPage(
         base()
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .executeTakeFirstOrThrow(),
-      ]);
+          .selectAll('f')
+          .select(['a.id as a_id', 'a.firstname as a_firstname', 'a.lastname as a_lastname'])
+          .orderBy('f.created_at', 'desc')
+          .orderBy('f.reference'),
+        base(),
+        request.query,
+      );
       return {
-        data: data.map((r) => ({
+        data: page.rows.map((r) => ({
           reference: r.reference,
           amount: Number(r.amount),
           status: r.status,
@@ -98,7 +93,7 @@ export function financingRoutes(scope: FastifyInstance): void {
             ? { id: r.a_id, firstname: r.a_firstname, lastname: r.a_lastname }
             : null,
         })),
-        count: Number(total.n),
+        count: page.count,
       };
     },
   );

@@ -3,12 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { callerOf, targetUser } from './caller.js';
+import { readPage } from './page.js';
 import {
   iso,
   likePattern,
   listOf,
   listQuery,
-  pageOf,
   security,
   supplyStatus,
   tags,
@@ -74,22 +74,17 @@ async function listSupplies(db: Kysely<any>, f: SupplyFilter) {
     }
     return q;
   };
-  const { offset, limit } = pageOf(f);
-  let rows = base()
-    .selectAll('s')
-    .select(['u.id as u_id', 'u.firstname as u_firstname', 'u.lastname as u_lastname'])
-    .orderBy('s.created_at', 'desc')
-    .orderBy('s.reference')
-    .offset(offset);
-  if (limit !== undefined) rows = rows.limit(limit);
-  const [data, total] = await Promise.all([
-    rows.execute(),
+  const page = await readPage(
     base()
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
+      .selectAll('s')
+      .select(['u.id as u_id', 'u.firstname as u_firstname', 'u.lastname as u_lastname'])
+      .orderBy('s.created_at', 'desc')
+      .orderBy('s.reference'),
+    base(),
+    f,
+  );
   return {
-    data: data.map((r) => ({
+    data: page.rows.map((r) => ({
       reference: r.reference,
       paymentMethod: r.method,
       amount: Number(r.amount),
@@ -101,7 +96,7 @@ async function listSupplies(db: Kysely<any>, f: SupplyFilter) {
       updatedAt: iso(r.updated_at)!,
       user: r.u_id ? { id: r.u_id, firstname: r.u_firstname, lastname: r.u_lastname } : null,
     })),
-    count: Number(total.n),
+    count: page.count,
   };
 }
 
