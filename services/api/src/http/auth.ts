@@ -24,6 +24,23 @@ export const ROLE_CODES = [
 ] as const;
 export type RoleCode = (typeof ROLE_CODES)[number];
 
+/** Who may call a route, as its guard declares it: no guard, any valid token, or these roles. */
+export type RouteAccess = 'public' | 'signed-in' | readonly RoleCode[];
+
+const ACCESS = Symbol.for('filiere.routeAccess');
+const withAccess = <T extends object>(guard: T, access: RouteAccess): T =>
+  Object.assign(guard, { [ACCESS]: access });
+
+/** The access a route's preHandlers declare ('public' when none is a guard of this file). */
+export function accessOf(preHandler: unknown): RouteAccess {
+  const handlers = Array.isArray(preHandler) ? preHandler.flat(2) : [preHandler];
+  for (const h of handlers) {
+    const access = h && (h as Record<symbol, RouteAccess | undefined>)[ACCESS];
+    if (access) return access;
+  }
+  return 'public';
+}
+
 /** What an access token carries: subject = user id, and the role code. */
 export interface AccessClaims {
   sub: string;
@@ -43,6 +60,8 @@ declare module 'fastify' {
     authenticate: preHandlerAsyncHookHandler;
     /** preHandler: 401 without a valid token, 403 unless the role is one of `roles`. */
     requireRoles(...roles: RoleCode[]): preHandlerAsyncHookHandler;
+    /** `METHOD /url` → the access its guard declares, for every route registered after auth. */
+    routeAccess: Map<string, RouteAccess>;
   }
 }
 
@@ -68,14 +87,22 @@ export async function registerAuth(app: FastifyInstance, secret: string): Promis
     }
     if (!request.user?.sub || !request.user.role) throw new UnauthorizedError('Not authenticated');
   };
-  app.decorate('authenticate', authenticate);
+  app.decorate('authenticate', withAccess(authenticate, 'signed-in'));
   app.decorate('requireRoles', (...roles: RoleCode[]) => {
     const allowed = new Set<RoleCode>(roles);
-    return async (request: FastifyRequest, reply: FastifyReply) => {
+    return withAccess(async (request: FastifyRequest, reply: FastifyReply) => {
       await authenticate(request, reply);
       if (!allowed.has(request.user.role)) {
         throw new ForbiddenError('Vous n’avez pas accès à cette ressource');
       }
-    };
+    }, roles);
+  });
+  // The route table with each route's declared access: the security matrix reads it.
+  const routeAccess = new Map<string, RouteAccess>();
+  app.decorate('routeAccess', routeAccess);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      routeAccess.set(`${method} ${route.url}`, accessOf(route.preHandler));
+    }
   });
 }
