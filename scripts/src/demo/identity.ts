@@ -45,6 +45,11 @@ const ORGANIZATIONS = {
   },
   bank: { denomination: 'Banque Atlantique Bénin', organization_type: 'BANK', ifu: null },
   payment: { denomination: 'Paiement sandbox', organization_type: 'PAYMENT_PROVIDER', ifu: null },
+  second: {
+    denomination: 'Zou Ananas Industrie',
+    organization_type: 'INDUSTRIAL',
+    ifu: '3201900077777',
+  },
   newcomer: {
     denomination: 'Ananas Nouveau SARL',
     organization_type: 'INDUSTRIAL',
@@ -61,6 +66,8 @@ const PROFILES: Record<
     phone: string;
     org?: keyof typeof ORGANIZATIONS;
     inCluster?: boolean;
+    /** National identification number (growers and aggregators). */
+    nip?: string;
   }
 > = {
   'superadmin@demo.filiere.bj': { firstname: 'Sèna', lastname: 'Adjovi', phone: '+2290197000001' },
@@ -71,6 +78,7 @@ const PROFILES: Record<
     phone: '+2290197000003',
     org: 'industrial',
     inCluster: true,
+    nip: '3201900123',
   },
   'fournisseur@demo.filiere.bj': {
     firstname: 'Koffi',
@@ -102,11 +110,18 @@ const PROFILES: Record<
     lastname: 'Ahouandjinou',
     phone: '+2290167000008',
     inCluster: true,
+    nip: '1098765432',
   },
 };
 
 /** A self-registered aggregator still waiting for activation (the counter shows 1). */
 export const DEMO_PENDING_AGGREGATOR = 'nouvel.agregateur@demo.filiere.bj';
+
+/**
+ * A second, active aggregator outside the Allada cluster (same demo password): the one the
+ * first aggregator funds ('Financer un agrégateur'), so a financing shows in both lists.
+ */
+export const DEMO_SECOND_AGGREGATOR = 'agregateur.zou@demo.filiere.bj';
 
 export const identityDemoStep: DemoStep = {
   name: 'identity',
@@ -142,10 +157,27 @@ export const identityDemoStep: DemoStep = {
             organization_id: profile.org ? orgIds[profile.org] : null,
             cluster_id: profile.inCluster ? cluster.id : null,
             momo_account_number: profile.phone,
+            nip: profile.nip ?? null,
             is_active: true,
           })
           .execute();
       }
+      await trx
+        .insertInto('users')
+        .values({
+          firstname: 'Codjo',
+          lastname: 'Hounkpatin',
+          email: DEMO_SECOND_AGGREGATOR,
+          username: DEMO_SECOND_AGGREGATOR,
+          phone: '+2290197000010',
+          password_hash: passwordHash,
+          role_id: ROLE_IDS.ROLE_INDUSTRIAL,
+          organization_id: orgIds.second,
+          momo_account_number: '+2290197000010',
+          nip: '3201900456',
+          is_active: true,
+        })
+        .execute();
       await trx
         .insertInto('users')
         .values({
@@ -154,6 +186,7 @@ export const identityDemoStep: DemoStep = {
           email: DEMO_PENDING_AGGREGATOR,
           username: DEMO_PENDING_AGGREGATOR,
           phone: '+2290197000099',
+          nip: '3201900789',
           role_id: ROLE_IDS.ROLE_INDUSTRIAL,
           organization_id: orgIds.newcomer,
           is_active: false,
@@ -161,7 +194,7 @@ export const identityDemoStep: DemoStep = {
         })
         .execute();
     });
-    logger.info({ accounts: demoAccounts.length + 1 }, 'demo users loaded');
+    logger.info({ accounts: demoAccounts.length + 2 }, 'demo users loaded');
   },
 };
 

@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '@filiere/api';
 import { createLogger, parseConfig } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { findDemoUser, identityDemoStep } from './identity.js';
+import { catalogueDecoder, catchUp, walletProjectors } from '@filiere/projections';
+import { DEMO_SECOND_AGGREGATOR, findDemoUser, identityDemoStep } from './identity.js';
 import { loadDemoData } from './load.js';
 import { walletDemoStep } from './wallet.js';
 
 describe('wallet demo data', () => {
   const testDb = useTestDatabase();
 
-  it('funds the aggregator through real commands, pays the producteur, refunds the failed withdrawal', async () => {
+  it('funds the aggregator through real commands, pays the producteur, refunds the failed withdrawal, funds the second aggregator', async () => {
     const logger = createLogger('silent', false);
     const steps = [identityDemoStep, walletDemoStep];
     expect(await loadDemoData({ db: testDb.db, logger }, steps)).toEqual(['identity', 'wallet']);
@@ -17,6 +18,7 @@ describe('wallet demo data', () => {
 
     const aggregator = await findDemoUser(testDb.db, 'agregateur@demo.filiere.bj');
     const grower = await findDemoUser(testDb.db, 'producteur@demo.filiere.bj');
+    const second = await findDemoUser(testDb.db, DEMO_SECOND_AGGREGATOR);
     const app = await buildApp({
       config: parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
       db: testDb.db,
@@ -34,9 +36,11 @@ describe('wallet demo data', () => {
       }
       return balance;
     };
-    // 2 500 000 + 1 000 000 − 250 000 transferred − 200 000 paid out (the 120 000 refunded).
-    expect(await fold(aggregator.walletId)).toBe(3_050_000);
+    // 2 500 000 + 1 000 000 − 250 000 transferred − 200 000 paid out (the 120 000 refunded)
+    // − 100 000 financing.
+    expect(await fold(aggregator.walletId)).toBe(2_950_000);
     expect(await fold(grower.walletId)).toBe(250_000);
+    expect(await fold(second.walletId)).toBe(100_000);
     const types = (
       await testDb.db.selectFrom('events').select('type').orderBy('position').execute()
     ).map((r) => r.type);
@@ -45,6 +49,28 @@ describe('wallet demo data', () => {
     );
     expect(types.filter((t) => t === 'SupplyInitiated')).toHaveLength(3);
     expect(types.filter((t) => t === 'SupplySucceeded')).toHaveLength(2);
+    // Growers and aggregators carry a NIP (the transaction detail shows the beneficiary's).
+    const nips = await testDb.db
+      .selectFrom('users')
+      .select(['email', 'nip'])
+      .where('email', 'in', [
+        'agregateur@demo.filiere.bj',
+        'producteur@demo.filiere.bj',
+        DEMO_SECOND_AGGREGATOR,
+      ])
+      .execute();
+    for (const row of nips) expect(row.nip, row.email).toMatch(/^\d{10}$/);
+    for (const projector of walletProjectors) {
+      await catchUp(testDb.db, projector, { decode: catalogueDecoder });
+    }
+    const caller = { sub: aggregator.id, role: 'ROLE_INDUSTRIAL' as const };
+    const auth = { authorization: `Bearer ${app.jwt.sign(caller)}` };
+    const list = await app.inject({ url: '/api/transaction?q=rejets', headers: auth });
+    const detail = await app.inject({
+      url: `/api/transaction/${list.json().data[0].id}`,
+      headers: auth,
+    });
+    expect(detail.json().beneficiary).toMatchObject({ nip: '1098765432' });
     await app.close();
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '@filiere/api';
 import { parseConfig } from '@filiere/platform';
-import { findDemoUser } from './identity.js';
+import { DEMO_SECOND_AGGREGATOR, findDemoUser } from './identity.js';
 import type { DemoContext, DemoStep } from './load.js';
 
 /** A bank account the sandbox refuses payouts to (it ends in 0000): the failed withdrawal. */
@@ -18,7 +18,8 @@ interface Caller {
  * the aggregator tops up through the sandbox widget (mobile money) and by a bank transfer a
  * super admin validates; pays the producteur of its cluster three times; withdraws to its
  * mobile money (paid out); withdraws to a bank account the sandbox refuses (FAILED, then
- * REFUND); and leaves a bank supply pending for the super admin to validate.
+ * REFUND); funds the second aggregator; and leaves a bank supply pending for the super admin
+ * to validate.
  */
 export const walletDemoStep: DemoStep = {
   name: 'wallet',
@@ -51,6 +52,7 @@ async function loadWalletDemo(app: FastifyInstance, ctx: DemoContext): Promise<v
   const aggregator = await ref('agregateur@demo.filiere.bj', 'ROLE_INDUSTRIAL');
   const superAdmin = await ref('superadmin@demo.filiere.bj', 'ROLE_SUPER_ADMIN');
   const grower = await ref('producteur@demo.filiere.bj', 'ROLE_GROWER');
+  const second = await ref(DEMO_SECOND_AGGREGATOR, 'ROLE_INDUSTRIAL');
   await ctx.db
     .updateTable('users')
     .set({ bank_account_number: DEMO_REFUSED_BANK_ACCOUNT })
@@ -141,7 +143,10 @@ async function loadWalletDemo(app: FastifyInstance, ctx: DemoContext): Promise<v
   });
   while ((await app.wallet.runner.runDue()) > 0);
 
-  // 5. A bank supply waiting for the super admin (admin Approvisionnements → Valider).
+  // 5. A financing of the second aggregator ('Financements' of both).
+  await call(aggregator, 'POST', '/api/financement', { aggregatorId: second.id, amount: 100_000 });
+
+  // 6. A bank supply waiting for the super admin (admin Approvisionnements → Valider).
   await call(aggregator, 'POST', '/api/supply', {
     amount: 500_000,
     walletId: aggregator.walletId,

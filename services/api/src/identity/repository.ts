@@ -12,6 +12,8 @@ export interface UserRow {
   email: string;
   username: string;
   phone: string | null;
+  /** National identification number (numeric, ≤ 10 characters), when known. */
+  nip: string | null;
   password_hash: string | null;
   role_id: number;
   role_code: RoleCode;
@@ -39,6 +41,7 @@ export interface NewUser {
   cluster_id?: string | null;
   momo_account_number?: string | null;
   bank_account_number?: string | null;
+  nip?: string | null;
   is_active: boolean;
   self_registered: boolean;
   password_hash?: string | null;
@@ -107,6 +110,7 @@ export class IdentityRepository {
         'u.email',
         'u.username',
         'u.phone',
+        'u.nip',
         'u.password_hash',
         'u.role_id',
         'r.code as role_code',

@@ -41,6 +41,7 @@ beforeAll(async () => {
   users.superAdmin = await seed('ROLE_SUPER_ADMIN', null);
   users.empty = await seed('ROLE_GROWER', cluster);
   const { a, b, g } = users;
+  await t.db.updateTable('users').set({ nip: '1234567890' }).where('id', '=', g.id).execute();
   await new WalletEvents(t.db)
     .open(a.walletId, a.id)
     .open(b.walletId, b.id)
@@ -121,8 +122,8 @@ describe('wallet queries', () => {
       direction: 'OUT',
       status: 'SUCCESS',
       reason: 'Achat d’ananas',
-      destination: { walletId: users.g.walletId, user: { id: users.g.id } },
-      source: { user: { id: users.a.id, firstname: users.a.firstname } },
+      destination: { walletId: users.g.walletId, user: { id: users.g.id, nip: '1234567890' } },
+      source: { user: { id: users.a.id, firstname: users.a.firstname, nip: null } },
     });
     expect((await get(users.a, '/api/transaction?q=ananas')).json().count).toBe(1);
     expect((await get(users.a, `/api/transaction?q=${users.g.lastname}`)).json().count).toBe(1);
@@ -148,12 +149,29 @@ describe('wallet queries', () => {
       amount: 7_000,
       reason: 'Achat d’ananas',
       paymentMeans: 'MOBILE_MONEY',
-      beneficiary: { name: `${users.g.firstname} ${users.g.lastname}`, phone: '+2290197000000' },
+      beneficiary: {
+        name: `${users.g.firstname} ${users.g.lastname}`,
+        nip: '1234567890',
+        phone: '+2290197000000',
+      },
     });
     expect((await get(users.b, `/api/transaction/${row.id}`)).statusCode).toBe(403);
     expect((await get(users.superAdmin, `/api/transaction/${row.id}`)).statusCode).toBe(200);
     expect((await get(users.a, '/api/transaction/999999')).statusCode).toBe(404);
     expect((await get(users.a, '/api/transaction/abc')).statusCode).toBe(400);
+  });
+
+  it('users.nip: numeric text of at most 10 characters (the database refuses anything else)', async () => {
+    for (const bad of ['12345678901', '12A4', '']) {
+      await expect(
+        t.db.updateTable('users').set({ nip: bad }).where('id', '=', users.b.id).execute(),
+        bad,
+      ).rejects.toThrow(/users_nip_check|check constraint/);
+    }
+    // The grower's own view names the aggregator as source, with its (absent) NIP.
+    const row = (await get(users.g, '/api/transaction')).json().data[0];
+    expect(row.source.user).toMatchObject({ id: users.a.id, nip: null });
+    expect(row.destination.user).toMatchObject({ id: users.g.id, nip: '1234567890' });
   });
 
   it('GET transaction/stats: reporting totals of the own wallet, of every wallet for admins', async () => {

@@ -29,6 +29,17 @@ export const userRef = z
   .object({ id: z.string(), firstname: z.string(), lastname: z.string() })
   .nullable();
 
+/** A side of a transaction: the user with the NIP and phone read from `users`. */
+export const partyRef = z
+  .object({
+    id: z.string(),
+    firstname: z.string(),
+    lastname: z.string(),
+    nip: z.string().nullable(),
+    phone: z.string().nullable(),
+  })
+  .nullable();
+
 /** Offset and limit of a page (limit -1: everything). */
 export function pageOf(q: ListQuery): { offset: number; limit: number | undefined } {
   if (q.limit === -1) return { offset: 0, limit: undefined };

@@ -34,8 +34,17 @@ function base(db: Kysely<any>, f: TransactionFilter): SelectQueryBuilder<any, an
 
 export type TransactionDto = ReturnType<typeof toDto>;
 
-function person(id: unknown, firstname: unknown, lastname: unknown) {
-  return id ? { id: String(id), firstname: String(firstname), lastname: String(lastname) } : null;
+/** One side's user as it is now (names, NIP and phone live in `users`, outside the log). */
+function person(r: Record<string, any>, alias: 'su' | 'du') {
+  const id = r[`${alias}_id`];
+  if (!id) return null;
+  return {
+    id: String(id),
+    firstname: String(r[`${alias}_firstname`]),
+    lastname: String(r[`${alias}_lastname`]),
+    nip: (r[`${alias}_nip`] as string | null) ?? null,
+    phone: (r[`${alias}_phone`] as string | null) ?? null,
+  };
 }
 
 function toDto(r: Record<string, any>) {
@@ -52,11 +61,11 @@ function toDto(r: Record<string, any>) {
     createdAt: iso(r.created_at)!,
     source: {
       walletId: (r.source_wallet_id as string | null) ?? null,
-      user: person(r.su_id, r.su_firstname, r.su_lastname),
+      user: person(r, 'su'),
     },
     destination: {
       walletId: (r.destination_wallet_id as string | null) ?? null,
-      user: person(r.du_id, r.du_firstname, r.du_lastname),
+      user: person(r, 'du'),
       phone: (r.du_phone as string | null) ?? null,
       payout: (r.destination as string | null) ?? null,
     },
@@ -80,9 +89,12 @@ const columns = [
   'su.id as su_id',
   'su.firstname as su_firstname',
   'su.lastname as su_lastname',
+  'su.nip as su_nip',
+  'su.phone as su_phone',
   'du.id as du_id',
   'du.firstname as du_firstname',
   'du.lastname as du_lastname',
+  'du.nip as du_nip',
   'du.phone as du_phone',
 ] as const;
 

@@ -8,10 +8,10 @@ import {
   listOf,
   listQuery,
   security,
+  partyRef,
   tags,
   transactionStatus,
   userIdParams,
-  userRef,
 } from './schemas.js';
 
 const transactionSchema = z.object({
@@ -25,10 +25,10 @@ const transactionSchema = z.object({
   paymentMeans: z.string().nullable(),
   walletId: z.string(),
   createdAt: z.string(),
-  source: z.object({ walletId: z.string().nullable(), user: userRef }),
+  source: z.object({ walletId: z.string().nullable(), user: partyRef }),
   destination: z.object({
     walletId: z.string().nullable(),
-    user: userRef,
+    user: partyRef,
     phone: z.string().nullable(),
     payout: z.string().nullable(),
   }),
@@ -135,8 +135,7 @@ export function transactionRoutes(scope: FastifyInstance): void {
         reason: tx.reason,
         beneficiary: {
           name: beneficiary ? `${beneficiary.firstname} ${beneficiary.lastname}` : null,
-          // Users carry no NIP in the identity context yet.
-          nip: null,
+          nip: beneficiary?.nip ?? null,
           phone: tx.destination.phone ?? tx.destination.payout,
         },
         transaction: tx,
