@@ -41,6 +41,22 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
   );
 
   r.get(
+    '/api/supply/bank-account',
+    {
+      schema: {
+        tags: ['supply'],
+        summary: 'The one bank accepted for top-ups by transfer: its name and account number',
+        response: {
+          200: z.object({ accountNumber: z.string(), bankName: z.string() }),
+        },
+      },
+      preHandler: app.requireRoles(...SUPPLY_ROLES),
+    },
+    // From SUPPLY_BANK_NAME / SUPPLY_BANK_ACCOUNT; the web shows it instead of a constant.
+    async () => ({ accountNumber: deps.bank.accountNumber, bankName: deps.bank.name }),
+  );
+
+  r.get(
     '/api/supply/verify/:transactionId',
     {
       schema: {
