@@ -239,3 +239,55 @@ describe('wallet projectors given a day of wallet events', () => {
     }
   });
 });
+
+describe('admin pushes of bank supplies', () => {
+  it('a bank supply’s changes reach active super admins and admins; mobile money only its owner', async () => {
+    // Users of the identity tables: role ids 1 super admin, 2 admin, 3 grower.
+    const user = async (role_id: number, is_active = true) =>
+      (
+        await t.db
+          .insertInto('users')
+          .values({
+            firstname: 'A',
+            lastname: `B${role_id}`,
+            email: `u${role_id}-${is_active}-${Math.random()}@test.bj`,
+            username: `u${role_id}-${Math.random()}`,
+            role_id,
+            is_active,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id as string;
+    const superAdmin = await user(1);
+    const admin = await user(2);
+    await user(2, false);
+    await user(3);
+    await projectWallet(t.db); // the first describe's events, whatever their order
+
+    const ledger = new RecordingLedger();
+    const owner = ledger.open('wc', 'uc');
+    ledger.apply(
+      initiateSupply(
+        { wallet: ledger.wallet('wc'), supply: ledger.supply('S-BANK') },
+        { reference: 'S-BANK', walletId: 'wc', method: 'BANK', amount: 7_000 },
+        owner,
+        { bank: testBank },
+      ),
+    );
+    await ledger.flush(new EventStore(t.db));
+    const bank = (await projectWallet(t.db)).filter((p) => p.type === 'supplies.updated');
+    expect(bank.flatMap((p) => p.userIds).sort()).toEqual(['uc', admin, superAdmin].sort());
+
+    ledger.apply(
+      initiateSupply(
+        { wallet: ledger.wallet('wc'), supply: ledger.supply('S-MOMO') },
+        { reference: 'S-MOMO', walletId: 'wc', method: 'MOBILE_MONEY', amount: 1_000 },
+        owner,
+        { bank: testBank },
+      ),
+    );
+    await ledger.flush(new EventStore(t.db));
+    const momo = (await projectWallet(t.db)).filter((p) => p.type === 'supplies.updated');
+    expect(momo.flatMap((p) => p.userIds)).toEqual(['uc']);
+  });
+});

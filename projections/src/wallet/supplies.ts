@@ -1,11 +1,34 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Projector } from '../projector.js';
 import { asWalletEvent, defined } from './events.js';
+
+/** The roles whose open 'Approvisionnements' (admin) list follows every bank supply. */
+export const SUPPLY_ADMIN_ROLES = ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN'];
+
+/**
+ * The users to tell about bank supplies: active super admins and admins. Read from the live
+ * `users` table (`public`, whatever schema a rebuild writes to); it only addresses pushes,
+ * never the read tables, so a replay's tables do not depend on it.
+ */
+async function supplyAdmins(trx: Kysely<any>): Promise<string[]> {
+  const rows = await trx
+    .withSchema('public')
+    .selectFrom('users as u')
+    .innerJoin('roles as r', 'r.id', 'u.role_id')
+    .select('u.id')
+    .where('r.code', 'in', SUPPLY_ADMIN_ROLES)
+    .where('u.deleted_at', 'is', null)
+    .where('u.is_active', '=', true)
+    .execute();
+  return rows.map((r) => String(r.id));
+}
 
 /**
  * `wallet_supplies`: one row per top-up (INIT → PENDING → SUCCESS | FAILED), and
  * `wallet_supply_stats` per user: number of credited supplies, last credited amount and
  * date. The available balance of the stats card is joined from `wallet_balances`.
+ * Pushes `supplies.updated` to the owners, and to super admins and admins when a bank
+ * supply changed (their validation list).
  */
 export const suppliesProjector: Projector = {
   name: 'wallet-supplies',
@@ -13,6 +36,7 @@ export const suppliesProjector: Projector = {
   tables: ['wallet_supplies', 'wallet_supply_stats'],
   async apply(trx, events, ctx) {
     const touched: (string | null)[] = [];
+    let bankTouched = false;
     for (const recorded of events) {
       const event = asWalletEvent(recorded);
       const at = recorded.recordedAt;
@@ -40,6 +64,7 @@ export const suppliesProjector: Projector = {
             .onConflict((oc) => oc.column('user_id').doNothing())
             .execute();
           touched.push(d.ownerUserId);
+          if (d.method === 'BANK') bankTouched = true;
           break;
         }
         case 'SupplyMarkedPending':
@@ -66,10 +91,11 @@ export const suppliesProjector: Projector = {
             .updateTable('wallet_supplies')
             .set(set)
             .where('reference', '=', d.reference)
-            .returning(['owner_user_id', 'wallet_id', 'amount'])
+            .returning(['owner_user_id', 'wallet_id', 'amount', 'method'])
             .executeTakeFirst();
           if (!row) break;
           touched.push(row.owner_user_id as string);
+          if (row.method === 'BANK') bankTouched = true;
           if (event.type === 'SupplySucceeded') {
             await trx
               .updateTable('wallet_supply_stats')
@@ -87,5 +113,9 @@ export const suppliesProjector: Projector = {
     }
     const userIds = defined(touched);
     if (userIds.length) ctx.push({ type: 'supplies.updated', userIds });
+    if (bankTouched) {
+      const admins = await supplyAdmins(trx);
+      if (admins.length) ctx.push({ type: 'supplies.updated', userIds: admins });
+    }
   },
 };
