@@ -86,5 +86,19 @@ export function validateBankSupply(supply: Supply, reference: string, key: strin
   });
 }
 
-/** The one bank accepted for supplies by transfer (server: SUPPLY_BANK_NAME). */
-export const SUPPLY_BANKS = ['Banque Atlantique Bénin'];
+/** The one bank accepted for supplies by transfer, as configured on the server. */
+export interface AcceptedBank {
+  accountNumber: string;
+  bankName: string;
+}
+
+/**
+ * `GET supply/bank-account` (server: SUPPLY_BANK_NAME / SUPPLY_BANK_ACCOUNT). Outside the
+ * `['supply']` prefix: supply pushes do not refetch it; it changes only with a restart.
+ */
+export const bankAccountQuery = () =>
+  queryOptions({
+    queryKey: ['bank-account'],
+    queryFn: () => api<AcceptedBank>('/supply/bank-account'),
+    staleTime: Infinity,
+  });

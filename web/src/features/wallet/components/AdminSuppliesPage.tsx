@@ -1,29 +1,24 @@
-import { Button, Paper } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../shared/format/date.js';
 import { formatNumber } from '../../../shared/format/money.js';
-import { DataTable, type Column } from '../../../shared/ui/DataTable.js';
-import { PageTitle } from '../../../shared/ui/PageTitle.js';
-import { PaginationBar } from '../../../shared/ui/PaginationBar.js';
-import { bankSuppliesQuery, SUPPLY_BANKS } from '../api/supplies.js';
-import {
-  PAGE_SIZE,
-  SUPPLY_STATUSES,
-  type AdminSupplySearch,
-  type SupplyStatus,
-} from '../model/search.js';
-import type { Supply } from '../model/types.js';
-import { ListToolbar } from './ListToolbar.js';
-import { WalletStatusBadge } from './WalletStatusBadge.js';
-import { StatusFilter } from './StatusFilter.js';
-import { ValidateSupplyModal } from './ValidateSupplyModal.js';
+import type { Column } from '../../../shared/ui/DataTable.js';
 import { useRealtime } from '../../../shared/realtime/use-realtime.js';
+import { bankAccountQuery, bankSuppliesQuery } from '../api/supplies.js';
+import { SUPPLY_STATUSES, type AdminSupplySearch } from '../model/search.js';
+import type { Supply } from '../model/types.js';
+import { ListPage } from './ListPage.js';
+import { ValidateSupplyModal } from './ValidateSupplyModal.js';
+import { WalletStatusBadge } from './WalletStatusBadge.js';
 
 const VALIDATABLE = ['INIT', 'PENDING'];
 
-/** Super admin: bank supplies; 'Valider' only for INIT or PENDING. */
+/**
+ * Super admin: bank supplies; 'Valider' only for INIT or PENDING. A supply created or
+ * changed anywhere reaches this open page by push (`supplies.updated` to admins).
+ */
 export function AdminSuppliesPage({
   search,
   onSearchChange,
@@ -33,13 +28,15 @@ export function AdminSuppliesPage({
 }) {
   const { t } = useTranslation('wallet');
   useRealtime();
-  const page = search.page ?? 1;
-  const list = useQuery(bankSuppliesQuery({ page, q: search.q, status: search.status }));
+  const list = useQuery(
+    bankSuppliesQuery({ page: search.page ?? 1, q: search.q, status: search.status }),
+  );
+  const bank = useQuery(bankAccountQuery());
   const [validating, setValidating] = useState<Supply | null>(null);
   const columns: Column<Supply>[] = [
     { name: 'reference', title: t('columns.reference') },
-    // Spec: always the same bank label.
-    { name: 'bank', title: t('columns.bank'), transform: () => SUPPLY_BANKS[0] ?? '—' },
+    // Spec: always the same bank label, the accepted bank's (from the API).
+    { name: 'bank', title: t('columns.bank'), transform: () => bank.data?.bankName ?? '—' },
     { name: 'amount', title: t('columns.amountFcfa'), transform: (s) => formatNumber(s.amount) },
     { name: 'createdAt', title: t('columns.date'), transform: (s) => formatDate(s.createdAt) },
     {
@@ -63,34 +60,15 @@ export function AdminSuppliesPage({
     },
   ];
   return (
-    <>
-      <PageTitle>{t('adminSupplies.title')}</PageTitle>
-      <Paper withBorder p="md" radius="md">
-        <ListToolbar
-          q={search.q}
-          placeholder={t('searchPlaceholder')}
-          onSearch={(q) => onSearchChange({ q, page: undefined })}
-        >
-          <StatusFilter<SupplyStatus>
-            statuses={SUPPLY_STATUSES}
-            value={search.status}
-            onChange={(status) => onSearchChange({ status, page: undefined })}
-          />
-        </ListToolbar>
-        <DataTable
-          columns={columns}
-          rows={list.data?.data}
-          loading={list.isLoading}
-          caption={t('adminSupplies.title')}
-        />
-        <PaginationBar
-          page={page}
-          total={list.data?.count ?? 0}
-          perPage={PAGE_SIZE}
-          onChange={(p) => onSearchChange({ page: p })}
-        />
-      </Paper>
+    <ListPage
+      title={t('adminSupplies.title')}
+      search={search}
+      onSearchChange={onSearchChange}
+      statuses={SUPPLY_STATUSES}
+      columns={columns}
+      list={list}
+    >
       <ValidateSupplyModal supply={validating} onClose={() => setValidating(null)} />
-    </>
+    </ListPage>
   );
 }

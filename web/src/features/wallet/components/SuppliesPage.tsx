@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Tabs } from '@mantine/core';
+import { Button, Group, Tabs } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -6,25 +6,21 @@ import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../../shared/auth/current-user.js';
 import { formatDate } from '../../../shared/format/date.js';
 import { formatNumber } from '../../../shared/format/money.js';
-import { DataTable, type Column } from '../../../shared/ui/DataTable.js';
+import type { Column } from '../../../shared/ui/DataTable.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
-import { PaginationBar } from '../../../shared/ui/PaginationBar.js';
-import { suppliesQuery, SUPPLY_BANKS } from '../api/supplies.js';
+import { bankAccountQuery, suppliesQuery } from '../api/supplies.js';
 import { useWidgetResult } from '../hooks/use-widget-result.js';
 import {
-  PAGE_SIZE,
   SUPPLY_STATUSES,
   SUPPLY_TABS,
   type SupplyListSearch,
-  type SupplyStatus,
   type SupplyTab,
 } from '../model/search.js';
 import type { Supply } from '../model/types.js';
 import { WIDGET_MESSAGE } from '../model/widget.js';
 import { BankInfoModal } from './BankInfoModal.js';
-import { ListToolbar } from './ListToolbar.js';
+import { ListPanel } from './ListPage.js';
 import { WalletStatusBadge } from './WalletStatusBadge.js';
-import { StatusFilter } from './StatusFilter.js';
 import { SupplyModal } from './SupplyModal.js';
 import { SupplyStatsCards } from './SupplyStatsCards.js';
 import { useRealtime } from '../../../shared/realtime/use-realtime.js';
@@ -56,6 +52,7 @@ export function SuppliesPage({
   const me = useCurrentUser();
   const tab: SupplyTab = search.tab ?? 'momo-card';
   const page = search.page ?? 1;
+  const bank = useQuery(bankAccountQuery());
   const [bankInfo, setBankInfo] = useState<Supply | null>(null);
   const list = useQuery({
     ...suppliesQuery(me?.id ?? '', tab, { page, q: search.q, status: search.status }),
@@ -94,7 +91,7 @@ export function SuppliesPage({
       // The one accepted bank for transfers; the means for mobile money and card.
       transform: (s) =>
         s.paymentMethod === 'BANK'
-          ? (SUPPLY_BANKS[0] ?? s.bank ?? '—')
+          ? (bank.data?.bankName ?? s.bank ?? '—')
           : t(`supplies.modes.MOBILE_MONEY`),
     },
     { name: 'amount', title: t('columns.amountFcfa'), transform: (s) => formatNumber(s.amount) },
@@ -141,44 +138,31 @@ export function SuppliesPage({
         </Button>
       </Group>
       {me && <SupplyStatsCards userId={me.id} />}
-      <Paper withBorder p="md" radius="md">
-        <Tabs
-          value={tab}
-          onChange={(v) => onSearchChange({ tab: (v as SupplyTab) ?? undefined, page: undefined })}
-          mb="md"
-        >
-          <Tabs.List>
-            {SUPPLY_TABS.map((k) => (
-              <Tabs.Tab key={k} value={k}>
-                {t(`supplies.tabs.${k}`)}
-              </Tabs.Tab>
-            ))}
-          </Tabs.List>
-        </Tabs>
-        <ListToolbar
-          q={search.q}
-          placeholder={t('searchPlaceholder')}
-          onSearch={(q) => onSearchChange({ q, page: undefined })}
-        >
-          <StatusFilter<SupplyStatus>
-            statuses={SUPPLY_STATUSES}
-            value={search.status}
-            onChange={(status) => onSearchChange({ status, page: undefined })}
-          />
-        </ListToolbar>
-        <DataTable
-          columns={columns}
-          rows={list.data?.data}
-          loading={list.isLoading}
-          caption={t(`supplies.tabs.${tab}`)}
-        />
-        <PaginationBar
-          page={page}
-          total={list.data?.count ?? 0}
-          perPage={PAGE_SIZE}
-          onChange={(p) => onSearchChange({ page: p })}
-        />
-      </Paper>
+      <ListPanel
+        search={search}
+        onSearchChange={onSearchChange}
+        statuses={SUPPLY_STATUSES}
+        columns={columns}
+        list={list}
+        caption={t(`supplies.tabs.${tab}`)}
+        header={
+          <Tabs
+            value={tab}
+            onChange={(v) =>
+              onSearchChange({ tab: (v as SupplyTab) ?? undefined, page: undefined })
+            }
+            mb="md"
+          >
+            <Tabs.List>
+              {SUPPLY_TABS.map((k) => (
+                <Tabs.Tab key={k} value={k}>
+                  {t(`supplies.tabs.${k}`)}
+                </Tabs.Tab>
+              ))}
+            </Tabs.List>
+          </Tabs>
+        }
+      />
       {me && (
         <SupplyModal
           opened={search.showModal === 1}
@@ -191,7 +175,8 @@ export function SuppliesPage({
         <BankInfoModal
           opened
           onClose={() => setBankInfo(null)}
-          accountNumber={bankInfo.bankAccountNumber ?? '—'}
+          accountNumber={bankInfo.bankAccountNumber ?? bank.data?.accountNumber ?? '—'}
+          bankName={bank.data?.bankName}
           reference={bankInfo.reference}
         />
       )}

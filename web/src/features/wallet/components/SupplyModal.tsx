@@ -1,28 +1,28 @@
 import { toast } from '../hooks/toast.js';
-import { Button, Group, Loader, SegmentedControl, Select, Stack, Text } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
+import { Group, Loader, Select, Text } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../shared/auth/user.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
-import { MoneyInput } from '../../../shared/ui/MoneyInput.js';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
 import { isApiError } from '../../../shared/api/api-error.js';
-import { createSupply, SUPPLY_BANKS, type SupplyInput } from '../api/supplies.js';
+import { bankAccountQuery, createSupply, type SupplyInput } from '../api/supplies.js';
 import { useIdempotencyKey } from '../hooks/use-idempotency-key.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
 import { useWidgetResult } from '../hooks/use-widget-result.js';
-import { amountError } from '../model/amount.js';
 import type { SupplyCreated } from '../model/types.js';
 import { readWidgetMessage, widgetAddress } from '../model/widget.js';
+import { AmountStep } from './AmountStep.js';
 import { BankInfoModal } from './BankInfoModal.js';
 
 type Mode = SupplyInput['accountType'];
+const MODES = ['MOBILE_MONEY', 'BANK'] as const;
 
 /**
- * 'Nouvel approvisionnement': amount (and bank in transfer mode). Mobile money or
- * card opens the provider's widget in a frame; a bank transfer shows the account
- * number and the reference to write on the slip.
+ * 'Nouvel approvisionnement': means and amount (`AmountStep`, and the accepted bank in
+ * transfer mode). Mobile money or card opens the provider's widget in a payment window;
+ * a bank transfer shows the account number and the reference to write on the slip.
  */
 export function SupplyModal({
   opened,
@@ -41,15 +41,15 @@ export function SupplyModal({
   const key = useIdempotencyKey();
   const [mode, setMode] = useState<Mode>(initialMode);
   const [amount, setAmount] = useState<number | null>(null);
-  const [bank, setBank] = useState<string | null>(SUPPLY_BANKS[0] ?? null);
-  const [touched, setTouched] = useState(false);
+  // The accepted bank comes from the API (SUPPLY_BANK_NAME); it is preselected.
+  const accepted = useQuery(bankAccountQuery());
+  const [chosenBank, setBank] = useState<string | null | undefined>(undefined);
+  const bank = chosenBank === undefined ? (accepted.data?.bankName ?? null) : chosenBank;
   const [created, setCreated] = useState<SupplyCreated | null>(null);
-  const amountMsg = amountError(amount);
   const bankMissing = mode === 'BANK' && !bank;
 
   const reset = () => {
     setAmount(null);
-    setTouched(false);
     setCreated(null);
     key.renew();
   };
@@ -138,66 +138,44 @@ export function SupplyModal({
           </Group>
         )
       ) : (
-        <Stack>
-          <div>
-            <Text size="sm" fw={500} mb={4} id="supply-mode">
-              {t('supplies.mode')}
-            </Text>
-            <SegmentedControl
-              aria-labelledby="supply-mode"
-              fullWidth
-              value={mode}
-              onChange={(v) => {
-                setMode(v as Mode);
-                key.renew();
-              }}
-              data={(['MOBILE_MONEY', 'BANK'] as const).map((m) => ({
-                value: m,
-                label: t(`supplies.modes.${m}`),
-              }))}
-            />
-          </div>
-          <MoneyInput
-            label={t('supplies.amount')}
-            withAsterisk
-            value={amount}
-            onChange={(v) => {
-              setAmount(v);
-              setTouched(true);
-              key.renew();
-            }}
-            error={touched && amountMsg ? t(amountMsg) : undefined}
-          />
+        <AmountStep<Mode>
+          modeLabel={t('supplies.mode')}
+          modes={MODES.map((m) => ({ value: m, label: t(`supplies.modes.${m}`) }))}
+          mode={mode}
+          onModeChange={(m) => {
+            setMode(m);
+            key.renew();
+          }}
+          amountLabel={t('supplies.amount')}
+          amount={amount}
+          onAmountChange={(v) => {
+            setAmount(v);
+            key.renew();
+          }}
+          submitLabel={t('supplies.submit')}
+          onSubmit={() => {
+            popup.current =
+              mode === 'MOBILE_MONEY' ? window.open('about:blank', 'filiere-payment') : null;
+            create.mutate();
+          }}
+          onCancel={close}
+          pending={create.isPending}
+          invalid={bankMissing}
+        >
           {mode === 'BANK' && (
             <Select
               label={t('supplies.bank')}
               withAsterisk
-              data={SUPPLY_BANKS}
+              data={accepted.data ? [accepted.data.bankName] : []}
               value={bank}
               onChange={(v) => {
                 setBank(v);
                 key.renew();
               }}
-              error={bankMissing ? t('validation:required') : undefined}
+              error={bankMissing && !accepted.isLoading ? t('validation:required') : undefined}
             />
           )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {t('common:cancel')}
-            </Button>
-            <Button
-              disabled={Boolean(amountMsg) || bankMissing}
-              loading={create.isPending}
-              onClick={() => {
-                popup.current =
-                  mode === 'MOBILE_MONEY' ? window.open('about:blank', 'filiere-payment') : null;
-                create.mutate();
-              }}
-            >
-              {t('supplies.submit')}
-            </Button>
-          </Group>
-        </Stack>
+        </AmountStep>
       )}
     </AppModal>
   );

@@ -1,22 +1,15 @@
-import { Anchor, Paper } from '@mantine/core';
+import { Anchor, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../shared/format/date.js';
 import { formatNumber } from '../../../shared/format/money.js';
-import { DataTable, type Column } from '../../../shared/ui/DataTable.js';
-import { PaginationBar } from '../../../shared/ui/PaginationBar.js';
+import type { Column } from '../../../shared/ui/DataTable.js';
 import { transactionsQuery } from '../api/transactions.js';
-import {
-  PAGE_SIZE,
-  TRANSACTION_STATUSES,
-  type TransactionListSearch,
-  type TransactionStatus,
-} from '../model/search.js';
+import { TRANSACTION_STATUSES, type TransactionListSearch } from '../model/search.js';
 import { fullName, type Transaction } from '../model/types.js';
-import { ListToolbar } from './ListToolbar.js';
-import { StatusFilter } from './StatusFilter.js';
+import { ListPanel } from './ListPage.js';
 import { WalletStatusBadge } from './WalletStatusBadge.js';
 
 /**
@@ -37,8 +30,9 @@ export function TransactionsTable({
   caption: string;
 }) {
   const { t } = useTranslation('wallet');
-  const page = search.page ?? 1;
-  const list = useQuery(transactionsQuery({ page, q: search.q, status: search.status }));
+  const list = useQuery(
+    transactionsQuery({ page: search.page ?? 1, q: search.q, status: search.status }),
+  );
   const columns: Column<Transaction>[] = [
     { name: 'reference', title: t('columns.reference') },
     ...(withBeneficiary
@@ -46,7 +40,20 @@ export function TransactionsTable({
           {
             name: 'beneficiary',
             title: t('columns.beneficiary'),
-            transform: (tx: Transaction) => fullName(tx.destination?.user) || '—',
+            // The beneficiary's name, and its NIP when it has one.
+            transform: (tx: Transaction) => {
+              const user = tx.destination?.user;
+              return (
+                <>
+                  {fullName(user) || '—'}
+                  {user?.nip && (
+                    <Text size="xs" c="dark.5" data-testid="beneficiary-nip">
+                      {t('detail.nip')} {user.nip}
+                    </Text>
+                  )}
+                </>
+              );
+            },
           },
         ]
       : []),
@@ -84,31 +91,14 @@ export function TransactionsTable({
     },
   ];
   return (
-    <Paper withBorder p="md" radius="md">
-      <ListToolbar
-        q={search.q}
-        placeholder={t('searchPlaceholder')}
-        onSearch={(q) => onSearchChange({ q, page: undefined })}
-      >
-        <StatusFilter<TransactionStatus>
-          statuses={TRANSACTION_STATUSES}
-          value={search.status}
-          onChange={(status) => onSearchChange({ status, page: undefined })}
-        />
-        {actions}
-      </ListToolbar>
-      <DataTable
-        columns={columns}
-        rows={list.data?.data}
-        loading={list.isLoading}
-        caption={caption}
-      />
-      <PaginationBar
-        page={page}
-        total={list.data?.count ?? 0}
-        perPage={PAGE_SIZE}
-        onChange={(p) => onSearchChange({ page: p })}
-      />
-    </Paper>
+    <ListPanel
+      search={search}
+      onSearchChange={onSearchChange}
+      statuses={TRANSACTION_STATUSES}
+      columns={columns}
+      list={list}
+      caption={caption}
+      toolbarExtra={actions}
+    />
   );
 }

@@ -1,5 +1,5 @@
 import { toast } from '../hooks/toast.js';
-import { Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,13 +7,13 @@ import { isApiError } from '../../../shared/api/api-error.js';
 import type { User } from '../../../shared/auth/user.js';
 import { formatNumber } from '../../../shared/format/money.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
-import { MoneyInput } from '../../../shared/ui/MoneyInput.js';
 import { makeDebit, type WithdrawInput } from '../api/transfers.js';
 import { useIdempotencyKey } from '../hooks/use-idempotency-key.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
-import { amountError } from '../model/amount.js';
+import { AmountStep } from './AmountStep.js';
 
 type Method = WithdrawInput['paiementMethod'];
+const METHODS = ['MOBILE_MONEY', 'BANK'] as const;
 
 /** 'Retirer': means and amount, then the success step. */
 export function WithdrawFlow({
@@ -30,9 +30,7 @@ export function WithdrawFlow({
   const key = useIdempotencyKey();
   const [method, setMethod] = useState<Method>('MOBILE_MONEY');
   const [amount, setAmount] = useState<number | null>(null);
-  const [touched, setTouched] = useState(false);
   const [done, setDone] = useState(false);
-  const amountMsg = amountError(amount);
 
   const debit = useMutation({
     mutationFn: () =>
@@ -54,7 +52,6 @@ export function WithdrawFlow({
     onClose();
     setTimeout(() => {
       setAmount(null);
-      setTouched(false);
       setDone(false);
       key.renew();
       debit.reset();
@@ -77,49 +74,25 @@ export function WithdrawFlow({
           </Group>
         </Stack>
       ) : (
-        <Stack>
-          <div>
-            <Text size="sm" fw={500} mb={4} id="withdraw-method">
-              {t('withdrawFlow.method')}
-            </Text>
-            <SegmentedControl
-              aria-labelledby="withdraw-method"
-              fullWidth
-              value={method}
-              onChange={(v) => {
-                setMethod(v as Method);
-                key.renew();
-              }}
-              data={(['MOBILE_MONEY', 'BANK'] as const).map((m) => ({
-                value: m,
-                label: t(`withdrawFlow.methods.${m}`),
-              }))}
-            />
-          </div>
-          <MoneyInput
-            label={t('withdrawFlow.amount')}
-            withAsterisk
-            value={amount}
-            onChange={(v) => {
-              setAmount(v);
-              setTouched(true);
-              key.renew();
-            }}
-            error={touched && amountMsg ? t(amountMsg) : undefined}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {t('common:cancel')}
-            </Button>
-            <Button
-              disabled={Boolean(amountMsg)}
-              loading={debit.isPending}
-              onClick={() => debit.mutate()}
-            >
-              {t('withdrawFlow.submit')}
-            </Button>
-          </Group>
-        </Stack>
+        <AmountStep<Method>
+          modeLabel={t('withdrawFlow.method')}
+          modes={METHODS.map((m) => ({ value: m, label: t(`withdrawFlow.methods.${m}`) }))}
+          mode={method}
+          onModeChange={(m) => {
+            setMethod(m);
+            key.renew();
+          }}
+          amountLabel={t('withdrawFlow.amount')}
+          amount={amount}
+          onAmountChange={(v) => {
+            setAmount(v);
+            key.renew();
+          }}
+          submitLabel={t('withdrawFlow.submit')}
+          onSubmit={() => debit.mutate()}
+          onCancel={close}
+          pending={debit.isPending}
+        />
       )}
     </AppModal>
   );
