@@ -24,6 +24,11 @@ export function createPool(url: string, options: DbOptions = {}): pg.Pool {
   });
   // An idle client that loses its server (restart, network) must not crash the process.
   pool.on('error', () => undefined);
+  // Nor a checked-out one: pg-pool removes its own listener while a client is lent, and a
+  // connection closed between two queries of a transaction (PostgreSQL fast shutdown)
+  // then emitted an unhandled 'error' that killed the process (found by the bank test).
+  // The failure still reaches the caller's next query, and the pool drops the client.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 
