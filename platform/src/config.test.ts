@@ -49,4 +49,47 @@ describe('parseConfig', () => {
     expect(config.PORT).toBe(8080);
     expect(config.PUBLIC_URL).toBe('http://localhost:8080');
   });
+
+  it('takes an optional METRICS_TOKEN of 16 characters or more', () => {
+    expect(parseConfig({}).METRICS_TOKEN).toBeUndefined();
+    expect(parseConfig({ METRICS_TOKEN: 'scrape-token-0123456789' }).METRICS_TOKEN).toBe(
+      'scrape-token-0123456789',
+    );
+    expect(() => parseConfig({ METRICS_TOKEN: 'short' })).toThrow(
+      /^Invalid configuration: METRICS_TOKEN must be at least 16 characters/,
+    );
+  });
+
+  it('refuses KKiaPay without a payout route, naming PAYOUT_PROVIDER in one line', () => {
+    const kkiapay = {
+      PAYMENT_PROVIDER: 'kkiapay',
+      KKIAPAY_PUBLIC_KEY: 'pub',
+      KKIAPAY_PRIVATE_KEY: 'priv',
+      KKIAPAY_SECRET_KEY: 'sec',
+    };
+    expect(() => parseConfig(kkiapay)).toThrow(
+      /^Invalid configuration: PAYOUT_PROVIDER is required when PAYMENT_PROVIDER=kkiapay [^\n]*$/,
+    );
+    expect(() => parseConfig({ ...kkiapay, PAYOUT_PROVIDER: 'fedapay' })).toThrow(
+      /^Invalid configuration: FEDAPAY_PUBLIC_KEY is required when PAYOUT_PROVIDER=fedapay$/,
+    );
+    const routed = parseConfig({
+      ...kkiapay,
+      PAYOUT_PROVIDER: 'fedapay',
+      FEDAPAY_PUBLIC_KEY: 'pk',
+      FEDAPAY_SECRET_KEY: 'sk',
+    });
+    expect(routed.PAYMENT_PROVIDER).toBe('kkiapay');
+    expect(routed.PAYOUT_PROVIDER).toBe('fedapay');
+    expect(parseConfig({ ...kkiapay, PAYOUT_PROVIDER: 'sandbox' }).PAYOUT_PROVIDER).toBe('sandbox');
+    expect(() =>
+      parseConfig({
+        ...kkiapay,
+        PAYOUT_PROVIDER: 'sandbox',
+        NODE_ENV: 'production',
+        JWT_SECRET: 'x'.repeat(32),
+      }),
+    ).toThrow(/PAYOUT_PROVIDER must not be sandbox/);
+    expect(() => parseConfig({ PAYOUT_PROVIDER: 'kkiapay' })).toThrow(/PAYOUT_PROVIDER/);
+  });
 });

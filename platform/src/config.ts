@@ -55,6 +55,10 @@ export const configSchema = z
     FEDAPAY_BASE_URL: z.string().url('must be a URL').default('https://api.fedapay.com'),
     FEDAPAY_PUBLIC_KEY: z.string().optional(),
     FEDAPAY_SECRET_KEY: z.string().optional(),
+    /** Who pays withdrawals out; defaults to PAYMENT_PROVIDER (KKiaPay has no payout API). */
+    PAYOUT_PROVIDER: z.enum(['sandbox', 'fedapay']).optional(),
+    /** Bearer token a Prometheus scraper sends to /api/metrics (admins' JWTs work too). */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     SUPPLY_BANK_NAME: z.string().min(2).default('Banque Atlantique Bénin'),
     SUPPLY_BANK_ACCOUNT: z.string().min(5).default('BJ0660100100000012345678901'),
   })
@@ -63,12 +67,37 @@ export const configSchema = z
       kkiapay: ['KKIAPAY_PUBLIC_KEY', 'KKIAPAY_PRIVATE_KEY', 'KKIAPAY_SECRET_KEY'],
       fedapay: ['FEDAPAY_PUBLIC_KEY', 'FEDAPAY_SECRET_KEY'],
     };
-    for (const name of required[env.PAYMENT_PROVIDER] ?? []) {
+    if (env.PAYMENT_PROVIDER === 'kkiapay' && !env.PAYOUT_PROVIDER) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYOUT_PROVIDER'],
+        message:
+          'is required when PAYMENT_PROVIDER=kkiapay (KKiaPay has no payout API): set fedapay',
+      });
+      return;
+    }
+    if (
+      env.NODE_ENV === 'production' &&
+      env.PAYOUT_PROVIDER === 'sandbox' &&
+      env.PAYMENT_PROVIDER !== 'sandbox'
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYOUT_PROVIDER'],
+        message: 'must not be sandbox (it pays nothing out) when NODE_ENV=production',
+      });
+      return;
+    }
+    const needed = new Set([env.PAYMENT_PROVIDER, env.PAYOUT_PROVIDER ?? env.PAYMENT_PROVIDER]);
+    for (const name of [...needed].flatMap((provider) => required[provider] ?? [])) {
       if (!env[name as keyof typeof env]) {
         ctx.addIssue({
           code: 'custom',
           path: [name],
-          message: `is required when PAYMENT_PROVIDER=${env.PAYMENT_PROVIDER}`,
+          message:
+            name.startsWith('FEDAPAY') && env.PAYMENT_PROVIDER !== 'fedapay'
+              ? 'is required when PAYOUT_PROVIDER=fedapay'
+              : `is required when PAYMENT_PROVIDER=${env.PAYMENT_PROVIDER}`,
         });
       }
     }

@@ -1,12 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Gauge, Registry } from 'prom-client';
+import { ForbiddenError, UnauthorizedError } from '@filiere/platform';
 import { projectionLag, projectors } from '@filiere/projections';
 import type { ReadinessCheck } from '../http/health.js';
 
 /**
  * `/api/metrics` (Prometheus text): each projector's lag in events and the
- * event log's head position, read from PostgreSQL at scrape time.
+ * event log's head position, read from PostgreSQL at scrape time. Not public: the scraper
+ * sends `Authorization: Bearer <METRICS_TOKEN>`, or an admin or super admin their JWT.
  */
 export function registerMetrics(app: FastifyInstance): void {
   const registry = new Registry();
@@ -52,7 +55,16 @@ export function registerMetrics(app: FastifyInstance): void {
   });
   app.get(
     '/api/metrics',
-    { schema: { tags: ['health'], summary: 'Métriques Prometheus (retard des projections)' } },
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Métriques Prometheus (retard des projections)',
+        description:
+          'Bearer METRICS_TOKEN, ou le jeton d’un administrateur ou super administrateur.',
+        security: [{ bearer: [] }],
+      },
+      preHandler: metricsAccess(app),
+    },
     async (_request, reply) => {
       scrape = undefined;
       const text = await registry.metrics().finally(() => {
@@ -61,6 +73,32 @@ export function registerMetrics(app: FastifyInstance): void {
       return reply.type(registry.contentType).send(text);
     },
   );
+}
+
+const METRICS_ROLES = new Set(['ROLE_ADMIN', 'ROLE_SUPER_ADMIN']);
+
+/** 401 without credentials, 403 for a signed-in user who is not an admin. */
+function metricsAccess(app: FastifyInstance) {
+  const token = app.deps.config.METRICS_TOKEN;
+  const expected = token === undefined ? undefined : digest(token);
+  return async (request: FastifyRequest) => {
+    const presented = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (presented === undefined) throw new UnauthorizedError('Not authenticated');
+    if (expected && timingSafeEqual(digest(presented), expected)) return;
+    try {
+      await request.jwtVerify();
+    } catch {
+      throw new UnauthorizedError('Not authenticated');
+    }
+    if (!METRICS_ROLES.has(request.user?.role)) {
+      throw new ForbiddenError('Vous n’avez pas accès à cette ressource');
+    }
+  };
+}
+
+/** Fixed-length digests, so the comparison takes the same time whatever the token's length. */
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
 }
 
 /** Readiness detail: `{ ok, details: { <projector>: { checkpoint, head, lag } } }`. */

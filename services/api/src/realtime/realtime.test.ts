@@ -131,7 +131,10 @@ describe('lag and metrics', () => {
     const details = ready.json().checks.projections.details.m1;
     expect(details.lag).toBe(2);
     expect(details.head - details.checkpoint).toBe(2);
-    const metrics = await app.inject({ url: '/api/metrics' });
+    const metrics = await app.inject({
+      url: '/api/metrics',
+      headers: { authorization: `Bearer ${app.jwt.sign({ sub: 'ops', role: 'ROLE_ADMIN' })}` },
+    });
     expect(metrics.statusCode).toBe(200);
     expect(metrics.headers['content-type']).toMatch(/text\/plain/);
     expect(metrics.body).toContain('filiere_projection_lag_events{projector="m1"} 2');

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '@filiere/platform/testing';
+import type { RoleCode } from '../http/auth.js';
+import { buildTestApp } from '../test-app.js';
+
+const METRICS_TOKEN = 'scrape-token-for-tests-0123456789';
+
+describe('/api/metrics is behind a token', () => {
+  const t = useTestDatabase();
+  let app: FastifyInstance;
+  let noToken: FastifyInstance;
+
+  beforeAll(async () => {
+    app = await buildTestApp(t.db, { env: { METRICS_TOKEN } });
+    noToken = await buildTestApp(t.db);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await noToken?.close();
+  });
+
+  const scrape = (on: FastifyInstance, authorization?: string) =>
+    on.inject({ url: '/api/metrics', headers: authorization ? { authorization } : {} });
+  const jwt = (on: FastifyInstance, role: RoleCode) =>
+    `Bearer ${on.jwt.sign({ sub: '00000000-0000-4000-8000-000000000001', role })}`;
+
+  it('refuses a scrape without credentials or with a wrong token (401)', async () => {
+    for (const authorization of [
+      undefined,
+      'Bearer wrong-token-0123456789',
+      `Bearer ${METRICS_TOKEN}x`,
+      `Basic ${METRICS_TOKEN}`,
+    ]) {
+      const res = await scrape(app, authorization);
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ statusCode: 401 });
+      expect(res.body).not.toContain('filiere_');
+    }
+  });
+
+  it('refuses a signed-in user who is not an admin (403)', async () => {
+    for (const role of ['ROLE_GROWER', 'ROLE_INDUSTRIAL', 'ROLE_CLUSTER_MANAGER'] as const) {
+      const res = await scrape(app, jwt(app, role));
+      expect(res.statusCode).toBe(403);
+    }
+  });
+
+  it('answers the Prometheus text to the METRICS_TOKEN bearer and to admins', async () => {
+    for (const authorization of [
+      `Bearer ${METRICS_TOKEN}`,
+      jwt(app, 'ROLE_ADMIN'),
+      jwt(app, 'ROLE_SUPER_ADMIN'),
+    ]) {
+      const res = await scrape(app, authorization);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+      expect(res.body).toMatch(/^# HELP filiere_/m);
+      expect(res.body).toMatch(/^filiere_event_store_head_position \d+$/m);
+    }
+  });
+
+  it('without METRICS_TOKEN only admins get in; no bearer value opens it', async () => {
+    expect((await scrape(noToken)).statusCode).toBe(401);
+    expect((await scrape(noToken, 'Bearer undefined')).statusCode).toBe(401);
+    expect((await scrape(noToken, `Bearer ${METRICS_TOKEN}`)).statusCode).toBe(401);
+    expect((await scrape(noToken, jwt(noToken, 'ROLE_SUPER_ADMIN'))).statusCode).toBe(200);
+  });
+});
