@@ -1,0 +1,100 @@
+import cluster from 'node:cluster';
+import { Redis } from 'ioredis';
+import { buildApp } from '@filiere/api';
+import { EVENTS_CHANNEL } from '@filiere/event-store';
+import { createDb, createLogger, parseConfig } from '@filiere/platform';
+import {
+  catalogueDecoder,
+  listenChannel,
+  pgPushPublisher,
+  pgPushSource,
+  ProjectionQueue,
+  projectors,
+  startInProcessProjections,
+} from '@filiere/projections';
+
+/**
+ * The API under test in bench:wallet, in its own process(es) so that the load
+ * generator does not take its CPU: what `startServer` runs (the app, the projection
+ * dispatch: in-process without REDIS_URL, BullMQ jobs with it), plus the ceiling
+ * route `GET /api/bench/ping` (JWT verify, 200). With BENCH_API_PROCESSES > 1 a
+ * Node cluster primary forks that many API processes sharing PORT. Reports
+ * `{ ready: true }` to its parent over IPC once listening; SIGTERM stops it.
+ */
+const processes = Number(process.env.BENCH_API_PROCESSES ?? 1);
+
+if (cluster.isPrimary && processes > 1) {
+  let ready = 0;
+  for (let i = 0; i < processes; i++) {
+    cluster.fork().on('message', (m: { ready?: boolean }) => {
+      if (m.ready && ++ready === processes) process.send?.({ ready: true });
+    });
+  }
+  cluster.on('exit', (worker, code) => {
+    if (code) process.stderr.write(`API process ${worker.process.pid} exited with ${code}\n`);
+  });
+  process.on('SIGTERM', () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGTERM');
+    setTimeout(() => process.exit(0), 3000).unref();
+    cluster.on('exit', () => {
+      if (!Object.keys(cluster.workers ?? {}).length) process.exit(0);
+    });
+  });
+} else {
+  await serve();
+}
+
+async function serve(): Promise<void> {
+  const config = parseConfig();
+  const databaseUrl = config.DATABASE_URL!;
+  const logger = createLogger(config.LOG_LEVEL, false);
+  const db = createDb(databaseUrl, { max: 20, applicationName: 'bench-api' });
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 })
+    : undefined;
+  let stopDispatch: () => Promise<void>;
+  if (config.REDIS_URL) {
+    const queue = new ProjectionQueue(
+      config.REDIS_URL,
+      projectors.map((p) => p.name),
+      logger,
+    );
+    const listener = listenChannel(databaseUrl, EVENTS_CHANNEL, () => queue.wake());
+    queue.wake();
+    stopDispatch = async () => {
+      await listener.close();
+      await queue.close();
+    };
+  } else {
+    const running = startInProcessProjections({
+      db,
+      projectors,
+      logger,
+      databaseUrl,
+      publish: pgPushPublisher(db),
+      decode: catalogueDecoder,
+    });
+    stopDispatch = running.close;
+  }
+  const pushes = redis ? undefined : pgPushSource(databaseUrl);
+  const app = await buildApp({
+    config,
+    db,
+    logger,
+    ...(redis ? { redis } : {}),
+    realtime: pushes ? { pushes } : {},
+  });
+  app.get('/api/bench/ping', { preHandler: app.authenticate }, async () => ({ ok: true }));
+  await app.listen({ host: '127.0.0.1', port: config.PORT });
+  process.send?.({ ready: true });
+  process.on('SIGTERM', () => {
+    void (async () => {
+      await app.close().catch(() => undefined);
+      await stopDispatch().catch(() => undefined);
+      await pushes?.close().catch(() => undefined);
+      redis?.disconnect();
+      await db.destroy().catch(() => undefined);
+      process.exit(0);
+    })();
+  });
+}
