@@ -34,6 +34,9 @@ function scriptedProvider(base: PaymentProvider) {
       if (next === 'down') throw new ProviderUnavailableError('sandbox', 'scripted outage');
       return { status: next, providerId: 'p-1' };
     },
+    async checkPayout(_providerId, request) {
+      return this.payout(request);
+    },
   };
   return { provider, verifications, payouts, calls };
 }

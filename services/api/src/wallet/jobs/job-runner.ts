@@ -12,6 +12,7 @@ import {
   type WalletState,
   type WithdrawalState,
 } from '../domain/index.js';
+import type { PayoutRequest } from '../providers/port.js';
 import { JobStore, type WalletJob } from './job-store.js';
 
 export interface RunnerOptions {
@@ -126,11 +127,20 @@ export class WalletJobRunner implements JobScheduler {
 
   private runOne(job: WalletJob): Promise<Outcome> {
     return job.kind === 'PAYOUT'
-      ? this.payout(String(job.payload.withdrawalId))
+      ? this.payout(job)
       : this.verify(String(job.payload.reference), String(job.payload.transactionId));
   }
 
-  private async payout(withdrawalId: string): Promise<Outcome> {
+  /**
+   * One step of a withdrawal's payout. The first run asks the provider to pay; the provider
+   * id is stored in the job before any money moves, and from then on every run only
+   * re-checks that payout (`checkPayout`), so a timeout, a 5xx, a PENDING answer or a
+   * restart never pays twice. SUCCESS completes the withdrawal, FAILED refunds it (both
+   * idempotent commands), anything else retries with backoff.
+   */
+  private async payout(job: WalletJob): Promise<Outcome> {
+    const withdrawalId = String(job.payload.withdrawalId);
+    const known = typeof job.payload.providerId === 'string' ? job.payload.providerId : undefined;
     const deps = this.deps();
     const stream = withdrawalStreamId(withdrawalId);
     let withdrawal: WithdrawalState | undefined;
@@ -143,13 +153,21 @@ export class WalletJobRunner implements JobScheduler {
     });
     if (!withdrawal?.exists || withdrawal.status !== 'PENDING') return { done: true };
     const w = withdrawal;
-    const answer = await deps.provider.payout({
+    const request: PayoutRequest = {
       reference: withdrawalId,
       amount: w.amount,
       method: w.method!,
       destination: w.destination!,
-    });
-    if (answer.status === 'PENDING') return { done: false, error: 'payout PENDING' };
+    };
+    const remember = (providerId: string) =>
+      this.store.setPayload(job.id, { ...job.payload, providerId });
+    const answer = known
+      ? await deps.provider.checkPayout(known, request)
+      : await deps.provider.payout(request, { created: remember });
+    if (answer.status === 'PENDING') {
+      if (answer.providerId && answer.providerId !== known) await remember(answer.providerId);
+      return { done: false, error: `payout PENDING (${answer.providerId ?? 'no id'})` };
+    }
     const walletStream = walletStreamId(w.walletId!);
     await runCommand(deps.pipeline, {
       idempotencyKey: `payout-${answer.status}-${withdrawalId}`,

@@ -59,6 +59,15 @@ export class JobStore {
     await this.db.deleteFrom('wallet_jobs').where('id', '=', id).execute();
   }
 
+  /** Replaces a job's payload (e.g. a payout's provider id, known before money moves). */
+  async setPayload(id: string, payload: object): Promise<void> {
+    await this.db
+      .updateTable('wallet_jobs')
+      .set({ payload: JSON.stringify(payload) })
+      .where('id', '=', id)
+      .execute();
+  }
+
   async retry(id: string, attempts: number, delayMs: number, error: string): Promise<void> {
     await this.db
       .updateTable('wallet_jobs')

@@ -8,6 +8,7 @@ import { createSandboxProvider, type SandboxStore } from './sandbox.js';
 type ProviderConfig = Pick<
   Config,
   | 'PAYMENT_PROVIDER'
+  | 'PAYOUT_PROVIDER'
   | 'PUBLIC_URL'
   | 'KKIAPAY_BASE_URL'
   | 'KKIAPAY_PUBLIC_KEY'
@@ -18,13 +19,41 @@ type ProviderConfig = Pick<
   | 'FEDAPAY_SECRET_KEY'
 >;
 
-/** The configured payment provider (PAYMENT_PROVIDER: sandbox by default, kkiapay, fedapay). */
-export function createPaymentProvider(
+type Deps = { sandboxStore: SandboxStore } & HttpOptions;
+
+/**
+ * The configured payment provider: PAYMENT_PROVIDER (sandbox by default, kkiapay, fedapay)
+ * takes payments in; withdrawals are paid out by PAYOUT_PROVIDER when it names another one
+ * (required with KKiaPay, which has no payout API).
+ */
+export function createPaymentProvider(config: ProviderConfig, deps: Deps): PaymentProvider {
+  const collector = build(config.PAYMENT_PROVIDER, config, deps);
+  const payoutName = config.PAYOUT_PROVIDER ?? config.PAYMENT_PROVIDER;
+  if (payoutName === 'kkiapay') {
+    throw new Error('PAYOUT_PROVIDER is required when PAYMENT_PROVIDER=kkiapay');
+  }
+  if (payoutName === config.PAYMENT_PROVIDER) return collector;
+  return routePayouts(collector, build(payoutName, config, deps));
+}
+
+/** Payments in (widget, verification) by `collector`; payouts and their checks by `payer`. */
+export function routePayouts(collector: PaymentProvider, payer: PaymentProvider): PaymentProvider {
+  return {
+    name: collector.name,
+    widgetConfig: (supply) => collector.widgetConfig(supply),
+    verify: (transactionId) => collector.verify(transactionId),
+    payout: (request, progress) => payer.payout(request, progress),
+    checkPayout: (providerId, request) => payer.checkPayout(providerId, request),
+  };
+}
+
+function build(
+  name: ProviderConfig['PAYMENT_PROVIDER'],
   config: ProviderConfig,
-  deps: { sandboxStore: SandboxStore } & HttpOptions,
+  deps: Deps,
 ): PaymentProvider {
   const http: HttpOptions = { timeoutMs: deps.timeoutMs, fetch: deps.fetch };
-  switch (config.PAYMENT_PROVIDER) {
+  switch (name) {
     case 'kkiapay':
       return createKkiapayProvider({
         ...http,

@@ -1,7 +1,8 @@
-import { isRecord, parseAmount, requestJson, type HttpOptions } from './http.js';
+import { isRecord, parseAmount, rejectRetryable, requestJson, type HttpOptions } from './http.js';
 import {
   ProviderUnavailableError,
   type PaymentProvider,
+  type PayoutProgress,
   type PayoutRequest,
   type PayoutResult,
   type ProviderStatus,
@@ -22,14 +23,20 @@ export interface FedapayOptions extends HttpOptions {
  * `custom_metadata.reference` (the widget sets both).
  *
  * Payouts: `POST /v1/payouts` (amount, XOF, mode mtn_open or moov from the number's
- * operator, customer phone) then `PUT /v1/payouts/start`. FedaPay pays out to mobile money
- * only, so a BANK payout answers FAILED with that reason.
+ * operator, customer phone) creates it (`pending`, no money moved), the caller stores its id
+ * (`progress.created`), then `PUT /v1/payouts/start` sends it. A payout still `started` or
+ * `scheduled` answers PENDING; `checkPayout` reads `GET /v1/payouts/{id}` (`sent` → SUCCESS,
+ * `failed` → FAILED) and starts it only while it is still `pending`. FedaPay pays out to
+ * mobile money only, so a BANK payout answers FAILED with that reason.
  */
 export function createFedapayProvider(options: FedapayOptions): PaymentProvider {
   const base = options.baseUrl.replace(/\/+$/, '');
   const headers = { authorization: `Bearer ${options.secretKey}` };
-  const call = (method: string, path: string, body?: unknown) =>
-    requestJson('fedapay', `${base}${path}`, { method, headers, body }, options);
+  const call = async (method: string, path: string, body?: unknown) =>
+    rejectRetryable(
+      'fedapay',
+      await requestJson('fedapay', `${base}${path}`, { method, headers, body }, options),
+    );
 
   return {
     name: 'fedapay',
@@ -72,12 +79,14 @@ export function createFedapayProvider(options: FedapayOptions): PaymentProvider 
         transactionId: transaction.id === undefined ? transactionId : String(transaction.id),
       };
     },
-    async payout(request: PayoutRequest): Promise<PayoutResult> {
+    async payout(request: PayoutRequest, progress?: PayoutProgress): Promise<PayoutResult> {
       if (request.method === 'BANK') {
         return { status: 'FAILED', reason: 'FedaPay ne propose pas de virement bancaire sortant' };
       }
       const phone = beninPhone(request.destination);
       if (phone === null) return { status: 'FAILED', reason: 'Numéro mobile money invalide' };
+      // A created payout moves no money until it is started: an answer lost here leaves at
+      // most an unstarted payout behind, and the retry creates another.
       const created = await call('POST', '/v1/payouts', {
         amount: request.amount,
         currency: { iso: 'XOF' },
@@ -85,29 +94,76 @@ export function createFedapayProvider(options: FedapayOptions): PaymentProvider 
         merchant_reference: request.reference,
         customer: { phone_number: { number: phone.e164, country: 'bj' } },
       });
-      const payout = unwrap(created.body, 'v1/payout');
       if (created.status >= 400) {
         return {
           status: 'FAILED',
           reason: providerMessage(created.body) ?? `Refusé (HTTP ${created.status})`,
         };
       }
-      if (payout === null || payout.id === undefined) {
+      const payout = unwrap(created.body, 'v1/payout');
+      if (payout === null || payout.id === undefined || payout.id === null) {
         throw new ProviderUnavailableError('fedapay', 'payout answer without id');
       }
       const providerId = String(payout.id);
-      const started = await call('PUT', '/v1/payouts/start', { payouts: [{ id: payout.id }] });
-      if (started.status >= 400) {
-        return {
-          status: 'FAILED',
-          providerId,
-          reason: providerMessage(started.body) ?? 'Envoi refusé',
-        };
-      }
-      const sent = firstPayout(started.body) ?? payout;
-      return { status: mapFedapayPayoutStatus(sent.status), providerId };
+      await progress?.created(providerId);
+      return start(providerId);
+    },
+    async checkPayout(providerId: string): Promise<PayoutResult> {
+      const current = await read(providerId);
+      // Created but never started (the start was lost or refused before it moved money).
+      if (current.status === 'pending') return start(providerId);
+      return current.result;
     },
   };
+
+  /** `PUT /v1/payouts/start`; a refusal is believed only if the payout did not start. */
+  async function start(providerId: string): Promise<PayoutResult> {
+    const started = await call('PUT', '/v1/payouts/start', {
+      payouts: [{ id: /^\d+$/.test(providerId) ? Number(providerId) : providerId }],
+    });
+    if (started.status >= 400) {
+      const current = await read(providerId);
+      if (current.status !== 'pending') return current.result;
+      return {
+        status: 'FAILED',
+        providerId,
+        reason: providerMessage(started.body) ?? 'Envoi refusé',
+      };
+    }
+    const sent = firstPayout(started.body);
+    return { status: mapFedapayPayoutStatus(sent?.status ?? 'started'), providerId };
+  }
+
+  /** `GET /v1/payouts/{id}`: FedaPay's status (pending, scheduled, started, sent, failed…). */
+  async function read(providerId: string): Promise<{ status: string; result: PayoutResult }> {
+    const answer = await call('GET', `/v1/payouts/${encodeURIComponent(providerId)}`);
+    if (answer.status >= 400) {
+      return {
+        status: 'unknown',
+        result: {
+          status: 'FAILED',
+          providerId,
+          reason: providerMessage(answer.body) ?? `Paiement introuvable (HTTP ${answer.status})`,
+        },
+      };
+    }
+    const payout = unwrap(answer.body, 'v1/payout');
+    if (payout === null) throw new ProviderUnavailableError('fedapay', 'payout answer unreadable');
+    const status = typeof payout.status === 'string' ? payout.status.toLowerCase() : '';
+    const mapped = mapFedapayPayoutStatus(status);
+    const reason =
+      typeof payout.last_error_message === 'string' && payout.last_error_message !== ''
+        ? payout.last_error_message
+        : undefined;
+    return {
+      status,
+      result: {
+        status: mapped,
+        providerId,
+        ...(mapped === 'FAILED' ? { reason: reason ?? 'Paiement refusé par FedaPay' } : {}),
+      },
+    };
+  }
 }
 
 function unwrap(body: unknown, key: string): Record<string, unknown> | null {

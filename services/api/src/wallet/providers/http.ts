@@ -54,6 +54,21 @@ export async function requestJson(
   }
 }
 
+/**
+ * 4xx answers that say nothing about the payment itself: our credentials refused (401,
+ * 403), a timeout on their side (408), too early or too many requests (425, 429). The
+ * operation is retried later, never failed on them.
+ */
+const RETRYABLE_4XX = new Set([401, 403, 408, 425, 429]);
+
+/** Throws ProviderUnavailableError for a 4xx answer that must be retried, not believed. */
+export function rejectRetryable(provider: ProviderName, answer: JsonAnswer): JsonAnswer {
+  if (RETRYABLE_4XX.has(answer.status)) {
+    throw new ProviderUnavailableError(provider, `HTTP ${answer.status}`);
+  }
+  return answer;
+}
+
 /** Reads a whole-number F CFA amount from a provider answer (number or numeric string). */
 export function parseAmount(value: unknown): number | null {
   const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;

@@ -5,4 +5,3 @@ export * from './kkiapay.js';
 export * from './port.js';
 export * from './sandbox.js';
 export * from './sandbox-page.js';
-export * from './verification-retry.js';

@@ -19,10 +19,13 @@ export interface KkiapayOptions extends HttpOptions {
  * failure code such as INSUFFICIENT_FUND), `amount`, `transactionId`, and back the
  * `partnerId`/`state` (the widget's `data`) we set to our reference.
  *
- * Payouts: KKiaPay's public API only offers scheduled payouts of the merchant's own balance
- * (setup_payout: roof or rate algorithm) to one fixed destination, not a payout per request
- * to a third party, so `payout` answers FAILED with that reason (the withdrawal is refunded).
+ * Payouts: KKiaPay's API has no payout per request to a third party (its scheduled
+ * `setup_payout` of the merchant's own balance to one fixed destination was withdrawn from
+ * the API in February 2023), so payouts go through PAYOUT_PROVIDER (see create-provider.ts);
+ * alone, this adapter answers FAILED with that reason.
  */
+export const KKIAPAY_NO_PAYOUT = 'KKiaPay ne propose pas de paiement sortant vers un tiers';
+
 export function createKkiapayProvider(options: KkiapayOptions): PaymentProvider {
   const base = options.baseUrl.replace(/\/+$/, '');
   return {
@@ -75,11 +78,13 @@ export function createKkiapayProvider(options: KkiapayOptions): PaymentProvider 
         transactionId: typeof body.transactionId === 'string' ? body.transactionId : transactionId,
       };
     },
+    // Reached only if the adapter is used alone: createPaymentProvider routes payouts to
+    // PAYOUT_PROVIDER, and the configuration refuses KKiaPay without one.
     async payout() {
-      return {
-        status: 'FAILED',
-        reason: 'KKiaPay ne propose pas de paiement sortant vers un tiers',
-      };
+      return { status: 'FAILED', reason: KKIAPAY_NO_PAYOUT };
+    },
+    async checkPayout() {
+      return { status: 'FAILED', reason: KKIAPAY_NO_PAYOUT };
     },
   };
 }

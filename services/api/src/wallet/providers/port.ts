@@ -33,13 +33,33 @@ export interface WidgetConfig {
   [key: string]: unknown;
 }
 
-/** The one port every payment provider adapter implements. */
+/** What the caller of `payout` is told while a payout is under way. */
+export interface PayoutProgress {
+  /**
+   * The provider gave the payout its id and no money has moved yet. The caller stores the
+   * id durably (the job's payload) so that a retry re-checks this payout with
+   * `checkPayout` instead of paying again. A throw here stops before the money moves.
+   */
+  created(providerId: string): Promise<void>;
+}
+
+/**
+ * The one port every payment provider adapter implements. Faults are typed:
+ * ProviderUnavailableError (timeout, network, 5xx, refused credentials, rate limit) means
+ * "unknown, retry later"; a refusal (other 4xx) is a final FAILED result.
+ */
 export interface PaymentProvider {
   readonly name: ProviderName;
   widgetConfig(supply: { reference: string; amount: number }): WidgetConfig;
   /** Asks the provider about a transaction; throws ProviderUnavailableError to retry later. */
   verify(transactionId: string): Promise<ProviderTransaction>;
-  payout(request: PayoutRequest): Promise<PayoutResult>;
+  /** Starts a payout; PENDING (with `providerId`) when the provider has not settled it yet. */
+  payout(request: PayoutRequest, progress?: PayoutProgress): Promise<PayoutResult>;
+  /**
+   * Re-checks a payout by the id `payout` reported (PENDING, or an answer that was lost):
+   * its current status, sending it only if the provider never started it. Never pays twice.
+   */
+  checkPayout(providerId: string, request: PayoutRequest): Promise<PayoutResult>;
 }
 
 /**

@@ -74,6 +74,7 @@ describe('createPaymentProvider', () => {
     expect(createPaymentProvider(parseConfig({}), deps).name).toBe('sandbox');
     const kk = parseConfig({
       PAYMENT_PROVIDER: 'kkiapay',
+      PAYOUT_PROVIDER: 'sandbox',
       KKIAPAY_PUBLIC_KEY: 'a',
       KKIAPAY_PRIVATE_KEY: 'b',
       KKIAPAY_SECRET_KEY: 'c',
@@ -85,6 +86,34 @@ describe('createPaymentProvider', () => {
       FEDAPAY_SECRET_KEY: 'b',
     });
     expect(createPaymentProvider(fp, deps).name).toBe('fedapay');
+  });
+
+  it('routes KKiaPay payouts to PAYOUT_PROVIDER and refuses a hand-made config without one', async () => {
+    const kk = parseConfig({
+      PAYMENT_PROVIDER: 'kkiapay',
+      PAYOUT_PROVIDER: 'sandbox',
+      KKIAPAY_PUBLIC_KEY: 'a',
+      KKIAPAY_PRIVATE_KEY: 'b',
+      KKIAPAY_SECRET_KEY: 'c',
+    });
+    const provider = createPaymentProvider(kk, deps);
+    expect(provider.widgetConfig({ reference: 'R', amount: 1 })).toMatchObject({
+      provider: 'kkiapay',
+    });
+    const request = {
+      reference: 'W',
+      amount: 1,
+      method: 'MOBILE_MONEY',
+      destination: '+2290196000001',
+    } as const;
+    expect(await provider.payout(request)).toMatchObject({ status: 'SUCCESS' });
+    expect(await provider.checkPayout('sbx_payout_1', request)).toEqual({
+      status: 'SUCCESS',
+      providerId: 'sbx_payout_1',
+    });
+    expect(() => createPaymentProvider({ ...kk, PAYOUT_PROVIDER: undefined }, deps)).toThrow(
+      /PAYOUT_PROVIDER is required when PAYMENT_PROVIDER=kkiapay/,
+    );
   });
 });
 

@@ -69,10 +69,18 @@ export function createSandboxProvider(options: {
       return { ...found };
     },
     async payout(request: PayoutRequest): Promise<PayoutResult> {
-      if (request.destination.trim().endsWith(SANDBOX_FAILING_DESTINATION_SUFFIX)) {
-        return { status: 'FAILED', reason: 'Destination refusée par le bac à sable' };
-      }
-      return { status: 'SUCCESS', providerId: `sbx_payout_${randomUUID()}` };
+      return sandboxPayout(request, `sbx_payout_${randomUUID()}`);
+    },
+    // Sandbox payouts settle at once and are decided by the destination alone.
+    async checkPayout(providerId: string, request: PayoutRequest): Promise<PayoutResult> {
+      return sandboxPayout(request, providerId);
     },
   };
+}
+
+function sandboxPayout(request: PayoutRequest, providerId: string): PayoutResult {
+  if (request.destination.trim().endsWith(SANDBOX_FAILING_DESTINATION_SUFFIX)) {
+    return { status: 'FAILED', reason: 'Destination refusée par le bac à sable' };
+  }
+  return { status: 'SUCCESS', providerId };
 }
