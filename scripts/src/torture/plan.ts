@@ -1,0 +1,137 @@
+import { FAILING_PAYOUT_DIGIT } from './provider-stub.js';
+import { Prng } from './prng.js';
+import type { TortureRole } from './population.js';
+
+/** How a client sends one command: a retry policy and, sometimes, a very short timeout. */
+export interface Delivery {
+  /** Retry with the same Idempotency-Key after a timeout, a connection error or a 5xx. */
+  retry: boolean;
+  /** A client-side timeout short enough to give up before the server answers. */
+  shortTimeout: boolean;
+}
+
+export type PlannedOp = Delivery &
+  (
+    | {
+        kind: 'supply-widget';
+        method: 'MOBILE_MONEY' | 'CARD';
+        amount: number;
+        /** The payer completes the provider's widget, or refuses (a failed payment). */
+        approved: boolean;
+        /** How many times the client verifies (a repeat must not credit twice). */
+        verifications: number;
+      }
+    | { kind: 'supply-bank'; amount: number; validations: number; byPath: boolean }
+    | {
+        kind: 'transfer';
+        /** `foreign`: a user of the other cluster (403 for these roles). */
+        scope: 'cluster' | 'foreign';
+        /** Resolved against the candidates at run time (`pick % candidates.length`). */
+        pick: number;
+        amount: number;
+      }
+    | { kind: 'withdrawal'; method: 'MOBILE_MONEY' | 'BANK'; amount: number }
+    | { kind: 'stats' }
+  );
+
+/**
+ * The operations of one client, drawn from its own PRNG stream (seed, client index): the
+ * same seed gives the same sequence of operations, whatever the answers were. Every op
+ * draws the same number of values, so one op never shifts the next.
+ */
+export class ClientPlan {
+  private readonly prng: Prng;
+
+  constructor(
+    seed: number,
+    readonly client: number,
+    private readonly role: TortureRole,
+  ) {
+    this.prng = new Prng(Prng.derive(seed, client));
+  }
+
+  next(): PlannedOp {
+    const r = this.prng;
+    const draws = Array.from({ length: 8 }, () => r.next());
+    const [kindDraw, a, b, c, d, e, retryDraw, timeoutDraw] = draws as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    const delivery: Delivery = { retry: retryDraw < 0.6, shortTimeout: timeoutDraw < 0.04 };
+    const kind = pickKind(this.role, kindDraw);
+    const between = (u: number, min: number, max: number) => min + Math.floor(u * (max - min + 1));
+    switch (kind) {
+      case 'supply-widget':
+        return {
+          ...delivery,
+          kind,
+          method: a < 0.7 ? 'MOBILE_MONEY' : 'CARD',
+          amount: between(b, 10, 500) * 100,
+          approved: c < 0.8,
+          verifications: d < 0.3 ? 2 : 1,
+        };
+      case 'supply-bank':
+        return {
+          ...delivery,
+          kind,
+          amount: between(b, 10, 500) * 100,
+          validations: c < 0.3 ? 2 : 1,
+          byPath: d < 0.3,
+        };
+      case 'transfer': {
+        const overdraw = d < 0.1;
+        return {
+          ...delivery,
+          kind,
+          scope: a < 0.12 ? 'foreign' : 'cluster',
+          pick: Math.floor(b * 1e9),
+          amount: overdraw ? between(c, 1_000, 5_000) * 1_000 : between(c, 1, 400) * 10 + 5,
+        };
+      }
+      case 'withdrawal': {
+        const failing = c < 0.25;
+        const base = between(b, 10, 300) * 10;
+        return {
+          ...delivery,
+          kind,
+          method: e < 0.1 ? 'BANK' : 'MOBILE_MONEY',
+          amount: failing ? base + FAILING_PAYOUT_DIGIT : base + (a < 0.5 ? 0 : 5),
+        };
+      }
+      default:
+        return { ...delivery, kind: 'stats' };
+    }
+  }
+}
+
+type Kind = PlannedOp['kind'];
+
+const AGGREGATOR_WEIGHTS: [Kind, number][] = [
+  ['supply-widget', 22],
+  ['supply-bank', 14],
+  ['transfer', 34],
+  ['withdrawal', 14],
+  ['stats', 16],
+];
+const GROWER_WEIGHTS: [Kind, number][] = [
+  ['transfer', 45],
+  ['withdrawal', 30],
+  ['stats', 25],
+];
+
+function pickKind(role: TortureRole, u: number): Kind {
+  const weights = role === 'ROLE_GROWER' ? GROWER_WEIGHTS : AGGREGATOR_WEIGHTS;
+  const total = weights.reduce((s, [, w]) => s + w, 0);
+  let x = u * total;
+  for (const [kind, w] of weights) {
+    if (x < w) return kind;
+    x -= w;
+  }
+  return weights[weights.length - 1]![0];
+}

@@ -1,0 +1,182 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql, type Kysely } from 'kysely';
+import { projectionLag, projectors } from '@filiere/projections';
+import { checkInvariants, type CheckReport, type Violation } from './checker.js';
+import { TORTURE_JWT_SECRET, TortureEnvironment } from './environment.js';
+import { describeFault, faultSchedule, injectFaults, type InjectedFault } from './faults.js';
+import { createPopulation } from './population.js';
+import { Workload, type CommandRecord } from './workload.js';
+
+export interface TortureOptions {
+  seed: number;
+  /** How long the load runs (at least until every scheduled fault has been injected). */
+  loadMs: number;
+  aggregatorsPerCluster?: number;
+  growersPerCluster?: number;
+  thinkMs?: number;
+  /** Longest wait for background jobs and projections after the load (default 180 s). */
+  settleMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface TortureReport {
+  seed: number;
+  ok: boolean;
+  operations: { tried: number; acknowledged: number; refused: number; unacknowledged: number };
+  byCommand: Record<string, { tried: number; ack: number; refused: number; unack: number }>;
+  retried: number;
+  reads: { tried: number; failed: number; observed: number };
+  faults: InjectedFault[];
+  check: CheckReport | undefined;
+  violations: Violation[];
+  runDir: string;
+  durations: { startMs: number; loadMs: number; settleMs: number; checkMs: number };
+}
+
+/**
+ * The bank test: starts the environment, runs the seeded workload while the fault schedule
+ * is injected, lets background jobs and projections settle, then checks every invariant.
+ * Everything it started is stopped before it returns or throws.
+ */
+export async function runTorture(options: TortureOptions): Promise<TortureReport> {
+  const log = options.log ?? (() => undefined);
+  const schedule = faultSchedule(options.loadMs);
+  log(`seed ${options.seed} · load ${(options.loadMs / 1000).toFixed(0)} s · fault schedule:`);
+  for (const fault of schedule) log(`  ${describeFault(fault)}`);
+
+  const env = new TortureEnvironment({ log });
+  const violations: Violation[] = [];
+  const t0 = Date.now();
+  let ok = false;
+  try {
+    await env.start();
+    const population = await createPopulation(env.db, TORTURE_JWT_SECRET, {
+      aggregators: options.aggregatorsPerCluster ?? 3,
+      growers: options.growersPerCluster ?? 5,
+    });
+    const startMs = Date.now() - t0;
+    log(
+      `environment ready in ${(startMs / 1000).toFixed(1)} s; ${population.members.length} clients`,
+    );
+
+    const loadStart = Date.now();
+    let faultsDone = false;
+    const shouldStop = () => faultsDone && Date.now() - loadStart >= options.loadMs;
+    const workload = new Workload({
+      seed: options.seed,
+      population,
+      apiUrls: env.apiUrls,
+      stub: env.stub,
+      shouldStop,
+      thinkMs: options.thinkMs ?? 20,
+    });
+    const progress = setInterval(() => {
+      const n = workload.commands.length;
+      log(`  … t+${((Date.now() - loadStart) / 1000).toFixed(0)} s: ${n} commands sent`);
+    }, 15_000);
+    const faultsRun = injectFaults(env, schedule, loadStart, log, () => false).finally(() => {
+      faultsDone = true;
+    });
+    const [result, faults] = await Promise.all([workload.run(), faultsRun]).finally(() =>
+      clearInterval(progress),
+    );
+    const loadMs = Date.now() - loadStart;
+    log(`load stopped after ${(loadMs / 1000).toFixed(1)} s: ${result.commands.length} commands`);
+    for (const fault of faults) {
+      if (fault.error)
+        violations.push({ invariant: 'fault injection', detail: `${fault.kind}: ${fault.error}` });
+    }
+
+    // A process that died on its own is a finding; restart it so that the system can settle.
+    for (const child of [...env.apis, ...env.workers]) {
+      if (!child.alive) {
+        violations.push({
+          invariant: 'processes survive faults',
+          detail: `${child.name} exited on its own`,
+        });
+        await child.start();
+      }
+    }
+    env.stub.mode = 'ok';
+    const settleStart = Date.now();
+    const settled = await settle(env.db, options.settleMs ?? 180_000);
+    const settleMs = Date.now() - settleStart;
+    if (settled)
+      violations.push({ invariant: 'the system settles after the load', detail: settled });
+    log(`settled in ${(settleMs / 1000).toFixed(1)} s; checking`);
+
+    const checkStart = Date.now();
+    const check = await checkInvariants(env.db, {
+      commands: result.commands,
+      observations: result.observations,
+      stub: env.stub,
+    });
+    violations.push(...check.violations);
+    const checkMs = Date.now() - checkStart;
+    ok = violations.length === 0;
+    return {
+      seed: options.seed,
+      ok,
+      ...summarise(result.commands),
+      reads: { ...result.reads, observed: result.observations.length },
+      faults,
+      check,
+      violations,
+      runDir: env.runDir,
+      durations: { startMs, loadMs, settleMs, checkMs },
+    };
+  } finally {
+    await env.close();
+    if (ok) await env.removeRunDir();
+  }
+}
+
+function summarise(commands: CommandRecord[]) {
+  const operations = { tried: 0, acknowledged: 0, refused: 0, unacknowledged: 0 };
+  const byCommand: TortureReport['byCommand'] = {};
+  let retried = 0;
+  for (const c of commands) {
+    operations.tried++;
+    const row = (byCommand[c.command] ??= { tried: 0, ack: 0, refused: 0, unack: 0 });
+    row.tried++;
+    if (c.outcome === 'ack') {
+      operations.acknowledged++;
+      row.ack++;
+    } else if (c.outcome === 'refused') {
+      operations.refused++;
+      row.refused++;
+    } else {
+      operations.unacknowledged++;
+      row.unack++;
+    }
+    if (c.attempts.length > 1) retried++;
+  }
+  return { operations, byCommand, retried };
+}
+
+/**
+ * Waits until the background jobs are done (every withdrawal paid or refunded, every
+ * pending supply checked) and every projector's checkpoint is at the head. Returns why it
+ * did not, or undefined.
+ */
+async function settle(db: Kysely<any>, timeoutMs: number): Promise<string | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  let why = '';
+  for (;;) {
+    try {
+      const { rows } = await sql<{ n: string }>`select count(*) as n from wallet_jobs`.execute(db);
+      const jobs = Number(rows[0]?.n ?? 0);
+      const lag = await projectionLag(
+        db,
+        projectors.map((p) => p.name),
+      );
+      const behind = Object.entries(lag.projectors).filter(([, p]) => p.checkpoint < lag.head);
+      if (jobs === 0 && behind.length === 0) return undefined;
+      why = `${jobs} wallet jobs left; ${behind.map(([n, p]) => `${n} at ${p.checkpoint}/${lag.head}${p.lastError ? ` (${p.lastError})` : ''}`).join(', ') || 'projections at head'}`;
+    } catch (error) {
+      why = `database: ${(error as Error).message}`;
+    }
+    if (Date.now() > deadline) return `not settled after ${timeoutMs / 1000} s: ${why}`;
+    await sleep(500);
+  }
+}

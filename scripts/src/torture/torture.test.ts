@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { findRedisServer } from '@filiere/platform';
+import { isCI } from '@filiere/platform/testing';
+import { faultSchedule, type FaultKind } from './faults.js';
+import { ClientPlan } from './plan.js';
+import { formatReport } from './report.js';
+import { runTorture } from './run.js';
+
+/** The short bank test's seed: fixed so that CI replays one sequence; TORTURE_SEED overrides. */
+const SEED = Number(process.env.TORTURE_SEED ?? 20261122);
+const ALL_FAULTS: FaultKind[] = [
+  'kill-api',
+  'kill-worker',
+  'restart-postgres',
+  'stop-redis',
+  'provider-timeout',
+  'provider-500',
+];
+
+describe('the bank test plan', () => {
+  it('gives the same operation sequence for the same seed, another for another seed', () => {
+    const ops = (seed: number) => {
+      const plan = new ClientPlan(seed, 3, 'ROLE_INDUSTRIAL');
+      return Array.from({ length: 200 }, () => plan.next());
+    };
+    expect(ops(7)).toEqual(ops(7));
+    expect(ops(7)).not.toEqual(ops(8));
+  });
+
+  it('schedules each fault at least once, without overlap, inside the load', () => {
+    for (const loadMs of [75_000, 600_000]) {
+      const schedule = faultSchedule(loadMs);
+      expect(new Set(schedule.map((f) => f.kind))).toEqual(new Set(ALL_FAULTS));
+      for (let i = 1; i < schedule.length; i++) {
+        expect(schedule[i]!.atMs - schedule[i - 1]!.atMs).toBeGreaterThanOrEqual(14_000);
+      }
+    }
+    expect(faultSchedule(600_000).length).toBeGreaterThan(ALL_FAULTS.length);
+  });
+});
+
+const redis = findRedisServer();
+const describeBank = redis || isCI ? describe : describe.skip;
+if (!redis && !isCI) {
+  console.warn('[skipped] the bank test needs redis-server on PATH (it stops and starts it).');
+}
+
+describeBank('the bank test under faults (short variant)', () => {
+  it('runs ≥ 2,000 operations through 2 APIs and 2 workers, survives every fault, and every invariant holds', async () => {
+    if (!redis) throw new Error('CI=true and redis-server is missing: the bank test needs it');
+    const lines: string[] = [];
+    const report = await runTorture({
+      seed: SEED,
+      loadMs: 70_000,
+      thinkMs: 0,
+      settleMs: 60_000,
+      log: (line) => lines.push(line),
+    });
+    const printed = formatReport(report);
+    if (!report.ok) console.error(`${lines.join('\n')}\n${printed}`);
+    expect(report.violations, `seed ${SEED}: ${report.violations[0]?.detail}`).toEqual([]);
+    expect(report.operations.tried + report.reads.tried).toBeGreaterThanOrEqual(2_000);
+    expect(new Set(report.faults.map((f) => f.kind))).toEqual(new Set(ALL_FAULTS));
+    expect(report.operations.acknowledged).toBeGreaterThan(0);
+    expect(report.operations.refused).toBeGreaterThan(0);
+  }, 180_000);
+});
