@@ -10,7 +10,6 @@ import type { FastifyInstance } from 'fastify';
 export function registerRequestLog(app: FastifyInstance): void {
   const log = app.log.child({}, { redact: { paths: [] } });
   app.addHook('onResponse', async (request, reply) => {
-    if (!log.isLevelEnabled('info')) return;
     const user = (request as { user?: { sub?: string } }).user;
     const url = request.url;
     const query = url.indexOf('?');
