@@ -157,4 +157,98 @@ describe('FedaPay adapter', () => {
     expect(beninPhone('+229 01 95 00 00 01')).toEqual({ e164: '+2290195000001', operator: 'MOOV' });
     expect(beninPhone('12')).toBeNull();
   });
+
+  const momo = {
+    reference: 'W9',
+    amount: 2500,
+    method: 'MOBILE_MONEY',
+    destination: '+2290196000001',
+  } as const;
+
+  it('tells the caller the payout id before starting it; a failure to store it starts nothing', async () => {
+    server.answer = (request) =>
+      request.method === 'POST'
+        ? { json: { 'v1/payout': { id: 91, status: 'pending' } } }
+        : { json: { 'v1/payouts': [{ id: 91, status: 'started' }] } };
+    const seen: string[] = [];
+    const result = await provider.payout(momo, {
+      created: async (id) => {
+        seen.push(`${id} after ${server.requests.length} request(s)`);
+      },
+    });
+    expect(seen).toEqual(['91 after 1 request(s)']);
+    expect(result).toEqual({ status: 'PENDING', providerId: '91' });
+    server.requests.length = 0;
+    await expect(
+      provider.payout(momo, {
+        created: async () => {
+          throw new Error('database down');
+        },
+      }),
+    ).rejects.toThrow('database down');
+    expect(server.requests.map((r) => r.method)).toEqual(['POST']);
+  });
+
+  it('checkPayout reads GET /v1/payouts/{id}: sent, failed (with its message), still started', async () => {
+    for (const [status, expected] of [
+      ['sent', { status: 'SUCCESS', providerId: '91' }],
+      ['started', { status: 'PENDING', providerId: '91' }],
+      ['scheduled', { status: 'PENDING', providerId: '91' }],
+      ['failed', { status: 'FAILED', providerId: '91', reason: 'Numéro non abonné' }],
+    ] as const) {
+      server.answer = () => ({
+        json: { 'v1/payout': { id: 91, status, last_error_message: 'Numéro non abonné' } },
+      });
+      expect(await provider.checkPayout('91', momo)).toEqual(expected);
+    }
+    expect(server.requests.every((r) => r.method === 'GET' && r.url === '/v1/payouts/91')).toBe(
+      true,
+    );
+  });
+
+  it('checkPayout starts a payout FedaPay never started, and only that one', async () => {
+    let started = false;
+    server.answer = (request) => {
+      if (request.method === 'PUT') {
+        started = true;
+        return { json: { 'v1/payouts': [{ id: 91, status: 'sent' }] } };
+      }
+      return { json: { 'v1/payout': { id: 91, status: started ? 'sent' : 'pending' } } };
+    };
+    expect(await provider.checkPayout('91', momo)).toEqual({ status: 'SUCCESS', providerId: '91' });
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'GET /v1/payouts/91',
+      'PUT /v1/payouts/start',
+    ]);
+  });
+
+  it('a refused start is believed only if the payout did not start (an earlier start won)', async () => {
+    server.answer = (request) =>
+      request.method === 'PUT'
+        ? { status: 400, json: { message: 'Déjà lancé' } }
+        : { json: { 'v1/payout': { id: 91, status: 'started' } } };
+    expect(await provider.checkPayout('91', momo)).toEqual({ status: 'PENDING', providerId: '91' });
+    let reads = 0;
+    server.answer = (request) =>
+      request.method === 'PUT'
+        ? { status: 422, json: { message: 'Solde insuffisant' } }
+        : { json: { 'v1/payout': { id: 91, status: reads++ < 5 ? 'pending' : 'sent' } } };
+    expect(await provider.checkPayout('91', momo)).toEqual({
+      status: 'FAILED',
+      providerId: '91',
+      reason: 'Solde insuffisant',
+    });
+  });
+
+  it('refused credentials and rate limits are retried (unavailable), not failed', async () => {
+    for (const status of [401, 403, 429]) {
+      server.answer = () => ({ status, json: { message: 'nope' } });
+      await expect(provider.payout(momo)).rejects.toBeInstanceOf(ProviderUnavailableError);
+      await expect(provider.checkPayout('91', momo)).rejects.toBeInstanceOf(
+        ProviderUnavailableError,
+      );
+    }
+    server.answer = () => 'hang';
+    await expect(provider.checkPayout('91', momo)).rejects.toBeInstanceOf(ProviderUnavailableError);
+  });
 });

@@ -123,5 +123,14 @@ describe('KKiaPay adapter', () => {
     ).toMatchObject({
       status: 'FAILED',
     });
+    expect(
+      await provider.checkPayout('x', {
+        reference: 'W',
+        amount: 1,
+        method: 'MOBILE_MONEY',
+        destination: '+2290197000000',
+      }),
+    ).toMatchObject({ status: 'FAILED' });
+    expect(server.requests).toEqual([]);
   });
 });
