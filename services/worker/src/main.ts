@@ -2,8 +2,8 @@ import { createLogger, exitOnConfigError, parseConfig, type Config } from '@fili
 import { runWorker } from './worker.js';
 
 /**
- * `npm run worker`: BullMQ workers for the projections (and, later, exports,
- * mail, payouts). Needs DATABASE_URL and REDIS_URL; without Redis, `npm start`
+ * `npm run worker`: BullMQ workers for the projections, the wallet's jobs and the
+ * .xlsx exports. Needs DATABASE_URL and REDIS_URL; without Redis, `npm start`
  * runs the same projectors in-process and no worker is needed.
  */
 let config: Config;

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { defineWalletEvents, startWalletJobWorker } from '@filiere/api';
+import { defineWalletEvents, startExportWorker, startWalletJobWorker } from '@filiere/api';
 import { createDb, type Config, type Logger } from '@filiere/platform';
 import {
   catalogueDecoder,
@@ -22,6 +22,8 @@ export interface WorkerOptions {
   batchSize?: number;
   /** Run the wallet's background jobs (payouts, supply checks) too; default true. */
   walletJobs?: boolean;
+  /** Run the background .xlsx exports (files under DATA_DIR/exports) too; default true. */
+  exports?: boolean;
 }
 
 export interface RunningWorker {
@@ -29,7 +31,7 @@ export interface RunningWorker {
 }
 
 /**
- * Starts the BullMQ projection workers and the wallet's job worker: any number
+ * Starts the BullMQ projection workers, the wallet's job worker and the export worker: any number
  * of these processes may run; the checkpoint row lock keeps one projector
  * applied by one of them at a time, and a job row's claim lease keeps one
  * payout or supply check run by one of them at a time.
@@ -40,12 +42,14 @@ export async function runWorker(options: WorkerOptions): Promise<RunningWorker> 
   const db = createDb(options.databaseUrl, { max: 10, applicationName: 'filiere-worker' });
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   redis.on('error', (err) => options.logger.warn({ err }, 'redis connection error'));
+  // Projectors and exports push through the same publisher (the hub subscribes to Redis).
+  const publish = redisPushPublisher(redis);
   const workers = await startProjectionWorkers({
     db,
     redisUrl: options.redisUrl,
     projectors: options.projectors ?? registeredProjectors,
     logger: options.logger,
-    publish: redisPushPublisher(redis),
+    publish,
     decode: options.decode === null ? undefined : (options.decode ?? catalogueDecoder),
     ...(options.batchSize ? { batchSize: options.batchSize } : {}),
   });
@@ -58,10 +62,21 @@ export async function runWorker(options: WorkerOptions): Promise<RunningWorker> 
           redisUrl: options.redisUrl,
           logger: options.logger,
         });
+  const exports =
+    options.exports === false
+      ? undefined
+      : await startExportWorker({
+          db,
+          redisUrl: options.redisUrl,
+          publish,
+          logger: options.logger,
+          runner: { dataDir: options.config.DATA_DIR },
+        });
   return {
     async close() {
       await workers.close();
       await walletJobs?.close();
+      await exports?.close();
       redis.disconnect();
       await db.destroy();
     },

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +14,7 @@ import { exportSettings } from './routes.js';
 
 const t = useTestDatabase();
 let app: FastifyInstance;
+let dataDir: string;
 let pushes: PushSource;
 const received: PushMessage[] = [];
 const users: Record<'a' | 'g' | 'empty', { id: string; walletId: string; role: RoleCode }> =
@@ -38,7 +42,8 @@ async function readBack(payload: Buffer) {
 }
 
 beforeAll(async () => {
-  app = await buildTestApp(t.db);
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'filiere-export-'));
+  app = await buildTestApp(t.db, { env: { DATA_DIR: dataDir } });
   pushes = pgPushSource(t.url);
   pushes.subscribe((m) => received.push(m));
   const cluster = await seedCluster(t.db, `Export ${Date.now()}`);
@@ -59,6 +64,7 @@ afterAll(async () => {
   exportSettings.syncLimit = 10_000;
   await app.close();
   await pushes.close();
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('GET transaction/user/{id}/export/xlsx', () => {
@@ -103,7 +109,7 @@ describe('GET transaction/user/{id}/export/xlsx', () => {
     const job = res.json();
     expect(job).toMatchObject({ total: 3, statusUrl: `/api/transaction/export/${job.jobId}` });
     let status = job.status;
-    for (let i = 0; i < 200 && status === 'RUNNING'; i++) {
+    for (let i = 0; i < 400 && (status === 'PENDING' || status === 'RUNNING'); i++) {
       await new Promise((r) => setTimeout(r, 25));
       status = (await get(users.a, job.statusUrl)).json().status;
     }

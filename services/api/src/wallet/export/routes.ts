@@ -1,15 +1,19 @@
 import { createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ConflictError, ForbiddenError, NotFoundError } from '@filiere/platform';
+import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '@filiere/platform';
 import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
 import { callerOf, isAdminRole, targetUser } from '../queries/caller.js';
 import { countWalletTransactions } from '../queries/transactions.repository.js';
 import { security, tags, uuid } from '../queries/schemas.js';
-import { downloadUrl, ExportJobs, type ExportJob } from './jobs.js';
-import { writeTransactionsXlsx } from './xlsx.js';
+import { ExportLoop } from './export-loop.js';
+import { ExportQueue } from './export-queue.js';
+import { downloadUrl, ExportRunner } from './export-runner.js';
+import type { ExportJob } from './export-store.js';
+import { MAX_EXPORT_ROWS, writeTransactionsXlsx } from './xlsx.js';
 
 /** Above this many rows the export runs as a background job (mutable for tests). */
 export const exportSettings = { syncLimit: 10_000 };
@@ -17,7 +21,7 @@ export const exportSettings = { syncLimit: 10_000 };
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const jobSchema = z.object({
   jobId: z.string(),
-  status: z.enum(['RUNNING', 'READY', 'FAILED']),
+  status: z.enum(['PENDING', 'RUNNING', 'READY', 'FAILED']),
   total: z.number(),
   done: z.number(),
   statusUrl: z.string(),
@@ -35,20 +39,31 @@ const fileName = () => `transactions-${new Date().toISOString().slice(0, 10)}.xl
 
 /**
  * GET transaction/user/{id}/export/xlsx: the .xlsx streamed at once (204 when there is no
- * transaction), or, above `exportSettings.syncLimit` rows, 202 with a background job whose
- * progress is pushed over the websocket; then GET transaction/export/{jobId}[/download].
+ * transaction), or, above `exportSettings.syncLimit` rows, 202 with a durable background
+ * job (table `wallet_exports`) run by the worker (REDIS_URL: BullMQ wakes it) or by this
+ * process; progress is pushed over the websocket. Then GET transaction/export/{jobId}
+ * (state) and …/download (the file), both for the job's owner or an admin.
  */
 export function registerWalletExport(scope: FastifyInstance): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const publish = app.deps.redis
-    ? redisPushPublisher(app.deps.redis)
-    : pgPushPublisher(app.deps.db);
-  const jobs = new ExportJobs(app.deps.db, publish);
-  app.addHook('onClose', async () => jobs.close());
+  const { config, db, logger, redis } = app.deps;
+  const publish = redis ? redisPushPublisher(redis) : pgPushPublisher(db);
+  const runner = new ExportRunner(db, publish, { dataDir: config.DATA_DIR, logger });
+  let wake: (jobId: string) => void;
+  if (config.REDIS_URL) {
+    const queue = new ExportQueue(config.REDIS_URL, logger);
+    wake = (jobId) => queue.wake(jobId);
+    app.addHook('onClose', () => queue.close());
+  } else {
+    const loop = new ExportLoop(runner, logger);
+    wake = () => loop.wake();
+    app.addHook('onReady', async () => loop.start());
+    app.addHook('onClose', () => loop.stop());
+  }
 
-  const ownJob = async (request: Parameters<typeof callerOf>[1], jobId: string) => {
+  const ownJob = async (request: FastifyRequest, jobId: string) => {
     const caller = await callerOf(app, request);
-    const job = jobs.get(jobId);
+    const job = await runner.store.get(jobId);
     if (!job) throw new NotFoundError('Export introuvable ou expiré');
     if (job.userId !== caller.id && !isAdminRole(caller.role)) {
       throw new ForbiddenError('Cet export ne vous appartient pas');
@@ -75,15 +90,25 @@ export function registerWalletExport(scope: FastifyInstance): void {
     },
     async (request, reply) => {
       const caller = await callerOf(app, request);
-      const user = await targetUser(app.deps.db, caller, request.params.id);
-      const total = await countWalletTransactions(app.deps.db, user.walletId);
+      const user = await targetUser(db, caller, request.params.id);
+      const total = await countWalletTransactions(db, user.walletId);
       if (total === 0) return reply.code(204).send();
+      if (total > MAX_EXPORT_ROWS) {
+        throw new BusinessRuleError(
+          `Trop de transactions pour un seul fichier (${total} ; au plus ${MAX_EXPORT_ROWS})`,
+        );
+      }
       if (total > exportSettings.syncLimit) {
-        const job = jobs.start(caller.id, user.walletId, total);
+        const job = await runner.store.create({
+          userId: caller.id,
+          walletId: user.walletId,
+          total,
+        });
+        wake(job.id);
         return reply.code(202).send(jobDto(job));
       }
       const body = new PassThrough();
-      writeTransactionsXlsx(app.deps.db, user.walletId, { stream: body }).catch((error) => {
+      writeTransactionsXlsx(db, user.walletId, { stream: body }).catch((error) => {
         request.log.error({ err: error }, 'xlsx export failed');
         body.destroy(error as Error);
       });
@@ -122,11 +147,18 @@ export function registerWalletExport(scope: FastifyInstance): void {
     },
     async (request, reply) => {
       const job = await ownJob(request, request.params.jobId);
-      if (job.status !== 'READY') throw new ConflictError('L’export n’est pas encore prêt');
+      if (job.status === 'FAILED') throw new ConflictError('L’export a échoué');
+      if (job.status !== 'READY' || !job.file) {
+        throw new ConflictError('L’export n’est pas encore prêt');
+      }
+      const file = runner.fileOf(job.file);
+      await access(file).catch(() => {
+        throw new NotFoundError('Export introuvable ou expiré');
+      });
       return reply
         .type(XLSX)
         .header('content-disposition', `attachment; filename="${fileName()}"`)
-        .send(createReadStream(job.file));
+        .send(createReadStream(file));
     },
   );
 }
