@@ -121,7 +121,15 @@ export class TortureEnvironment {
     await this.redis.restart();
   }
 
-  async close(): Promise<void> {
+  private closing: Promise<void> | undefined;
+
+  /** Stops everything; safe to call more than once, and while a run is still going. */
+  close(): Promise<void> {
+    this.closing ??= this.doClose();
+    return this.closing;
+  }
+
+  private async doClose(): Promise<void> {
     const children = [...this.apis, ...this.workers];
     await Promise.all(children.map((c) => c.stop().catch(() => c.killNow())));
     children.forEach((c) => c.closeLog());

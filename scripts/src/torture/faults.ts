@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { projectionLag, projectors } from '@filiere/projections';
 import type { TortureEnvironment } from './environment.js';
 
 export type FaultKind =
@@ -34,9 +35,9 @@ const CYCLE: FaultKind[] = [
 
 /** Redis stays down this long; the provider misbehaves this long. */
 export const REDIS_DOWN_MS = 10_000;
-export const PROVIDER_WINDOW_MS = 12_000;
+export const PROVIDER_WINDOW_MS = 10_000;
 /** The longest fault (Redis); faults are spaced so that two never overlap. */
-const SLOT_MS = 16_000;
+const SLOT_MS = 12_000;
 
 /**
  * The fault schedule: the six faults in a fixed order, repeated as many times as fit in
@@ -116,6 +117,7 @@ async function inject(env: TortureEnvironment, fault: ScheduledFault): Promise<v
     }
     case 'kill-worker': {
       const worker = env.workers[fault.target % env.workers.length]!;
+      await untilProjectionsBehind(env);
       await worker.kill();
       await worker.start();
       return;
@@ -133,5 +135,22 @@ async function inject(env: TortureEnvironment, fault: ScheduledFault): Promise<v
       env.stub.mode = 'ok';
       env.stub.releaseHanging();
       return;
+  }
+}
+
+/** Mid-batch: waits (at most 5 s) until a projector is behind the head, so that work is under way. */
+async function untilProjectionsBehind(env: TortureEnvironment): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    try {
+      const lag = await projectionLag(
+        env.db,
+        projectors.map((p) => p.name),
+      );
+      if (Object.values(lag.projectors).some((p) => p.lag > 0)) return;
+    } catch {
+      return;
+    }
+    await sleep(20);
   }
 }

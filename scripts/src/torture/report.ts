@@ -15,6 +15,16 @@ export function formatReport(report: TortureReport): string {
     );
   }
   lines.push(
+    `answers: ${Object.entries(report.answers)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, n]) => `${k}×${n}`)
+      .join(' ')}`,
+  );
+  lines.push(`5xx or connection errors outside fault windows: ${report.unexplained.length}`);
+  for (const u of report.unexplained.slice(0, 5)) {
+    lines.push(`  t+${(u.atMs / 1000).toFixed(1)} s ${u.what}: ${u.answer}`);
+  }
+  lines.push(
     `balance reads: ${report.reads.tried} (${report.reads.observed} observed, ${report.reads.failed} failed)`,
   );
   lines.push(`faults injected: ${report.faults.length}`);

@@ -5,7 +5,7 @@ import { checkInvariants, type CheckReport, type Violation } from './checker.js'
 import { TORTURE_JWT_SECRET, TortureEnvironment } from './environment.js';
 import { describeFault, faultSchedule, injectFaults, type InjectedFault } from './faults.js';
 import { createPopulation } from './population.js';
-import { Workload, type CommandRecord } from './workload.js';
+import { Workload, type Attempt, type CommandRecord } from './workload.js';
 
 export interface TortureOptions {
   seed: number;
@@ -17,6 +17,10 @@ export interface TortureOptions {
   /** Longest wait for background jobs and projections after the load (default 180 s). */
   settleMs?: number;
   log?: (line: string) => void;
+  /** Aborting stops the load and the faults and closes the environment (test timeouts). */
+  signal?: AbortSignal;
+  /** Handed the environment once created (a caller's cleanup can close it). */
+  onEnvironment?: (env: TortureEnvironment) => void;
 }
 
 export interface TortureReport {
@@ -25,6 +29,10 @@ export interface TortureReport {
   operations: { tried: number; acknowledged: number; refused: number; unacknowledged: number };
   byCommand: Record<string, { tried: number; ack: number; refused: number; unack: number }>;
   retried: number;
+  /** Every attempt's answer (HTTP status, timeout, connection), commands and reads. */
+  answers: Record<string, number>;
+  /** 5xx and connection errors while no fault was under way (fault windows + 10 s). */
+  unexplained: { what: string; atMs: number; answer: string }[];
   reads: { tried: number; failed: number; observed: number };
   faults: InjectedFault[];
   check: CheckReport | undefined;
@@ -45,6 +53,9 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
   for (const fault of schedule) log(`  ${describeFault(fault)}`);
 
   const env = new TortureEnvironment({ log });
+  options.onEnvironment?.(env);
+  const aborted = () => options.signal?.aborted === true;
+  options.signal?.addEventListener('abort', () => void env.close(), { once: true });
   const violations: Violation[] = [];
   const t0 = Date.now();
   let ok = false;
@@ -61,7 +72,7 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
 
     const loadStart = Date.now();
     let faultsDone = false;
-    const shouldStop = () => faultsDone && Date.now() - loadStart >= options.loadMs;
+    const shouldStop = () => aborted() || (faultsDone && Date.now() - loadStart >= options.loadMs);
     const workload = new Workload({
       seed: options.seed,
       population,
@@ -74,12 +85,13 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
       const n = workload.commands.length;
       log(`  … t+${((Date.now() - loadStart) / 1000).toFixed(0)} s: ${n} commands sent`);
     }, 15_000);
-    const faultsRun = injectFaults(env, schedule, loadStart, log, () => false).finally(() => {
+    const faultsRun = injectFaults(env, schedule, loadStart, log, aborted).finally(() => {
       faultsDone = true;
     });
     const [result, faults] = await Promise.all([workload.run(), faultsRun]).finally(() =>
       clearInterval(progress),
     );
+    if (aborted()) throw new Error('bank test aborted');
     const loadMs = Date.now() - loadStart;
     log(`load stopped after ${(loadMs / 1000).toFixed(1)} s: ${result.commands.length} commands`);
     for (const fault of faults) {
@@ -118,6 +130,7 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
       seed: options.seed,
       ok,
       ...summarise(result.commands),
+      ...classifyAnswers(result.commands, result.failedReads, faults),
       reads: { ...result.reads, observed: result.observations.length },
       faults,
       check,
@@ -129,6 +142,30 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
     await env.close();
     if (ok) await env.removeRunDir();
   }
+}
+
+function classifyAnswers(
+  commands: CommandRecord[],
+  failedReads: Attempt[],
+  faults: InjectedFault[],
+) {
+  const answers: Record<string, number> = {};
+  const unexplained: TortureReport['unexplained'] = [];
+  const duringFault = (atMs: number) =>
+    faults.some(
+      (f) => atMs >= f.startedAtMs - 1_000 && atMs <= f.startedAtMs + f.durationMs + 10_000,
+    );
+  const see = (what: string, attempt: Attempt) => {
+    const answer = 'status' in attempt ? String(attempt.status) : attempt.error;
+    answers[answer] = (answers[answer] ?? 0) + 1;
+    const failed = 'status' in attempt ? attempt.status >= 500 : attempt.error === 'connection';
+    if (failed && !duringFault(attempt.atMs))
+      unexplained.push({ what, atMs: attempt.atMs, answer });
+  };
+  for (const c of commands)
+    for (const a of c.attempts) see(`${c.command} of client ${c.client}`, a);
+  for (const a of failedReads) see('GET /api/wallet/stats', a);
+  return { answers, unexplained };
 }
 
 function summarise(commands: CommandRecord[]) {

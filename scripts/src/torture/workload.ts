@@ -7,7 +7,10 @@ import type { ProviderStub } from './provider-stub.js';
 export type CommandName = 'supply' | 'verify' | 'validate-supply' | 'transfer' | 'withdrawal';
 
 /** One attempt of a request: an HTTP status, or why there was none. */
-export type Attempt = { status: number } | { error: 'timeout' | 'connection' };
+export type Attempt = ({ status: number } | { error: 'timeout' | 'connection' }) & {
+  /** When it was sent, in ms since the load started. */
+  atMs: number;
+};
 
 /**
  * One command as a client sent it (its retries included): acknowledged (2xx), refused
@@ -39,6 +42,7 @@ export interface WorkloadResult {
   commands: CommandRecord[];
   observations: BalanceObservation[];
   reads: { tried: number; failed: number };
+  failedReads: Attempt[];
   plannedOps: number;
 }
 
@@ -54,6 +58,9 @@ export class Workload {
   readonly commands: CommandRecord[] = [];
   readonly observations: BalanceObservation[] = [];
   readonly reads = { tried: 0, failed: 0 };
+  /** Failed balance reads, as attempts (status or error, and when). */
+  readonly failedReads: Attempt[] = [];
+  private startedAt = Date.now();
   private plannedOps = 0;
   private keyCounter = 0;
 
@@ -72,11 +79,13 @@ export class Workload {
 
   async run(): Promise<WorkloadResult> {
     const { population } = this.options;
+    this.startedAt = Date.now();
     await Promise.all(population.members.map((user) => this.client(user)));
     return {
       commands: this.commands,
       observations: this.observations,
       reads: this.reads,
+      failedReads: this.failedReads,
       plannedOps: this.plannedOps,
     };
   }
@@ -196,6 +205,7 @@ export class Workload {
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
       const timeoutMs =
         ctx.delivery.shortTimeout && attempt === 0 ? SHORT_TIMEOUT_MS : NORMAL_TIMEOUT_MS;
+      const sentAt = Date.now();
       const answer = await this.http(
         ctx.user,
         ctx.routing,
@@ -205,7 +215,10 @@ export class Workload {
         key,
         timeoutMs,
       );
-      record.attempts.push('error' in answer ? { error: answer.error } : { status: answer.status });
+      record.attempts.push({
+        ...('error' in answer ? { error: answer.error } : { status: answer.status }),
+        atMs: sentAt - this.startedAt,
+      });
       if ('status' in answer && answer.status < 500) {
         record.status = answer.status;
         record.outcome = answer.status < 300 ? 'ack' : 'refused';
@@ -220,6 +233,7 @@ export class Workload {
 
   private async readStats(user: TortureUser, routing: Prng): Promise<void> {
     this.reads.tried++;
+    const sentAt = Date.now();
     const answer = await this.http(
       user,
       routing,
@@ -238,6 +252,10 @@ export class Workload {
       });
     } else {
       this.reads.failed++;
+      this.failedReads.push({
+        ...('error' in answer ? { error: answer.error } : { status: answer.status }),
+        atMs: sentAt - this.startedAt,
+      });
     }
   }
 
