@@ -47,6 +47,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
         ...error.data,
       });
     }
+    if (isPostgresDataException(error)) {
+      // A value PostgreSQL cannot take (NUL byte, invalid text for a type…): bad input, not a bug.
+      return reply.status(400).send({
+        statusCode: 400,
+        error: STATUS_TEXT[400],
+        message: 'Valeur non prise en charge',
+      });
+    }
     const status =
       typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500
         ? error.statusCode
@@ -73,6 +81,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
       message: `Route ${request.method} ${request.url.split('?')[0]} introuvable`,
     });
   });
+}
+
+/** SQLSTATE class 22 (data exception) raised by PostgreSQL for a value of the request. */
+function isPostgresDataException(error: unknown): boolean {
+  const { code, severity } = error as { code?: unknown; severity?: unknown };
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code) && typeof severity === 'string';
 }
 
 function firstMessage(fields: Record<string, string>): string | undefined {
