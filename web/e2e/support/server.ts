@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '@filiere/api';
 import { createLogger, parseConfig } from '@filiere/platform';
@@ -9,9 +12,18 @@ import {
   startProjectionDispatch,
   type ProjectionDispatch,
 } from '../../../services/api/src/realtime/projections.js';
+import { exportSettings } from '../../../services/api/src/wallet/export/routes.js';
 import { builtWebCopy } from './build.js';
 import { freePort } from './free-port.js';
 import { startMailBox, type MailBox } from './mail.js';
+
+/** Background exports of the test server: a lower sync limit, slower and smaller pages. */
+export interface E2eExportOptions {
+  syncLimit?: number;
+  pageSize?: number;
+  pageDelayMs?: number;
+  progressMs?: number;
+}
 
 export interface E2eServer {
   baseUrl: string;
@@ -27,8 +39,17 @@ export interface E2eServer {
  * database, in-process projectors whose pushes reach the websocket hub (as in
  * `npm start`), a real SMTP server collecting mails, and the demo accounts.
  */
-export async function startE2eServer(): Promise<E2eServer> {
+export async function startE2eServer(
+  options: { exports?: E2eExportOptions } = {},
+): Promise<E2eServer> {
   const web = await builtWebCopy();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'filiere-e2e-data-'));
+  const restoreExports = { ...exportSettings, runner: { ...exportSettings.runner } };
+  if (options.exports) {
+    const { syncLimit, ...runner } = options.exports;
+    if (syncLimit !== undefined) exportSettings.syncLimit = syncLimit;
+    exportSettings.runner = runner;
+  }
   const db = await createTestDatabase();
   const mail = await startMailBox(await freePort());
   const port = await freePort();
@@ -44,6 +65,8 @@ export async function startE2eServer(): Promise<E2eServer> {
     await mail.close();
     await db.drop();
     web.remove();
+    Object.assign(exportSettings, restoreExports);
+    rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     await loadDemoData({ db: db.db, logger });
@@ -53,6 +76,7 @@ export async function startE2eServer(): Promise<E2eServer> {
       LOG_LEVEL: 'silent',
       PUBLIC_URL: baseUrl,
       SMTP_URL: mail.url,
+      DATA_DIR: dataDir,
     });
     pushes = pgPushSource(db.url);
     projections = startProjectionDispatch({ config, db: db.db, logger, databaseUrl: db.url });

@@ -20,6 +20,8 @@ export interface ExportRunnerOptions {
   keepMs?: number;
   /** zlib level of the .xlsx (default 4). */
   level?: number;
+  /** Rows per cursor FETCH (default 5,000). */
+  pageSize?: number;
   /** Tests only: a pause after each page, to be caught mid-export. */
   pageDelayMs?: number;
 }
@@ -100,7 +102,10 @@ export class ExportRunner {
           last = Date.now();
           await progress(done);
         },
-        this.options.level === undefined ? {} : { level: this.options.level },
+        {
+          ...(this.options.level === undefined ? {} : { level: this.options.level }),
+          ...(this.options.pageSize === undefined ? {} : { pageSize: this.options.pageSize }),
+        },
       );
       if (pushed !== rows) await progress(rows);
       await rename(part, this.fileOf(file));

@@ -11,12 +11,18 @@ import { countWalletTransactions } from '../queries/transactions.repository.js';
 import { security, tags, uuid } from '../queries/schemas.js';
 import { ExportLoop } from './export-loop.js';
 import { ExportQueue } from './export-queue.js';
-import { downloadUrl, ExportRunner } from './export-runner.js';
+import { downloadUrl, ExportRunner, type ExportRunnerOptions } from './export-runner.js';
 import type { ExportJob } from './export-store.js';
 import { MAX_EXPORT_ROWS, writeTransactionsXlsx } from './xlsx.js';
 
-/** Above this many rows the export runs as a background job (mutable for tests). */
-export const exportSettings = { syncLimit: 10_000 };
+/**
+ * Above `syncLimit` rows the export runs as a background job. Mutable for tests, like
+ * `runner` (read when the app is built: smaller pages, a pause per page, progress cadence).
+ */
+export const exportSettings: {
+  syncLimit: number;
+  runner: Partial<Pick<ExportRunnerOptions, 'pageSize' | 'pageDelayMs' | 'progressMs'>>;
+} = { syncLimit: 10_000, runner: {} };
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const jobSchema = z.object({
@@ -48,7 +54,11 @@ export function registerWalletExport(scope: FastifyInstance): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const { config, db, logger, redis } = app.deps;
   const publish = redis ? redisPushPublisher(redis) : pgPushPublisher(db);
-  const runner = new ExportRunner(db, publish, { dataDir: config.DATA_DIR, logger });
+  const runner = new ExportRunner(db, publish, {
+    ...exportSettings.runner,
+    dataDir: config.DATA_DIR,
+    logger,
+  });
   let wake: (jobId: string) => void;
   if (config.REDIS_URL) {
     const queue = new ExportQueue(config.REDIS_URL, logger);

@@ -13,7 +13,7 @@ export function newIdempotencyKey(): string {
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
-async function send(
+export async function send(
   method: 'GET' | 'POST' | 'PUT',
   path: string,
   init: { body?: unknown; idempotencyKey?: string; accept?: string },
@@ -81,47 +81,5 @@ export async function command<T>(
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-/** `GET transaction/user/{id}/export/xlsx` above 10 000 rows: a background job. */
-interface ExportJob {
-  jobId: string;
-  status: 'RUNNING' | 'READY' | 'FAILED';
-  statusUrl: string;
-  downloadUrl: string;
-}
-
-function save(blob: Blob, fileName: string): void {
-  const href = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = fileName;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
-}
-
-/**
- * Downloads a spreadsheet with the bearer token. The API answers the file (200),
- * nothing to export (204: returns false), or a background job (202) that is
- * polled until ready. `{url}` answers (the spec's "returns a url") are followed.
- */
-export async function downloadSpreadsheet(path: string, fileName: string): Promise<boolean> {
-  let response = await send('GET', path, { accept: `${XLSX}, application/json` });
-  if (response.status === 204) return false;
-  if (response.status === 202) {
-    let job = (await response.json()) as ExportJob;
-    while (job.status === 'RUNNING') {
-      await new Promise((r) => setTimeout(r, 1000));
-      job = (await (await send('GET', job.statusUrl, {})).json()) as ExportJob;
-    }
-    if (job.status !== 'READY') throw new Error('export failed');
-    response = await send('GET', job.downloadUrl, { accept: XLSX });
-  } else if ((response.headers.get('content-type') ?? '').includes('json')) {
-    const { url } = (await response.json()) as { url: string };
-    response = await send('GET', url, { accept: XLSX });
-  }
-  save(await response.blob(), fileName);
-  return true;
-}
+// Spreadsheet downloads (and background exports) live in export.ts.
+export { downloadSpreadsheet } from './export.js';
