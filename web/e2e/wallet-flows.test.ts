@@ -217,6 +217,21 @@ describe.skipIf(missing !== null)('wallet flows in Chromium', () => {
     await admin.context().close();
   }, 120_000);
 
+  it('shows the beneficiary’s NIP in Paiements effectués and in the payment detail', async () => {
+    const page = await aggregatorPage();
+    await page.goto(`${server.baseUrl}/paiements-effectues?q=rejets`);
+    await page.getByRole('heading', { name: 'Paiements effectués' }).waitFor();
+    await expect
+      .poll(() => page.getByTestId('beneficiary-nip').first().textContent())
+      .toBe('NIP 1098765432');
+    await page
+      .getByRole('link', { name: /^Voir détails de / })
+      .first()
+      .click();
+    await page.getByRole('heading', { name: 'Détail paiement de Basile Ahouandjinou' }).waitFor();
+    await page.getByText('1098765432', { exact: true }).waitFor();
+  }, 60_000);
+
   it('shows every wallet screen in English: no French left, no missing key', async () => {
     // The detectors themselves: French UI text and raw keys are caught, data is not.
     expect(frenchLeftovers('Montant FCFA: 1 000')).toContain(
