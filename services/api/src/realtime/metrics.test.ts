@@ -60,6 +60,31 @@ describe('/api/metrics is behind a token', () => {
     }
   });
 
+  it('counts unfinished wallet jobs by kind, with the oldest one’s age', async () => {
+    await t.db
+      .insertInto('wallet_jobs')
+      .values([
+        {
+          id: 'payout:a',
+          kind: 'PAYOUT',
+          payload: '{}',
+          created_at: new Date(Date.now() - 90_000),
+        },
+        { id: 'payout:b', kind: 'PAYOUT', payload: '{}' },
+        { id: 'verify:c', kind: 'VERIFY_SUPPLY', payload: '{}' },
+      ])
+      .execute();
+    try {
+      const res = await scrape(app, `Bearer ${METRICS_TOKEN}`);
+      expect(res.body).toContain('filiere_wallet_jobs{kind="PAYOUT"} 2');
+      expect(res.body).toContain('filiere_wallet_jobs{kind="VERIFY_SUPPLY"} 1');
+      const age = /filiere_wallet_jobs_oldest_age_seconds\{kind="PAYOUT"\} ([\d.]+)/.exec(res.body);
+      expect(Number(age?.[1])).toBeGreaterThanOrEqual(89);
+    } finally {
+      await t.db.deleteFrom('wallet_jobs').execute();
+    }
+  });
+
   it('without METRICS_TOKEN only admins get in; no bearer value opens it', async () => {
     expect((await scrape(noToken)).statusCode).toBe(401);
     expect((await scrape(noToken, 'Bearer undefined')).statusCode).toBe(401);

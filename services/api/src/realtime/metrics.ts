@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { Gauge, Registry } from 'prom-client';
 import { ForbiddenError, UnauthorizedError } from '@filiere/platform';
 import { projectionLag, projectors } from '@filiere/projections';
@@ -53,6 +53,30 @@ export function registerMetrics(app: FastifyInstance): void {
       this.set((await read()).head);
     },
   });
+  // Background work waiting (payouts PENDING at the provider, supply checks…): a payout stuck
+  // for hours shows here before a user complains.
+  let jobsScrape: Promise<JobsRow[]> | undefined;
+  const readJobs = () => (jobsScrape ??= walletJobs(app.deps.db));
+  new Gauge({
+    name: 'filiere_wallet_jobs',
+    help: 'Wallet background jobs not finished yet (payouts, supply checks), by kind',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const row of await readJobs()) this.set({ kind: row.kind }, row.count);
+    },
+  });
+  new Gauge({
+    name: 'filiere_wallet_jobs_oldest_age_seconds',
+    help: 'Age of the oldest unfinished wallet background job, by kind',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const row of await readJobs()) this.set({ kind: row.kind }, row.oldestAgeSeconds);
+    },
+  });
   app.get(
     '/api/metrics',
     {
@@ -67,12 +91,28 @@ export function registerMetrics(app: FastifyInstance): void {
     },
     async (_request, reply) => {
       scrape = undefined;
+      jobsScrape = undefined;
       const text = await registry.metrics().finally(() => {
         scrape = undefined;
+        jobsScrape = undefined;
       });
       return reply.type(registry.contentType).send(text);
     },
   );
+}
+
+interface JobsRow {
+  kind: string;
+  count: number;
+  oldestAgeSeconds: number;
+}
+
+async function walletJobs(db: Kysely<any>): Promise<JobsRow[]> {
+  const { rows } = await sql<JobsRow>`
+    select kind, count(*)::int as "count",
+           extract(epoch from now() - min(created_at))::float8 as "oldestAgeSeconds"
+    from wallet_jobs group by kind order by kind`.execute(db);
+  return rows;
 }
 
 const METRICS_ROLES = new Set(['ROLE_ADMIN', 'ROLE_SUPER_ADMIN']);
