@@ -60,10 +60,12 @@ describeBank('the bank test under faults (short variant)', () => {
     const lines: string[] = [];
     const report = await runTorture({
       seed: SEED,
-      loadMs: 70_000,
+      loadMs: 60_000,
       thinkMs: 0,
-      settleMs: 60_000,
+      settleMs: 45_000,
       log: (line) => lines.push(line),
+      signal: controller.signal,
+      onEnvironment: (env) => (environment = env),
     });
     const printed = formatReport(report);
     if (!report.ok) console.error(`${lines.join('\n')}\n${printed}`);
@@ -72,5 +74,5 @@ describeBank('the bank test under faults (short variant)', () => {
     expect(new Set(report.faults.map((f) => f.kind))).toEqual(new Set(ALL_FAULTS));
     expect(report.operations.acknowledged).toBeGreaterThan(0);
     expect(report.operations.refused).toBeGreaterThan(0);
-  }, 180_000);
+  }, 175_000);
 });
