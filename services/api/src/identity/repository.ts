@@ -64,6 +64,7 @@ export function toUserDto(row: UserRow): UserDto {
     email: row.email,
     username: row.username,
     phone: row.phone,
+    nip: row.nip,
     role: { id: row.role_id, name: row.role_name, code: row.role_code },
     roleId: row.role_id,
     organization:

@@ -84,6 +84,8 @@ export const userSchema = z.object({
   email: z.string(),
   username: z.string(),
   phone: z.string().nullable(),
+  /** Numéro d'identification personnel (1–10 digits), when known. */
+  nip: z.string().nullable(),
   role: roleSchema,
   roleId: z.number(),
   organization: organizationSchema.nullable(),

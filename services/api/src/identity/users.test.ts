@@ -389,4 +389,16 @@ describe('users: sign-in answers, ownership, duplicates, profile', () => {
       .executeTakeFirstOrThrow();
     expect(mail.text).toMatch(/\/auth\/signup-invitation\?t=[\w-]+&r=outbox%40exemple\.bj/);
   });
+  it('a user answers its NIP (null until known)', async () => {
+    const user = await seedUser(testDb.db, 'ROLE_GROWER');
+    expect((await call('GET', '/api/users/me', as(user, 'ROLE_GROWER'))).json().nip).toBeNull();
+    await testDb.db
+      .updateTable('users')
+      .set({ nip: '1234567890' })
+      .where('id', '=', user.id)
+      .execute();
+    expect((await call('GET', '/api/users/me', as(user, 'ROLE_GROWER'))).json().nip).toBe(
+      '1234567890',
+    );
+  });
 });
