@@ -26,7 +26,7 @@ export async function forEachExportPage(
   onPage: (rows: ExportRow[]) => Promise<void> | void,
   options: { pageSize?: number; max?: number } = {},
 ): Promise<number> {
-  const size = options.pageSize ?? 5_000;
+  const size = options.pageSize ?? 1_000;
   const max = options.max ?? Number.MAX_SAFE_INTEGER;
   return db.transaction().execute(async (trx) => {
     await sql`declare export_rows no scroll cursor for

@@ -20,7 +20,7 @@ export interface ExportRunnerOptions {
   keepMs?: number;
   /** zlib level of the .xlsx (default 4). */
   level?: number;
-  /** Rows per cursor FETCH (default 5,000). */
+  /** Rows per cursor FETCH (default 1,000). */
   pageSize?: number;
   /** Tests only: a pause after each page, to be caught mid-export. */
   pageDelayMs?: number;
