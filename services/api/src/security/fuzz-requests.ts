@@ -1,0 +1,199 @@
+import fc from 'fast-check';
+import { fillPath, queryString, type Operation, type Parameter } from './route-table.js';
+import { arbitraryOf, hostileValue, MEGABYTE, type JsonSchema } from './schema-arbitrary.js';
+import type { World } from './world.js';
+
+/** One generated request, printable and replayable as is. */
+export interface FuzzRequest {
+  route: string;
+  method: Operation['method'];
+  url: string;
+  headers: Record<string, string>;
+  payload?: string;
+  remoteAddress: string;
+  /** Who sends it: a role, 'anonymous' or 'bad-token'. */
+  caller: string;
+  /** Set when the request must be refused whoever sends it (e.g. a fractional amount). */
+  mustRefuse?: string;
+}
+
+const isPositiveSafeInteger = (v: unknown) =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+
+/** Hostile or generated value for one parameter (path, query, header). */
+const parameterValue = (p: Parameter, known: readonly string[]) =>
+  fc.oneof(
+    { weight: 5, arbitrary: arbitraryOf(p.schema, known) },
+    { weight: 2, arbitrary: hostileValue(known) },
+  );
+
+const BAD_TOKENS = [
+  'Bearer ',
+  'Bearer abc',
+  'Bearer a.b.c',
+  'Basic YWRtaW46YWRtaW4=',
+  'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4Iiwicm9sZSI6IlJPTEVfU1VQRVJfQURNSU4ifQ.',
+];
+
+function callerArb(world: World) {
+  return fc.oneof(
+    {
+      weight: 1,
+      arbitrary: fc.constant({ caller: 'anonymous', headers: {}, own: [] as string[] }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(...BAD_TOKENS)
+        .map((authorization) => ({ caller: 'bad-token', headers: { authorization }, own: [] })),
+    },
+    {
+      weight: 8,
+      arbitrary: fc.constantFrom(...world.actors).map((a) => ({
+        caller: a === world.stranger ? 'ROLE_INDUSTRIAL (other cluster)' : a.role,
+        headers: { ...a.headers },
+        // The caller's own ids, often, so commands get past ownership checks to the ledger.
+        own: Array.from({ length: 40 }, () => [a.id, a.walletId]).flat(),
+      })),
+    },
+  );
+}
+
+type Body = { payload?: string; contentType?: string; mustRefuse?: string };
+
+/** A body for the operation: valid, mutated, malformed, of the wrong type, empty, or huge. */
+function bodyArb(schema: JsonSchema | undefined, known: readonly string[]): fc.Arbitrary<Body> {
+  const json = (value: unknown, mustRefuse?: string): Body => ({
+    payload: JSON.stringify(value),
+    contentType: 'application/json',
+    ...(mustRefuse ? { mustRefuse } : {}),
+  });
+  const valid = schema ? arbitraryOf(schema, known) : fc.constant({});
+  const fields = Object.keys(schema?.properties ?? {});
+  const mutated = fc
+    .tuple(
+      valid,
+      fields.length ? fc.constantFrom(...fields) : fc.constant('extra'),
+      hostileValue(known),
+    )
+    .chain(([value, field, hostile]) => {
+      const object = (typeof value === 'object' && value !== null ? { ...value } : {}) as Record<
+        string,
+        unknown
+      >;
+      return fc.constantFrom<Body>(
+        // A field replaced by a hostile value.
+        (() => {
+          const replaced = { ...object, [field]: hostile };
+          const refuse =
+            field === 'amount' && !isPositiveSafeInteger(hostile)
+              ? `amount ${JSON.stringify(hostile)?.slice(0, 40)} is not a positive integer`
+              : undefined;
+          return json(replaced, refuse);
+        })(),
+        // A field missing.
+        (() => {
+          const { [field]: _dropped, ...rest } = object;
+          return json(rest);
+        })(),
+        // Extra fields, prototype pollution attempts.
+        json({ ...object, extra: hostile, isAdmin: true, role: 'ROLE_SUPER_ADMIN' }),
+        {
+          payload: `{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}}}`,
+          contentType: 'application/json',
+        },
+      );
+    });
+  const malformed = fc.constantFrom<Body>(
+    { payload: '{"amount":', contentType: 'application/json' },
+    { payload: "{'amount': 1}", contentType: 'application/json' },
+    { payload: '{"amount": 1e309}', contentType: 'application/json' },
+    { payload: '{"amount": NaN}', contentType: 'application/json' },
+    { payload: '\u0000', contentType: 'application/json' },
+    { payload: '', contentType: 'application/json' },
+    { payload: '[]', contentType: 'application/json' },
+    { payload: 'null', contentType: 'application/json' },
+    { payload: '"texte"', contentType: 'application/json' },
+    { payload: '12', contentType: 'application/json' },
+    { payload: '{"a":1}', contentType: 'application/json; charset=utf-16' },
+  );
+  const wrongType = fc
+    .tuple(
+      valid,
+      fc.constantFrom(
+        'text/plain',
+        'application/xml',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/octet-stream',
+        'image/png',
+        '',
+      ),
+    )
+    .map(([value, contentType]): Body => ({ payload: JSON.stringify(value), contentType }));
+  const huge = fc.constantFrom<Body>(
+    json({ ...Object.fromEntries(fields.map((f) => [f, MEGABYTE])) }),
+    { payload: `{"x":"${'a'.repeat(2 * 1024 * 1024 + 10)}"}`, contentType: 'application/json' },
+    json(Array.from({ length: 10_000 }, (_, i) => i)),
+    { payload: `${'['.repeat(5000)}${']'.repeat(5000)}`, contentType: 'application/json' },
+  );
+  return fc.oneof(
+    { weight: 6, arbitrary: valid.map((v) => json(v)) },
+    { weight: 6, arbitrary: mutated },
+    { weight: 2, arbitrary: malformed },
+    { weight: 2, arbitrary: wrongType },
+    { weight: 1, arbitrary: fc.constant<Body>({}) },
+    { weight: 1, arbitrary: huge },
+  );
+}
+
+/** The arbitrary of requests to one operation. */
+export function requestArb(op: Operation, world: World): fc.Arbitrary<FuzzRequest> {
+  const { known } = world;
+  const pathValues = fc.record(
+    Object.fromEntries(op.pathParams.map((p) => [p.name, parameterValue(p, known)])),
+  );
+  const queryValues = fc.record(
+    Object.fromEntries([
+      ...op.query.map((p) => [p.name, parameterValue(p, known)] as const),
+      ['unexpected', hostileValue(known)] as const,
+    ]),
+    { requiredKeys: op.query.filter((p) => p.required).map((p) => p.name) },
+  );
+  const idempotencyKey = fc.option(
+    fc.oneof(fc.uuid(), fc.constantFrom('', ' ', 'x'.repeat(300), '\u00e9t\u00e9', 'k')),
+    { freq: 3 },
+  );
+  const sendsBody = op.body !== undefined || op.method !== 'GET';
+  return callerArb(world)
+    .chain((caller) =>
+      fc.record({
+        path: pathValues,
+        query: queryValues,
+        caller: fc.constant(caller),
+        key: idempotencyKey,
+        body: sendsBody ? bodyArb(op.body, [...caller.own, ...known]) : fc.constant<Body>({}),
+        ip: fc.tuple(fc.nat(255), fc.nat(255)),
+      }),
+    )
+    .map(({ path, query, caller, key, body, ip }) => {
+      const headers: Record<string, string> = { ...caller.headers };
+      if (key !== null) headers['idempotency-key'] = key;
+      if (body.contentType !== undefined) headers['content-type'] = body.contentType;
+      return {
+        route: op.name,
+        method: op.method,
+        url: `${fillPath(op.path, path)}${queryString(query)}`,
+        headers,
+        ...(body.payload !== undefined ? { payload: body.payload } : {}),
+        remoteAddress: `10.9.${ip[0]}.${ip[1]}`,
+        caller: caller.caller,
+        ...(body.mustRefuse ? { mustRefuse: body.mustRefuse } : {}),
+      };
+    });
+}
+
+/** Requests to every operation, each operation equally likely. */
+export function everyRouteArb(operations: Operation[], world: World): fc.Arbitrary<FuzzRequest> {
+  return fc.oneof(...operations.map((op) => requestArb(op, world)));
+}

@@ -1,0 +1,104 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { catchUp, projectors } from '@filiere/projections';
+import { ROLE_CODES, type RoleCode } from '../http/auth.js';
+import { seedCluster } from '../identity/test-support.js';
+import { fund, walletUser, withKey, type TestUser } from '../wallet/routes/test-support.js';
+
+/** A seeded user the probes act as. */
+export interface Actor extends TestUser {
+  email: string;
+  clusterId: string | null;
+}
+
+/** Users of every role with wallets, money and history, and the real ids they own. */
+export interface World {
+  clusterId: string;
+  otherClusterId: string;
+  /** One user per role, in `clusterId`. */
+  byRole: Map<RoleCode, Actor>;
+  /** A second aggregator, of the other cluster, with its own transactions and supplies. */
+  stranger: Actor;
+  actors: Actor[];
+  /** Real ids and references (users, wallets, transactions, supplies, clusters). */
+  known: string[];
+  transactionIds: number[];
+}
+
+async function actor(
+  app: FastifyInstance,
+  db: Kysely<any>,
+  role: RoleCode,
+  clusterId: string,
+): Promise<Actor> {
+  const user = await walletUser(app, db, role, { clusterId, bank: 'BJ0061010100' });
+  const row = await db
+    .selectFrom('users')
+    .select('email')
+    .where('id', '=', user.id)
+    .executeTakeFirstOrThrow();
+  return { ...user, email: row.email as string, clusterId };
+}
+
+/** Applies every projector up to the head of the log (the read side the routes query). */
+export async function project(db: Kysely<any>): Promise<void> {
+  for (const projector of projectors) await catchUp(db, projector);
+}
+
+/** Seeds the world through the real command routes, then projects it. */
+export async function seedWorld(app: FastifyInstance, db: Kysely<any>): Promise<World> {
+  const clusterId = await seedCluster(db, `Sécurité ${Date.now()}`);
+  const otherClusterId = await seedCluster(db, `Autre ${Date.now()}`);
+  const byRole = new Map<RoleCode, Actor>();
+  for (const role of ROLE_CODES) byRole.set(role, await actor(app, db, role, clusterId));
+  const stranger = await actor(app, db, 'ROLE_INDUSTRIAL', otherClusterId);
+  const superAdmin = byRole.get('ROLE_SUPER_ADMIN')!;
+  const aggregator = byRole.get('ROLE_INDUSTRIAL')!;
+  const grower = byRole.get('ROLE_GROWER')!;
+
+  await fund(app, aggregator, superAdmin, 1_000_000);
+  await fund(app, stranger, superAdmin, 1_000_000);
+  const send = async (who: TestUser, url: string, payload: object) => {
+    const res = await app.inject({ method: 'POST', url, headers: withKey(who), payload });
+    if (res.statusCode >= 300) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+    return res.json();
+  };
+  await send(aggregator, '/api/wallet/make-transfer', {
+    source: aggregator.walletId,
+    destination: grower.walletId,
+    amount: 10_000,
+    reason: 'Achat d’ananas',
+  });
+  await send(stranger, '/api/financement', { aggregatorId: aggregator.id, amount: 5_000 });
+  await send(stranger, '/api/supply', {
+    amount: 2_500,
+    walletId: stranger.walletId,
+    accountType: 'MOBILE_MONEY',
+  });
+  await send(stranger, '/api/supply', {
+    amount: 7_500,
+    walletId: stranger.walletId,
+    accountType: 'BANK',
+    bank: 'BOA',
+  });
+  await project(db);
+
+  const transactions = await db.selectFrom('wallet_transactions').select('id').execute();
+  const supplies = await db.selectFrom('wallet_supplies').select('reference').execute();
+  const actors = [...byRole.values(), stranger];
+  const transactionIds = transactions.map((t) => Number(t.id));
+  const known = [
+    clusterId,
+    otherClusterId,
+    ...actors.flatMap((a) => [a.id, a.walletId, a.email]),
+    ...transactionIds.map(String),
+    ...supplies.map((s) => s.reference as string),
+  ];
+  return { clusterId, otherClusterId, byRole, stranger, actors, known, transactionIds };
+}
+
+/** The event log's head position (every append moves it). */
+export async function headPosition(db: Kysely<any>): Promise<number> {
+  const row = await db.selectFrom('event_head').select('position').executeTakeFirstOrThrow();
+  return Number(row.position);
+}
