@@ -24,13 +24,15 @@ export interface InjectedFault extends ScheduledFault {
   error?: string;
 }
 
+// The provider and Redis faults leave retries and catch-up behind them: they come early,
+// so that the system has recovered from them when the load stops.
 const CYCLE: FaultKind[] = [
   'kill-api',
+  'provider-500',
+  'stop-redis',
   'provider-timeout',
   'kill-worker',
   'restart-postgres',
-  'provider-500',
-  'stop-redis',
 ];
 
 /** Redis stays down this long; the provider misbehaves this long. */

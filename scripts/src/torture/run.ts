@@ -111,7 +111,7 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
     }
     env.stub.mode = 'ok';
     const settleStart = Date.now();
-    const settled = await settle(env.db, options.settleMs ?? 180_000);
+    const settled = await settle(env.db, options.settleMs ?? 180_000, log);
     const settleMs = Date.now() - settleStart;
     if (settled)
       violations.push({ invariant: 'the system settles after the load', detail: settled });
@@ -196,9 +196,14 @@ function summarise(commands: CommandRecord[]) {
  * pending supply checked) and every projector's checkpoint is at the head. Returns why it
  * did not, or undefined.
  */
-async function settle(db: Kysely<any>, timeoutMs: number): Promise<string | undefined> {
+async function settle(
+  db: Kysely<any>,
+  timeoutMs: number,
+  log: (line: string) => void,
+): Promise<string | undefined> {
   const deadline = Date.now() + timeoutMs;
   let why = '';
+  let nextLog = Date.now() + 10_000;
   for (;;) {
     try {
       const { rows } = await sql<{ n: string }>`select count(*) as n from wallet_jobs`.execute(db);
@@ -214,6 +219,10 @@ async function settle(db: Kysely<any>, timeoutMs: number): Promise<string | unde
       why = `database: ${(error as Error).message}`;
     }
     if (Date.now() > deadline) return `not settled after ${timeoutMs / 1000} s: ${why}`;
+    if (Date.now() > nextLog) {
+      log(`  … settling: ${why}`);
+      nextLog = Date.now() + 10_000;
+    }
     await sleep(500);
   }
 }
