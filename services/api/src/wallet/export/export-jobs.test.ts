@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -170,7 +170,7 @@ describe('background exports in the API process (no REDIS_URL)', () => {
     expect(pushesOf(job.id).filter((m) => m.type === 'export.ready')).toHaveLength(1);
   }, 120_000);
 
-  it('the sweep removes jobs and files after 24 hours, and files no job names', async () => {
+  it('the sweep removes jobs and their files after 24 hours, and files as old no job names', async () => {
     const runner = new ExportRunner(t.db, async () => undefined, { dataDir });
     const { id } = await runner.store.create({
       userId: users.owner.id,
@@ -181,9 +181,16 @@ describe('background exports in the API process (no REDIS_URL)', () => {
     const file = runner.fileOf((await runner.store.get(id))!.file!);
     const orphan = path.join(dataDir, 'exports', 'not-a-job.xlsx');
     expect(await readdir(path.dirname(file))).toContain(`${id}.xlsx`);
-    await writeFile(orphan, 'x');
-    expect(await runner.sweep()).toBe(0); // young: kept
-    expect((await readdir(path.join(dataDir, 'exports'))).includes('not-a-job.xlsx')).toBe(false);
+    const oldOrphan = path.join(dataDir, 'exports', 'gone-job.xlsx');
+    await writeFile(orphan, 'x'); // maybe another database's job sharing DATA_DIR: kept
+    await writeFile(oldOrphan, 'x');
+    const dayAndHourAgo = new Date(Date.now() - 25 * 60 * 60_000);
+    await utimes(oldOrphan, dayAndHourAgo, dayAndHourAgo);
+    expect(await runner.sweep()).toBe(0); // the job is young: kept
+    const left = await readdir(path.join(dataDir, 'exports'));
+    expect(left).toContain('not-a-job.xlsx');
+    expect(left).toContain(`${id}.xlsx`);
+    expect(left).not.toContain('gone-job.xlsx');
     await sql`update wallet_exports set created_at = now() - interval '25 hours'
       where id = ${id}`.execute(t.db);
     expect(await runner.sweep()).toBe(1);

@@ -1,4 +1,4 @@
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Logger } from '@filiere/platform';
@@ -136,8 +136,8 @@ export class ExportRunner {
   }
 
   /**
-   * Removes jobs (and their files) older than the keeping time, and files no job names
-   * any more; returns how many jobs went.
+   * Removes jobs (and their files) older than the keeping time, and files as old that no
+   * job names; returns how many jobs went.
    */
   async sweep(now = new Date()): Promise<number> {
     const expired = await this.store.expire(new Date(now.getTime() - this.keepMs));
@@ -148,8 +148,21 @@ export class ExportRunner {
       return expired.length;
     }
     const known = await this.store.ids();
+    const gone = new Set(expired);
     for (const name of names) {
-      if (!known.has(name.split('.')[0]!)) await rm(path.join(this.dir, name), { force: true });
+      const id = name.split('.')[0]!;
+      if (gone.has(id)) {
+        await rm(path.join(this.dir, name), { force: true });
+        continue;
+      }
+      if (known.has(id)) continue;
+      // Unknown here, maybe another database's (a shared DATA_DIR): only once as old.
+      const file = path.join(this.dir, name);
+      const modified = await stat(file).then(
+        (s) => s.mtimeMs,
+        () => Infinity,
+      );
+      if (modified < now.getTime() - this.keepMs) await rm(file, { force: true });
     }
     return expired.length;
   }
