@@ -8,7 +8,7 @@ import {
   type WalletEvent,
   type WalletState,
 } from '@filiere/api/wallet/domain';
-import type { ProviderStub } from './provider-stub.js';
+import { sentPayouts, type ProviderStub } from './provider-stub.js';
 import type { BalanceObservation, CommandRecord } from './workload.js';
 
 export interface Violation {
@@ -211,7 +211,7 @@ export async function checkInvariants(
     return checked;
   });
 
-  await run('each withdrawal settles once, as the provider paid it', (fail) => {
+  await run('each withdrawal settles once, as the provider paid it (never twice)', (fail) => {
     const requested = new Map<
       string,
       { amount: number; completed: number; failed: number; refunded: number }
@@ -228,9 +228,12 @@ export async function checkInvariants(
       if (e.type === 'WithdrawalFailed') w.failed++;
       if (e.type === 'WithdrawalRefunded') w.refunded++;
     }
+    const sent = sentPayouts(input.stub);
     for (const [id, w] of requested) {
-      const paid = input.stub.payouts.get(id)?.status === 'sent';
-      if (w.completed + w.failed !== 1) {
+      const paid = (sent.get(id) ?? 0) > 0;
+      if ((sent.get(id) ?? 0) > 1) {
+        fail(`withdrawal ${id} was paid out ${sent.get(id)} times by the provider`);
+      } else if (w.completed + w.failed !== 1) {
         fail(`withdrawal ${id}: ${w.completed} completions and ${w.failed} failures`);
       } else if (w.failed !== w.refunded) {
         fail(`withdrawal ${id}: ${w.failed} failures but ${w.refunded} refunds`);

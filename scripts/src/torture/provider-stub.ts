@@ -25,17 +25,17 @@ export const FAILING_PAYOUT_DIGIT = 7;
  * The payment provider of the bank test: an HTTP server answering as FedaPay does
  * (`GET /v1/transactions/{id}`, `POST /v1/payouts`, `PUT /v1/payouts/start`, see
  * services/api/src/wallet/providers/fedapay.ts). Payers "pay" through `pay()` (what the
- * widget would do); payouts are deduplicated on `merchant_reference` as a real provider
- * does, and remembered so that the checker can compare what left the ledger with what the
- * provider paid. `mode` switches it to hanging (the adapter's 10 s timeout) or to 500s.
- * While hanging, a payout is still recorded before the answer is withheld: the request
- * reached the provider but its answer was lost, the case idempotent retries must survive.
+ * widget would do); every payout is remembered (created, then started: `sent`, or `failed`
+ * for amounts ending in 7; `GET /v1/payouts/{id}` reads it back) so that the checker can
+ * compare what left the ledger with what the provider paid. `mode` switches it to hanging (the adapter's 10 s timeout) or to 500s.
+ * While hanging, a request is still carried out before the answer is withheld: it reached
+ * the provider but its answer was lost, the case retries must survive without paying twice.
  */
 export class ProviderStub {
   mode: StubMode = 'ok';
   readonly transactions = new Map<number, StubTransaction>();
-  /** By merchant reference (the withdrawal id). */
-  readonly payouts = new Map<string, StubPayout>();
+  /** By payout id; `merchant_reference` is the withdrawal id. */
+  readonly payouts = new Map<number, StubPayout>();
   requests = 0;
   private nextId = 1000;
   private server: Server | undefined;
@@ -121,32 +121,56 @@ export class ProviderStub {
       };
     }
     if (method === 'POST' && path === '/v1/payouts') {
-      const reference = String(body.merchant_reference ?? '');
-      const amount = Number(body.amount);
-      let payout = this.payouts.get(reference);
-      if (!payout) {
-        payout = { id: this.nextId++, reference, amount, status: 'pending' };
-        this.payouts.set(reference, payout);
-      }
-      return { status: 201, json: { 'v1/payout': { id: payout.id, status: payout.status } } };
+      // As FedaPay: every POST creates a payout (pending: no money moves until started).
+      const payout: StubPayout = {
+        id: this.nextId++,
+        reference: String(body.merchant_reference ?? ''),
+        amount: Number(body.amount),
+        status: 'pending',
+      };
+      this.payouts.set(payout.id, payout);
+      return { status: 201, json: { 'v1/payout': describePayout(payout) } };
     }
     if (method === 'PUT' && path === '/v1/payouts/start') {
       const ids = Array.isArray(body.payouts)
         ? body.payouts.map((p) => Number((p as { id?: unknown }).id))
         : [];
-      const started = [...this.payouts.values()].filter((p) => ids.includes(p.id));
+      const started = ids.map((id) => this.payouts.get(id)).filter((p) => p !== undefined);
+      if (!started.length) return { status: 404, json: { message: 'Paiement introuvable' } };
       for (const payout of started) {
         if (payout.status === 'pending') {
           payout.status = payout.amount % 10 === FAILING_PAYOUT_DIGIT ? 'failed' : 'sent';
         }
       }
-      return {
-        status: 200,
-        json: { 'v1/payouts': started.map((p) => ({ id: p.id, status: p.status })) },
-      };
+      return { status: 200, json: { 'v1/payouts': started.map(describePayout) } };
+    }
+    const payoutPath = /^\/v1\/payouts\/(\d+)$/.exec(path);
+    if (method === 'GET' && payoutPath) {
+      const payout = this.payouts.get(Number(payoutPath[1]));
+      if (!payout) return { status: 404, json: { message: 'Paiement introuvable' } };
+      return { status: 200, json: { 'v1/payout': describePayout(payout) } };
     }
     return { status: 404, json: { message: 'Not found' } };
   }
+}
+
+function describePayout(payout: StubPayout) {
+  return {
+    id: payout.id,
+    status: payout.status,
+    amount: payout.amount,
+    merchant_reference: payout.reference,
+    ...(payout.status === 'failed' ? { last_error_message: 'Solde du bénéficiaire bloqué' } : {}),
+  };
+}
+
+/** How many payouts the provider sent for each withdrawal (merchant reference). */
+export function sentPayouts(stub: ProviderStub): Map<string, number> {
+  const sent = new Map<string, number>();
+  for (const payout of stub.payouts.values()) {
+    if (payout.status === 'sent') sent.set(payout.reference, (sent.get(payout.reference) ?? 0) + 1);
+  }
+  return sent;
 }
 
 function send(res: ServerResponse, status: number, json: unknown): void {
