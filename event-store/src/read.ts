@@ -81,15 +81,28 @@ export async function readStream(
   return rows.map((row) => decoded(toStored(row), opts.catalogue ?? eventCatalogue));
 }
 
-/** Events of several streams (each ordered by version), decoded; used to load states. */
+/**
+ * Events of several streams (each ordered by version), decoded; used to load states.
+ * With `afterVersions`, a stream listed there yields only its events past that version
+ * (to bring a known state up to date); the others yield all their events.
+ */
 export async function readStreams(
   db: Kysely<any>,
   streamIds: string[],
   catalogue: EventCatalogue = eventCatalogue,
+  afterVersions?: ReadonlyMap<string, number>,
 ): Promise<Map<string, RecordedEvent[]>> {
   const result = new Map<string, RecordedEvent[]>(streamIds.map((id) => [id, []]));
   if (streamIds.length === 0) return result;
-  const { rows } = await sql<EventRow>`
+  const { rows } = afterVersions?.size
+    ? await sql<EventRow>`
+    select e.position, e.stream_id, e.version, e.type, e.schema_version, e.data, e.metadata,
+           e.recorded_at, e.hash
+    from unnest(${streamIds}::text[], ${streamIds.map((id) => afterVersions.get(id) ?? 0)}::integer[])
+         as s(stream_id, after)
+    join events e on e.stream_id = s.stream_id and e.version > s.after
+    order by e.stream_id, e.version`.execute(db)
+    : await sql<EventRow>`
     select position, stream_id, version, type, schema_version, data, metadata, recorded_at, hash
     from events where stream_id = any(${streamIds}::text[])
     order by stream_id, version`.execute(db);

@@ -126,6 +126,37 @@ describe('the command pipeline', () => {
     await expect(noRetry.handle(credit('account-x2', 1))).rejects.toBeInstanceOf(ConcurrencyError);
   });
 
+  it('retries a batch that met another process’s append as one batch, on states brought up to date', async () => {
+    const p1 = pipeline({ batchWaitMs: 20 });
+    const p2 = pipeline();
+    for (let i = 0; i < 5; i++) await p1.handle(credit('account-b1', 10)); // p1 caches 50, v5
+    await p1.handle(credit('account-b2', 1));
+    await p1.handle(credit('account-b3', 1));
+    for (let i = 0; i < 3; i++) await p2.handle(credit('account-b1', 100)); // truth: 350, v8
+    const outcomes = await Promise.all([
+      p1.handle(credit('account-b1', 1)),
+      p1.handle(credit('account-b2', 1)),
+      p1.handle(credit('account-b3', 1)),
+    ]);
+    expect(outcomes.map((o) => o.result)).toEqual([
+      { balance: 351 },
+      { balance: 2 },
+      { balance: 2 },
+    ]);
+    // One transaction for the three (same recorded_at), right after each other.
+    const last = await Promise.all(
+      ['account-b1', 'account-b2', 'account-b3'].map(async (id) =>
+        (await readStream(database.db, id)).at(-1)!,
+      ),
+    );
+    expect(new Set(last.map((e) => e.recordedAt.getTime())).size).toBe(1);
+    expect(last.map((e) => e.position)).toEqual(outcomes.map((o) => o.positions[0]));
+    expect((await readStream(database.db, 'account-b1')).map((e) => e.version)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9,
+    ]);
+    await p1.close();
+  });
+
   it('redoes a batch planned on a batch in flight that then failed, refusals included', async () => {
     const p1 = pipeline({ batchMax: 1 });
     const p2 = pipeline();

@@ -119,7 +119,7 @@ export class CommandPipeline {
       this.inFlight = new Map();
       if (!plan || !committed) {
         this.previous = Promise.resolve(true);
-        await this.settleAlone(plan ? plan.pending : entries, this.maxRetries + 1);
+        await this.settleTogether(plan ? plan.pending : entries, this.maxRetries + 1);
         return;
       }
       const redo = await this.confirmRefusals(plan.refused);
@@ -156,10 +156,11 @@ export class CommandPipeline {
         this.store.headHint,
       ));
     } catch (error) {
-      for (const id of plan.base.keys()) this.cache.delete(id);
+      for (const id of plan.base.keys()) this.cache.markStale(id);
       if (error instanceof ConcurrencyError || error instanceof IdempotencyKeyTakenError) {
-        // A conflict with another process failed the whole batch: retry each alone.
-        await this.settleAlone(
+        // A conflict with another process failed the whole batch: retry it, still as one
+        // batch, on states brought up to date.
+        await this.settleTogether(
           plan.decided.map((d) => d.entry),
           this.maxRetries,
         );
@@ -174,6 +175,19 @@ export class CommandPipeline {
       d.entry.resolve({ result: d.result, positions });
     }
     return true;
+  }
+
+  /**
+   * Runs the entries as one batch from committed states (group commit kept when another
+   * process keeps appending), at most `tries` times; what still conflicts then is run
+   * alone, one entry at a time, with as many tries.
+   */
+  private async settleTogether(entries: Entry[], tries: number): Promise<void> {
+    let again = entries;
+    for (let attempt = 0; again.length > 1 && attempt < tries; attempt++) {
+      again = await this.attempt(again);
+    }
+    await this.settleAlone(again, tries);
   }
 
   /** Runs each entry alone (at most `tries` transactions) from committed states. */
@@ -222,7 +236,7 @@ export class CommandPipeline {
       }
       return redo;
     } catch (error) {
-      for (const id of plan.base.keys()) this.cache.delete(id);
+      for (const id of plan.base.keys()) this.cache.markStale(id);
       if (error instanceof ConcurrencyError || error instanceof IdempotencyKeyTakenError) {
         return [...plan.decided.map((d) => d.entry), ...redo];
       }
@@ -249,7 +263,7 @@ export class CommandPipeline {
     } catch {
       // Cannot check: deliver the refusals as decided.
     }
-    for (const id of stale) this.cache.delete(id);
+    for (const id of stale) this.cache.markStale(id);
     const redo: Entry[] = [];
     for (const [entry, error] of refused) {
       if (entry.command.streams.some((id) => stale.has(id))) redo.push(entry);
@@ -329,12 +343,23 @@ export class CommandPipeline {
       }
     }
     if (missing.size === 0) return states;
-    const events = await readStreams(this.store.db, [...missing], this.store.catalogue);
+    // A stale state is brought up to date with the events after its version only.
+    const known = new Map<string, StreamState>();
+    for (const id of missing) {
+      const stale = this.cache.getStale(id);
+      if (stale) known.set(id, stale);
+    }
+    const events = await readStreams(
+      this.store.db,
+      [...missing],
+      this.store.catalogue,
+      new Map([...known].map(([id, s]) => [id, s.version])),
+    );
     for (const id of missing) {
       const type = this.streamTypes.get(streamCategory(id));
       if (!type) continue; // decideOne refuses the command with a clear message.
-      let state = type.initialState();
-      let version = 0;
+      let state = known.get(id)?.state ?? type.initialState();
+      let version = known.get(id)?.version ?? 0;
       for (const event of events.get(id)!) {
         state = type.evolve(state, event);
         version = event.version;
