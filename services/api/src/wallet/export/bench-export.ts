@@ -83,7 +83,8 @@ const db = createDb(withDatabase(adminUrl, name), { max: 4, applicationName: 'be
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-export-'));
 try {
   await migrateToLatest(db, allMigrations);
-  const pgVersion = (await sql<{ v: string }>`show server_version`.execute(db)).rows[0]!.v;
+  const pgVersion = (await sql<{ server_version: string }>`show server_version`.execute(db))
+    .rows[0]!.server_version;
   await sql`insert into wallet_transactions (id, key, wallet_id, user_id, reference, operation_type,
       direction, amount, status, reason, source_wallet_id, destination_wallet_id, source_user_id,
       destination_user_id, payment_means, destination, created_at, updated_at)
@@ -142,6 +143,9 @@ try {
       `| ${ROWS} | ${seconds.toFixed(1)} | ${node.toFixed(1)} | ${postgres ? pg.toFixed(1) : 'n/a'} |` +
         ` ${(size / 1e6).toFixed(1)} MB | ${peak.toFixed(0)} MiB (${rss0.toFixed(0)} MiB before) | ≤ 30 s, ≤ 256 MB |`,
       '',
+      `The export used ${(node + pg).toFixed(1)} CPU-seconds in all (Node, its zlib threads included,` +
+        ` plus PostgreSQL): on 2 idle cores it cannot take less than ${((node + pg) / 2).toFixed(1)} s;` +
+        ' with other work on the machine the wall clock is a floor of what it would be alone.',
       'Peak RSS is the kernel’s high-water mark (`VmHWM`) of the whole process, tsx and the' +
         ' bench’s own setup included. Before (exceljs `WorkbookWriter`, keyset pages): 79.6 s and' +
         ' 333 MiB for the same rows on a loaded machine; exceljs alone spent about 6.5 CPU-s per' +
