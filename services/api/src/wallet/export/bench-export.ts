@@ -145,7 +145,7 @@ try {
       '',
       `The export used ${(node + pg).toFixed(1)} CPU-seconds in all (Node, its zlib threads included,` +
         ` plus PostgreSQL): on 2 idle cores it cannot take less than ${((node + pg) / 2).toFixed(1)} s;` +
-        ' with other work on the machine the wall clock is a floor of what it would be alone.',
+        ' with other work on the machine the wall clock is longer than it would be alone.',
       'Peak RSS is the kernel’s high-water mark (`VmHWM`) of the whole process, tsx and the' +
         ' bench’s own setup included. Before (exceljs `WorkbookWriter`, keyset pages): 79.6 s and' +
         ' 333 MiB for the same rows on a loaded machine; exceljs alone spent about 6.5 CPU-s per' +
