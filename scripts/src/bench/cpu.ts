@@ -1,55 +1,53 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
-/**
- * CPU seconds (user + system) used so far by every live descendant of `root`
- * (default: this process; the process itself excluded), from /proc. The bench
- * starts PostgreSQL, the API, Redis and workers as its descendants, so this is
- * the server side's CPU while this process's own `process.cpuUsage()` is the
- * load generator's. Processes that ended are not counted.
- */
-export function descendantsCpuSeconds(root = process.pid): number {
-  return Object.values(descendantsCpuByName(root)).reduce((a, b) => a + b, 0);
-}
+/** CPU seconds (user + system) of each live process, with its name, at one instant. */
+export type CpuSnapshot = Map<number, { name: string; seconds: number }>;
 
-/** The same, by process name (`node`, `postgres`, `redis-server`, …). */
-export function descendantsCpuByName(root = process.pid): Record<string, number> {
+/**
+ * Every live descendant of `root` (default: this process; itself excluded), from /proc.
+ * The benches start PostgreSQL, the API, Redis and workers as descendants, so this is the
+ * server side while `process.cpuUsage()` is the load generator's.
+ */
+export function descendantsCpu(root = process.pid): CpuSnapshot {
   const parent = new Map<number, number>();
-  const ticks = new Map<number, number>();
-  const names = new Map<number, string>();
+  const all: CpuSnapshot = new Map();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       parent.set(Number(entry), Number(fields[1]));
-      names.set(Number(entry), stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')));
-      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+      all.set(Number(entry), {
+        name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+        seconds: (Number(fields[11]) + Number(fields[12])) / 100, // utime + stime, USER_HZ
+      });
     } catch {
       // the process ended meanwhile
     }
   }
-  const total: Record<string, number> = {};
-  for (const [pid, t] of ticks) {
-    if (pid === root) continue;
+  const result: CpuSnapshot = new Map();
+  for (const [pid, cpu] of all) {
     for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) {
-      if (p === root) {
-        const name = names.get(pid)!;
-        total[name] = (total[name] ?? 0) + t / 100; // USER_HZ
+      if (p === root && pid !== root) {
+        result.set(pid, cpu);
         break;
       }
     }
   }
-  return total;
+  return result;
 }
 
-/** `after - before`, per name. */
-export function cpuDelta(
-  before: Record<string, number>,
-  after: Record<string, number>,
-): Record<string, number> {
-  return Object.fromEntries(
-    Object.entries(after).map(([name, s]) => [name, s - (before[name] ?? 0)]),
-  );
+/**
+ * CPU seconds used between two snapshots, by process name, over the processes alive at
+ * the second one (a process started meanwhile counts whole; one that ended is lost).
+ */
+export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const [pid, cpu] of after) {
+    const used = cpu.seconds - (before.get(pid)?.seconds ?? 0);
+    total[cpu.name] = (total[cpu.name] ?? 0) + Math.max(0, used);
+  }
+  return total;
 }
 
 /** CPU seconds used so far by this process. */

@@ -2,6 +2,8 @@ import http from 'node:http';
 
 export interface OpenLoopResult {
   sent: number;
+  /** False when the backlog passed `maxBacklogSeconds` of requests and sending stopped early. */
+  sustained: boolean;
   seconds: number;
   statuses: Record<number, number>;
   errors: number;
@@ -19,13 +21,16 @@ export interface OpenLoopRequest {
 /**
  * Open-loop load: request i is due at start + i / rate whatever the answers to
  * the earlier ones (no coordinated omission: a slow server gets more requests in
- * flight, not fewer), over keep-alive sockets. Latency counts from the due time.
+ * flight, not fewer), over keep-alive sockets. Latency counts from the due time. When
+ * more than `maxBacklogSeconds` worth of requests are unanswered the server does not
+ * sustain the rate: sending stops there (`sustained: false`) rather than queue for minutes.
  */
 export async function openLoop(
   base: string,
   rate: number,
   seconds: number,
   request: (i: number) => OpenLoopRequest,
+  maxBacklogSeconds = 5,
 ): Promise<OpenLoopResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
   const url = new URL(base);
@@ -34,6 +39,7 @@ export async function openLoop(
   let errors = 0;
   let sent = 0;
   let pending = 0;
+  let sustained = true;
   const total = Math.round(rate * seconds);
   const started = performance.now();
 
@@ -73,7 +79,8 @@ export async function openLoop(
         send(sent, started + (sent * 1000) / rate);
         sent++;
       }
-      if (sent < total) setTimeout(tick, 1);
+      if (pending > rate * maxBacklogSeconds) sustained = false;
+      if (sent < total && sustained) setTimeout(tick, 1);
       else resolve();
     };
     tick();
@@ -82,5 +89,5 @@ export async function openLoop(
   const elapsed = (performance.now() - started) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { sent, seconds: elapsed, statuses, errors, latencies };
+  return { sent, sustained, seconds: elapsed, statuses, errors, latencies };
 }

@@ -21,7 +21,7 @@ import {
   type EmbeddedPostgresHandle,
 } from '@filiere/platform';
 import { withAdmin } from '@filiere/platform/testing';
-import { cpuDelta, descendantsCpuByName, descendantsCpuSeconds, ownCpuSeconds } from './cpu.js';
+import { cpuBetween, descendantsCpu, ownCpuSeconds } from './cpu.js';
 
 const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
 import { LagProbe, type LagFigures } from './lag-probe.js';
@@ -34,7 +34,7 @@ import { openLoop, type OpenLoopRequest } from './open-loop.js';
  * JWT, answer 200), with the API in its own process(es) (wallet-server.ts) and the load
  * generated here (autocannon, closed loop: BENCH_CONNECTIONS keep-alive connections).
  * Then the projection lag (event appended → every read table updated) at a steady
- * open-loop BENCH_LAG_RATE transfers/s, without Redis (projectors in the API process)
+ * open-loop rate (BENCH_LAG_RATES, default 1000 then 250 transfers/s), without Redis (projectors in the API process)
  * and with Redis (BullMQ jobs run by `npm run worker` processes).
  * Rewrites the "## Wallet" section of docs/benchmarks.md (not with BENCH_DRY=1).
  */
@@ -44,7 +44,7 @@ const CEILING_SECONDS = Number(env.BENCH_CEILING_SECONDS ?? 10);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 64);
 const WALLETS = Number(env.BENCH_WALLETS ?? 200);
 const API_PROCESSES = (env.BENCH_API_PROCESSES ?? '1,2').split(',').map(Number);
-const LAG_RATE = Number(env.BENCH_LAG_RATE ?? 1000);
+const LAG_RATES = (env.BENCH_LAG_RATES ?? '1000,250').split(',').map(Number);
 const LAG_SECONDS = Number(env.BENCH_LAG_SECONDS ?? 30);
 const LAG_WORKERS = Number(env.BENCH_WORKERS ?? 1);
 const API_LOG_LEVEL = env.BENCH_LOG_LEVEL ?? 'info';
@@ -70,6 +70,8 @@ interface Run {
 
 interface LagRun {
   dispatch: string;
+  rate: number;
+  sustained: boolean;
   sent: number;
   seconds: number;
   p50: number;
@@ -179,7 +181,7 @@ async function closedLoop(
   next: () => OpenLoopRequest,
 ): Promise<Run> {
   if (env.BENCH_STATEMENTS) await sql`select pg_stat_statements_reset()`.execute(db);
-  const server0 = descendantsCpuByName();
+  const server0 = descendantsCpu();
   const client0 = ownCpuSeconds();
   const result = await autocannon({
     url: base,
@@ -188,6 +190,7 @@ async function closedLoop(
     timeout: 30,
     requests: [{ setupRequest: (req) => ({ ...req, ...next() }) }],
   });
+  const serverCpuByName = cpuBetween(server0, descendantsCpu());
   const statuses = Object.fromEntries(
     Object.entries(result.statusCodeStats).map(([s, v]) => [s, v.count]),
   );
@@ -198,8 +201,8 @@ async function closedLoop(
     requests: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    serverCpu: sum(cpuDelta(server0, descendantsCpuByName())),
-    serverCpuByName: cpuDelta(server0, descendantsCpuByName()),
+    serverCpu: sum(serverCpuByName),
+    serverCpuByName,
     clientCpu: ownCpuSeconds() - client0,
     statuses,
     errors: result.errors + result.timeouts,
@@ -298,8 +301,10 @@ async function main(): Promise<void> {
     const dispatches = (env.BENCH_LAG_DISPATCH ?? 'in-process,redis')
       .split(',')
       .filter((d) => d === 'in-process' || (d === 'redis' && redisBin));
-    for (const dispatch of dispatches) {
-      lagRuns.push(await lagRun(db, databaseUrl, payers, dispatch));
+    for (const rate of LAG_RATES) {
+      for (const dispatch of dispatches) {
+        lagRuns.push(await lagRun(db, databaseUrl, payers, dispatch, rate));
+      }
     }
   } finally {
     await db.destroy();
@@ -315,12 +320,13 @@ async function main(): Promise<void> {
   ]);
 }
 
-/** Open-loop transfers at LAG_RATE/s for LAG_SECONDS while the probe watches the checkpoints. */
+/** Open-loop transfers at `rate`/s for LAG_SECONDS while the probe watches the checkpoints. */
 async function lagRun(
   db: Kysely<any>,
   databaseUrl: string,
   payers: Payer[],
   dispatch: string,
+  rate: number,
 ): Promise<LagRun> {
   const redis = dispatch === 'redis' ? await startRedisServer() : undefined;
   const workers: ChildProcess[] = [];
@@ -344,12 +350,12 @@ async function lagRun(
     const from = await head(db);
     const probe = new LagProbe(db);
     probe.start();
-    const server0 = descendantsCpuSeconds();
+    const server0 = descendantsCpu();
     const run = randomUUID().slice(0, 8);
-    const load = await openLoop(api.base, LAG_RATE, LAG_SECONDS, (i) =>
+    const load = await openLoop(api.base, rate, LAG_SECONDS, (i) =>
       transferRequest(payers, run, i),
     );
-    const serverCpu = descendantsCpuSeconds() - server0;
+    const serverCpu = sum(cpuBetween(server0, descendantsCpu()));
     const to = await head(db);
     const caughtUp = await probe.stopAfter(to);
     const lag = await probe.figures(from, to);
@@ -360,6 +366,8 @@ async function lagRun(
       dispatch: redis
         ? `Redis (BullMQ), ${LAG_WORKERS} worker process(es)`
         : 'in-process (no Redis)',
+      rate,
+      sustained: load.sustained,
       sent: load.sent,
       seconds: load.seconds,
       p50: at(0.5),
@@ -371,7 +379,8 @@ async function lagRun(
       serverCpu,
     };
     process.stdout.write(
-      `lag at ${LAG_RATE}/s, ${result.dispatch}: ${load.sent} sent in ${load.seconds.toFixed(1)} s,` +
+      `lag at ${rate}/s, ${result.dispatch}: ${load.sent} sent in ${load.seconds.toFixed(1)} s` +
+        `${load.sustained ? '' : ' (NOT sustained: backlog over 5 s, stopped)'},` +
         ` request p50 ${result.p50.toFixed(1)} ms p99 ${result.p99.toFixed(1)} ms;` +
         ` lag over ${lag.events} events p50 ${lag.p50.toFixed(1)} ms p99 ${lag.p99.toFixed(1)} ms` +
         ` max ${lag.max.toFixed(1)} ms${caughtUp ? '' : ' (NOT caught up)'};` +
@@ -504,17 +513,20 @@ async function writeSection(
         ' a request costs.'
       : '',
     '',
-    `Projection lag at a steady ${LAG_RATE} transfers/s (open loop: request i is sent at i/${LAG_RATE} s` +
-      ' whatever the earlier answers; latency counts from that time), one API process. Lag = time the' +
-      ' lowest checkpoint of all projectors reached the event (PostgreSQL clock, polled every 5 ms)' +
-      ' minus the event’s `recorded_at` (start of its append transaction). Target: lag p99 ≤ 250 ms.',
+    'Projection lag at a steady rate (open loop: request i is sent at i/rate s whatever the earlier' +
+      ' answers; latency counts from that time), one API process. Lag = time the lowest checkpoint of' +
+      ' all projectors reached the event (PostgreSQL clock, polled every 5 ms) minus the event’s' +
+      ' `recorded_at` (start of its append transaction). A run whose backlog passes 5 s of requests' +
+      ' is stopped and marked not sustained: its lag is the queue’s, not the projectors’.' +
+      ' Target: lag p99 ≤ 250 ms at 1,000 transfers/s.',
     '',
-    '| Dispatch | Seconds | Transfers | Request p50 (ms) | Request p99 (ms) | Lag p50 (ms) | Lag p99 (ms) | Lag max (ms) | Server CPU-s | Answers |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    '| Rate (/s) | Dispatch | Seconds | Transfers | Request p50 (ms) | Request p99 (ms) | Lag p50 (ms) | Lag p99 (ms) | Lag max (ms) | Server CPU-s | Answers |',
+    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
     ...lagRuns.map(
       (r) =>
-        `| ${r.dispatch} | ${r.seconds.toFixed(1)} | ${r.sent} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} |` +
-        ` ${r.lag.p50.toFixed(1)} | ${r.lag.p99.toFixed(1)} | ${r.lag.max.toFixed(1)}${r.caughtUp ? '' : ' (not caught up)'} |` +
+        `| ${r.rate}${r.sustained ? '' : ' (not sustained)'} | ${r.dispatch} | ${r.seconds.toFixed(1)} | ${r.sent} |` +
+        ` ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.lag.p50.toFixed(1)} | ${r.lag.p99.toFixed(1)} |` +
+        ` ${r.lag.max.toFixed(1)}${r.caughtUp ? '' : ' (not caught up)'} |` +
         ` ${r.serverCpu.toFixed(1)} | ${answers(r.statuses, r.errors)} |`,
     ),
     '',
