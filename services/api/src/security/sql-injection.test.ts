@@ -1,0 +1,215 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '@filiere/platform/testing';
+import { buildTestApp } from '../test-app.js';
+import { withKey } from '../wallet/routes/test-support.js';
+import { project, seedWorld, type World } from './world.js';
+
+/** Quote-laden and SQL-meta strings, as a user could type them into a search box. */
+const NASTY = [
+  "'",
+  '"',
+  '\\',
+  '%',
+  '_',
+  '--',
+  ';',
+  "' OR 1=1 --",
+  "' OR '1'='1",
+  '"; DROP TABLE users; --',
+  "O'Brien",
+  'Ali%',
+  'Jean_Paul',
+  'back\\slash',
+  '$1',
+  '?',
+  '\u0000',
+  'a\u0000b',
+  'Zoé',
+  'ÉLODIE',
+  '😀',
+  '%_%',
+  '\\%',
+  '*',
+  '.*',
+  '[a-z]',
+];
+
+/** Names stored with the same characters, so that searches have something to find. */
+const NAMES = [
+  "O'Brien",
+  'Ali%Baba',
+  'Jean_Paul',
+  'back\\slash',
+  'Semi;colon',
+  'Dash--dash',
+  'Zoé',
+];
+
+/** What ILIKE '%q%' with escaped wildcards matches (PostgreSQL strips nothing but zod trims q). */
+const contains = (text: string | null | undefined, q: string) =>
+  (text ?? '').toLowerCase().includes(q.trim().toLowerCase());
+
+const LIST_ROUTES = (w: World) => {
+  const me = w.byRole.get('ROLE_INDUSTRIAL')!;
+  return [
+    '/api/users',
+    '/api/users/industrials',
+    `/api/users/cluster/${w.clusterId}`,
+    '/api/wallet/recipients',
+    '/api/transaction',
+    `/api/transaction/user/${me.id}`,
+    '/api/supply',
+    `/api/supply/momo-card/${me.id}`,
+    `/api/supply/bank/${w.stranger.id}`,
+    `/api/financement/user/${me.id}`,
+  ];
+};
+
+describe('SQL only through parameters: hostile strings in every search box and filter', () => {
+  const testDb = useTestDatabase();
+  let app: FastifyInstance;
+  let world: World;
+  let admin: Record<string, string>;
+
+  const get = (url: string, query: Record<string, string>) =>
+    app.inject({ method: 'GET', url, query, headers: admin });
+
+  beforeAll(async () => {
+    app = await buildTestApp(testDb.db);
+    await app.ready();
+    world = await seedWorld(app, testDb.db);
+    admin = world.byRole.get('ROLE_SUPER_ADMIN')!.headers;
+    // Users, transfer reasons and financing names carrying the characters searched for.
+    const growers = [...world.actors].slice(2, 2 + NAMES.length);
+    for (const [i, user] of growers.entries()) {
+      await testDb.db
+        .updateTable('users')
+        .set({ firstname: NAMES[i]!, lastname: `${NAMES[(i + 1) % NAMES.length]!} Nom` })
+        .where('id', '=', user.id)
+        .execute();
+    }
+    const aggregator = world.byRole.get('ROLE_INDUSTRIAL')!;
+    for (const reason of NAMES) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/wallet/make-transfer',
+        headers: withKey(aggregator),
+        payload: {
+          source: aggregator.walletId,
+          destination: world.byRole.get('ROLE_GROWER')!.walletId,
+          amount: 10,
+          reason,
+        },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    await project(testDb.db);
+  });
+  afterAll(async () => app?.close());
+
+  it('every list route answers 200 or 400 (never 500) to every hostile q', async () => {
+    const bad: string[] = [];
+    for (const url of LIST_ROUTES(world)) {
+      for (const q of NASTY) {
+        const res = await get(url, { q, limit: '-1' });
+        if (![200, 400].includes(res.statusCode))
+          bad.push(`${url} q=${JSON.stringify(q)}: ${res.statusCode} ${res.body}`);
+        if (res.statusCode === 400) expect(res.json().message).toBeTruthy();
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('hostile strings in the other filters (status, type, dates, roles, page, limit) → 200 or 400', async () => {
+    const filters = ['status', 'type', 'from', 'to', 'roles', 'page', 'limit'];
+    const bad: string[] = [];
+    for (const url of LIST_ROUTES(world)) {
+      for (const name of filters) {
+        for (const value of NASTY) {
+          const res = await get(url, { [name]: value });
+          if (![200, 400].includes(res.statusCode))
+            bad.push(`${url} ${name}=${JSON.stringify(value)}: ${res.statusCode}`);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('user list search equals a plain in-JS filter of the users', async () => {
+    const rows = await testDb.db
+      .selectFrom('users as u')
+      .leftJoin('organizations as o', 'o.id', 'u.organization_id')
+      .select(['u.id', 'u.firstname', 'u.lastname', 'u.email', 'o.denomination'])
+      .where('u.deleted_at', 'is', null)
+      .execute();
+    for (const q of NASTY.filter((s) => !s.includes('\u0000') && s.trim() !== '')) {
+      const res = await get('/api/users', { q, limit: '-1' });
+      expect(res.statusCode, q).toBe(200);
+      const want = rows
+        .filter((u) =>
+          [u.firstname, u.lastname, u.email, u.denomination].some((t) => contains(t, q)),
+        )
+        .map((u) => u.id)
+        .sort();
+      const got = (res.json().data as { id: string }[]).map((u) => u.id).sort();
+      expect(got, `q=${JSON.stringify(q)}`).toEqual(want);
+    }
+  });
+
+  it('recipient search equals a plain in-JS filter (active users, not the caller)', async () => {
+    const caller = world.byRole.get('ROLE_SUPER_ADMIN')!;
+    const rows = await testDb.db
+      .selectFrom('users')
+      .select(['id', 'firstname', 'lastname', 'email', 'phone'])
+      .where('deleted_at', 'is', null)
+      .where('is_active', '=', true)
+      .where('id', '!=', caller.id)
+      .execute();
+    for (const q of NASTY.filter((s) => !s.includes('\u0000') && s.trim() !== '')) {
+      const res = await get('/api/wallet/recipients', { q });
+      expect(res.statusCode, q).toBe(200);
+      const want = rows
+        .filter((u) => [u.firstname, u.lastname, u.email, u.phone].some((t) => contains(t, q)))
+        .map((u) => u.id)
+        .sort();
+      const got = (res.json().data as { id: string }[]).map((u) => u.id).sort();
+      if (want.length <= 20) expect(got, `q=${JSON.stringify(q)}`).toEqual(want);
+      else expect(got.length).toBe(20);
+    }
+  });
+
+  it('transaction search equals a plain in-JS filter of the rows (reference, reason, names)', async () => {
+    const all = (await get('/api/transaction', { limit: '-1' })).json().data as {
+      id: string;
+      reference: string;
+      reason: string | null;
+      source: { user: { firstname: string; lastname: string } | null };
+      destination: { user: { firstname: string; lastname: string } | null };
+    }[];
+    expect(all.length).toBeGreaterThan(NAMES.length);
+    const name = (u: { firstname: string; lastname: string } | null) =>
+      u ? `${u.firstname} ${u.lastname}` : null;
+    for (const q of NASTY.filter((s) => !s.includes('\u0000') && s.trim() !== '')) {
+      const res = await get('/api/transaction', { q, limit: '-1' });
+      expect(res.statusCode, q).toBe(200);
+      const want = all
+        .filter((t) =>
+          [t.reference, t.reason, name(t.source.user), name(t.destination.user)].some((s) =>
+            contains(s, q),
+          ),
+        )
+        .map((t) => t.id)
+        .sort();
+      const got = (res.json().data as { id: string }[]).map((t) => t.id).sort();
+      expect(got, `q=${JSON.stringify(q)}`).toEqual(want);
+    }
+  });
+
+  it('the tables are intact after all of it', async () => {
+    const users = await testDb.db.selectFrom('users').select('id').execute();
+    expect(users.length).toBeGreaterThanOrEqual(world.actors.length);
+    const events = await testDb.db.selectFrom('events').select('position').execute();
+    expect(events.length).toBeGreaterThan(0);
+  });
+});
