@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
@@ -59,6 +60,22 @@ describe('the hand-written .xlsx', () => {
       // The archive itself passes unzip's CRC checks.
       expect(execFileSync('/usr/bin/unzip', ['-tq', file]).toString()).toMatch(/No errors/);
     }
+  });
+
+  it('stops, and lets its cursor and connection go, when the reader goes away mid-file', async () => {
+    await addTransactionRows(t.db, 'w-gone', 20_000, { firstId: 4_000_000_000 });
+    const out = new PassThrough();
+    let seen = 0;
+    out.on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen < 50_000) return;
+      out.pause(); // a client that stops reading (backpressure), then hangs up
+      setTimeout(() => out.destroy(), 100);
+    });
+    await expect(writeTransactionsXlsx(t.db, 'w-gone', { stream: out })).rejects.toThrow();
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and state like 'idle in transaction%'`.execute(t.db);
+    expect(rows[0]!.n).toBe(0);
   });
 
   it('escapes only what XML needs and drops what XML forbids', () => {

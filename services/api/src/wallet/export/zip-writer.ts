@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { constants, crc32, createDeflateRaw } from 'node:zlib';
+import { constants, crc32, createDeflateRaw, type DeflateRaw } from 'node:zlib';
 
 /** ZIP without ZIP64: each entry and the whole archive stay under 4 GiB. */
 const MAX_32 = 0xffffffff;
@@ -41,13 +41,27 @@ export class ZipWriter {
   private offset = 0;
   private readonly stamp = dosDateTime(new Date());
   private open = false;
+  /** The output's error (disk full, client gone): the next write throws it. */
+  private failure: Error | undefined;
+  private deflate: DeflateRaw | undefined;
+  private finished = false;
 
   constructor(
     private readonly out: Writable,
     private readonly level = constants.Z_DEFAULT_COMPRESSION,
-  ) {}
+  ) {
+    const stop = (error: Error) => {
+      this.failure ??= error;
+      this.deflate?.destroy(this.failure); // whoever waits on it stops waiting
+    };
+    out.on('error', stop);
+    out.on('close', () => {
+      if (!this.finished) stop(new Error('output closed before the archive ended'));
+    });
+  }
 
   private async raw(buffer: Buffer): Promise<void> {
+    if (this.failure) throw this.failure;
     this.offset += buffer.length;
     if (!this.out.write(buffer)) await drained(this.out);
   }
@@ -75,6 +89,7 @@ export class ZipWriter {
     await this.raw(Buffer.concat([header, entry.name]));
 
     const deflate = createDeflateRaw({ level: this.level, memLevel: 9 });
+    this.deflate = deflate;
     deflate.on('data', (chunk: Buffer) => {
       entry.compressed += chunk.length;
       this.offset += chunk.length;
@@ -83,12 +98,16 @@ export class ZipWriter {
         this.out.once('drain', () => deflate.resume());
       }
     });
-    const ended = once(deflate, 'end');
     let failed: Error | undefined;
     deflate.on('error', (error) => (failed = error));
+    const ended = new Promise<void>((resolve, reject) => {
+      deflate.once('end', resolve);
+      deflate.once('close', () => reject(failed ?? this.failure ?? new Error('deflate closed')));
+    });
+    ended.catch(() => undefined); // awaited in end(); a failure before that is thrown by write
     return {
       write: async (chunk) => {
-        if (failed) throw failed;
+        if (failed ?? this.failure) throw failed ?? this.failure;
         const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
         entry.crc = crc32(buffer, entry.crc);
         entry.size += buffer.length;
@@ -107,6 +126,7 @@ export class ZipWriter {
         await this.raw(descriptor);
         this.entries.push(entry);
         this.open = false;
+        this.deflate = undefined;
       },
     };
   }
@@ -147,6 +167,7 @@ export class ZipWriter {
     end.writeUInt32LE(size, 12);
     end.writeUInt32LE(start, 16);
     await this.raw(end);
+    this.finished = true;
     this.out.end();
     if (!this.out.writableFinished) await once(this.out, 'finish');
   }
