@@ -65,7 +65,13 @@ export async function checkInvariants(
       count++;
       violations.push({ invariant: name, detail });
     };
-    const checked = await body(fail);
+    let checked = 0;
+    try {
+      checked = await body(fail);
+    } catch (error) {
+      // A check that cannot run (ledger:check throwing, say) is a finding, not a crash.
+      fail(`the check itself failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
     invariants.push({ name, checked, violations: count });
   };
 
