@@ -22,12 +22,21 @@ export async function ensureCheckpoint(db: Kysely<any>, name: string): Promise<v
  * first one's new position).
  */
 export async function lockCheckpoint(trx: Kysely<any>, name: string): Promise<number> {
+  const position = await tryLockCheckpoint(trx, name);
+  if (position === undefined) throw new Error(`No checkpoint row for projector ${name}`);
+  return position;
+}
+
+/** lockCheckpoint, or undefined when the projector has no row yet. */
+export async function tryLockCheckpoint(
+  trx: Kysely<any>,
+  name: string,
+): Promise<number | undefined> {
   const { rows } = await sql<{ position: number }>`
     select position from public.projection_checkpoints where name = ${name} for update`.execute(
     trx,
   );
-  if (!rows[0]) throw new Error(`No checkpoint row for projector ${name}`);
-  return rows[0].position;
+  return rows[0]?.position;
 }
 
 export async function saveCheckpoint(

@@ -1,5 +1,11 @@
 import type { Kysely } from 'kysely';
-import { ensureCheckpoint, lockCheckpoint, recordFailure, saveCheckpoint } from './checkpoints.js';
+import {
+  ensureCheckpoint,
+  lockCheckpoint,
+  recordFailure,
+  saveCheckpoint,
+  tryLockCheckpoint,
+} from './checkpoints.js';
 import { readEvents, type EventDecoder, type RecordedEvent } from './events.js';
 import type { Projector, PushMessage } from './projector.js';
 
@@ -64,7 +70,13 @@ export async function runBatch(
   const limit = opts.batchSize ?? 500;
   const pushes: PushMessage[] = [];
   const result = await db.transaction().execute(async (trx) => {
-    const from = await lockCheckpoint(trx, projector.name);
+    // The row exists after the first run: create it only when missing (one statement less
+    // per batch than ensuring it before every catch-up).
+    let from = await tryLockCheckpoint(trx, projector.name);
+    if (from === undefined) {
+      await ensureCheckpoint(trx, projector.name);
+      from = await lockCheckpoint(trx, projector.name);
+    }
     const events = await readEvents(trx, { after: from, limit });
     const last = events.at(-1);
     if (!last) return { read: 0, position: from, caughtUp: true };
@@ -92,7 +104,6 @@ export async function catchUp(
   projector: Projector,
   opts: RunOptions & { maxBatches?: number } = {},
 ): Promise<BatchResult> {
-  await ensureCheckpoint(db, projector.name);
   let total = 0;
   for (let batch = 0; ; batch++) {
     if (opts.maxBatches !== undefined && batch >= opts.maxBatches) {
@@ -104,7 +115,9 @@ export async function catchUp(
     } catch (error) {
       if (!(error instanceof ProjectionFailure)) throw error;
       const failure = await pinpointFailure(db, projector, opts, error);
-      await recordFailure(db, projector.name, failure.message).catch(() => undefined);
+      await ensureCheckpoint(db, projector.name)
+        .then(() => recordFailure(db, projector.name, failure.message))
+        .catch(() => undefined);
       throw failure;
     }
     total += result.read;
