@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { catchUp, projectors } from '@filiere/projections';
+import { catalogueDecoder, catchUp, projectors, type PushPublisher } from '@filiere/projections';
 import { ROLE_CODES, type RoleCode } from '../http/auth.js';
 import { seedCluster } from '../identity/test-support.js';
 import { fund, walletUser, withKey, type TestUser } from '../wallet/routes/test-support.js';
@@ -41,8 +41,10 @@ async function actor(
 }
 
 /** Applies every projector up to the head of the log (the read side the routes query). */
-export async function project(db: Kysely<any>): Promise<void> {
-  for (const projector of projectors) await catchUp(db, projector);
+export async function project(db: Kysely<any>, publish?: PushPublisher): Promise<void> {
+  for (const projector of projectors) {
+    await catchUp(db, projector, { decode: catalogueDecoder, ...(publish ? { publish } : {}) });
+  }
 }
 
 /** Seeds the world through the real command routes, then projects it. */
