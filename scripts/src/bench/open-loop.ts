@@ -7,6 +7,8 @@ export interface OpenLoopResult {
   seconds: number;
   statuses: Record<number, number>;
   errors: number;
+  /** Failed requests by error code (ECONNRESET, …). */
+  errorCodes: Record<string, number>;
   /** Latency from the request's scheduled time (so queueing counts), ms, sorted. */
   latencies: number[];
 }
@@ -32,11 +34,14 @@ export async function openLoop(
   request: (i: number) => OpenLoopRequest,
   maxBacklogSeconds = 5,
 ): Promise<OpenLoopResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
+  // At most 256 connections: more opened at once overflow the server's accept queue (ECONNRESET);
+  // requests beyond wait in the agent, and their latency still counts from their due time.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const url = new URL(base);
   const statuses: Record<number, number> = {};
   const latencies: number[] = [];
   let errors = 0;
+  const errorCodes: Record<string, number> = {};
   let sent = 0;
   let pending = 0;
   let sustained = true;
@@ -46,11 +51,14 @@ export async function openLoop(
   const send = (i: number, due: number) => {
     const r = request(i);
     pending++;
-    const finish = (status: number | undefined) => {
+    const finish = (status: number | undefined, error?: Error) => {
       pending--;
       latencies.push(performance.now() - due);
-      if (status === undefined) errors++;
-      else statuses[status] = (statuses[status] ?? 0) + 1;
+      if (status === undefined) {
+        errors++;
+        const code = (error as { code?: string } | undefined)?.code ?? error?.message ?? '?';
+        errorCodes[code] = (errorCodes[code] ?? 0) + 1;
+      } else statuses[status] = (statuses[status] ?? 0) + 1;
     };
     const req = http.request(
       {
@@ -64,10 +72,10 @@ export async function openLoop(
       (res) => {
         res.resume();
         res.on('end', () => finish(res.statusCode));
-        res.on('error', () => finish(undefined));
+        res.on('error', (error) => finish(undefined, error));
       },
     );
-    req.on('error', () => finish(undefined));
+    req.on('error', (error) => finish(undefined, error));
     req.end(r.body);
   };
 
@@ -89,5 +97,5 @@ export async function openLoop(
   const elapsed = (performance.now() - started) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { sent, sustained, seconds: elapsed, statuses, errors, latencies };
+  return { sent, sustained, seconds: elapsed, statuses, errors, errorCodes, latencies };
 }

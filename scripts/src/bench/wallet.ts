@@ -384,7 +384,8 @@ async function lagRun(
         ` request p50 ${result.p50.toFixed(1)} ms p99 ${result.p99.toFixed(1)} ms;` +
         ` lag over ${lag.events} events p50 ${lag.p50.toFixed(1)} ms p99 ${lag.p99.toFixed(1)} ms` +
         ` max ${lag.max.toFixed(1)} ms${caughtUp ? '' : ' (NOT caught up)'};` +
-        ` ${JSON.stringify(load.statuses)}${load.errors ? `, ${load.errors} errors` : ''}\n`,
+        ` ${JSON.stringify(load.statuses)}` +
+        `${load.errors ? `, ${load.errors} errors ${JSON.stringify(load.errorCodes)}` : ''}\n`,
     );
     return result;
   } finally {
@@ -512,6 +513,17 @@ async function writeSection(
         ' On a shared machine wall-clock figures are floors; requests per server CPU-second is what' +
         ' a request costs.'
       : '',
+    '',
+    'Where the CPU goes (`BENCH_API_NODE_ARGS=--cpu-prof`, 2026-11-22, shares of the API process’s' +
+      ' samples; `BENCH_STATEMENTS=1` for PostgreSQL). Ceiling route: socket writes (writev) 17 %,' +
+      ' JWT verification (HMAC, fast-jwt, @fastify/jwt) 13 %, the request log line 8 % (before it' +
+      ' skipped pino’s redaction), helmet 7 % (@fastify/helmet 13 builds the helmet middleware and' +
+      ' parses the CSP on every request: ~20 µs), Fastify 5 %, GC 4 %. Transfer: socket writes 13–17 %' +
+      ' (PostgreSQL queries and answers), Kysely query building 13 %, the users + roles lookup of' +
+      ' `findWalletUsers` (one query per transfer) 9 %, the projectors running in the API process 6 %,' +
+      ' the command pipeline (plan, encode, hash) 4 %, GC 6 %. PostgreSQL runs ~1.1 statements per' +
+      ' transfer plus one `filiere_append_events` call per batch of ~12. Before the load generator' +
+      ' moved out, Node fetch (undici, web streams) took ~20 % of the samples in the API’s process.',
     '',
     'Projection lag at a steady rate (open loop: request i is sent at i/rate s whatever the earlier' +
       ' answers; latency counts from that time), one API process. Lag = time the lowest checkpoint of' +
