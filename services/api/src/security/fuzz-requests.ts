@@ -39,13 +39,21 @@ function callerArb(world: World) {
   return fc.oneof(
     {
       weight: 1,
-      arbitrary: fc.constant({ caller: 'anonymous', headers: {}, own: [] as string[] }),
+      arbitrary: fc.constant({
+        caller: 'anonymous',
+        headers: {},
+        own: [] as string[],
+        named: {} as Named,
+      }),
     },
     {
       weight: 1,
-      arbitrary: fc
-        .constantFrom(...BAD_TOKENS)
-        .map((authorization) => ({ caller: 'bad-token', headers: { authorization }, own: [] })),
+      arbitrary: fc.constantFrom(...BAD_TOKENS).map((authorization) => ({
+        caller: 'bad-token',
+        headers: { authorization },
+        own: [] as string[],
+        named: {} as Named,
+      })),
     },
     {
       weight: 8,
@@ -54,15 +62,37 @@ function callerArb(world: World) {
         headers: { ...a.headers },
         // The caller's own ids, often, so commands get past ownership checks to the ledger.
         own: Array.from({ length: 40 }, () => [a.id, a.walletId]).flat(),
+        named: namedFor(a, world),
       })),
     },
   );
 }
 
+/** Well-formed values by field name, aimed at the caller's own wallet and its peers. */
+type Named = Record<string, fc.Arbitrary<unknown>>;
+
+function namedFor(a: World['actors'][number], world: World): Named {
+  const others = world.actors.filter((o) => o !== a);
+  return {
+    source: fc.constant(a.walletId),
+    walletId: fc.constant(a.walletId),
+    destination: fc.constantFrom(...others.flatMap((o) => [o.walletId, o.id])),
+    aggregatorId: fc.constantFrom(
+      ...others.filter((o) => o.role === 'ROLE_INDUSTRIAL').map((o) => o.id),
+    ),
+    amount: fc.integer({ min: 1, max: 3_000 }),
+    reason: fc.constantFrom('Achat d’ananas', 'Intrants', 'Transport'),
+  };
+}
+
 type Body = { payload?: string; contentType?: string; mustRefuse?: string };
 
 /** A body for the operation: valid, mutated, malformed, of the wrong type, empty, or huge. */
-function bodyArb(schema: JsonSchema | undefined, known: readonly string[]): fc.Arbitrary<Body> {
+function bodyArb(
+  schema: JsonSchema | undefined,
+  known: readonly string[],
+  named: Named = {},
+): fc.Arbitrary<Body> {
   const json = (value: unknown, mustRefuse?: string): Body => ({
     payload: JSON.stringify(value),
     contentType: 'application/json',
@@ -70,6 +100,13 @@ function bodyArb(schema: JsonSchema | undefined, known: readonly string[]): fc.A
   });
   const valid = schema ? arbitraryOf(schema, known) : fc.constant({});
   const fields = Object.keys(schema?.properties ?? {});
+  // Well-formed for this caller: what a real client sends (reaches the ledger).
+  const wellFormed = fc.record(
+    Object.fromEntries(
+      fields.map((f) => [f, named[f] ?? arbitraryOf(schema!.properties![f]!, known)]),
+    ),
+    { requiredKeys: schema?.required ?? [] },
+  );
   const mutated = fc
     .tuple(
       valid,
@@ -139,6 +176,9 @@ function bodyArb(schema: JsonSchema | undefined, known: readonly string[]): fc.A
   );
   return fc.oneof(
     { weight: 6, arbitrary: valid.map((v) => json(v)) },
+    ...(Object.keys(named).length && fields.length
+      ? [{ weight: 4, arbitrary: wellFormed.map((v) => json(v)) }]
+      : []),
     { weight: 6, arbitrary: mutated },
     { weight: 2, arbitrary: malformed },
     { weight: 2, arbitrary: wrongType },
@@ -150,9 +190,11 @@ function bodyArb(schema: JsonSchema | undefined, known: readonly string[]): fc.A
 /** The arbitrary of requests to one operation. */
 export function requestArb(op: Operation, world: World): fc.Arbitrary<FuzzRequest> {
   const { known } = world;
-  const pathValues = fc.record(
-    Object.fromEntries(op.pathParams.map((p) => [p.name, parameterValue(p, known)])),
-  );
+  // Path ids: often the caller's own (to pass ownership), else anyone's or hostile.
+  const pathValues = (own: readonly string[]) =>
+    fc.record(
+      Object.fromEntries(op.pathParams.map((p) => [p.name, parameterValue(p, [...own, ...known])])),
+    );
   const queryValues = fc.record(
     Object.fromEntries([
       ...op.query.map((p) => [p.name, parameterValue(p, known)] as const),
@@ -168,11 +210,13 @@ export function requestArb(op: Operation, world: World): fc.Arbitrary<FuzzReques
   return callerArb(world)
     .chain((caller) =>
       fc.record({
-        path: pathValues,
+        path: pathValues(caller.own),
         query: queryValues,
         caller: fc.constant(caller),
         key: idempotencyKey,
-        body: sendsBody ? bodyArb(op.body, [...caller.own, ...known]) : fc.constant<Body>({}),
+        body: sendsBody
+          ? bodyArb(op.body, [...caller.own, ...known], caller.named)
+          : fc.constant<Body>({}),
         ip: fc.tuple(fc.nat(255), fc.nat(255)),
       }),
     )

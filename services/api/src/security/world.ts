@@ -60,6 +60,22 @@ export async function seedWorld(app: FastifyInstance, db: Kysely<any>): Promise<
 
   await fund(app, aggregator, superAdmin, 1_000_000);
   await fund(app, stranger, superAdmin, 1_000_000);
+  // Everyone of the cluster gets money, so the fuzzer's commands can be accepted too.
+  for (const member of byRole.values()) {
+    if (member === aggregator) continue;
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/wallet/make-transfer',
+      headers: withKey(aggregator),
+      payload: {
+        source: aggregator.walletId,
+        destination: member.walletId,
+        amount: 20_000,
+        reason: 'Dotation',
+      },
+    });
+    if (res.statusCode !== 201) throw new Error(`dotation: ${res.statusCode} ${res.body}`);
+  }
   const send = async (who: TestUser, url: string, payload: object) => {
     const res = await app.inject({ method: 'POST', url, headers: withKey(who), payload });
     if (res.statusCode >= 300) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
