@@ -152,7 +152,10 @@ export class TortureEnvironment {
     const settings = { fsync: 'off', full_page_writes: 'off', max_connections: 300 };
     const dataDir = path.join(this.runDir, 'postgres');
     if (!this.pgPort) {
-      this.postgres = await startEmbeddedPostgres({ dataDir, settings });
+      // Not the launcher's default port (54329): other clusters on this machine take it, and
+      // one would grab it while ours is down for its restart.
+      const port = 30_000 + Math.floor(Math.random() * 10_000);
+      this.postgres = await startEmbeddedPostgres({ dataDir, settings, port });
       this.pgPort = this.postgres.port;
       return;
     }
