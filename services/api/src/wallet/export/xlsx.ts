@@ -16,7 +16,7 @@ import {
   workbook,
   workbookRels,
 } from './xlsx-parts.js';
-import { ZipWriter } from './zip-writer.js';
+import { ZipArchive } from './zip-archive.js';
 
 const OPERATION_LABELS: Record<string, string> = {
   SUPPLY: 'Approvisionnement',
@@ -113,7 +113,7 @@ export interface ExportOptions {
 /**
  * Streams a wallet's transactions (oldest first) as an .xlsx into `output` or a file: rows
  * come from one server-side cursor, become sheet XML written by hand, and are deflated into
- * a streaming ZIP, so memory stays flat whatever the row count. Calls `onProgress` after
+ * a streaming ZIP (yazl, `zip-archive.ts`), so memory stays flat whatever the row count. Calls `onProgress` after
  * each page with the rows written so far; returns the rows written.
  *
  * exceljs's streaming WorkbookWriter was measured at about 65 CPU-seconds per 1,000,000
@@ -129,15 +129,15 @@ export async function writeTransactionsXlsx(
 ): Promise<number> {
   const out = 'stream' in target ? target.stream : createWriteStream(target.filename);
   try {
-    const zip = new ZipWriter(out, options.level ?? 4);
-    await zip.add('[Content_Types].xml', contentTypes());
-    await zip.add('_rels/.rels', rootRels());
-    await zip.add('docProps/core.xml', coreProps('Filière', new Date()));
-    await zip.add('xl/workbook.xml', workbook('Transactions'));
-    await zip.add('xl/_rels/workbook.xml.rels', workbookRels());
-    await zip.add('xl/styles.xml', styles());
-    await zip.add('xl/sharedStrings.xml', sharedStrings(SHARED));
-    const sheet = await zip.entry('xl/worksheets/sheet1.xml');
+    const zip = new ZipArchive(out, options.level ?? 4);
+    zip.add('[Content_Types].xml', contentTypes());
+    zip.add('_rels/.rels', rootRels());
+    zip.add('docProps/core.xml', coreProps('Filière', new Date()));
+    zip.add('xl/workbook.xml', workbook('Transactions'));
+    zip.add('xl/_rels/workbook.xml.rels', workbookRels());
+    zip.add('xl/styles.xml', styles());
+    zip.add('xl/sharedStrings.xml', sharedStrings(SHARED));
+    const sheet = zip.entry('xl/worksheets/sheet1.xml');
     await sheet.write(sheetStart(EXPORT_COLUMNS.map((c) => c.width)) + headerRow());
     let written = 0;
     await forEachExportPage(
