@@ -3,7 +3,8 @@ import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Logger } from '@filiere/platform';
 import type { PushPublisher } from '@filiere/projections';
-import { ExportLoop, type ExportLoopOptions } from './export-loop.js';
+import type { InProcessLoop } from '../jobs/in-process.js';
+import { exportLoop, type ExportLoopOptions } from './export-loop.js';
 import { ExportRunner, type ExportRunnerOptions } from './export-runner.js';
 
 export const EXPORT_QUEUE = 'filiere-export-jobs';
@@ -40,7 +41,7 @@ export class ExportQueue {
 }
 
 export interface ExportWorker {
-  loop: ExportLoop;
+  loop: InProcessLoop;
   close(): Promise<void>;
 }
 
@@ -61,7 +62,7 @@ export async function startExportWorker(options: {
     logger: options.logger,
     ...options.runner,
   });
-  const loop = new ExportLoop(runner, options.logger, options.loop);
+  const loop = exportLoop(runner, options.logger, options.loop);
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   redis.on('error', (err) => options.logger.warn({ err }, 'export worker redis error'));
   const worker = new Worker(

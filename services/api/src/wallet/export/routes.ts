@@ -9,8 +9,8 @@ import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
 import { callerOf, isAdminRole, targetUser } from '../queries/caller.js';
 import { countWalletTransactions } from '../queries/transactions.repository.js';
 import { security, tags, uuid } from '../queries/schemas.js';
-import { ExportLoop } from './export-loop.js';
 import { ExportQueue } from './export-queue.js';
+import { exportLoop } from './export-loop.js';
 import { downloadUrl, ExportRunner, type ExportRunnerOptions } from './export-runner.js';
 import type { ExportJob } from './export-store.js';
 import { MAX_EXPORT_ROWS, writeTransactionsXlsx } from './xlsx.js';
@@ -65,7 +65,7 @@ export function registerWalletExport(scope: FastifyInstance): void {
     wake = (jobId) => queue.wake(jobId);
     app.addHook('onClose', () => queue.close());
   } else {
-    const loop = new ExportLoop(runner, logger);
+    const loop = exportLoop(runner, logger);
     wake = () => loop.wake();
     app.addHook('onReady', async () => loop.start());
     app.addHook('onClose', () => loop.stop());

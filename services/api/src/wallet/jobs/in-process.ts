@@ -1,35 +1,78 @@
 import type { Logger } from '@filiere/platform';
 import type { WalletJobRunner } from './job-runner.js';
 
+/** What an in-process loop drives: the wallet's job runner, the export runner. */
+export interface LoopRunner {
+  /** Runs the jobs due now; answers how many it ran (the loop calls it again until 0). */
+  runDue(): Promise<number>;
+  /** Called once at start, before the first run (jobs rebuilt from the ledger's state). */
+  recover?(): Promise<unknown>;
+  /** Set by the loop while it runs: a job scheduled at or before now wakes it. */
+  onScheduled?: (runAt: Date) => void;
+  /** Housekeeping (old files, old jobs), at start and every `sweepMs`. */
+  sweep?(): Promise<unknown>;
+}
+
+export interface InProcessLoopOptions {
+  /** Names the jobs in log messages ('wallet jobs failed'). */
+  name: string;
+  /** Due jobs are looked for this often (delayed retries, lost wake-ups, dead runners' leases). */
+  pollMs?: number;
+  /** `sweep` runs this often (and at start) when the runner has one; default 10 minutes. */
+  sweepMs?: number;
+}
+
 /**
- * Runs the wallet's jobs inside this process (no REDIS_URL): at start it recovers jobs
- * from the ledger's state, then runs due jobs when one is scheduled and every `pollMs`
- * (which is how delayed retries come due).
+ * Runs a runner's jobs inside this process, one run at a time: at start it recovers (when
+ * the runner can) and sweeps, then runs due jobs when woken (a job scheduled, a new export,
+ * a BullMQ wake-up) and every `pollMs`. Wake-ups during a run are coalesced into one more run.
  */
-export class InProcessJobLoop {
-  private timer: NodeJS.Timeout | undefined;
+export class InProcessLoop {
+  private timers: NodeJS.Timeout[] = [];
   private current: Promise<void> | undefined;
   private again = false;
   private stopped = true;
 
   constructor(
-    private readonly runner: WalletJobRunner,
+    readonly runner: LoopRunner,
     private readonly logger: Logger,
-    private readonly pollMs = 1000,
+    private readonly options: InProcessLoopOptions,
   ) {}
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.runner.onScheduled = (runAt) => {
-      if (runAt.getTime() <= Date.now()) this.wake();
-    };
-    this.timer = setInterval(() => this.wake(), this.pollMs);
-    this.timer.unref();
-    this.runner
-      .recover()
-      .catch((err: unknown) => this.logger.error({ err }, 'wallet job recovery failed'))
-      .finally(() => this.wake());
+    const { runner } = this;
+    if ('onScheduled' in runner) {
+      runner.onScheduled = (runAt) => {
+        if (runAt.getTime() <= Date.now()) this.wake();
+      };
+    }
+    const poll = setInterval(() => this.wake(), this.options.pollMs ?? 1000);
+    poll.unref();
+    this.timers = [poll];
+    if (runner.sweep) {
+      const sweep = setInterval(() => void this.sweep(), this.options.sweepMs ?? 10 * 60_000);
+      sweep.unref();
+      this.timers.push(sweep);
+      void this.sweep();
+    }
+    if (runner.recover) {
+      runner
+        .recover()
+        .catch((err: unknown) => this.logger.error({ err }, `${this.options.name} recovery failed`))
+        .finally(() => this.wake());
+    } else {
+      this.wake();
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      await this.runner.sweep?.();
+    } catch (err) {
+      this.logger.warn({ err }, `${this.options.name} sweep failed`);
+    }
   }
 
   /** Runs due jobs now (coalesced with a run in progress). */
@@ -43,9 +86,9 @@ export class InProcessJobLoop {
       do {
         this.again = false;
         try {
-          while ((await this.runner.runDue()) > 0 && !this.stopped);
+          while (!this.stopped && (await this.runner.runDue()) > 0);
         } catch (err) {
-          this.logger.error({ err }, 'wallet jobs failed');
+          this.logger.error({ err }, `${this.options.name} failed`);
         }
       } while (this.again && !this.stopped);
     })().finally(() => {
@@ -60,8 +103,19 @@ export class InProcessJobLoop {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.runner.onScheduled = () => undefined;
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+    if ('onScheduled' in this.runner) this.runner.onScheduled = () => undefined;
     await this.idle();
+  }
+}
+
+/**
+ * The wallet's jobs (payouts, supply checks) without REDIS_URL: recovered from the ledger's
+ * state at start, run when one is scheduled and every `pollMs` (how delayed retries come due).
+ */
+export class InProcessJobLoop extends InProcessLoop {
+  constructor(runner: WalletJobRunner, logger: Logger, pollMs = 1000) {
+    super(runner, logger, { name: 'wallet jobs', pollMs });
   }
 }
