@@ -31,7 +31,7 @@ export interface TortureReport {
   retried: number;
   /** Every attempt's answer (HTTP status, timeout, connection), commands and reads. */
   answers: Record<string, number>;
-  /** 5xx and connection errors while no fault was under way (fault windows + 10 s). */
+  /** 5xx and connection errors while no fault was under way (from 5 s before a fault to 10 s after it). */
   unexplained: { what: string; atMs: number; answer: string }[];
   reads: { tried: number; failed: number; observed: number };
   faults: InjectedFault[];
@@ -153,7 +153,7 @@ function classifyAnswers(
   const unexplained: TortureReport['unexplained'] = [];
   const duringFault = (atMs: number) =>
     faults.some(
-      (f) => atMs >= f.startedAtMs - 1_000 && atMs <= f.startedAtMs + f.durationMs + 10_000,
+      (f) => atMs >= f.startedAtMs - 5_000 && atMs <= f.startedAtMs + f.durationMs + 10_000,
     );
   const see = (what: string, attempt: Attempt) => {
     const answer = 'status' in attempt ? String(attempt.status) : attempt.error;
