@@ -136,7 +136,8 @@ try {
         ' (start → end; the machine is shared).',
       `${ROWS.toLocaleString('en')} transaction rows of one user exported by one background job as the worker runs it:` +
         ' one server-side cursor (`FETCH` 1,000 rows, the next page fetched while the last is written),' +
-        ' sheet XML written by hand, deflated (level 4) into a streaming ZIP, progress saved every 500 ms.',
+        ' sheet XML written by hand, deflated (level 4, native zlib) into a streaming ZIP made by yazl 3,' +
+        ' progress saved every 500 ms.',
       '',
       '| Rows | Seconds | CPU-s Node | CPU-s PostgreSQL | File | Peak RSS | Target |',
       '| ---: | ---: | ---: | ---: | ---: | ---: | --- |',
@@ -147,7 +148,10 @@ try {
         ` plus PostgreSQL): on 2 idle cores it cannot take less than ${((node + pg) / 2).toFixed(1)} s;` +
         ' with other work on the machine the wall clock is longer than it would be alone.',
       'Peak RSS is the kernel’s high-water mark (`VmHWM`) of the whole process, tsx and the' +
-        ' bench’s own setup included. Before (exceljs `WorkbookWriter`, keyset pages): 79.6 s and' +
+        ' bench’s own setup included. With the former hand-written ZIP writer (zlib.crc32): 28.5 s,' +
+        ' 11.4 CPU-s Node + 3.0 PostgreSQL, 187 MiB, load 16.8 (2026-11-22 02:16); yazl’s JS CRC-32' +
+        ' and piped stages cost 2.5–3.3 CPU-s more per 1,000,000 rows (docs/wallet-read-side.md).' +
+        ' Before that (exceljs `WorkbookWriter`, keyset pages): 79.6 s and' +
         ' 333 MiB for the same rows on a loaded machine; exceljs alone spent about 6.5 CPU-s per' +
         ' 100,000 rows (3.2 without styles), over the budget before any row was read.',
       '',
