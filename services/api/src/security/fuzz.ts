@@ -164,20 +164,12 @@ async function check(
       }
     }
     const appended = await eventsAfter(db, before);
-    const forbidden = appended.filter((type) => !TOLERATED_ON_REFUSAL.has(type));
-    if (forbidden.length) {
-      return { problem: `refused request appended events: ${forbidden.join(', ')}`, status, body };
+    if (appended.length) {
+      return { problem: `refused request appended events: ${appended.join(', ')}`, status, body };
     }
   }
   return { ok: true, problem: '', status };
 }
-
-/**
- * Known and documented (docs/security.md): a refused transfer, withdrawal or financing
- * first opens the wallets it names (an idempotent `WalletOpened`, no money moves). Any
- * other event after a 4xx fails the run.
- */
-const TOLERATED_ON_REFUSAL = new Set(['WalletOpened']);
 
 async function eventsAfter(db: Kysely<any>, position: number): Promise<string[]> {
   if ((await headPosition(db)) === position) return [];

@@ -3,7 +3,6 @@ import type { CommandPipeline } from '@filiere/event-store';
 import type { Config, Logger } from '@filiere/platform';
 import { registerWalletStreams } from './catalogue.js';
 import { acceptedBank, type WalletDeps } from './commands/context.js';
-import { WalletOpener } from './commands/run-command.js';
 import { WalletJobRunner, type RunnerOptions } from './jobs/job-runner.js';
 import { createPaymentProvider } from './providers/create-provider.js';
 import { PgSandboxStore } from './sandbox/pg-sandbox-store.js';
@@ -39,7 +38,6 @@ export function createWalletWriteSide(options: {
   const deps: WalletDeps = {
     db: options.db,
     pipeline: options.pipeline,
-    opener: new WalletOpener(options.pipeline),
     provider: createPaymentProvider(options.config, { sandboxStore }),
     bank: acceptedBank(options.config.SUPPLY_BANK_NAME, options.config.SUPPLY_BANK_ACCOUNT),
     jobs: runner,

@@ -3,7 +3,6 @@ import type { CommandPipeline } from '@filiere/event-store';
 import type { Logger } from '@filiere/platform';
 import type { AcceptedBank } from '../domain/index.js';
 import type { PaymentProvider } from '../providers/port.js';
-import type { WalletOpener } from './run-command.js';
 
 /** Where background work is handed after a command commits (see jobs/). */
 export interface JobScheduler {
@@ -15,7 +14,6 @@ export interface JobScheduler {
 export interface WalletDeps {
   db: Kysely<any>;
   pipeline: CommandPipeline;
-  opener: WalletOpener;
   /** The configured payment provider; replaceable (tests stub it). */
   provider: PaymentProvider;
   bank: AcceptedBank;

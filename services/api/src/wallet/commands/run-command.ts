@@ -1,7 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CommandPipeline, StreamState } from '@filiere/event-store';
 import { ConcurrencyError } from '@filiere/platform';
-import { openWallet, walletStreamId, type Decision, type WalletState } from '../domain/index.js';
+import {
+  evolveWallet,
+  openWallet,
+  walletStreamId,
+  type Decision,
+  type StreamWrite,
+  type WalletState,
+} from '../domain/index.js';
 
 /**
  * Runs a decider through the pipeline. Another process appending to the same streams
@@ -36,28 +43,42 @@ export async function runCommand<R>(
 }
 
 /**
- * Opens a user's wallet stream the first time it is used (idempotent: key
- * `open-wallet-<walletId>`, and an already open wallet is left as is). Wallets known open
- * are remembered by this process, so the hot path costs nothing.
+ * Wraps a decider over wallet streams so that a wallet used for the first time is opened
+ * (`WalletOpened`) in the same append as the command's own events, and only when the command
+ * writes something: a refused command (the decider throws) leaves the ledger untouched, and
+ * two commands racing to open one wallet are ordered by the stream's version like any other.
  */
-export class WalletOpener {
-  private readonly known = new Set<string>();
-
-  constructor(private readonly pipeline: CommandPipeline) {}
-
-  async ensureOpen(walletId: string, ownerUserId: string): Promise<void> {
-    if (this.known.has(walletId)) return;
-    const streamId = walletStreamId(walletId);
-    await runCommand(this.pipeline, {
-      idempotencyKey: `open-wallet-${walletId}`,
-      streams: [streamId],
-      userId: ownerUserId,
-      decide: (states) => {
-        const wallet = states[streamId]!.state as WalletState;
-        if (wallet.opened) return { writes: [], result: { walletId } };
-        return openWallet(wallet, { walletId, ownerUserId });
-      },
-    });
-    this.known.add(walletId);
-  }
+export function openingWallets<R>(
+  wallets: { walletId: string; ownerUserId: string }[],
+  decide: (states: Record<string, StreamState>) => Decision<R>,
+): (states: Record<string, StreamState>) => Decision<R> {
+  return (states) => {
+    const opened: StreamWrite[] = [];
+    const seen: Record<string, StreamState> = { ...states };
+    for (const wallet of wallets) {
+      const streamId = walletStreamId(wallet.walletId);
+      const current = seen[streamId]!;
+      if ((current.state as WalletState).opened) continue;
+      const open = openWallet(current.state as WalletState, wallet);
+      let state = current.state as WalletState;
+      for (const event of open.writes.flatMap((write) => write.events)) {
+        state = evolveWallet(state, event);
+      }
+      seen[streamId] = { ...current, state };
+      opened.push(...open.writes);
+    }
+    const decided = decide(seen);
+    if (opened.length === 0 || decided.writes.length === 0) return decided;
+    const own = (streamId: string) => decided.writes.find((w) => w.streamId === streamId);
+    return {
+      result: decided.result,
+      writes: [
+        ...opened.map((o) => ({
+          streamId: o.streamId,
+          events: [...o.events, ...(own(o.streamId)?.events ?? [])],
+        })),
+        ...decided.writes.filter((w) => !opened.some((o) => o.streamId === w.streamId)),
+      ],
+    };
+  };
 }

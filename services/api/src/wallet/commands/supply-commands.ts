@@ -20,7 +20,7 @@ import {
 } from '../providers/port.js';
 import { scopedKey, type WalletDeps } from './context.js';
 import { newReference } from './references.js';
-import { runCommand } from './run-command.js';
+import { openingWallets, runCommand } from './run-command.js';
 import { actorOf, findWalletUsers, loadActor } from './users.js';
 
 export interface SupplyInput {
@@ -59,7 +59,6 @@ export async function createSupply(
     });
   }
   const walletId = actor.walletId!;
-  await deps.opener.ensureOpen(walletId, actor.userId);
   const reference = newReference('APP');
   const walletStream = walletStreamId(walletId);
   const stream = supplyStreamId(reference);
@@ -67,7 +66,7 @@ export async function createSupply(
     idempotencyKey: scopedKey(actor.userId, 'supply', idempotencyKey),
     streams: [walletStream, stream],
     userId: actor.userId,
-    decide: (states) =>
+    decide: openingWallets([{ walletId, ownerUserId: actor.userId }], (states) =>
       initiateSupply(
         {
           wallet: states[walletStream]!.state as WalletState,
@@ -77,6 +76,7 @@ export async function createSupply(
         actor,
         { bank: deps.bank },
       ),
+    ),
   });
   const bank = input.accountType === 'BANK';
   return {

@@ -14,7 +14,7 @@ import {
 } from '../domain/index.js';
 import { scopedKey, type WalletDeps } from './context.js';
 import { newReference } from './references.js';
-import { runCommand } from './run-command.js';
+import { openingWallets, runCommand } from './run-command.js';
 import { actorOf, findWalletUsers, pickUser, requireUser, type WalletUser } from './users.js';
 
 export interface TransferInput {
@@ -104,7 +104,6 @@ export async function makeWithdrawal(
     throw new ForbiddenError('Ce portefeuille ne vous appartient pas');
   }
   const walletId = actor.walletId!;
-  await deps.opener.ensureOpen(walletId, actor.userId);
   const destination =
     input.paiementMethod === 'BANK' ? me!.bankAccountNumber : (me!.momoAccountNumber ?? me!.phone);
   const withdrawalId = newReference('RET');
@@ -114,7 +113,7 @@ export async function makeWithdrawal(
     idempotencyKey: scopedKey(actor.userId, 'withdrawal', idempotencyKey),
     streams: [walletStream, stream],
     userId: actor.userId,
-    decide: (states) =>
+    decide: openingWallets([{ walletId, ownerUserId: actor.userId }], (states) =>
       requestWithdrawal(
         {
           wallet: states[walletStream]!.state as WalletState,
@@ -124,6 +123,7 @@ export async function makeWithdrawal(
         actor,
         { destination },
       ),
+    ),
   });
   // After the commit: the payout job (a repeat with the same key re-schedules the same
   // withdrawal, which the job table deduplicates).
@@ -184,8 +184,8 @@ export async function makeFinancing(
 }
 
 /**
- * A wallet-to-wallet movement (transfer, financing): both wallets opened, one
- * command over both streams, keyed per user and command.
+ * A wallet-to-wallet movement (transfer, financing): one command over both streams (a
+ * wallet used for the first time is opened in the same append), keyed per user and command.
  */
 async function moveBetweenWallets(
   deps: WalletDeps,
@@ -203,8 +203,6 @@ async function moveBetweenWallets(
   },
 ): Promise<{ answer: MovementAnswer; from: string }> {
   const from = actor.walletId!;
-  await deps.opener.ensureOpen(from, actor.userId);
-  await deps.opener.ensureOpen(recipient.walletId, recipient.id);
   const ids = {
     reference: newReference(move.referencePrefix),
     sourceWalletId: from,
@@ -216,17 +214,27 @@ async function moveBetweenWallets(
     idempotencyKey: scopedKey(actor.userId, move.command, move.idempotencyKey),
     streams: [fromStream, toStream],
     userId: actor.userId,
-    decide: (states) =>
-      move.decide(
-        {
-          source: states[fromStream]!.state as WalletState,
-          destination: states[toStream]!.state as WalletState,
-        },
-        ids,
-        {
-          recipient: { userId: recipient.id, role: recipient.role, clusterId: recipient.clusterId },
-        },
-      ),
+    decide: openingWallets(
+      [
+        { walletId: from, ownerUserId: actor.userId },
+        { walletId: recipient.walletId, ownerUserId: recipient.id },
+      ],
+      (states) =>
+        move.decide(
+          {
+            source: states[fromStream]!.state as WalletState,
+            destination: states[toStream]!.state as WalletState,
+          },
+          ids,
+          {
+            recipient: {
+              userId: recipient.id,
+              role: recipient.role,
+              clusterId: recipient.clusterId,
+            },
+          },
+        ),
+    ),
   });
   return { answer, from };
 }

@@ -83,6 +83,43 @@ describe('POST /api/wallet/make-transfer', () => {
     expect((await walletState(app, aggregator.walletId)).balance).toBe(before.balance);
   });
 
+  it('a refused transfer writes nothing, not even the open of a wallet never used', async () => {
+    const cluster = await seedCluster(testDb.db, 'Cluster C');
+    const newcomer = await walletUser(app, testDb.db, 'ROLE_INDUSTRIAL', { clusterId: cluster });
+    const peer = await walletUser(app, testDb.db, 'ROLE_GROWER', { clusterId: cluster });
+    const head = async () =>
+      Number(
+        (
+          await testDb.db
+            .selectFrom('events')
+            .select((eb) => eb.fn.max('position').as('p'))
+            .executeTakeFirstOrThrow()
+        ).p ?? 0,
+      );
+    const before = await head();
+    const refused = await transfer(newcomer, {
+      source: newcomer.walletId,
+      destination: peer.walletId,
+      amount: 500,
+      reason: 'Sans fonds',
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({ missingAmount: 500 });
+    expect(await head()).toBe(before);
+    // Accepted, the first use opens both wallets in the same append as the movement.
+    await fund(app, newcomer, superAdmin, 1_000);
+    const opens = await countEvents(testDb.db, 'WalletOpened');
+    const accepted = await transfer(newcomer, {
+      source: newcomer.walletId,
+      destination: peer.walletId,
+      amount: 500,
+      reason: 'Avance',
+    });
+    expect(accepted.statusCode).toBe(201);
+    expect(await countEvents(testDb.db, 'WalletOpened')).toBe(opens + 1);
+    expect((await walletState(app, peer.walletId)).balance).toBe(500);
+  });
+
   it('refuses a recipient outside the cluster (403), except for admins', async () => {
     const res = await transfer(aggregator, {
       source: aggregator.walletId,
