@@ -102,8 +102,16 @@ export class WalletJobRunner implements JobScheduler {
 
   /** Runs the jobs due at `now` (default: now); returns how many ran. */
   async runDue(now = new Date(), limit = 50): Promise<number> {
-    const jobs = await this.store.claimDue(now, limit, this.leaseMs);
-    for (const job of jobs) {
+    // One claim per job, right before it runs: a batch claimed at once kept its last jobs
+    // waiting behind a slow provider past their lease, another worker ran them meanwhile,
+    // and the stale copy (without the provider's payout id) paid them a second time
+    // (found by the bank test: withdrawals paid out twice during provider timeouts).
+    const ran: string[] = [];
+    while (ran.length < limit) {
+      // Each job once per call, as before (a retried one waits for its next run_at).
+      const [job] = await this.store.claimDue(now, 1, this.leaseMs, ran);
+      if (!job) break;
+      ran.push(job.id);
       let outcome: Outcome;
       try {
         outcome = await this.runOne(job);
@@ -122,7 +130,7 @@ export class WalletJobRunner implements JobScheduler {
         this.onScheduled(new Date(Date.now() + delay));
       }
     }
-    return jobs.length;
+    return ran.length;
   }
 
   private runOne(job: WalletJob): Promise<Outcome> {

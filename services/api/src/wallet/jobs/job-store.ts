@@ -37,12 +37,18 @@ export class JobStore {
   }
 
   /** Claims up to `limit` due jobs (run_at ≤ `now`, not leased) for `leaseMs`. */
-  async claimDue(now: Date, limit: number, leaseMs: number): Promise<WalletJob[]> {
+  async claimDue(
+    now: Date,
+    limit: number,
+    leaseMs: number,
+    exclude: string[] = [],
+  ): Promise<WalletJob[]> {
     const result = await sql<{ id: string; kind: JobKind; payload: any; attempts: number }>`
       update wallet_jobs set locked_until = now() + ${`${leaseMs} milliseconds`}::interval
       where id in (
         select id from wallet_jobs
         where run_at <= ${now} and (locked_until is null or locked_until < now())
+          and not (id = any(${exclude}::text[]))
         order by run_at limit ${limit}
         for update skip locked
       )
