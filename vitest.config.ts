@@ -1,21 +1,43 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** The short bank test starts its own PostgreSQL, Redis, 2 APIs and 2 workers under faults. */
+const BANK_TEST = 'scripts/src/torture/**/*.test.ts';
 
 export default defineConfig({
   test: {
-    include: [
-      'platform/src/**/*.test.ts',
-      'event-store/src/**/*.test.ts',
-      'projections/src/**/*.test.ts',
-      'services/*/src/**/*.test.ts',
-      'scripts/src/**/*.test.ts',
-      'web/src/**/*.test.ts',
-      'web/e2e/**/*.test.ts',
-    ],
-    exclude: ['**/node_modules/**', '**/dist/**'],
-    globalSetup: ['test/global-setup.ts'],
+    exclude: [...configDefaults.exclude, '**/dist/**'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 120_000,
     teardownTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'suite',
+          include: [
+            'platform/src/**/*.test.ts',
+            'event-store/src/**/*.test.ts',
+            'projections/src/**/*.test.ts',
+            'services/*/src/**/*.test.ts',
+            'scripts/src/**/*.test.ts',
+            'web/src/**/*.test.ts',
+            'web/e2e/**/*.test.ts',
+          ],
+          exclude: [...configDefaults.exclude, '**/dist/**', BANK_TEST],
+          globalSetup: ['test/global-setup.ts'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // Run alone, after the rest: its faults and timings are its own, not the suite's load.
+        extends: true,
+        test: {
+          name: 'bank-test',
+          include: [BANK_TEST],
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });
