@@ -7,26 +7,31 @@ import { buildTestApp } from '../../test-app.js';
 import type { PaymentProvider } from '../providers/port.js';
 import { fund, walletUser, withKey } from '../routes/test-support.js';
 import { WalletJobRunner } from './job-runner.js';
+import { JobStore } from './job-store.js';
 
 describe('wallet jobs and their lease', () => {
   const testDb = useTestDatabase();
   let app: FastifyInstance;
+  let user: Awaited<ReturnType<typeof walletUser>>;
   const payouts = new Map<string, number>();
+  const logger = createLogger('silent', false);
+  const withdraw = async (amount: number): Promise<string> => {
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/wallet/make-debit/${user.id}`,
+      headers: withKey(user),
+      payload: { paiementMethod: 'MOBILE_MONEY', amount },
+    });
+    expect(res.statusCode).toBe(201);
+    return res.json().withdrawalId as string;
+  };
 
   beforeAll(async () => {
     app = await buildTestApp(testDb.db);
     const superAdmin = await walletUser(app, testDb.db, 'ROLE_SUPER_ADMIN');
-    const user = await walletUser(app, testDb.db, 'ROLE_INDUSTRIAL');
+    user = await walletUser(app, testDb.db, 'ROLE_INDUSTRIAL');
     await fund(app, user, superAdmin, 10_000);
-    for (const amount of [1_000, 2_000]) {
-      const res = await app.inject({
-        method: 'POST',
-        url: `/api/wallet/make-debit/${user.id}`,
-        headers: withKey(user),
-        payload: { paiementMethod: 'MOBILE_MONEY', amount },
-      });
-      expect(res.statusCode).toBe(201);
-    }
+    for (const amount of [1_000, 2_000]) await withdraw(amount);
   });
   afterAll(async () => {
     await app?.close();
@@ -43,10 +48,64 @@ describe('wallet jobs and their lease', () => {
       },
     };
     const deps = { ...app.wallet.deps, provider: slow };
-    const logger = createLogger('silent', false);
     const first = new WalletJobRunner(() => deps, testDb.db, logger, { leaseMs: 700 });
     const second = new WalletJobRunner(() => deps, testDb.db, logger, { leaseMs: 700 });
     await Promise.all([first.runDue(), sleep(800).then(() => second.runDue())]);
     expect([...payouts.values()]).toEqual([1, 1]);
+  });
+
+  it('a job run again for a withdrawal another process settled pays nothing (state read from the log)', async () => {
+    const id = await withdraw(1_500);
+    // This process's pipeline has the withdrawal cached PENDING (it just decided the debit);
+    // another API process, with its own pipeline, pays and settles it.
+    const other = await buildTestApp(testDb.db);
+    try {
+      let paid = 0;
+      const pays: PaymentProvider = {
+        ...other.wallet.deps.provider,
+        async payout(request) {
+          if (request.reference === id) paid++;
+          return { status: 'SUCCESS', providerId: `p-${request.reference}` };
+        },
+      };
+      const otherDeps = { ...other.wallet.deps, provider: pays };
+      await new WalletJobRunner(() => otherDeps, testDb.db, logger).runDue();
+      expect(paid).toBe(1);
+      // The job comes back (a recovery that read the ledger just before the settlement).
+      await new JobStore(testDb.db).add({
+        id: `payout:${id}`,
+        kind: 'PAYOUT',
+        payload: { withdrawalId: id },
+      });
+      const deps = { ...app.wallet.deps, provider: pays };
+      await new WalletJobRunner(() => deps, testDb.db, logger).runDue();
+      expect(paid).toBe(1);
+      expect(await new JobStore(testDb.db).list()).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a runner whose lease was taken over stops before it starts the payout', async () => {
+    const id = await withdraw(2_500);
+    const started: string[] = [];
+    // The provider creates the payout, then (slowly, past the lease) hands its id over to be
+    // stored before the start; only a runner still holding the job may start it.
+    const provider = (delayMs: number, name: string): PaymentProvider => ({
+      ...app.wallet.deps.provider,
+      async payout(request, progress) {
+        await sleep(delayMs);
+        await progress?.created(`${name}-${request.reference}`);
+        started.push(name);
+        return { status: 'SUCCESS', providerId: `${name}-${request.reference}` };
+      },
+    });
+    const late = { ...app.wallet.deps, provider: provider(600, 'late') };
+    const prompt = { ...app.wallet.deps, provider: provider(0, 'prompt') };
+    const first = new WalletJobRunner(() => late, testDb.db, logger, { leaseMs: 300 });
+    const second = new WalletJobRunner(() => prompt, testDb.db, logger, { leaseMs: 5_000 });
+    await Promise.all([first.runDue(), sleep(400).then(() => second.runDue())]);
+    expect(started).toEqual(['prompt']);
+    expect(id).toBeTruthy();
   });
 });

@@ -3,12 +3,16 @@ import type { Logger } from '@filiere/platform';
 import { applyVerification, loadSupply } from '../commands/supply-commands.js';
 import type { JobScheduler, WalletDeps } from '../commands/context.js';
 import { runCommand } from '../commands/run-command.js';
+import { readStream } from '@filiere/event-store';
 import {
   completeWithdrawal,
+  evolveWithdrawal,
   failWithdrawal,
+  initialWithdrawalState,
   systemActor,
   walletStreamId,
   withdrawalStreamId,
+  type WalletEvent,
   type WalletState,
   type WithdrawalState,
 } from '../domain/index.js';
@@ -126,7 +130,7 @@ export class WalletJobRunner implements JobScheduler {
           { job: job.id, attempts: job.attempts + 1, retryInMs: delay, reason: outcome.error },
           'wallet job will be retried',
         );
-        await this.store.retry(job.id, job.attempts + 1, delay, outcome.error);
+        await this.store.retry(job.id, job.attempts + 1, delay, outcome.error, job.lease);
         this.onScheduled(new Date(Date.now() + delay));
       }
     }
@@ -151,15 +155,14 @@ export class WalletJobRunner implements JobScheduler {
     const known = typeof job.payload.providerId === 'string' ? job.payload.providerId : undefined;
     const deps = this.deps();
     const stream = withdrawalStreamId(withdrawalId);
-    let withdrawal: WithdrawalState | undefined;
-    await deps.pipeline.handle({
-      streams: [stream],
-      decide: (states) => {
-        withdrawal = states[stream]!.state as WithdrawalState;
-        return { writes: [], result: null };
-      },
-    });
-    if (!withdrawal?.exists || withdrawal.status !== 'PENDING') return { done: true };
+    // Read from the log itself, never from this process's cached state: another process may
+    // have settled the withdrawal meanwhile, and paying on a stale PENDING pays twice (the
+    // bank test found such double payouts).
+    const withdrawal = (await readStream(deps.db, stream)).reduce(
+      (state, event) => evolveWithdrawal(state, event as unknown as WalletEvent),
+      initialWithdrawalState(),
+    );
+    if (!withdrawal.exists || withdrawal.status !== 'PENDING') return { done: true };
     const w = withdrawal;
     const request: PayoutRequest = {
       reference: withdrawalId,
@@ -167,8 +170,13 @@ export class WalletJobRunner implements JobScheduler {
       method: w.method!,
       destination: w.destination!,
     };
-    const remember = (providerId: string) =>
-      this.store.setPayload(job.id, { ...job.payload, providerId });
+    // The provider id is written under this claim's lease, before the payout is started: a
+    // runner whose lease was taken over stops here, before any money moves.
+    const remember = async (providerId: string) => {
+      if (!(await this.store.setPayload(job.id, { ...job.payload, providerId }, job.lease))) {
+        throw new Error(`lease of ${job.id} lost before the payout started`);
+      }
+    };
     const answer = known
       ? await deps.provider.checkPayout(known, request)
       : await deps.provider.payout(request, { created: remember });

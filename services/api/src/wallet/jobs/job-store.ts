@@ -7,6 +7,12 @@ export interface WalletJob {
   kind: JobKind;
   payload: Record<string, unknown>;
   attempts: number;
+  /**
+   * The lease this claim holds (its `locked_until`, at millisecond precision): writes that
+   * pass it only land while the claim is still this one, so a runner whose lease expired
+   * and was taken over can no longer change the job.
+   */
+  lease?: Date;
 }
 
 /**
@@ -43,8 +49,15 @@ export class JobStore {
     leaseMs: number,
     exclude: string[] = [],
   ): Promise<WalletJob[]> {
-    const result = await sql<{ id: string; kind: JobKind; payload: any; attempts: number }>`
-      update wallet_jobs set locked_until = now() + ${`${leaseMs} milliseconds`}::interval
+    const result = await sql<{
+      id: string;
+      kind: JobKind;
+      payload: any;
+      attempts: number;
+      locked_until: Date;
+    }>`
+      update wallet_jobs
+      set locked_until = date_trunc('milliseconds', now() + ${`${leaseMs} milliseconds`}::interval)
       where id in (
         select id from wallet_jobs
         where run_at <= ${now} and (locked_until is null or locked_until < now())
@@ -52,12 +65,13 @@ export class JobStore {
         order by run_at limit ${limit}
         for update skip locked
       )
-      returning id, kind, payload, attempts`.execute(this.db);
+      returning id, kind, payload, attempts, locked_until`.execute(this.db);
     return result.rows.map((r) => ({
       id: r.id,
       kind: r.kind,
       payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
       attempts: r.attempts,
+      lease: new Date(r.locked_until),
     }));
   }
 
@@ -65,16 +79,28 @@ export class JobStore {
     await this.db.deleteFrom('wallet_jobs').where('id', '=', id).execute();
   }
 
-  /** Replaces a job's payload (e.g. a payout's provider id, known before money moves). */
-  async setPayload(id: string, payload: object): Promise<void> {
-    await this.db
+  /**
+   * Replaces a job's payload (e.g. a payout's provider id, known before money moves); with a
+   * `lease`, only while that claim still holds the job. False when nothing was written.
+   */
+  async setPayload(id: string, payload: object, lease?: Date): Promise<boolean> {
+    let update = this.db
       .updateTable('wallet_jobs')
       .set({ payload: JSON.stringify(payload) })
-      .where('id', '=', id)
-      .execute();
+      .where('id', '=', id);
+    if (lease) update = update.where('locked_until', '=', lease);
+    const result = await update.executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
-  async retry(id: string, attempts: number, delayMs: number, error: string): Promise<void> {
+  /** Schedules the job's next attempt; with a `lease`, only while that claim holds it. */
+  async retry(
+    id: string,
+    attempts: number,
+    delayMs: number,
+    error: string,
+    lease?: Date,
+  ): Promise<void> {
     await this.db
       .updateTable('wallet_jobs')
       .set({
@@ -84,6 +110,7 @@ export class JobStore {
         last_error: error.slice(0, 500),
       })
       .where('id', '=', id)
+      .$if(lease !== undefined, (qb) => qb.where('locked_until', '=', lease!))
       .execute();
   }
 
