@@ -11,6 +11,7 @@ import {
   withKey,
   type TestUser,
 } from '../routes/test-support.js';
+import { makeWithdrawal } from '../commands/wallet-commands.js';
 import { startWalletJobWorker, type WalletJobWorker } from './bullmq.js';
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
@@ -70,5 +71,38 @@ describeWithRedis('wallet jobs through BullMQ (REDIS_URL): the worker pays out',
     );
     expect((await walletState(app, aggregator.walletId)).balance).toBe(6_000);
     expect((await walletState(app, refused.walletId)).balance).toBe(10_000);
+  });
+
+  it('a withdrawal left without its payout job (API killed after the commit) is recovered by a running worker', async () => {
+    const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', REDIS_URL: redisUrl });
+    const running = await startWalletJobWorker({
+      config,
+      db: testDb.db,
+      redisUrl,
+      logger: createLogger('silent', false),
+      sweepMs: 50,
+      recoverEveryMs: 200,
+    });
+    try {
+      // The debit commits, then the process dies before writing the job: no schedulePayout.
+      const lost = {
+        schedulePayout: async () => undefined,
+        scheduleSupplyCheck: async () => undefined,
+      };
+      const orphan = await makeWithdrawal(
+        { ...app.wallet.deps, jobs: lost },
+        aggregator.id,
+        aggregator.id,
+        { paiementMethod: 'MOBILE_MONEY', amount: 1_000 },
+        'orphaned-withdrawal',
+      );
+      await until(
+        async () => (await withdrawalState(app, orphan.withdrawalId)).status === 'SUCCESS',
+        'the recovered payout',
+      );
+      expect((await walletState(app, aggregator.walletId)).balance).toBe(5_000);
+    } finally {
+      await running.close();
+    }
   });
 });

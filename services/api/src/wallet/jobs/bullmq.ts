@@ -64,8 +64,8 @@ export interface WalletJobWorker {
 
 /**
  * The worker side (`npm run worker`): runs due wallet jobs when BullMQ wakes it and every
- * `sweepMs` (recovering lost wake-ups and delayed retries), after recovering payouts from
- * the ledger's state at start. Any number of workers may run: jobs are leased in SQL.
+ * `sweepMs` (recovering lost wake-ups and delayed retries), and recovers payouts from the
+ * ledger's state at start and every `recoverEveryMs`. Any number of workers may run: jobs are leased in SQL.
  */
 export async function startWalletJobWorker(options: {
   config: Config;
@@ -73,6 +73,8 @@ export async function startWalletJobWorker(options: {
   redisUrl: string;
   logger: Logger;
   sweepMs?: number;
+  /** How often payouts are recovered from the ledger's state (default 60 s). */
+  recoverEveryMs?: number;
 }): Promise<WalletJobWorker> {
   const pipeline = new CommandPipeline(new EventStore(options.db), {
     batchMax: options.config.COMMAND_BATCH_MAX,
@@ -96,13 +98,26 @@ export async function startWalletJobWorker(options: {
     concurrency: 1,
   });
   worker.on('error', (err) => options.logger.warn({ err }, 'wallet job worker error'));
-  await side.runner.recover();
+  // Recovery runs at start and then periodically: an API process killed between a
+  // withdrawal's commit and its job insert (or a database lost in between) left a debited
+  // withdrawal without a payout job until some worker restarted (found by the bank test).
+  const recover = async () => {
+    try {
+      if ((await side.runner.recover()) > 0) await run();
+    } catch (err) {
+      options.logger.error({ err }, 'wallet job recovery failed');
+    }
+  };
+  await recover();
   const sweep = setInterval(() => void run(), options.sweepMs ?? 2000);
   sweep.unref();
+  const recovery = setInterval(() => void recover(), options.recoverEveryMs ?? 60_000);
+  recovery.unref();
   void run();
   return {
     async close() {
       clearInterval(sweep);
+      clearInterval(recovery);
       await worker.close().catch(() => undefined);
       await pipeline.close();
     },
