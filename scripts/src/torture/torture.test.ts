@@ -62,7 +62,7 @@ describeBank('the bank test under faults (short variant)', () => {
       seed: SEED,
       loadMs: 60_000,
       thinkMs: 0,
-      settleMs: 45_000,
+      settleMs: 75_000,
       log: (line) => lines.push(line),
       signal: controller.signal,
       onEnvironment: (env) => (environment = env),

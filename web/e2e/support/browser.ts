@@ -51,7 +51,8 @@ export async function newContext(browser: Browser): Promise<BrowserContext> {
 export async function newPage(browser: Browser): Promise<Page> {
   const context = await newContext(browser);
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  // Generous: in `npm test` the browser shares two cores with the rest of the suite.
+  page.setDefaultTimeout(30_000);
   // Uncaught errors in the app show in the test output.
   page.on('pageerror', (error) => console.error(`[browser] ${error.message}`));
   return page;

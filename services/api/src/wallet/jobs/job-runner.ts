@@ -123,14 +123,18 @@ export class WalletJobRunner implements JobScheduler {
         outcome = { done: false, error: error instanceof Error ? error.message : String(error) };
       }
       if (outcome.done) {
-        await this.store.done(job.id);
+        await persistently(() => this.store.done(job.id));
       } else {
         const delay = this.delay(job.attempts);
         this.logger.warn(
           { job: job.id, attempts: job.attempts + 1, retryInMs: delay, reason: outcome.error },
           'wallet job will be retried',
         );
-        await this.store.retry(job.id, job.attempts + 1, delay, outcome.error, job.lease);
+        // A database restarting under the job (the bank test's fault) would otherwise leave
+        // it leased, hence untouched, for the rest of its lease.
+        await persistently(() =>
+          this.store.retry(job.id, job.attempts + 1, delay, outcome.error, job.lease),
+        );
         this.onScheduled(new Date(Date.now() + delay));
       }
     }
@@ -214,5 +218,18 @@ export class WalletJobRunner implements JobScheduler {
     const result = await applyVerification(deps, systemActor, reference, verification);
     if (result.status === 'SUCCESS' || result.status === 'FAILED') return { done: true };
     return { done: false, error: `supply ${result.status}` };
+  }
+}
+
+/** Runs a job-table write, trying again for a few seconds while the database is away. */
+async function persistently(write: () => Promise<unknown>, attempts = 20): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await write();
+      return;
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250 * Math.min(attempt, 4)));
+    }
   }
 }
