@@ -60,6 +60,22 @@ describe('parseConfig', () => {
     );
   });
 
+  it('reads TRUST_PROXY: off by default, true/false, a hop count or addresses and CIDRs', () => {
+    expect(parseConfig({}).TRUST_PROXY).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(parseConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(parseConfig({ TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
+    expect(
+      parseConfig({ TRUST_PROXY: '10.0.0.5, 192.168.0.0/16,::1,fd00::/8,loopback' }).TRUST_PROXY,
+    ).toEqual(['10.0.0.5', '192.168.0.0/16', '::1', 'fd00::/8', 'loopback']);
+    for (const wrong of ['yes', '10.0.0.0/33', '10.0.0', 'proxy.local', '1.2.3.4/8/2', ',']) {
+      expect(() => parseConfig({ TRUST_PROXY: wrong }), wrong).toThrow(
+        /^Invalid configuration: TRUST_PROXY must be true, false, a hop count or a comma-separated list/,
+      );
+    }
+  });
+
   it('refuses KKiaPay without a payout route, naming PAYOUT_PROVIDER in one line', () => {
     const kkiapay = {
       PAYMENT_PROVIDER: 'kkiapay',

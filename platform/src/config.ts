@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -24,6 +25,50 @@ const positiveInt = (fallback: number) =>
     .int('must be an integer')
     .positive('must be positive')
     .default(fallback);
+
+/**
+ * TRUST_PROXY: whose X-Forwarded-For the API believes (Fastify's `trustProxy`). Off by
+ * default: the client address is the socket's, so a client cannot pick its own address and
+ * escape the per-IP attempt limits. `true` trusts every peer (only when nothing but the proxy
+ * can reach the API), a number trusts that many hops, otherwise a comma-separated list of
+ * addresses, CIDRs or the names loopback, linklocal, uniquelocal.
+ */
+export type TrustProxy = boolean | number | string[];
+
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(value: string): boolean {
+  if (PROXY_RANGE_NAMES.has(value)) return true;
+  const [address = '', bits, extra] = value.split('/');
+  const version = isIP(address);
+  if (!version || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  const max = version === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+}
+
+const trustProxySchema = z
+  .string()
+  .optional()
+  .transform((value, ctx): TrustProxy => {
+    const text = value?.trim().toLowerCase() ?? '';
+    if (text === '' || text === 'false') return false;
+    if (text === 'true') return true;
+    if (/^\d+$/.test(text)) return Number(text) === 0 ? false : Number(text);
+    const list = text
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
+    const wrong = list.find((item) => !isProxyAddress(item));
+    if (wrong !== undefined || list.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be true, false, a hop count or a comma-separated list of addresses or CIDRs${wrong === undefined ? '' : ` ("${wrong}" is none of them)`}`,
+      });
+      return z.NEVER;
+    }
+    return list;
+  });
 
 export const configSchema = z
   .object({
@@ -59,6 +104,8 @@ export const configSchema = z
     PAYOUT_PROVIDER: z.enum(['sandbox', 'fedapay']).optional(),
     /** Bearer token a Prometheus scraper sends to /api/metrics (admins' JWTs work too). */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** Proxies whose X-Forwarded-For is believed (see trustProxySchema); off by default. */
+    TRUST_PROXY: trustProxySchema,
     SUPPLY_BANK_NAME: z.string().min(2).default('Banque Atlantique Bénin'),
     SUPPLY_BANK_ACCOUNT: z.string().min(5).default('BJ0660100100000012345678901'),
   })
