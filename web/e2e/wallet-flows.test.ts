@@ -7,7 +7,12 @@ import { buildApp } from '@filiere/api';
 import { createLogger, parseConfig } from '@filiere/platform';
 import { DEMO_SECOND_AGGREGATOR } from '../../scripts/src/demo/identity.js';
 import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
-import { browserMissingReason, launchBrowser, newPage } from './support/browser.js';
+import {
+  browserMissingReason,
+  explainFailures,
+  launchBrowser,
+  newPage,
+} from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
 
 const missing = browserMissingReason();
@@ -23,6 +28,7 @@ const BANK_NAME = 'Banque Atlantique Bénin';
 const digits = (text: string | null) => Number((text ?? '').replace(/\D/g, '') || 'NaN');
 
 describe.skipIf(missing !== null)('wallet flows in Chromium', () => {
+  explainFailures();
   let server: E2eServer;
   let browser: Browser;
   let aggregator: Page | undefined;
