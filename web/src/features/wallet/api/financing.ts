@@ -1,9 +1,9 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { api } from '../../../shared/api/client.js';
+import { api, command } from '../../../shared/api/client.js';
+import type { IdempotencyKey } from '../../../shared/api/idempotency.js';
 import { toPage, type Page } from '../../../shared/auth/user.js';
 import { PAGE_SIZE, type ListQuery, type TransactionStatus } from '../model/search.js';
 import type { Aggregator, Financing } from '../model/types.js';
-import { command } from './command.js';
 
 export const financingsQuery = (userId: string, search: ListQuery<TransactionStatus>) =>
   queryOptions({
@@ -29,6 +29,9 @@ export const aggregatorsQuery = (q: string) =>
     staleTime: 30_000,
   });
 
-export function createFinancing(input: { aggregatorId: string; amount: number }, key: string) {
-  return command<Financing>('/financement', key, input);
+export function createFinancing(
+  input: { aggregatorId: string; amount: number },
+  key: IdempotencyKey,
+) {
+  return command<Financing>('/financement', key, { body: input });
 }

@@ -1,9 +1,9 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { api } from '../../../shared/api/client.js';
+import { api, command } from '../../../shared/api/client.js';
+import type { IdempotencyKey } from '../../../shared/api/idempotency.js';
 import { toPage, type Page } from '../../../shared/auth/user.js';
 import { PAGE_SIZE, type ListQuery, type SupplyStatus, type SupplyTab } from '../model/search.js';
 import type { Supply, SupplyCreated, SupplyStats } from '../model/types.js';
-import { command } from './command.js';
 
 /** Supplies have no id of their own: the reference identifies one. */
 const withIds = (page: Page<Supply>): Page<Supply> => ({
@@ -59,30 +59,26 @@ export interface SupplyInput {
   bank?: string;
 }
 
-export function createSupply(input: SupplyInput, key: string): Promise<SupplyCreated> {
-  return command<SupplyCreated>('/supply', key, input);
+export function createSupply(input: SupplyInput, key: IdempotencyKey): Promise<SupplyCreated> {
+  return command<SupplyCreated>('/supply', key, { body: input });
 }
 
 /** After the widget reports success: the server verifies with the provider and credits once. */
 export function verifySupply(
   transactionId: string,
   reference: string | undefined,
-  key: string,
+  key: IdempotencyKey,
 ): Promise<Supply> {
   const query = reference ? `?reference=${encodeURIComponent(reference)}` : '';
-  return command<Supply>(
-    `/supply/verify/${encodeURIComponent(transactionId)}${query}`,
-    key,
-    undefined,
-    'GET',
-  );
+  return command<Supply>(`/supply/verify/${encodeURIComponent(transactionId)}${query}`, key, {
+    method: 'GET',
+  });
 }
 
 /** Super admin: validates a bank supply by its retyped reference. */
-export function validateBankSupply(supply: Supply, reference: string, key: string) {
+export function validateBankSupply(supply: Supply, reference: string, key: IdempotencyKey) {
   return command<Supply>('/supply/validate-bank-supply', key, {
-    reference,
-    supplyReference: supply.reference,
+    body: { reference, supplyReference: supply.reference },
   });
 }
 

@@ -3,7 +3,7 @@ import { api } from '../../../shared/api/client.js';
 import { toPage, type Page } from '../../../shared/auth/user.js';
 import { PAGE_SIZE, type ListQuery, type TransactionStatus } from '../model/search.js';
 import type { Transaction, TransactionDetail } from '../model/types.js';
-import { downloadSpreadsheet } from './command.js';
+import { downloadSpreadsheet } from './export.js';
 
 export const transactionsQuery = (search: ListQuery<TransactionStatus>) =>
   queryOptions({

@@ -1,4 +1,4 @@
-import { toast } from '../hooks/toast.js';
+import { notify } from '../../../shared/ui/notify.js';
 import { Button, Group, Select, Stack } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -8,7 +8,7 @@ import { useErrorText } from '../../../shared/api/use-error-text.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
 import { MoneyInput } from '../../../shared/ui/MoneyInput.js';
 import { aggregatorsQuery, createFinancing } from '../api/financing.js';
-import { useIdempotencyKey } from '../hooks/use-idempotency-key.js';
+import { useIdempotencyKey } from '../../../shared/api/use-idempotency-key.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
 import { amountError } from '../model/amount.js';
 import { fullName } from '../model/types.js';
@@ -48,11 +48,11 @@ export function FinancingModal({
     mutationFn: () =>
       createFinancing({ aggregatorId: aggregatorId!, amount: amount! }, key.current()),
     onSuccess: async () => {
-      toast('success', t('financings.success'));
+      notify('success', t('financings.success'));
       await invalidate();
       close();
     },
-    onError: (error) => toast('error', errorText(error)),
+    onError: (error) => notify('error', errorText(error)),
   });
   return (
     <AppModal opened={opened} onClose={close} title={t('financings.new')}>

@@ -1,4 +1,4 @@
-import { toast } from '../hooks/toast.js';
+import { notify } from '../../../shared/ui/notify.js';
 import { Group, Loader, Select, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -8,7 +8,7 @@ import { AppModal } from '../../../shared/ui/AppModal.js';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
 import { isApiError } from '../../../shared/api/api-error.js';
 import { bankAccountQuery, createSupply, type SupplyInput } from '../api/supplies.js';
-import { useIdempotencyKey } from '../hooks/use-idempotency-key.js';
+import { useIdempotencyKey } from '../../../shared/api/use-idempotency-key.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
 import { useWidgetResult } from '../hooks/use-widget-result.js';
 import type { SupplyCreated } from '../model/types.js';
@@ -88,7 +88,7 @@ export function SupplyModal({
     },
     onError: (error) => {
       popup.current?.close();
-      toast('error', isApiError(error) ? errorText(error) : t('supplies.errors.reference'));
+      notify('error', isApiError(error) ? errorText(error) : t('supplies.errors.reference'));
     },
   });
 

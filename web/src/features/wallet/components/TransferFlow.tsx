@@ -1,4 +1,4 @@
-import { toast } from '../hooks/toast.js';
+import { notify } from '../../../shared/ui/notify.js';
 import { Alert, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -10,7 +10,7 @@ import { formatNumber } from '../../../shared/format/money.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
 import { MoneyInput } from '../../../shared/ui/MoneyInput.js';
 import { makeTransfer, recipientsQuery } from '../api/transfers.js';
-import { useIdempotencyKey } from '../hooks/use-idempotency-key.js';
+import { useIdempotencyKey } from '../../../shared/api/use-idempotency-key.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
 import { amountError, requiredError } from '../model/amount.js';
 import { fullName, type Recipient } from '../model/types.js';
@@ -62,7 +62,7 @@ export function TransferFlow({
       setStep('success');
       await invalidate();
     },
-    onError: (error) => toast('error', errorText(error)),
+    onError: (error) => notify('error', errorText(error)),
   });
 
   const close = () => {

@@ -1,11 +1,11 @@
-import { toast } from '../hooks/toast.js';
+import { notify } from '../../../shared/ui/notify.js';
 import { Button, Code, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../shared/ui/AppModal.js';
 import { validateBankSupply } from '../api/supplies.js';
-import { useIdempotencyKey } from '../hooks/use-idempotency-key.js';
+import { useIdempotencyKey } from '../../../shared/api/use-idempotency-key.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
 import { referenceMatches } from '../model/amount.js';
 import type { Supply } from '../model/types.js';
@@ -33,7 +33,7 @@ export function ValidateSupplyModal({
   const validate = useMutation({
     mutationFn: () => validateBankSupply(supply!, typed, key.current()),
     onSuccess: async () => {
-      toast('success', t('adminSupplies.validated'));
+      notify('success', t('adminSupplies.validated'));
       await invalidate();
       close();
     },

@@ -1,4 +1,4 @@
-import { toast } from '../hooks/toast.js';
+import { notify } from '../../../shared/ui/notify.js';
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,7 +8,7 @@ import type { User } from '../../../shared/auth/user.js';
 import { formatNumber } from '../../../shared/format/money.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
 import { makeDebit, type WithdrawInput } from '../api/transfers.js';
-import { useIdempotencyKey } from '../hooks/use-idempotency-key.js';
+import { useIdempotencyKey } from '../../../shared/api/use-idempotency-key.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
 import { AmountStep } from './AmountStep.js';
 
@@ -42,7 +42,7 @@ export function WithdrawFlow({
     },
     // Spec: a 400 shows the server's message, anything else 'La transation a échouée'.
     onError: (error) =>
-      toast(
+      notify(
         'error',
         isApiError(error, 400) && error.message ? error.message : t('withdrawFlow.failed'),
       ),
