@@ -70,6 +70,12 @@ const trustProxySchema = z
     return list;
   });
 
+/** The supply bank outside production (demo data); production must name its own. */
+const DEMO_SUPPLY_BANK = {
+  name: 'Banque Atlantique Bénin',
+  account: 'BJ0660100100000012345678901',
+};
+
 export const configSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -106,8 +112,8 @@ export const configSchema = z
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     /** Proxies whose X-Forwarded-For is believed (see trustProxySchema); off by default. */
     TRUST_PROXY: trustProxySchema,
-    SUPPLY_BANK_NAME: z.string().min(2).default('Banque Atlantique Bénin'),
-    SUPPLY_BANK_ACCOUNT: z.string().min(5).default('BJ0660100100000012345678901'),
+    SUPPLY_BANK_NAME: z.string().min(2).default(DEMO_SUPPLY_BANK.name),
+    SUPPLY_BANK_ACCOUNT: z.string().min(5).default(DEMO_SUPPLY_BANK.account),
   })
   .superRefine((env, ctx) => {
     const required: Record<string, string[]> = {
@@ -164,9 +170,42 @@ export type Config = z.infer<typeof configSchema>;
 
 const DEV_SECRET = 'filiere-development-secret-not-for-production-use';
 
+/**
+ * What NODE_ENV=production refuses to start with, as "VARIABLE problem" (the first one), or
+ * undefined. Every default that only suits a demo must be replaced: the published development
+ * JWT secret (anyone could sign tokens), the sandbox provider (its public widget credits any
+ * supply without payment and its payouts "succeed" without paying), and the demo bank.
+ */
+function productionRefusal(
+  config: Config,
+  given: Record<string, string | undefined>,
+): string | undefined {
+  if (config.NODE_ENV !== 'production') return undefined;
+  if (!given.JWT_SECRET) return 'JWT_SECRET is required when NODE_ENV=production';
+  if (config.JWT_SECRET === DEV_SECRET) {
+    return 'JWT_SECRET must not be the published development secret when NODE_ENV=production';
+  }
+  if (config.PAYMENT_PROVIDER === 'sandbox') {
+    return (
+      'PAYMENT_PROVIDER must be kkiapay or fedapay when NODE_ENV=production' +
+      ' (the sandbox credits supplies without any payment)'
+    );
+  }
+  if ((config.PAYOUT_PROVIDER ?? config.PAYMENT_PROVIDER) !== 'fedapay') {
+    return 'PAYOUT_PROVIDER must be fedapay when NODE_ENV=production (the sandbox pays nothing out)';
+  }
+  if (!given.SUPPLY_BANK_NAME) {
+    return 'SUPPLY_BANK_NAME is required when NODE_ENV=production (the default is a demo bank)';
+  }
+  if (!given.SUPPLY_BANK_ACCOUNT || config.SUPPLY_BANK_ACCOUNT === DEMO_SUPPLY_BANK.account) {
+    return 'SUPPLY_BANK_ACCOUNT is required when NODE_ENV=production (the default is a demo account)';
+  }
+  return undefined;
+}
+
 function developmentSecret(nodeEnv: string): string {
   if (nodeEnv === 'production') {
-    // Caught by the refinement below; never reached with a usable value.
+    // Refused by productionRefusal; never reached with a usable value.
     return '';
   }
   return DEV_SECRET;
@@ -192,9 +231,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const shown = got === undefined ? '' : ` (got "${truncate(String(got))}")`;
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${shown}`);
   }
-  if (result.data.NODE_ENV === 'production' && result.data.JWT_SECRET === '') {
-    throw new ConfigError('Invalid configuration: JWT_SECRET is required when NODE_ENV=production');
-  }
+  const refused = productionRefusal(result.data, cleaned);
+  if (refused) throw new ConfigError(`Invalid configuration: ${refused}`);
   return result.data;
 }
 

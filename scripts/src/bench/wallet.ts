@@ -102,6 +102,14 @@ async function startApi(
     env: {
       ...env,
       NODE_ENV: 'production',
+      // Production refuses the sandbox and the demo bank; the bench only transfers, so the
+      // provider is never called (its base URL is a closed loopback port).
+      PAYMENT_PROVIDER: 'fedapay',
+      FEDAPAY_BASE_URL: 'http://127.0.0.1:9',
+      FEDAPAY_PUBLIC_KEY: 'bench-public-key',
+      FEDAPAY_SECRET_KEY: 'bench-secret-key',
+      SUPPLY_BANK_NAME: 'Banque du bench',
+      SUPPLY_BANK_ACCOUNT: 'BJ0000000000000000000000001',
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl ?? '',
       PORT: String(port),

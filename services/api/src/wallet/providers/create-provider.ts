@@ -7,6 +7,7 @@ import { createSandboxProvider, type SandboxStore } from './sandbox.js';
 
 type ProviderConfig = Pick<
   Config,
+  | 'NODE_ENV'
   | 'PAYMENT_PROVIDER'
   | 'PAYOUT_PROVIDER'
   | 'PUBLIC_URL'
@@ -31,6 +32,11 @@ export function createPaymentProvider(config: ProviderConfig, deps: Deps): Payme
   const payoutName = config.PAYOUT_PROVIDER ?? config.PAYMENT_PROVIDER;
   if (payoutName === 'kkiapay') {
     throw new Error('PAYOUT_PROVIDER is required when PAYMENT_PROVIDER=kkiapay');
+  }
+  // A sandbox payout "succeeds" without paying anyone. parseConfig refuses it in production;
+  // this refuses it for a configuration built by hand too.
+  if (payoutName === 'sandbox' && config.NODE_ENV === 'production') {
+    throw new Error('PAYOUT_PROVIDER must not be sandbox when NODE_ENV=production');
   }
   if (payoutName === config.PAYMENT_PROVIDER) return collector;
   return routePayouts(collector, build(payoutName, config, deps));
