@@ -8,6 +8,7 @@ import {
   type Actor,
   type Decision,
   type MovementAnswer,
+  type Recipient,
   type WalletState,
   type WithdrawalAnswer,
   type WithdrawalState,
@@ -15,7 +16,14 @@ import {
 import { scopedKey, type WalletDeps } from './context.js';
 import { newReference } from './references.js';
 import { openingWallets, runCommand } from './run-command.js';
-import { actorOf, findWalletUsers, pickUser, requireUser, type WalletUser } from './users.js';
+import {
+  actorOf,
+  findWalletUsers,
+  pickUser,
+  recipientStatus,
+  requireUser,
+  type WalletUser,
+} from './users.js';
 
 export interface TransferInput {
   source: string;
@@ -42,7 +50,10 @@ export async function makeTransfer(
   input: TransferInput,
   idempotencyKey?: string,
 ): Promise<TransferResult> {
-  const users = await findWalletUsers(deps.db, [userId, input.destination]);
+  // Deleted users too: paying one is refused with a clear 422 by the decider, not a 404.
+  const users = await findWalletUsers(deps.db, [userId, input.destination], {
+    includeDeleted: true,
+  });
   const me = pickUser(users, userId);
   const actor = actorOf(me?.id === userId.toLowerCase() ? me : undefined);
   const source = input.source.toLowerCase();
@@ -152,7 +163,9 @@ export async function makeFinancing(
   input: { aggregatorId: string; amount: number },
   idempotencyKey?: string,
 ): Promise<FinancingResult> {
-  const users = await findWalletUsers(deps.db, [userId, input.aggregatorId]);
+  const users = await findWalletUsers(deps.db, [userId, input.aggregatorId], {
+    includeDeleted: true,
+  });
   const me = users.find((u) => u.id === userId.toLowerCase());
   const actor = actorOf(me);
   const recipient = requireUser(
@@ -198,7 +211,7 @@ async function moveBetweenWallets(
     decide(
       states: { source: WalletState; destination: WalletState },
       ids: { reference: string; sourceWalletId: string; destinationWalletId: string },
-      facts: { recipient: { userId: string; role: string; clusterId: string | null } },
+      facts: { recipient: Recipient },
     ): Decision<MovementAnswer>;
   },
 ): Promise<{ answer: MovementAnswer; from: string }> {
@@ -231,6 +244,7 @@ async function moveBetweenWallets(
               userId: recipient.id,
               role: recipient.role,
               clusterId: recipient.clusterId,
+              status: recipientStatus(recipient),
             },
           },
         ),

@@ -1,4 +1,4 @@
-import { ForbiddenError, ValidationError } from '@filiere/platform';
+import { BusinessRuleError, ForbiddenError, ValidationError } from '@filiere/platform';
 import { assertAmount, move, walletAccount } from './accounts.js';
 import {
   decision,
@@ -17,6 +17,30 @@ export interface Recipient {
   userId: string;
   role: string;
   clusterId: string | null;
+  /**
+   * The recipient's account: ACTIVE, INACTIVE (deactivated, or self-registered and never
+   * activated) or DELETED. Only an active account can use (or withdraw) what it receives.
+   */
+  status: RecipientStatus;
+}
+
+export type RecipientStatus = 'ACTIVE' | 'INACTIVE' | 'DELETED';
+
+/**
+ * 422 unless the recipient's account is active: money sent to a deactivated, never-activated
+ * or deleted account would be stranded in a wallet nobody can use.
+ */
+function requireActiveRecipient(recipient: Recipient, who: 'destinataire' | 'bénéficiaire'): void {
+  if (recipient.status === 'DELETED') {
+    throw new BusinessRuleError(`Le compte du ${who} a été supprimé`, {
+      reason: 'RECIPIENT_DELETED',
+    });
+  }
+  if (recipient.status !== 'ACTIVE') {
+    throw new BusinessRuleError(`Le compte du ${who} n’est pas actif`, {
+      reason: 'RECIPIENT_INACTIVE',
+    });
+  }
 }
 
 export interface Transfer {
@@ -44,7 +68,8 @@ function requireDistinct(source: string, destination: string): void {
 
 /**
  * Wallet to wallet. The source must be the caller's own wallet; admins and super admins may
- * pay anyone, other roles only users of their own cluster.
+ * pay anyone, other roles only users of their own cluster; the recipient's account must be
+ * active (422 otherwise).
  */
 export function transfer(
   states: { source: WalletState; destination: WalletState },
@@ -65,6 +90,7 @@ export function transfer(
     isAdmin(actor.role) ||
     (actor.clusterId !== null && facts.recipient.clusterId === actor.clusterId);
   if (!inScope) throw new ForbiddenError('Ce destinataire n’est pas dans votre cluster');
+  requireActiveRecipient(facts.recipient, 'destinataire');
   const from = requireOpenWallet(states.source);
   const to = requireOpenWallet(states.destination, 'Portefeuille du destinataire introuvable');
   requireAvailable(states.source, command.amount);
@@ -97,7 +123,10 @@ export interface Finance {
   amount: number;
 }
 
-/** An aggregator funds another aggregator (both ROLE_INDUSTRIAL), never itself. */
+/**
+ * An aggregator funds another aggregator (both ROLE_INDUSTRIAL), never itself, and only an
+ * active account (422 otherwise).
+ */
 export function finance(
   states: { source: WalletState; destination: WalletState },
   command: Finance,
@@ -118,6 +147,7 @@ export function finance(
   if (facts.recipient.userId === actor.userId) {
     throw new ValidationError('Vous ne pouvez pas vous financer vous-même');
   }
+  requireActiveRecipient(facts.recipient, 'bénéficiaire');
   const from = requireOpenWallet(states.source);
   const to = requireOpenWallet(states.destination, 'Portefeuille du bénéficiaire introuvable');
   requireAvailable(states.source, command.amount);
