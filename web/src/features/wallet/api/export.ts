@@ -69,12 +69,12 @@ export function waitForExport(first: ExportJob): Promise<void> {
       }
     };
     const onPush = (message: PushMessage) => {
-      const data = (message.data ?? {}) as { jobId?: string; done?: number; total?: number };
-      if (data.jobId !== first.jobId) return;
-      if (message.type === 'export.progress') {
-        apply({ status: 'RUNNING', done: data.done ?? 0, total: data.total ?? first.total });
-      } else if (message.type === 'export.ready') finish();
-      else if (message.type === 'export.failed') finish(failed());
+      const mine = (data: { jobId: string } | null) => data?.jobId === first.jobId;
+      if (message.type === 'export.progress' && mine(message.data)) {
+        const { done, total } = message.data;
+        apply({ status: 'RUNNING', done: done ?? 0, total: total ?? first.total });
+      } else if (message.type === 'export.ready' && mine(message.data)) finish();
+      else if (message.type === 'export.failed' && mine(message.data)) finish(failed());
     };
     const connection = new RealtimeConnection(getToken, onPush, () => void check());
     const poll = setInterval(() => void check(), POLL_MS);
