@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { EventStore } from '@filiere/event-store';
-import type { Config, Logger } from '@filiere/platform';
+import type { Config, Logger, TrustProxy } from '@filiere/platform';
 import { registerCommandPipeline } from './commands.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/error-handler.js';
@@ -19,6 +19,7 @@ import {
 } from './http/health.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRequestLog } from './http/request-log.js';
+import { validatorCompiler } from './http/validator.js';
 import { registerWebApp } from './http/web-static.js';
 import { registerIdentity } from './identity/index.js';
 import { registerRealtime, type RealtimeOptions } from './realtime/index.js';
@@ -60,9 +61,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
     },
     bodyLimit: 2 * 1024 * 1024,
-    trustProxy: true,
+    // Off unless TRUST_PROXY names the proxies (see fastifyTrustProxy).
+    trustProxy: fastifyTrustProxy(deps.config.TRUST_PROXY),
   });
   app.decorate('deps', deps);
+  // Zod schemas, after a check that no input string holds text PostgreSQL cannot store.
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
@@ -98,4 +101,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   if (deps.webDir) await registerWebApp(app, deps.webDir);
   return app;
+}
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy`. A hop count becomes "trust the n nearest hops":
+ * Fastify 5 ignores a bare number (it cannot check the peer), and only the operator knows
+ * that nothing but the proxy chain reaches the API.
+ */
+export function fastifyTrustProxy(
+  setting: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return setting;
 }

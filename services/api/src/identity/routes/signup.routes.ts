@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { IdentityContext } from '../context.js';
+import { attemptLimit } from '../rate-limit.js';
 import {
   emailBody,
   emailParams,
@@ -16,6 +17,8 @@ const tags = ['identity'];
 /** Registration, invitation links and password reset (public except typeUser=user). */
 export function signupRoutes(scope: FastifyInstance, ctx: IdentityContext): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
+  // Mail-sending routes that also tell whether an address is known: per address and per target.
+  const limitMail = attemptLimit(scope, 'mail');
 
   app.post(
     '/users/invitation/signup',
@@ -27,6 +30,10 @@ export function signupRoutes(scope: FastifyInstance, ctx: IdentityContext): void
         querystring: signupQuery,
         body: signupBody,
         response: { 201: userSchema },
+      },
+      // Public registration only: typeUser=user is an authenticated administrator's creation.
+      preHandler: async (request, reply) => {
+        if (request.query.typeUser !== 'user') await limitMail(request, reply);
       },
     },
     async (request, reply) => {
@@ -48,7 +55,7 @@ export function signupRoutes(scope: FastifyInstance, ctx: IdentityContext): void
         body: emailBody,
         response: { 200: okSchema },
       },
-      preHandler: ctx.limitAttempts,
+      preHandler: limitMail,
     },
     async (request) => {
       await ctx.auth.resendInvitation(request.body.email);
@@ -84,7 +91,7 @@ export function signupRoutes(scope: FastifyInstance, ctx: IdentityContext): void
         params: emailParams,
         response: { 200: okSchema },
       },
-      preHandler: ctx.limitAttempts,
+      preHandler: limitMail,
     },
     async (request) => {
       await ctx.auth.forgotPassword(request.params.email);
