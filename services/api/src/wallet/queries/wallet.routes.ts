@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { storableString } from '@filiere/platform';
 import { callerOf, isAdminRole, requireWalletAccess } from './caller.js';
 import { iso, likePattern, listOf, security, tags } from './schemas.js';
 
@@ -62,7 +63,7 @@ export function walletRoutes(scope: FastifyInstance): void {
         security,
         summary: 'Nombre de transactions par mois (janvier à décembre) d’un portefeuille',
         params: z.object({
-          walletId: z.string().min(1).max(100),
+          walletId: storableString().min(1).max(100),
           year: z.coerce.number({ error: 'Année invalide' }).int().min(2000).max(2100),
         }),
         response: {
@@ -99,7 +100,7 @@ export function walletRoutes(scope: FastifyInstance): void {
         security,
         summary:
           'Destinataires d’un transfert : tous les utilisateurs (administrateurs), sinon ceux du cluster de l’appelant ; q vide → liste vide',
-        querystring: z.object({ q: z.string().trim().max(100).optional() }),
+        querystring: z.object({ q: storableString().trim().max(100).optional() }),
         response: { 200: listOf(recipientSchema) },
       },
       preHandler: app.authenticate,

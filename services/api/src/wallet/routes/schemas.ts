@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableString } from '@filiere/platform';
 
 const INVALID = 'Entré non valide';
 
@@ -16,21 +17,31 @@ export const idSchema = z
     message: 'Identifiant invalide',
   });
 
-/** Every command accepts `Idempotency-Key`: a repeat with the same key has one effect. */
+export const IDEMPOTENCY_KEY_MISSING =
+  'L’en-tête Idempotency-Key est obligatoire pour une opération sur le portefeuille';
+
+/**
+ * Every money command requires `Idempotency-Key` (400 without): a repeat of the same request
+ * with the same key has one effect and answers the first result; the key reused for another
+ * request is refused (422, see run-command.ts).
+ */
 export const idempotencyHeaders = z.looseObject({
-  'idempotency-key': z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe('A repeat with the same key (per user) returns the first answer and does nothing'),
+  'idempotency-key': storableString({
+    error: (issue) =>
+      issue.input === undefined ? IDEMPOTENCY_KEY_MISSING : 'Idempotency-Key invalide',
+  })
+    .min(1, { message: IDEMPOTENCY_KEY_MISSING })
+    .max(200, { message: 'Idempotency-Key : au plus 200 caractères' })
+    .describe(
+      'Required. A repeat of the same request with the same key (per user) returns the first answer and does nothing; the key reused for another request is a 422',
+    ),
 });
 
 export const transferBody = z.object({
   source: idSchema.describe('The caller’s wallet id (or user id)'),
   destination: idSchema.describe('The recipient’s wallet id or user id'),
   amount: amountSchema,
-  reason: z.string().trim().min(1, { message: 'Ce champ est obligatoire' }).max(500),
+  reason: storableString().trim().min(1, { message: 'Ce champ est obligatoire' }).max(500),
 });
 
 export const debitBody = z.object({
@@ -42,17 +53,15 @@ export const supplyBody = z.object({
   amount: amountSchema,
   walletId: idSchema,
   accountType: z.enum(['MOBILE_MONEY', 'CARD', 'BANK'], { message: INVALID }),
-  bank: z.string().max(200).nullish(),
+  bank: storableString().max(200).nullish(),
 });
 
 export const validateBankSupplyBody = z.object({
-  reference: z
-    .string()
+  reference: storableString()
     .min(1, { message: 'Ce champ est obligatoire' })
     .max(100)
     .describe('The reference as retyped by the super admin (must match exactly)'),
-  supplyReference: z
-    .string()
+  supplyReference: storableString()
     .min(1)
     .max(100)
     .optional()
@@ -64,4 +73,4 @@ export const financementBody = z.object({
   amount: amountSchema,
 });
 
-export const referenceParam = z.object({ id: z.string().min(1).max(100) });
+export const referenceParam = z.object({ id: storableString().min(1).max(100) });

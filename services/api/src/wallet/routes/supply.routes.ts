@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { storableString } from '@filiere/platform';
 import type { WalletDeps } from '../commands/context.js';
 import {
   createSupply,
@@ -62,10 +63,10 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
       schema: {
         tags: ['supply'],
         summary: 'Verify the widget’s transaction with the provider; credits once',
-        params: z.object({ transactionId: z.string().min(1).max(200) }),
+        headers: idempotencyHeaders,
+        params: z.object({ transactionId: storableString().min(1).max(200) }),
         querystring: z.object({
-          reference: z
-            .string()
+          reference: storableString()
             .min(1)
             .max(100)
             .optional()
@@ -80,6 +81,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
         request.user.sub,
         request.params.transactionId,
         request.query.reference,
+        key(request.headers),
       ),
   );
 
