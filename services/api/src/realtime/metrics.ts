@@ -117,8 +117,11 @@ async function walletJobs(db: Kysely<any>): Promise<JobsRow[]> {
 
 const METRICS_ROLES = new Set(['ROLE_ADMIN', 'ROLE_SUPER_ADMIN']);
 
-/** 401 without credentials, 403 for a signed-in user who is not an admin. */
-function metricsAccess(app: FastifyInstance) {
+/**
+ * 401 without credentials, 403 for a signed-in user who is not an admin. In production it
+ * also guards /api/docs and the details of /api/ready (http/openapi.ts, http/health.ts).
+ */
+export function metricsAccess(app: FastifyInstance) {
   const token = app.deps.config.METRICS_TOKEN;
   const expected = token === undefined ? undefined : digest(token);
   return async (request: FastifyRequest) => {
