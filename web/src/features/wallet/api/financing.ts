@@ -2,7 +2,8 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, command } from '../../../shared/api/client.js';
 import type { IdempotencyKey } from '../../../shared/api/idempotency.js';
 import { toPage, type Page } from '../../../shared/auth/user.js';
-import { PAGE_SIZE, type ListQuery, type TransactionStatus } from '../model/search.js';
+import { pageParams, type ListQuery } from '../../../shared/search/list-search.js';
+import type { TransactionStatus } from '../model/search.js';
 import type { Aggregator, Financing } from '../model/types.js';
 
 export const financingsQuery = (userId: string, search: ListQuery<TransactionStatus>) =>
@@ -12,7 +13,7 @@ export const financingsQuery = (userId: string, search: ListQuery<TransactionSta
       const page = toPage(
         await api<Page<Financing> | Financing[]>(
           `/financement/user/${encodeURIComponent(userId)}`,
-          { query: { page: search.page, limit: PAGE_SIZE, q: search.q, status: search.status } },
+          { query: pageParams(search) },
         ),
       );
       return { ...page, data: page.data.map((f) => ({ ...f, id: f.id ?? f.reference })) };

@@ -2,7 +2,8 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, command } from '../../../shared/api/client.js';
 import type { IdempotencyKey } from '../../../shared/api/idempotency.js';
 import { toPage, type Page } from '../../../shared/auth/user.js';
-import { PAGE_SIZE, type ListQuery, type SupplyStatus, type SupplyTab } from '../model/search.js';
+import { pageParams, type ListQuery } from '../../../shared/search/list-search.js';
+import type { SupplyStatus, SupplyTab } from '../model/search.js';
 import type { Supply, SupplyCreated, SupplyStats } from '../model/types.js';
 
 /** Supplies have no id of their own: the reference identifies one. */
@@ -24,7 +25,7 @@ export const suppliesQuery = (userId: string, tab: SupplyTab, search: ListQuery<
       withIds(
         toPage(
           await api<Page<Supply> | Supply[]>(`/supply/${tab}/${encodeURIComponent(userId)}`, {
-            query: { page: search.page, limit: PAGE_SIZE, q: search.q, status: search.status },
+            query: pageParams(search),
           }),
         ),
       ),
@@ -39,13 +40,7 @@ export const bankSuppliesQuery = (search: ListQuery<SupplyStatus>) =>
       withIds(
         toPage(
           await api<Page<Supply> | Supply[]>('/supply', {
-            query: {
-              page: search.page,
-              limit: PAGE_SIZE,
-              type: 'BANK',
-              q: search.q,
-              status: search.status,
-            },
+            query: { ...pageParams(search), type: 'BANK' },
           }),
         ),
       ),
