@@ -20,7 +20,7 @@ import {
 } from '../providers/port.js';
 import { scopedKey, type WalletDeps } from './context.js';
 import { newReference } from './references.js';
-import { openingWallets, runCommand } from './run-command.js';
+import { openingWallets, requestFingerprint, runCommand } from './run-command.js';
 import { actorOf, findWalletUsers, loadActor } from './users.js';
 
 export interface SupplyInput {
@@ -64,6 +64,7 @@ export async function createSupply(
   const stream = supplyStreamId(reference);
   const answer = await runCommand(deps.pipeline, {
     idempotencyKey: scopedKey(actor.userId, 'supply', idempotencyKey),
+    fingerprint: requestFingerprint('supply', { ...input, bank: input.bank ?? null }),
     streams: [walletStream, stream],
     userId: actor.userId,
     decide: openingWallets([{ walletId, ownerUserId: actor.userId }], (states) =>
@@ -137,12 +138,19 @@ export async function applyVerification(
   actor: Actor,
   reference: string,
   verification: ProviderTransaction,
+  request?: { idempotencyKey: string | undefined; fingerprint: string },
 ): Promise<SupplySummary> {
   const supply = await loadSupply(deps, reference);
   const stream = supplyStreamId(reference);
   const walletStream = walletStreamId(supply.walletId!);
   let state = supply;
   const answer = await runCommand(deps.pipeline, {
+    ...(request
+      ? {
+          idempotencyKey: scopedKey(actor.userId, 'verify', request.idempotencyKey),
+          fingerprint: request.fingerprint,
+        }
+      : {}),
     streams: [stream, walletStream],
     userId: actor.userId,
     decide: (states) => {
@@ -169,6 +177,7 @@ export async function verifySupplyTransaction(
   userId: string,
   transactionId: string,
   reference?: string,
+  idempotencyKey?: string,
 ): Promise<SupplySummary> {
   const actor = actorOf(await loadActor(deps.db, userId));
   let verification: ProviderTransaction;
@@ -182,7 +191,10 @@ export async function verifySupplyTransaction(
   }
   const target = verification.reference || reference;
   if (!target) throw new NotFoundError('Approvisionnement introuvable');
-  const result = await applyVerification(deps, actor, target, verification);
+  const result = await applyVerification(deps, actor, target, verification, {
+    idempotencyKey,
+    fingerprint: requestFingerprint('verify', { transactionId, reference: reference ?? null }),
+  });
   if (result.status === 'PENDING' && verification.status === 'PENDING') {
     await deps.jobs.scheduleSupplyCheck(target, transactionId);
   }
@@ -229,6 +241,11 @@ export async function validateBankSupplyByReference(
   let state = supply;
   const answer = await runCommand(deps.pipeline, {
     idempotencyKey: scopedKey(actor.userId, 'validate-supply', idempotencyKey),
+    // By path or by body, the same supply and retyped reference are the same request.
+    fingerprint: requestFingerprint('validate-supply', {
+      reference,
+      retypedReference: input.retypedReference,
+    }),
     streams: [stream, walletStream],
     userId: actor.userId,
     decide: (states) => {

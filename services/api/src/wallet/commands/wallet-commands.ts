@@ -15,7 +15,7 @@ import {
 } from '../domain/index.js';
 import { scopedKey, type WalletDeps } from './context.js';
 import { newReference } from './references.js';
-import { openingWallets, runCommand } from './run-command.js';
+import { openingWallets, requestFingerprint, runCommand } from './run-command.js';
 import {
   actorOf,
   findWalletUsers,
@@ -65,6 +65,7 @@ export async function makeTransfer(
     command: 'transfer',
     referencePrefix: 'TRF',
     idempotencyKey,
+    fingerprint: requestFingerprint('transfer', input),
     decide: (states, ids, facts) =>
       transfer(states, { ...ids, amount: input.amount, reason: input.reason }, actor, facts),
   });
@@ -122,6 +123,7 @@ export async function makeWithdrawal(
   const stream = withdrawalStreamId(withdrawalId);
   const answer = await runCommand(deps.pipeline, {
     idempotencyKey: scopedKey(actor.userId, 'withdrawal', idempotencyKey),
+    fingerprint: requestFingerprint('withdrawal', { id: target, ...input }),
     streams: [walletStream, stream],
     userId: actor.userId,
     decide: openingWallets([{ walletId, ownerUserId: actor.userId }], (states) =>
@@ -181,6 +183,7 @@ export async function makeFinancing(
     command: 'financing',
     referencePrefix: 'FIN',
     idempotencyKey,
+    fingerprint: requestFingerprint('financing', input),
     decide: (states, ids, facts) => finance(states, { ...ids, amount: input.amount }, actor, facts),
   });
   return {
@@ -208,6 +211,8 @@ async function moveBetweenWallets(
     command: 'transfer' | 'financing';
     referencePrefix: 'TRF' | 'FIN';
     idempotencyKey: string | undefined;
+    /** The client's request (requestFingerprint), tied to its idempotency key. */
+    fingerprint: string;
     decide(
       states: { source: WalletState; destination: WalletState },
       ids: { reference: string; sourceWalletId: string; destinationWalletId: string },
@@ -225,6 +230,7 @@ async function moveBetweenWallets(
   const toStream = walletStreamId(recipient.walletId);
   const answer = await runCommand(deps.pipeline, {
     idempotencyKey: scopedKey(actor.userId, move.command, move.idempotencyKey),
+    fingerprint: move.fingerprint,
     streams: [fromStream, toStream],
     userId: actor.userId,
     decide: openingWallets(

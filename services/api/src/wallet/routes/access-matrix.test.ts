@@ -90,7 +90,11 @@ describe('wallet command routes: role × route', () => {
 
   for (const route of ROUTES) {
     it(`${route.name}: ${route.roles === 'all' ? 'every role' : route.roles.join(', ')}`, async () => {
-      const anonymous = await app.inject(route.request(peer, peer));
+      // A well-formed request (money commands require an Idempotency-Key) without a token.
+      const anonymous = await app.inject({
+        ...route.request(peer, peer),
+        headers: { 'idempotency-key': 'anonymous' },
+      });
       expect(anonymous.statusCode).toBe(401);
       for (const role of ROLE_CODES) {
         const me = users.get(role)!;

@@ -17,13 +17,24 @@ export const idSchema = z
     message: 'Identifiant invalide',
   });
 
-/** Every command accepts `Idempotency-Key`: a repeat with the same key has one effect. */
+export const IDEMPOTENCY_KEY_MISSING =
+  'L’en-tête Idempotency-Key est obligatoire pour une opération sur le portefeuille';
+
+/**
+ * Every money command requires `Idempotency-Key` (400 without): a repeat of the same request
+ * with the same key has one effect and answers the first result; the key reused for another
+ * request is refused (422, see run-command.ts).
+ */
 export const idempotencyHeaders = z.looseObject({
-  'idempotency-key': storableString()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe('A repeat with the same key (per user) returns the first answer and does nothing'),
+  'idempotency-key': storableString({
+    error: (issue) =>
+      issue.input === undefined ? IDEMPOTENCY_KEY_MISSING : 'Idempotency-Key invalide',
+  })
+    .min(1, { message: IDEMPOTENCY_KEY_MISSING })
+    .max(200, { message: 'Idempotency-Key : au plus 200 caractères' })
+    .describe(
+      'Required. A repeat of the same request with the same key (per user) returns the first answer and does nothing; the key reused for another request is a 422',
+    ),
 });
 
 export const transferBody = z.object({

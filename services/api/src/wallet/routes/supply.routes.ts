@@ -63,6 +63,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
       schema: {
         tags: ['supply'],
         summary: 'Verify the widget’s transaction with the provider; credits once',
+        headers: idempotencyHeaders,
         params: z.object({ transactionId: storableString().min(1).max(200) }),
         querystring: z.object({
           reference: storableString()
@@ -80,6 +81,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
         request.user.sub,
         request.params.transactionId,
         request.query.reference,
+        key(request.headers),
       ),
   );
 
