@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { useTestDatabase } from './testing/database.js';
 import {
   isStorableText,
   storableInput,
@@ -57,5 +59,32 @@ describe('text PostgreSQL can store', () => {
     expect(error!.issues).toMatchObject([{ path: ['a', 'b'], message: UNSTORABLE_TEXT_MESSAGE }]);
     const keyed = storableInput.safeParse({ a: { 'k\u0000\uD800': 1 } });
     expect(keyed.error!.issues).toMatchObject([{ path: ['a', 'k\uFFFD\uFFFD'] }]);
+  });
+});
+
+describe('isStorableText agrees with PostgreSQL', () => {
+  const database = useTestDatabase();
+  const store = (value: string) =>
+    sql`select ${value}::text as t, ${JSON.stringify({ value })}::jsonb as j`.execute(database.db);
+
+  it('stores every other code point, U+0001 to U+10FFFF, in text and jsonb', async () => {
+    let all = '';
+    for (let cp = 1; cp <= 0x10ffff; cp++) {
+      if (cp < 0xd800 || cp > 0xdfff) all += String.fromCodePoint(cp);
+    }
+    expect(isStorableText(all)).toBe(true);
+    const { rows } = await store(all);
+    expect(rows[0]).toEqual({ t: all, j: { value: all } });
+  });
+
+  it('refuses exactly what isStorableText refuses', async () => {
+    for (const bad of ['a\u0000b', '\uD800', 'x\uDBFFy', '\uDC00', '\uDFFF\uD800']) {
+      expect(isStorableText(bad)).toBe(false);
+      // jsonb refuses the escape; text gets NUL as a byte (refused) or a lone surrogate as U+FFFD.
+      await expect(
+        sql`select ${JSON.stringify({ bad })}::jsonb`.execute(database.db),
+      ).rejects.toMatchObject({ code: expect.stringMatching(/^22/) });
+    }
+    await expect(store('a\u0000b')).rejects.toMatchObject({ code: expect.stringMatching(/^22/) });
   });
 });
