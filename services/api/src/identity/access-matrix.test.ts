@@ -163,7 +163,37 @@ const rows: Row[] = [
     request: (_env, caller) => ({
       method: 'PATCH',
       url: '/api/users/me/email',
-      payload: { email: caller?.email ?? 'anon@x.bj' },
+      payload: { email: caller?.email ?? 'anon@x.bj', currentPassword: TEST_PASSWORD },
+    }),
+  },
+  {
+    route: 'PATCH /users/me/phone',
+    access: everyone,
+    status: 200,
+    request: () => ({
+      method: 'PATCH',
+      url: '/api/users/me/phone',
+      payload: { phone: '0166000000', currentPassword: TEST_PASSWORD },
+    }),
+  },
+  {
+    route: 'PATCH /users/me/momoAccountNumber',
+    access: everyone,
+    status: 200,
+    request: () => ({
+      method: 'PATCH',
+      url: '/api/users/me/momoAccountNumber',
+      payload: { momoAccountNumber: '0166111111', currentPassword: TEST_PASSWORD },
+    }),
+  },
+  {
+    route: 'PATCH /users/me/bankAccountNumber',
+    access: everyone,
+    status: 200,
+    request: () => ({
+      method: 'PATCH',
+      url: '/api/users/me/bankAccountNumber',
+      payload: { bankAccountNumber: 'BJ0061010100', currentPassword: TEST_PASSWORD },
     }),
   },
   {
@@ -226,8 +256,16 @@ const rows: Row[] = [
     request: async (env) => ({
       method: 'PATCH',
       url: `/api/users/${await env.victim()}`,
-      payload: { firstname: 'Changé', phone: '0166000000' },
+      // Names only: which role changes which other field is the generated field matrix
+      // of security/access-matrix.test.ts.
+      payload: { firstname: 'Changé', lastname: 'Aussi' },
     }),
+  },
+  {
+    route: 'GET /users/{id}/audit',
+    access: ROUTE_ROLES.audit,
+    status: 200,
+    request: async (env) => ({ method: 'GET', url: `/api/users/${await env.victim()}/audit` }),
   },
   {
     route: 'DELETE /users/{id}',
@@ -276,6 +314,15 @@ describe('identity role × route matrix', () => {
   });
   afterAll(async () => app?.close());
 
+  const tokenVersion = async (id: string) =>
+    (
+      await testDb.db
+        .selectFrom('users')
+        .select('token_version')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).token_version as number;
+
   it('covers every identity route of the OpenAPI document', async () => {
     const doc = (await app.inject({ url: '/api/docs/json' })).json();
     const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
@@ -296,8 +343,11 @@ describe('identity role × route matrix', () => {
         const response = await app.inject({
           ...request,
           remoteAddress: `10.1.${Math.floor(n / 250)}.${(n++ % 250) + 1}`,
+          // The password row revokes the callers' tokens: sign with their current version.
           headers: caller
-            ? { authorization: `Bearer ${app.jwt.sign({ sub: caller.id, role: role! })}` }
+            ? {
+                authorization: `Bearer ${app.jwt.sign({ sub: caller.id, role: role!, tv: await tokenVersion(caller.id) })}`,
+              }
             : {},
         });
         outcome[role ?? 'anonymous'] = response.statusCode;

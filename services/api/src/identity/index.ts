@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { AuthService } from './auth.service.js';
+import { registerIdentityStreams } from './catalogue.js';
 import { makeGuard, type IdentityContext } from './context.js';
 import type { Mailer } from './mail/mailer.js';
 import { outboxMailer } from './mail/outbox-mailer.js';
 import { smtpMailer } from './mail/smtp-mailer.js';
 import { superAdminNotifier } from './notify.js';
 import { registerAttemptLimit } from './rate-limit.js';
+import { IdentityJournal } from './journal.js';
 import { IdentityRepository } from './repository.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { profileRoutes } from './routes/profile.routes.js';
@@ -13,6 +15,7 @@ import { referenceRoutes } from './routes/reference.routes.js';
 import { signupRoutes } from './routes/signup.routes.js';
 import { usersRoutes } from './routes/users.routes.js';
 import { UsersService } from './users.service.js';
+import { requireEmptyWallet } from '../wallet/balance-of.js';
 
 export { identityMigrations } from './migrations/index.js';
 export { hashPassword } from './password.js';
@@ -20,8 +23,9 @@ export { ROLES, ORGANIZATION_TYPES } from './roles.js';
 
 /**
  * Identity and access under /api: sign-in, registration, invitation and reset
- * links, user administration, profile. Mail goes through SMTP when SMTP_URL is
- * set, else to the outbox table and the log.
+ * links, user administration, profile, audit trail. Mail goes through SMTP when
+ * SMTP_URL is set, else to the outbox table and the log. Changes of an account are
+ * recorded as events of its `user-<id>` stream, through the app's command pipeline.
  */
 export async function registerIdentity(app: FastifyInstance): Promise<void> {
   const { config, db, logger } = app.deps;
@@ -29,6 +33,10 @@ export async function registerIdentity(app: FastifyInstance): Promise<void> {
     ? smtpMailer(config.SMTP_URL, config.MAIL_FROM)
     : outboxMailer(db, logger);
   if (mailer.close) app.addHook('onClose', async () => mailer.close!());
+  registerIdentityStreams(app.commands);
+  const journal = new IdentityJournal(db, app.commands);
+  // The websocket hub (realtime/, registered after identity) closes the sockets that lost access.
+  const accessChanged = (userIds: string[]) => app.accessChanged(userIds);
 
   await app.register(
     async (scope) => {
@@ -39,13 +47,22 @@ export async function registerIdentity(app: FastifyInstance): Promise<void> {
         publicUrl: config.PUBLIC_URL,
         logger,
         sign: (claims) => app.jwt.sign(claims),
+        journal,
+        accessChanged,
       });
       const ctx: IdentityContext = {
         repo,
         auth,
-        users: new UsersService(repo, auth, superAdminNotifier(app, repo)),
+        users: new UsersService(
+          repo,
+          auth,
+          superAdminNotifier(app, repo),
+          (userId) => requireEmptyWallet(db, userId),
+          journal,
+          accessChanged,
+        ),
         limitAttempts: await registerAttemptLimit(scope),
-        ...makeGuard(app, repo),
+        ...makeGuard(app),
       };
       authRoutes(scope, ctx);
       signupRoutes(scope, ctx);

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isStrongPassword } from './password.js';
-import {
-  canAssignRole,
-  canManageUser,
-  canSeeUser,
-  userListScope,
-  type Party,
-} from './permissions.js';
+import { mayAssignRole } from './field-rules.js';
+import { canManageUser, canSeeUser, userListScope, type Party } from './permissions.js';
 
 const p = (id: string, role: Party['role'], clusterId: string | null = 'A'): Party => ({
   id,
@@ -31,8 +26,8 @@ describe('ownership rules', () => {
     const admin = p('a', 'ROLE_ADMIN');
     expect(canManageUser(admin, p('s', 'ROLE_SUPER_ADMIN'))).toBe(false);
     expect(canSeeUser(admin, p('g', 'ROLE_GROWER', 'Z'))).toBe(true);
-    expect(canAssignRole(admin, 'ROLE_SUPER_ADMIN')).toBe(false);
-    expect(canAssignRole(p('s', 'ROLE_SUPER_ADMIN'), 'ROLE_SUPER_ADMIN')).toBe(true);
+    expect(mayAssignRole(admin, 'ROLE_SUPER_ADMIN').allowed).toBe(false);
+    expect(mayAssignRole(p('s', 'ROLE_SUPER_ADMIN'), 'ROLE_SUPER_ADMIN').allowed).toBe(true);
   });
 
   it('others see only themselves', () => {

@@ -2,8 +2,9 @@ import type { RoleCode } from '../http/auth.js';
 
 /**
  * Who may call what: the single table the routes use for their role guard and
- * the role × route test matrix reads. Ownership (same cluster, not an admin,
- * self) is checked by the functions below, in the services.
+ * the role × route test matrix reads. Reach (same cluster, not an admin, self) is
+ * checked by the functions below; which field of a user each may change, and which
+ * role each may assign, by field-rules.ts, which builds on them.
  */
 export const ROUTE_ROLES = {
   /** POST users/invitation/signup?typeUser=user, PATCH/DELETE users/{id}, toggle. */
@@ -16,6 +17,8 @@ export const ROUTE_ROLES = {
   industrials: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_INDUSTRIAL', 'ROLE_SFD'],
   /** GET clusters, GET organizations (the user form's selects). */
   referenceLists: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_CLUSTER_MANAGER'],
+  /** GET users/{id}/audit: the account's audit events, for auditors. */
+  audit: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_ACCOUNTING'],
 } as const satisfies Record<string, readonly RoleCode[]>;
 
 export const ADMIN_ROLES: readonly RoleCode[] = ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN'];
@@ -48,20 +51,6 @@ export function canManageUser(actor: Party, target: Party): boolean {
         !isAdminRole(target.role) &&
         (target.role !== 'ROLE_CLUSTER_MANAGER' || target.id === actor.id)
       );
-    default:
-      return false;
-  }
-}
-
-/** May `actor` give `role` to a user? The super admin role only by a super admin. */
-export function canAssignRole(actor: Party, role: RoleCode): boolean {
-  switch (actor.role) {
-    case 'ROLE_SUPER_ADMIN':
-      return true;
-    case 'ROLE_ADMIN':
-      return role !== 'ROLE_SUPER_ADMIN';
-    case 'ROLE_CLUSTER_MANAGER':
-      return !isAdminRole(role) && role !== 'ROLE_CLUSTER_MANAGER';
     default:
       return false;
   }

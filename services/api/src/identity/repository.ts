@@ -27,6 +27,8 @@ export interface UserRow {
   bank_account_number: string | null;
   is_active: boolean;
   self_registered: boolean;
+  /** Access tokens carry it (claim `tv`); bumping it revokes every token issued before. */
+  token_version: number;
   created_at: Date;
 }
 
@@ -85,6 +87,9 @@ export function toUserDto(row: UserRow): UserDto {
   };
 }
 
+/** Column values that revoke every access token of the user (see migration 0302). */
+export const REVOKE_TOKENS = { token_version: sql`token_version + 1` } as const;
+
 /** Escapes LIKE wildcards so a search for "50%" means the characters. */
 function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -125,12 +130,70 @@ export class IdentityRepository {
         'u.bank_account_number',
         'u.is_active',
         'u.self_registered',
+        'u.token_version',
         'u.created_at',
       ]) as any;
   }
 
   findById(id: string): Promise<UserRow | undefined> {
     return this.users().where('u.id', '=', id).executeTakeFirst();
+  }
+
+  /** The user, its row locked until the transaction ends (use on a transaction's repository). */
+  findByIdForUpdate(id: string): Promise<UserRow | undefined> {
+    return this.users()
+      .where('u.id', '=', id)
+      .forUpdate('u' as never)
+      .executeTakeFirst();
+  }
+
+  /** Whether a user with this id was ever created (deleted ones included). */
+  async everExisted(id: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Names and e-mails of users, deleted ones included (audit trails name former users too). */
+  async namesOf(
+    ids: string[],
+  ): Promise<Map<string, { id: string; firstname: string; lastname: string; email: string }>> {
+    const names = new Map<
+      string,
+      { id: string; firstname: string; lastname: string; email: string }
+    >();
+    if (!ids.length) return names;
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['id', 'firstname', 'lastname', 'email'])
+      .where('id', 'in', ids)
+      .execute();
+    for (const row of rows) names.set(row.id as string, row as never);
+    return names;
+  }
+
+  /** For each id of a user that still exists: whether it is active and its token version. */
+  async accessStates(
+    ids: string[],
+  ): Promise<Map<string, { isActive: boolean; tokenVersion: number }>> {
+    const states = new Map<string, { isActive: boolean; tokenVersion: number }>();
+    if (!ids.length) return states;
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['id', 'is_active', 'token_version'])
+      .where('id', 'in', ids)
+      .where('deleted_at', 'is', null)
+      .execute();
+    for (const row of rows) {
+      states.set(row.id as string, {
+        isActive: row.is_active as boolean,
+        tokenVersion: row.token_version as number,
+      });
+    }
+    return states;
   }
 
   findByEmail(email: string): Promise<UserRow | undefined> {
@@ -189,7 +252,7 @@ export class IdentityRepository {
   }
 
   async softDelete(id: string): Promise<void> {
-    await this.update(id, { deleted_at: sql`now()`, is_active: false });
+    await this.update(id, { deleted_at: sql`now()`, is_active: false, ...REVOKE_TOKENS });
   }
 
   async countInactive(role: RoleCode): Promise<number> {

@@ -52,7 +52,7 @@ export const password = storableString({ error: requiredError })
 const emptyAsNull = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? null : value;
 
-const accountNumber = z.preprocess(
+export const accountNumber = z.preprocess(
   emptyAsNull,
   storableString().trim().max(40, MSG.tooLong(40)).nullable().optional(),
 );
@@ -191,6 +191,11 @@ export const changePasswordBody = withConfirmation(
   'newPassword',
 );
 
+/** The caller's current password: confirms a change of its e-mail, phone or payout accounts. */
+export const currentPassword = storableString({ error: requiredError })
+  .min(1, MSG.required)
+  .max(128, MSG.tooLong(128));
+
 export const updateUserBody = z
   .object({
     firstname: text(),
@@ -202,6 +207,7 @@ export const updateUserBody = z
     organizationId: optionalUuid,
     momoAccountNumber: accountNumber,
     bankAccountNumber: accountNumber,
+    currentPassword,
   })
   .partial();
 export type UpdateUserBody = z.infer<typeof updateUserBody>;

@@ -4,6 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import { Gauge, Registry } from 'prom-client';
 import { ForbiddenError, UnauthorizedError } from '@filiere/platform';
 import { projectionLag, projectors } from '@filiere/projections';
+import { NOT_AUTHENTICATED } from '../http/auth.js';
 import type { ReadinessCheck } from '../http/health.js';
 
 /**
@@ -126,14 +127,12 @@ export function metricsAccess(app: FastifyInstance) {
   const expected = token === undefined ? undefined : digest(token);
   return async (request: FastifyRequest) => {
     const presented = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    if (presented === undefined) throw new UnauthorizedError('Not authenticated');
+    if (presented === undefined) throw new UnauthorizedError(NOT_AUTHENTICATED);
     if (expected && timingSafeEqual(digest(presented), expected)) return;
-    try {
-      await request.jwtVerify();
-    } catch {
-      throw new UnauthorizedError('Not authenticated');
-    }
-    if (!METRICS_ROLES.has(request.user?.role)) {
+    // As the guard of every route: the user as it is now (a deleted or demoted admin's
+    // token no longer reads the metrics).
+    const user = await app.userOfToken(presented);
+    if (!METRICS_ROLES.has(user.role_code)) {
       throw new ForbiddenError('Vous n’avez pas accès à cette ressource');
     }
   };
