@@ -98,7 +98,7 @@ describe('websocket access follows the user’s current state', () => {
   it('refuses the socket of a deactivated user (4401)', async () => {
     const user = await seedUser(t.db, 'ROLE_INDUSTRIAL', { active: false });
     const socket = await connect(`${wsA}?token=${bearer(user.id, 'ROLE_INDUSTRIAL')}`);
-    expect(await socket.closed).toBe(4401);
+    expect(await closedWithin(socket, 5_000)).toBe(4401);
     expect(socket.messages).toEqual([
       { type: 'error', data: { statusCode: 401, message: 'Non authentifié' } },
     ]);
@@ -111,20 +111,16 @@ describe('websocket access follows the user’s current state', () => {
       .set({ deleted_at: new Date() })
       .where('id', '=', gone.id)
       .execute();
-    expect(await (await connect(`${wsA}?token=${bearer(gone.id, 'ROLE_INDUSTRIAL')}`)).closed).toBe(
-      4401,
-    );
+    const goneSocket = await connect(`${wsA}?token=${bearer(gone.id, 'ROLE_INDUSTRIAL')}`);
+    expect(await closedWithin(goneSocket, 5_000)).toBe(4401);
     const revoked = await seedUser(t.db, 'ROLE_INDUSTRIAL');
     await t.db
       .updateTable('users')
       .set({ token_version: 1 })
       .where('id', '=', revoked.id)
       .execute();
-    expect(
-      await (
-        await connect(`${wsA}?token=${bearer(revoked.id, 'ROLE_INDUSTRIAL')}`)
-      ).closed,
-    ).toBe(4401);
+    const revokedSocket = await connect(`${wsA}?token=${bearer(revoked.id, 'ROLE_INDUSTRIAL')}`);
+    expect(await closedWithin(revokedSocket, 5_000)).toBe(4401);
   });
 
   it('closes an open socket when an admin deactivates its user — in this process and in another', async () => {
@@ -141,8 +137,8 @@ describe('websocket access follows the user’s current state', () => {
       bearer(admin.id, 'ROLE_SUPER_ADMIN'),
     );
     expect(res.json().isActive).toBe(false);
-    expect(await here.closed).toBe(4401);
-    expect(await there.closed).toBe(4401);
+    expect(await closedWithin(here, 5_000)).toBe(4401);
+    expect(await closedWithin(there, 5_000)).toBe(4401);
     expect(here.messages.at(-1)).toEqual({
       type: 'error',
       data: { statusCode: 401, message: 'Session expirée : veuillez vous reconnecter' },
@@ -176,7 +172,7 @@ describe('websocket access follows the user’s current state', () => {
       (await call('PATCH', `/api/users/${demoted.id}`, adminToken, { roleId: 3 })).statusCode,
     ).toBe(200);
     expect((await call('DELETE', `/api/users/${deleted.id}`, adminToken)).statusCode).toBe(204);
-    for (const s of Object.values(sockets)) expect(await s.closed).toBe(4401);
+    for (const s of Object.values(sockets)) expect(await closedWithin(s, 5_000)).toBe(4401);
     // The token the password change answered opens a socket again.
     const again = await connect(`${wsA}?token=${changed.json().access_token}`);
     expect(await again.ready()).toBe(true);
