@@ -76,6 +76,26 @@ const DEMO_SUPPLY_BANK = {
   account: 'BJ0660100100000012345678901',
 };
 
+/**
+ * Money ceilings, in F CFA (see the wallet's deciders): the most one command may move
+ * (supply, transfer, withdrawal, financing) and the most a wallet may hold. A ceiling is at
+ * most 10^15, so a sum over a million wallets at the maximum stays an exact integer.
+ */
+export const DEFAULT_MAX_COMMAND_AMOUNT = 100_000_000;
+export const DEFAULT_MAX_BALANCE = 10_000_000_000;
+const MONEY_CEILING_LIMIT = 1_000_000_000_000_000;
+const moneyCeiling = (fallback: number) =>
+  z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be an integer')
+    .positive('must be positive')
+    .max(MONEY_CEILING_LIMIT, `must be at most ${MONEY_CEILING_LIMIT}`)
+    .default(fallback);
+const moneyLimits = {
+  MAX_COMMAND_AMOUNT: moneyCeiling(DEFAULT_MAX_COMMAND_AMOUNT),
+  MAX_BALANCE: moneyCeiling(DEFAULT_MAX_BALANCE),
+};
+
 export const configSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -114,6 +134,16 @@ export const configSchema = z
     TRUST_PROXY: trustProxySchema,
     SUPPLY_BANK_NAME: z.string().min(2).default(DEMO_SUPPLY_BANK.name),
     SUPPLY_BANK_ACCOUNT: z.string().min(5).default(DEMO_SUPPLY_BANK.account),
+    ...moneyLimits,
+  })
+  .superRefine((env, ctx) => {
+    if (env.MAX_COMMAND_AMOUNT > env.MAX_BALANCE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MAX_COMMAND_AMOUNT'],
+        message: `must not exceed MAX_BALANCE (${env.MAX_BALANCE})`,
+      });
+    }
   })
   .superRefine((env, ctx) => {
     const required: Record<string, string[]> = {

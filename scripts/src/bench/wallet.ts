@@ -448,21 +448,24 @@ async function fundPayers(db: Kysely<any>): Promise<Payer[]> {
     const payers: Payer[] = [];
     for (const r of rows) {
       const auth = `Bearer ${app.jwt.sign({ sub: r.id as string, role: 'ROLE_INDUSTRIAL' })}`;
+      // One supply of the most a command may move (MAX_COMMAND_AMOUNT): transfers of at most
+      // 1,000 F CFA circulate between the payers, so it lasts the whole run.
       const created = await app.inject({
         method: 'POST',
         url: '/api/supply',
-        headers: { authorization: auth },
+        headers: { authorization: auth, 'idempotency-key': randomUUID() },
         payload: {
-          amount: 1_000_000_000,
+          amount: app.deps.config.MAX_COMMAND_AMOUNT,
           walletId: r.wallet_id as string,
           accountType: 'BANK',
           bank: 'Banque',
         },
       });
+      if (created.statusCode !== 201) throw new Error(`funding failed: ${created.body}`);
       const validated = await app.inject({
         method: 'POST',
         url: '/api/supply/validate-bank-supply',
-        headers: { authorization: superAuth },
+        headers: { authorization: superAuth, 'idempotency-key': randomUUID() },
         payload: { reference: created.json().reference },
       });
       if (validated.statusCode !== 200) throw new Error(`funding failed: ${validated.body}`);

@@ -75,7 +75,7 @@ export async function createSupply(
         },
         { reference, walletId, method: input.accountType, amount: input.amount },
         actor,
-        { bank: deps.bank },
+        { bank: deps.bank, limits: deps.limits },
       ),
     ),
   });
@@ -159,7 +159,7 @@ export async function applyVerification(
         { supply: state, wallet: states[walletStream]!.state as WalletState },
         { reference },
         actor,
-        { verification },
+        { verification, limits: deps.limits },
       );
     },
   });
@@ -254,6 +254,7 @@ export async function validateBankSupplyByReference(
         { supply: state, wallet: states[walletStream]!.state as WalletState },
         { reference, retypedReference: input.retypedReference },
         actor,
+        { limits: deps.limits },
       );
     },
   });

@@ -7,6 +7,7 @@ import {
   withdrawalStreamId,
   type Actor,
   type Decision,
+  type AmountLimits,
   type MovementAnswer,
   type Recipient,
   type WalletState,
@@ -134,7 +135,7 @@ export async function makeWithdrawal(
         },
         { withdrawalId, walletId, method: input.paiementMethod, amount: input.amount },
         actor,
-        { destination },
+        { destination, limits: deps.limits },
       ),
     ),
   });
@@ -216,7 +217,7 @@ async function moveBetweenWallets(
     decide(
       states: { source: WalletState; destination: WalletState },
       ids: { reference: string; sourceWalletId: string; destinationWalletId: string },
-      facts: { recipient: Recipient },
+      facts: { recipient: Recipient; limits: AmountLimits },
     ): Decision<MovementAnswer>;
   },
 ): Promise<{ answer: MovementAnswer; from: string }> {
@@ -252,6 +253,7 @@ async function moveBetweenWallets(
               clusterId: recipient.clusterId,
               status: recipientStatus(recipient),
             },
+            limits: deps.limits,
           },
         ),
     ),

@@ -21,6 +21,12 @@ import {
   type Decision,
 } from './decision.js';
 import { walletEvent } from './events.js';
+import {
+  DEFAULT_AMOUNT_LIMITS,
+  requireBalanceRoom,
+  requireCommandAmountWithin,
+  type AmountLimits,
+} from './limits.js';
 import { supplyStreamId, type SupplyState, type SupplyStatus } from './supply-stream.js';
 import { walletStreamId, type WalletState } from './wallet-stream.js';
 
@@ -52,9 +58,11 @@ export function initiateSupply(
   states: { wallet: WalletState; supply: SupplyState },
   command: InitiateSupply,
   actor: Actor,
-  facts: { bank: AcceptedBank },
+  facts: { bank: AcceptedBank; limits?: AmountLimits },
 ): Decision<{ reference: string; bankAccountNumber: string | null; bankName: string | null }> {
   assertAmount(command.amount);
+  const limits = facts.limits ?? DEFAULT_AMOUNT_LIMITS;
+  requireCommandAmountWithin(command.amount, limits);
   if (!methods.includes(command.method)) {
     throw new ValidationError('Moyen de paiement invalide', {
       fields: { accountType: 'Moyen de paiement invalide' },
@@ -68,6 +76,8 @@ export function initiateSupply(
   const walletId = requireOpenWallet(states.wallet);
   requireOwnWallet(actor, walletId);
   if (states.supply.exists) throw new ConflictError('Cette référence existe déjà');
+  // Checked again when the supply is credited: the balance may have grown meanwhile.
+  requireBalanceRoom(states.wallet, command.amount, limits, 'own');
   const bank = command.method === 'BANK';
   return decision(
     {
@@ -146,7 +156,7 @@ export function verifySupply(
   states: { supply: SupplyState; wallet: WalletState },
   command: { reference: string },
   actor: Actor,
-  facts: { verification: ProviderVerification },
+  facts: { verification: ProviderVerification; limits?: AmountLimits },
 ): Decision<SupplyAnswer> {
   const reference = requireSupply(states.supply);
   requireSupplyActor(states.supply, actor);
@@ -196,7 +206,7 @@ export function verifySupply(
       },
     );
   }
-  return credit(states, reference, v.transactionId, null);
+  return credit(states, reference, v.transactionId, null, facts.limits);
 }
 
 function credit(
@@ -204,12 +214,16 @@ function credit(
   reference: string,
   providerTransactionId: string | null,
   validatedBy: string | null,
+  limits: AmountLimits = DEFAULT_AMOUNT_LIMITS,
 ): Decision<SupplyAnswer> {
   const { supply, wallet } = states;
   const walletId = requireOpenWallet(wallet);
   if (walletId !== supply.walletId)
     throw new ConflictError('Portefeuille de l’approvisionnement différent');
   const amount = supply.amount;
+  // A refused credit leaves the supply as it was (INIT or PENDING): it can be credited once
+  // the wallet has room again.
+  requireBalanceRoom(wallet, amount, limits, 'supply');
   const source = supplySourceAccount(supply.method!, supply.bankCode ?? 'UNKNOWN');
   return decision(
     { reference, status: 'SUCCESS', credited: true },
@@ -271,6 +285,7 @@ export function validateBankSupply(
   states: { supply: SupplyState; wallet: WalletState },
   command: { reference: string; retypedReference: string },
   actor: Actor,
+  facts: { limits?: AmountLimits } = {},
 ): Decision<SupplyAnswer> {
   if (actor.role !== 'ROLE_SUPER_ADMIN') {
     throw new ForbiddenError('Seul un super administrateur valide un approvisionnement');
@@ -288,5 +303,5 @@ export function validateBankSupply(
   if (states.supply.status !== 'INIT' && states.supply.status !== 'PENDING') {
     throw new BusinessRuleError('Seul un approvisionnement INIT ou PENDING peut être validé');
   }
-  return credit(states, reference, null, actor.userId);
+  return credit(states, reference, null, actor.userId, facts.limits);
 }

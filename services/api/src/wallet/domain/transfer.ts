@@ -10,6 +10,12 @@ import {
   type Decision,
 } from './decision.js';
 import { walletEvent } from './events.js';
+import {
+  DEFAULT_AMOUNT_LIMITS,
+  requireBalanceRoom,
+  requireCommandAmountWithin,
+  type AmountLimits,
+} from './limits.js';
 import { walletStreamId, type WalletState } from './wallet-stream.js';
 
 /** Facts about the recipient, looked up outside the decider. */
@@ -69,15 +75,18 @@ function requireDistinct(source: string, destination: string): void {
 /**
  * Wallet to wallet. The source must be the caller's own wallet; admins and super admins may
  * pay anyone, other roles only users of their own cluster; the recipient's account must be
- * active (422 otherwise).
+ * active (422 otherwise). At most MAX_COMMAND_AMOUNT, and never taking the recipient's
+ * balance past MAX_BALANCE (422 naming the maximum).
  */
 export function transfer(
   states: { source: WalletState; destination: WalletState },
   command: Transfer,
   actor: Actor,
-  facts: { recipient: Recipient },
+  facts: { recipient: Recipient; limits?: AmountLimits },
 ): Decision<MovementAnswer> {
   assertAmount(command.amount);
+  const limits = facts.limits ?? DEFAULT_AMOUNT_LIMITS;
+  requireCommandAmountWithin(command.amount, limits);
   const reason = command.reason?.trim() ?? '';
   if (reason === '') {
     throw new ValidationError('Le motif est obligatoire', {
@@ -94,6 +103,7 @@ export function transfer(
   const from = requireOpenWallet(states.source);
   const to = requireOpenWallet(states.destination, 'Portefeuille du destinataire introuvable');
   requireAvailable(states.source, command.amount);
+  requireBalanceRoom(states.destination, command.amount, limits, 'recipient');
   const data = {
     reference: command.reference,
     fromWalletId: from,
@@ -125,15 +135,17 @@ export interface Finance {
 
 /**
  * An aggregator funds another aggregator (both ROLE_INDUSTRIAL), never itself, and only an
- * active account (422 otherwise).
+ * active account (422 otherwise); the same ceilings as a transfer.
  */
 export function finance(
   states: { source: WalletState; destination: WalletState },
   command: Finance,
   actor: Actor,
-  facts: { recipient: Recipient },
+  facts: { recipient: Recipient; limits?: AmountLimits },
 ): Decision<MovementAnswer> {
   assertAmount(command.amount);
+  const limits = facts.limits ?? DEFAULT_AMOUNT_LIMITS;
+  requireCommandAmountWithin(command.amount, limits);
   if (actor.role !== 'ROLE_INDUSTRIAL') {
     throw new ForbiddenError('Seul un agrégateur peut financer un agrégateur');
   }
@@ -151,6 +163,7 @@ export function finance(
   const from = requireOpenWallet(states.source);
   const to = requireOpenWallet(states.destination, 'Portefeuille du bénéficiaire introuvable');
   requireAvailable(states.source, command.amount);
+  requireBalanceRoom(states.destination, command.amount, limits, 'recipient');
   return decision(
     answer(states.source, command.reference, command.amount),
     {

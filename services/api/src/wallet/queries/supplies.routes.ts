@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { callerOf, targetUser } from './caller.js';
+import { moneyOf, moneyText } from './money.js';
 import { readPage } from './page.js';
 import {
   iso,
@@ -137,14 +138,14 @@ export function supplyRoutes(scope: FastifyInstance): void {
           .executeTakeFirst(),
         db()
           .selectFrom('wallet_balances')
-          .select('available_balance')
+          .select(moneyText('available_balance').as('available_balance'))
           .where('wallet_id', '=', user.walletId)
           .executeTakeFirst(),
       ]);
       return {
-        availableBalance: Number(balance?.available_balance ?? 0),
+        availableBalance: moneyOf(balance?.available_balance),
         lastSupplyAmount:
-          stats?.last_supply_amount == null ? null : Number(stats.last_supply_amount),
+          stats?.last_supply_amount == null ? null : moneyOf(stats.last_supply_amount),
         lastSupplyDate: iso(stats?.last_supply_date ?? null),
         supplies: stats?.supplies ?? 0,
       };

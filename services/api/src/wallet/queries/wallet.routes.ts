@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { storableString } from '@filiere/platform';
 import { callerOf, isAdminRole, requireWalletAccess } from './caller.js';
+import { moneyOf, moneyText } from './money.js';
 import { iso, likePattern, listOf, security, tags } from './schemas.js';
 
 const statsSchema = z.object({
@@ -40,16 +41,22 @@ export function walletRoutes(scope: FastifyInstance): void {
     },
     async (request) => {
       const caller = await callerOf(app, request);
+      // As text: a balance past 2^53 (a ledger from before the ceilings) must not fail the read.
       const row = await db()
         .selectFrom('wallet_balances')
-        .selectAll()
+        .select([
+          moneyText('balance').as('balance'),
+          moneyText('available_balance').as('available_balance'),
+          moneyText('last_transaction_amount').as('last_transaction_amount'),
+          'last_transaction_date',
+        ])
         .where('wallet_id', '=', caller.walletId)
         .executeTakeFirst();
       return {
-        balance: Number(row?.balance ?? 0),
-        availableBalance: Number(row?.available_balance ?? 0),
+        balance: moneyOf(row?.balance),
+        availableBalance: moneyOf(row?.available_balance),
         lastTransactionAmout:
-          row?.last_transaction_amount == null ? null : Number(row.last_transaction_amount),
+          row?.last_transaction_amount == null ? null : moneyOf(row.last_transaction_amount),
         lastTransactionDate: iso(row?.last_transaction_date ?? null),
       };
     },

@@ -1,14 +1,21 @@
 import { z } from 'zod';
-import { storableString } from '@filiere/platform';
+import { DEFAULT_MAX_COMMAND_AMOUNT, storableString } from '@filiere/platform';
+import { formatFcfa } from '../domain/index.js';
 
 const INVALID = 'Entré non valide';
 
-/** A money amount: integer F CFA above zero. */
-export const amountSchema = z
-  .number({ message: INVALID })
-  .int({ message: INVALID })
-  .positive({ message: INVALID })
-  .max(Number.MAX_SAFE_INTEGER, { message: INVALID });
+/**
+ * A money amount: integer F CFA above zero, at most `max` (MAX_COMMAND_AMOUNT; the routes
+ * extend the bodies below with the configured one).
+ */
+export const amountUpTo = (max: number) =>
+  z
+    .number({ message: INVALID })
+    .int({ message: INVALID })
+    .positive({ message: INVALID })
+    .max(max, { message: `Le montant ne peut pas dépasser ${formatFcfa(max)}` });
+
+export const amountSchema = amountUpTo(DEFAULT_MAX_COMMAND_AMOUNT);
 
 /** An id (user or wallet): a UUID. */
 export const idSchema = z

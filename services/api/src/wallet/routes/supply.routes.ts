@@ -9,6 +9,7 @@ import {
   verifySupplyTransaction,
 } from '../commands/supply-commands.js';
 import {
+  amountUpTo,
   idempotencyHeaders,
   referenceParam,
   supplyBody,
@@ -23,6 +24,7 @@ export const SUPPLY_ROLES = ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_INDUSTRIAL'
 /** Supply commands: create, verify (widget), validate a bank supply (super admin). */
 export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const amount = amountUpTo(deps.limits.maxCommandAmount);
 
   r.post(
     '/api/supply',
@@ -31,7 +33,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
         tags: ['supply'],
         summary: 'Start a top-up of my wallet: a reference, and the bank account or the widget',
         headers: idempotencyHeaders,
-        body: supplyBody,
+        body: supplyBody.extend({ amount }),
       },
       preHandler: app.requireRoles(...SUPPLY_ROLES),
     },
