@@ -62,9 +62,9 @@ describe('wallet projectors sum exactly past 2^53', () => {
               events: [walletEvent('WalletOpened', { walletId, ownerUserId: `u-${walletId}` })],
             },
           ]);
-          const balance = [0n, 0n];
-          const supplied = [0n, 0n];
-          const sent = [0n, 0n];
+          const balance: [bigint, bigint] = [0n, 0n];
+          const supplied: [bigint, bigint] = [0n, 0n];
+          const sent: [bigint, bigint] = [0n, 0n];
           steps.forEach((s, i) => {
             if (s.kind === 'credit') {
               const walletId = ids[s.wallet];
