@@ -43,6 +43,8 @@ export interface InitiateSupply {
   walletId: string;
   method: PaymentMethod;
   amount: number;
+  /** The payer's mobile money number (E.164) for the widget; MOBILE_MONEY / CARD only. */
+  payerPhone?: string | null;
 }
 
 export interface SupplyAnswer {
@@ -96,6 +98,7 @@ export function initiateSupply(
           amount: command.amount,
           bankCode: bank ? facts.bank.code : null,
           bankAccountNumber: bank ? facts.bank.accountNumber : null,
+          ...(!bank && command.payerPhone ? { payerPhone: command.payerPhone } : {}),
         }),
       ],
     },
@@ -167,7 +170,14 @@ export function verifySupply(
       'Un approvisionnement par virement est validé par un super administrateur',
     );
   }
-  if (supply.status === 'SUCCESS' || supply.status === 'FAILED')
+  // A supply the payer cancelled is still credited if the provider proves it was paid for
+  // (a late widget answer): the payer's money is never kept without a credit.
+  const paidAfterCancel =
+    supply.failureKind === 'CANCELLED' &&
+    v.status === 'SUCCESS' &&
+    v.reference === reference &&
+    v.amount === supply.amount;
+  if (supply.status === 'SUCCESS' || (supply.status === 'FAILED' && !paidAfterCancel))
     return unchanged(supply, reference);
   if (wallet.processedTransactionIds[v.transactionId]) return unchanged(supply, reference);
   if (v.reference !== reference) {
@@ -300,8 +310,96 @@ export function validateBankSupply(
     });
   }
   if (states.supply.status === 'SUCCESS') return unchanged(states.supply, reference);
+  if (states.supply.failureKind === 'REJECTED') {
+    throw new BusinessRuleError(
+      'Cet approvisionnement a été rejeté : il ne peut plus être validé',
+      {
+        reason: 'SUPPLY_REJECTED',
+      },
+    );
+  }
   if (states.supply.status !== 'INIT' && states.supply.status !== 'PENDING') {
     throw new BusinessRuleError('Seul un approvisionnement INIT ou PENDING peut être validé');
   }
   return credit(states, reference, null, actor.userId, facts.limits);
+}
+
+/**
+ * The payer gives up a mobile-money or card supply it has not paid: INIT becomes FAILED
+ * (cancelled). Only its owner; a PENDING one is being verified (the widget reported a
+ * payment) and a bank one is decided by a super admin. Cancelling again changes nothing.
+ */
+export function cancelSupply(
+  supply: SupplyState,
+  command: { reference: string },
+  actor: Actor,
+): Decision<SupplyAnswer> {
+  const reference = requireSupply(supply);
+  if (supply.walletId === null || actor.walletId !== supply.walletId) {
+    throw new ForbiddenError('Cet approvisionnement ne vous appartient pas');
+  }
+  if (supply.method === 'BANK') {
+    throw new BusinessRuleError(
+      'Un approvisionnement par virement est validé ou rejeté par un super administrateur',
+      { reason: 'BANK_SUPPLY' },
+    );
+  }
+  if (supply.status === 'FAILED') return unchanged(supply, reference);
+  if (supply.status === 'SUCCESS') {
+    throw new BusinessRuleError('Cet approvisionnement a déjà été crédité', {
+      reason: 'SUPPLY_CREDITED',
+    });
+  }
+  if (supply.status === 'PENDING') {
+    throw new BusinessRuleError(
+      'Ce paiement est en cours de vérification : l’approvisionnement ne peut plus être annulé',
+      { reason: 'SUPPLY_PENDING' },
+    );
+  }
+  return decision(
+    { reference, status: 'FAILED', credited: false },
+    {
+      streamId: supplyStreamId(command.reference),
+      events: [walletEvent('SupplyCancelled', { reference, cancelledBy: actor.userId })],
+    },
+  );
+}
+
+/**
+ * A super admin refuses a bank supply (no transfer arrived, wrong amount…) with a reason the
+ * requester is told: INIT or PENDING becomes FAILED (rejected). A validated supply cannot
+ * be rejected (422); rejecting again changes nothing.
+ */
+export function rejectBankSupply(
+  supply: SupplyState,
+  command: { reference: string; reason: string },
+  actor: Actor,
+): Decision<SupplyAnswer> {
+  if (actor.role !== 'ROLE_SUPER_ADMIN') {
+    throw new ForbiddenError('Seul un super administrateur rejette un approvisionnement');
+  }
+  const reference = requireSupply(supply);
+  if (supply.method !== 'BANK') {
+    throw new BusinessRuleError('Seul un approvisionnement par virement peut être rejeté');
+  }
+  const reason = command.reason.trim();
+  if (!reason) {
+    throw new ValidationError('Le motif du rejet est obligatoire', {
+      fields: { reason: 'Ce champ est obligatoire' },
+    });
+  }
+  if (supply.status === 'SUCCESS') {
+    throw new BusinessRuleError(
+      'Cet approvisionnement a déjà été validé : il ne peut plus être rejeté',
+      { reason: 'SUPPLY_CREDITED' },
+    );
+  }
+  if (supply.status === 'FAILED') return unchanged(supply, reference);
+  return decision(
+    { reference, status: 'FAILED', credited: false },
+    {
+      streamId: supplyStreamId(command.reference),
+      events: [walletEvent('SupplyRejected', { reference, reason, rejectedBy: actor.userId })],
+    },
+  );
 }
