@@ -96,6 +96,43 @@ const moneyLimits = {
   MAX_BALANCE: moneyCeiling(DEFAULT_MAX_BALANCE),
 };
 
+/**
+ * The payment widgets the web app loads: each provider's checkout script (the provider's
+ * own address by default), handed to the browser with a supply — never built into the web
+ * bundle — and the only script origin besides ours that the CSP allows; and the origins of
+ * the payment windows the script opens (the CSP's frame-src), comma-separated, by default
+ * the selected provider's.
+ */
+const widgetScript = (fallback: string) =>
+  z
+    .string()
+    .url('must be a URL')
+    .refine((value) => /^https?:\/\//.test(value), 'must be an http(s) URL')
+    .default(fallback);
+const paymentWidgets = {
+  KKIAPAY_WIDGET_SCRIPT_URL: widgetScript('https://cdn.kkiapay.me/k.js'),
+  FEDAPAY_CHECKOUT_SCRIPT_URL: widgetScript('https://cdn.fedapay.com/checkout.js?v=1.1.7'),
+  PAYMENT_WIDGET_FRAME_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      const origins = value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+      const wrong = origins.find((item) => !/^https?:\/\/[^/\s]+$/.test(item));
+      if (wrong !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be comma-separated origins such as https://widget.example ("${wrong}" is not one)`,
+        });
+        return z.NEVER;
+      }
+      return origins;
+    }),
+};
+
 export const configSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -135,6 +172,7 @@ export const configSchema = z
     SUPPLY_BANK_NAME: z.string().min(2).default(DEMO_SUPPLY_BANK.name),
     SUPPLY_BANK_ACCOUNT: z.string().min(5).default(DEMO_SUPPLY_BANK.account),
     ...moneyLimits,
+    ...paymentWidgets,
   })
   .superRefine((env, ctx) => {
     if (env.MAX_COMMAND_AMOUNT > env.MAX_BALANCE) {
