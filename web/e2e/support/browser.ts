@@ -2,9 +2,14 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { beforeEach } from 'vitest';
+import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
+/**
+ * How long a browser test waits for the page (locators and `expect.poll` alike): in
+ * `npm test` the browser shares two cores with the rest of the suite.
+ */
+export const PAGE_WAIT_MS = 30_000;
 
 /** Why browser tests cannot run here, or null; with CI=true a missing browser is a failure. */
 export function browserMissingReason(): string | null {
@@ -54,8 +59,7 @@ export async function newContext(browser: Browser): Promise<BrowserContext> {
 export async function newPage(browser: Browser): Promise<Page> {
   const context = await newContext(browser);
   const page = await context.newPage();
-  // Generous: in `npm test` the browser shares two cores with the rest of the suite.
-  page.setDefaultTimeout(30_000);
+  page.setDefaultTimeout(PAGE_WAIT_MS);
   // Uncaught errors in the app show in the test output.
   page.on('pageerror', (error) => console.error(`[browser] ${error.message}`));
   record(page);
@@ -137,4 +141,16 @@ export function explainFailures(): void {
       console.error(`[e2e] "${task.name}" failed; open pages:\n  ${report.join('\n  ')}`);
     });
   });
+}
+
+/**
+ * Call in a `describe`: its `expect.poll`s wait as long as the page's locators, not vitest's
+ * 1 s default (made for unit tests). A screen that renders its data after 1.5 s on a loaded
+ * machine is not a failure; a poll with its own `timeout` keeps it.
+ */
+export function pollLikePages(): void {
+  beforeAll(() => {
+    vi.setConfig({ expect: { poll: { timeout: PAGE_WAIT_MS, interval: 100 } } });
+  });
+  afterAll(() => vi.resetConfig());
 }
