@@ -87,6 +87,11 @@ export class AuthService {
     if (user) await this.sendLink(user, 'RESET');
   }
 
+  /** Whether a link's token would set the password now (not spent by the check). */
+  isLinkValid(kind: TokenKind, token: string, email: string): Promise<boolean> {
+    return this.deps.repo.isTokenValid(hashToken(token), kind, email);
+  }
+
   /**
    * Sets the password from a link's token (invitation or reset). 403 for a bad token.
    * Every access token issued before stops working (a reset is what a robbed user does).

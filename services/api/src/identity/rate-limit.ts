@@ -15,6 +15,7 @@ interface Window {
  * - `attempt`: sign-in and password routes (guessing a password or a link's token).
  * - `mail`: routes that send a mail or tell whether an address is known (registration,
  *   invitation resend, reset link): enumeration and mail bombing.
+ * - `linkCheck`: the check of an invitation or reset link when its page opens.
  */
 export const LIMITS = {
   attempt: {
@@ -24,6 +25,11 @@ export const LIMITS = {
   mail: {
     perIp: { max: 10, windowMs: 60 * 60_000 },
     perSubject: { max: 5, windowMs: 60 * 60_000 },
+  },
+  /** The set-password pages check their link when they open (nothing is spent). */
+  linkCheck: {
+    perIp: { max: 10, windowMs: 60_000 },
+    perSubject: { max: 20, windowMs: 15 * 60_000 },
   },
 } as const satisfies Record<string, { perIp: Window; perSubject: Window }>;
 

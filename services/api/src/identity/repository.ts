@@ -51,6 +51,7 @@ export interface NewUser {
 
 export interface UserFilter {
   clusterId?: string;
+  organizationId?: string;
   roles?: RoleCode[];
   excludeRoles?: RoleCode[];
   q?: string;
@@ -209,6 +210,9 @@ export class IdentityRepository {
   ): Promise<{ rows: UserRow[]; count: number }> {
     let query = this.users();
     if (filter.clusterId) query = query.where('u.cluster_id', '=', filter.clusterId);
+    if (filter.organizationId) {
+      query = query.where('u.organization_id', '=', filter.organizationId);
+    }
     if (filter.roles?.length) query = query.where('r.code', 'in', filter.roles);
     if (filter.excludeRoles?.length) query = query.where('r.code', 'not in', filter.excludeRoles);
     if (filter.activeOnly) query = query.where('u.is_active', '=', true);
@@ -339,6 +343,25 @@ export class IdentityRepository {
       .where('user_id', '=', userId)
       .where('kind', '=', kind)
       .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * Whether the token is of this kind, unused, unexpired and `email`'s user's (deleted users
+   * excluded), without spending it: the set-password pages ask before showing their form.
+   */
+  async isTokenValid(hash: string, kind: TokenKind, email: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('user_tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .select('t.id')
+      .where('t.token_hash', '=', hash)
+      .where('t.kind', '=', kind)
+      .where('t.used_at', 'is', null)
+      .where('t.expires_at', '>', sql<Date>`now()`)
+      .where('u.deleted_at', 'is', null)
+      .where(sql`lower(u.email)`, '=', email.toLowerCase())
       .executeTakeFirst();
     return row !== undefined;
   }

@@ -171,18 +171,37 @@ export type SignupBody = z.infer<typeof signupBody>;
 export const emailBody = z.object({ email });
 export const emailParams = z.object({ email });
 
-const withConfirmation = <T extends z.ZodRawShape>(shape: T, field: string) =>
+const confirmation = storableString({ error: requiredError }).max(128);
+const withConfirmation = <T extends z.ZodRawShape>(
+  shape: T,
+  field: string,
+  confirmPassword: z.ZodType = confirmation,
+) =>
   z
-    .object({ ...shape, confirmPassword: storableString({ error: requiredError }).max(128) })
-    .refine((body: Record<string, unknown>) => body[field] === body.confirmPassword, {
-      message: MSG.mismatch,
-      path: ['confirmPassword'],
-    });
+    .object({ ...shape, confirmPassword })
+    .refine(
+      (body: Record<string, unknown>) =>
+        body.confirmPassword === undefined || body[field] === body.confirmPassword,
+      { message: MSG.mismatch, path: ['confirmPassword'] },
+    );
 
+/**
+ * A password from a mailed link. The original client sends no `confirmPassword` (its form
+ * compares the two fields itself): optional here, and when sent it must match.
+ */
 export const tokenPasswordBody = withConfirmation(
   { token: text(200), email, password },
   'password',
+  confirmation.optional(),
 );
+/** The link of a set-password page, checked when the page opens. */
+export const linkCheckBody = z.object({
+  token: text(200),
+  email,
+  type: z.enum(['INVITATION', 'RESET'], MSG.invalid),
+});
+export const linkCheckAnswer = z.object({ valid: z.boolean() });
+
 export const changePasswordBody = withConfirmation(
   {
     oldPassword: storableString({ error: requiredError }).min(1, MSG.required).max(128),

@@ -5,6 +5,8 @@ import { attemptLimit } from '../rate-limit.js';
 import {
   emailBody,
   emailParams,
+  linkCheckAnswer,
+  linkCheckBody,
   okSchema,
   signupBody,
   signupQuery,
@@ -19,6 +21,7 @@ export function signupRoutes(scope: FastifyInstance, ctx: IdentityContext): void
   const app = scope.withTypeProvider<ZodTypeProvider>();
   // Mail-sending routes that also tell whether an address is known: per address and per target.
   const limitMail = attemptLimit(scope, 'mail');
+  const limitLinkCheck = attemptLimit(scope, 'linkCheck');
 
   app.post(
     '/users/invitation/signup',
@@ -60,6 +63,24 @@ export function signupRoutes(scope: FastifyInstance, ctx: IdentityContext): void
     async (request) => {
       await ctx.auth.resendInvitation(request.body.email);
       return { message: 'Le mail a été renvoyé avec succès.' };
+    },
+  );
+
+  app.post(
+    '/users/link/check',
+    {
+      schema: {
+        tags,
+        summary:
+          'Dit si un lien d’invitation ou de réinitialisation est encore valable, sans le consommer (la page le vérifie à son ouverture)',
+        body: linkCheckBody,
+        response: { 200: linkCheckAnswer },
+      },
+      preHandler: limitLinkCheck,
+    },
+    async (request) => {
+      const { token, email, type } = request.body;
+      return { valid: await ctx.auth.isLinkValid(type, token, email) };
     },
   );
 
