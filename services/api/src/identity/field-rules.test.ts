@@ -6,6 +6,7 @@ import {
   mayChange,
   mayCreate,
   mayDelete,
+  organizationOfNewUser,
   OWNER_FIELDS,
   rankOf,
   RULE_MESSAGES,
@@ -138,13 +139,101 @@ describe('field rules: cluster, activation, deletion, names', () => {
     expect(mayDelete(manager, farAway).allowed).toBe(false);
   });
 
-  it('given a user in reach or oneself, when names or organisation change, then it is allowed without password', () => {
+  it('given a user in reach or oneself, when names change, then it is allowed without password; out of reach, the organisation, refused', () => {
     expect(mayChange(manager, grower, { field: 'firstname' })).toEqual({
       allowed: true,
       needsCurrentPassword: false,
     });
     expect(allowed(grower, grower, { field: 'lastname' })).toBe(true);
     expect(allowed(manager, farAway, { field: 'organization' })).toBe(false);
+  });
+});
+
+describe('field rules: an aggregator or an SFD and its organisation’s staff', () => {
+  const inOrg = (id: string, role: RoleCode, organizationId: string | null): Party => ({
+    id,
+    role,
+    clusterId: 'A',
+    organizationId,
+  });
+  const managers = [inOrg('ag', 'ROLE_INDUSTRIAL', 'O'), inOrg('sfd', 'ROLE_SFD', 'O')];
+  const secretary = inOrg('se', 'ROLE_SECRETARY', 'O');
+  const foreign = inOrg('fo', 'ROLE_SECRETARY', 'P');
+
+  it('given its staff, when it changes names, a staff role or the active state, or deletes, then it is allowed', () => {
+    for (const m of managers) {
+      expect(allowed(m, secretary, { field: 'firstname' })).toBe(true);
+      expect(allowed(m, secretary, { field: 'active' })).toBe(true);
+      expect(mayDelete(m, secretary).allowed).toBe(true);
+      for (const to of ['ROLE_ACCOUNTING', 'ROLE_DIRECTOR'] as const) {
+        expect(allowed(m, secretary, { field: 'role', to })).toBe(true);
+      }
+    }
+  });
+
+  it('given its staff, when it gives a non-staff role, moves it out of its organisation or cluster, or touches its owner fields, then it is refused', () => {
+    for (const m of managers) {
+      expect(mayChange(m, secretary, { field: 'role', to: 'ROLE_GROWER' })).toEqual({
+        allowed: false,
+        message: RULE_MESSAGES.staffRoles,
+      });
+      expect(allowed(m, secretary, { field: 'role', to: 'ROLE_INDUSTRIAL' })).toBe(false);
+      expect(mayChange(m, secretary, { field: 'organization' })).toEqual({
+        allowed: false,
+        message: RULE_MESSAGES.organizationByManager,
+      });
+      expect(mayChange(m, secretary, { field: 'cluster', to: 'B' })).toEqual({
+        allowed: false,
+        message: RULE_MESSAGES.clusterByOrganization,
+      });
+      for (const field of OWNER_FIELDS) expect(allowed(m, secretary, { field })).toBe(false);
+    }
+  });
+
+  it('given staff of another organisation, a grower, or no organisation of its own, then it reaches nobody', () => {
+    for (const m of managers) {
+      expect(mayChange(m, foreign, { field: 'firstname' })).toEqual({
+        allowed: false,
+        message: RULE_MESSAGES.reach,
+      });
+      expect(allowed(m, grower, { field: 'firstname' })).toBe(false);
+      expect(mayDelete(m, foreign).allowed).toBe(false);
+      const alone = { ...m, organizationId: null };
+      expect(allowed(alone, inOrg('x', 'ROLE_SECRETARY', null), { field: 'firstname' })).toBe(
+        false,
+      );
+    }
+  });
+
+  it('given anybody, when it changes its own organisation, then it is refused (an organisation gives reach over its staff)', () => {
+    for (const who of [...managers, superAdmin, admin, grower]) {
+      expect(mayChange(who, who, { field: 'organization' })).toEqual({
+        allowed: false,
+        message: RULE_MESSAGES.ownOrganization,
+      });
+    }
+  });
+
+  it('given an aggregator or an SFD, when it creates a user, then only staff roles, in its own organisation and cluster', () => {
+    for (const m of managers) {
+      expect(mayCreate(m, 'ROLE_SECRETARY', null).allowed).toBe(true);
+      expect(mayCreate(m, 'ROLE_DIRECTOR', null, 'O').allowed).toBe(true);
+      expect(mayCreate(m, 'ROLE_DIRECTOR', null, 'P').allowed).toBe(false);
+      expect(mayCreate(m, 'ROLE_GROWER', null).allowed).toBe(false);
+      expect(organizationOfNewUser(m, 'P')).toBe('O');
+      expect(clusterOfNewUser(m, 'B')).toBe('A');
+      expect(mayCreate({ ...m, organizationId: null }, 'ROLE_SECRETARY', null)).toEqual({
+        allowed: false,
+        message: RULE_MESSAGES.noOrganization,
+      });
+    }
+  });
+
+  it('given a cluster manager without a cluster, when it creates a user, then the refusal says a cluster is missing', () => {
+    expect(mayCreate(p('cm0', 'ROLE_CLUSTER_MANAGER', null), 'ROLE_GROWER', null)).toEqual({
+      allowed: false,
+      message: RULE_MESSAGES.noCluster,
+    });
   });
 });
 

@@ -1,5 +1,12 @@
 import type { RoleCode } from '../http/auth.js';
-import { canManageUser, ROUTE_ROLES, type Party } from './permissions.js';
+import {
+  canManageUser,
+  isOrganizationManager,
+  missingScope,
+  ROUTE_ROLES,
+  STAFF_ROLES,
+  type Party,
+} from './permissions.js';
 
 /**
  * Who may change which field of a user: the one place these rules are written. Every route
@@ -15,10 +22,13 @@ import { canManageUser, ROUTE_ROLES, type Party } from './permissions.js';
  *   only their owner changes them, like everybody's.
  * - Roles: nobody changes their own; an admin or a cluster manager assigns only roles below
  *   its own, to users in its reach whose current role is also below its own. The super
- *   admin assigns any role to others.
+ *   admin assigns any role to others. An aggregator or an SFD assigns only the staff roles
+ *   (secretary, accounting, director) to its own organisation's staff.
  * - Cluster: only an admin or the super admin moves a user it manages, never itself.
  * - Activation and deletion: users in reach, never oneself.
- * - Names and organisation: oneself or users in reach.
+ * - Names: oneself or users in reach. Organisation: users in reach, never one's own (an
+ *   organisation gives its aggregator or SFD reach over its staff), and an aggregator or SFD
+ *   never moves its staff out of its organisation.
  */
 
 /** The fields of a user the rules speak about. */
@@ -64,6 +74,16 @@ export const RULE_MESSAGES = {
     'Vous ne pouvez pas modifier le rôle d’un utilisateur de rang égal ou supérieur au vôtre',
   ownCluster: 'Vous ne pouvez pas modifier votre propre cluster',
   clusterByManager: 'Un gestionnaire de cluster ne peut pas changer le cluster d’un utilisateur',
+  clusterByOrganization:
+    'Un agrégateur ou un SFD ne peut pas changer le cluster de ses collaborateurs',
+  staffRoles:
+    'Vous ne pouvez attribuer que les rôles Secrétaire, Comptable et Directeur aux collaborateurs de votre organisation',
+  ownOrganization: 'Vous ne pouvez pas modifier votre propre organisation',
+  organizationByManager: 'Vos collaborateurs restent dans votre organisation',
+  noCluster:
+    'Aucun cluster ne vous est attribué : un administrateur doit vous en attribuer un avant que vous puissiez gérer des utilisateurs',
+  noOrganization:
+    'Votre compte n’est rattaché à aucune organisation : un administrateur doit vous en attribuer une avant que vous puissiez gérer des utilisateurs',
   ownActive: 'Vous ne pouvez pas désactiver votre propre compte',
   ownDelete: 'Vous ne pouvez pas supprimer votre propre compte',
   reach: 'Cet utilisateur n’est pas dans votre périmètre',
@@ -99,7 +119,18 @@ const isManager = (role: RoleCode) =>
 export function mayAssignRole(actor: Party, role: RoleCode): Verdict {
   if (!isManager(actor.role)) return refuse(RULE_MESSAGES.notManager);
   if (actor.role === 'ROLE_SUPER_ADMIN') return allow();
+  if (isOrganizationManager(actor.role)) {
+    return STAFF_ROLES.includes(role) ? allow() : refuse(RULE_MESSAGES.staffRoles);
+  }
   return rankOf(role) < rankOf(actor.role) ? allow() : refuse(RULE_MESSAGES.roleRank);
+}
+
+/** What a manager lacks to reach anybody, as a refusal (reason NO_CLUSTER or NO_ORGANIZATION). */
+export function missingScopeMessage(actor: Party): string | undefined {
+  const missing = missingScope(actor);
+  if (missing === 'NO_CLUSTER') return RULE_MESSAGES.noCluster;
+  if (missing === 'NO_ORGANIZATION') return RULE_MESSAGES.noOrganization;
+  return undefined;
 }
 
 /** A change of one field of `target`, with the new value where the rule depends on it. */
@@ -121,6 +152,8 @@ export function mayChange(actor: Party, target: Party, change: FieldChange): Ver
     case 'role': {
       if (self) return refuse(RULE_MESSAGES.ownRole);
       if (!canManageUser(actor, target)) return refuse(RULE_MESSAGES.reach);
+      // Its reach is its organisation's staff, whom it gives staff roles only.
+      if (isOrganizationManager(actor.role)) return mayAssignRole(actor, change.to);
       if (actor.role !== 'ROLE_SUPER_ADMIN' && rankOf(target.role) >= rankOf(actor.role)) {
         return refuse(RULE_MESSAGES.targetRank);
       }
@@ -130,14 +163,19 @@ export function mayChange(actor: Party, target: Party, change: FieldChange): Ver
       if (self) return refuse(RULE_MESSAGES.ownCluster);
       if (!canManageUser(actor, target)) return refuse(RULE_MESSAGES.reach);
       if (actor.role === 'ROLE_CLUSTER_MANAGER') return refuse(RULE_MESSAGES.clusterByManager);
+      if (isOrganizationManager(actor.role)) return refuse(RULE_MESSAGES.clusterByOrganization);
       return allow();
     case 'active':
       if (self) return refuse(RULE_MESSAGES.ownActive);
       return canManageUser(actor, target) ? allow() : refuse(RULE_MESSAGES.reach);
     case 'firstname':
     case 'lastname':
-    case 'organization':
       return self || canManageUser(actor, target) ? allow() : refuse(RULE_MESSAGES.reach);
+    case 'organization':
+      if (self) return refuse(RULE_MESSAGES.ownOrganization);
+      if (!canManageUser(actor, target)) return refuse(RULE_MESSAGES.reach);
+      if (isOrganizationManager(actor.role)) return refuse(RULE_MESSAGES.organizationByManager);
+      return allow();
   }
 }
 
@@ -148,22 +186,44 @@ export function mayDelete(actor: Party, target: Party): Verdict {
 }
 
 /**
- * May `actor` create a user of `role` in `clusterId`? A cluster manager creates in its own
- * cluster only (an absent cluster means its own). The registrar sets the new account's
- * initial e-mail, phone and payout accounts (there is no owner yet); the `UserRegistered`
- * event records them with the registrar's id.
+ * May `actor` create a user of `role` in `clusterId` and `organizationId`? A cluster manager
+ * creates in its own cluster only (an absent cluster means its own); an aggregator or an SFD
+ * creates staff of its own organisation only (an absent organisation means its own). The
+ * registrar sets the new account's initial e-mail, phone and payout accounts (there is no
+ * owner yet); the `UserRegistered` event records them with the registrar's id.
  */
-export function mayCreate(actor: Party, role: RoleCode, clusterId: string | null): Verdict {
+export function mayCreate(
+  actor: Party,
+  role: RoleCode,
+  clusterId: string | null,
+  organizationId: string | null = null,
+): Verdict {
   const assign = mayAssignRole(actor, role);
   if (!assign.allowed) return assign;
+  const missing = missingScopeMessage(actor);
+  if (missing) return refuse(missing);
   if (actor.role === 'ROLE_CLUSTER_MANAGER') {
-    if (actor.clusterId === null) return refuse(RULE_MESSAGES.reach);
     if (clusterId !== null && clusterId !== actor.clusterId) return refuse(RULE_MESSAGES.reach);
+  }
+  if (isOrganizationManager(actor.role)) {
+    if (organizationId !== null && organizationId !== actor.organizationId) {
+      return refuse(RULE_MESSAGES.organizationByManager);
+    }
   }
   return allow();
 }
 
-/** The cluster a new user of `actor` lands in. */
+/**
+ * The cluster a new user of `actor` lands in: a cluster manager's, or, for an aggregator's
+ * or SFD's staff, their employer's (they see what their organisation's cluster sees).
+ */
 export function clusterOfNewUser(actor: Party, clusterId: string | null): string | null {
-  return actor.role === 'ROLE_CLUSTER_MANAGER' ? actor.clusterId : clusterId;
+  return actor.role === 'ROLE_CLUSTER_MANAGER' || isOrganizationManager(actor.role)
+    ? actor.clusterId
+    : clusterId;
+}
+
+/** The organisation a new user of `actor` belongs to: an aggregator's or SFD's own for its staff. */
+export function organizationOfNewUser(actor: Party, organizationId: string | null): string | null {
+  return isOrganizationManager(actor.role) ? (actor.organizationId ?? null) : organizationId;
 }

@@ -8,6 +8,8 @@ import {
   mayChange,
   mayCreate,
   mayDelete,
+  missingScopeMessage,
+  organizationOfNewUser,
   RULE_MESSAGES,
   type FieldChange,
   type PayoutField,
@@ -15,7 +17,13 @@ import {
 } from './field-rules.js';
 import type { IdentityJournal } from './journal.js';
 import { emailChangedMail, payoutChangedMail } from './mail/templates.js';
-import { canManageUser, canSeeUser, userListScope, type Party } from './permissions.js';
+import {
+  canManageUser,
+  canSeeUser,
+  missingScope,
+  userListScope,
+  type Party,
+} from './permissions.js';
 import { USER_PUSH } from './notify.js';
 import { verifyPassword } from './password.js';
 import type { IdentityRepository, NewUser, UserFilter, UserRow } from './repository.js';
@@ -36,7 +44,14 @@ export const partyOf = (row: UserRow): Party => ({
   id: row.id,
   role: row.role_code,
   clusterId: row.cluster_id,
+  organizationId: row.organization_id,
 });
+
+/** 403 saying what a manager lacks (no cluster, no organisation), or the plain refusal. */
+function scopeRefusal(actor: Party): ForbiddenError {
+  const message = missingScopeMessage(actor);
+  return message ? new ForbiddenError(message, { reason: missingScope(actor) }) : forbidden();
+}
 
 export interface Page {
   page: number;
@@ -153,19 +168,27 @@ export class UsersService {
       ? ROLES.find((r) => r.code === body.roleCode)
       : ROLES.find((r) => r.id === body.roleId);
     if (!role) throw fieldError('roleId', MSG.required);
-    const denied = refusal(mayCreate(party, role.code, body.clusterId ?? null));
-    if (denied) throw denied;
+    const verdict = mayCreate(
+      party,
+      role.code,
+      body.clusterId ?? null,
+      body.organizationId ?? null,
+    );
+    if (!verdict.allowed) {
+      // A cluster manager without a cluster, an aggregator without an organisation: say so.
+      throw verdict.message === missingScopeMessage(party)
+        ? scopeRefusal(party)
+        : refusal(verdict)!;
+    }
     const clusterId = clusterOfNewUser(party, body.clusterId ?? null);
-    await this.checkReferences(this.repo, { organizationId: body.organizationId, clusterId });
+    const organizationId = organizationOfNewUser(party, body.organizationId ?? null);
+    await this.checkReferences(this.repo, { organizationId, clusterId });
     await UsersService.ensureEmailFree(this.repo, body.email);
     return this.create(
       actor,
       body,
       role.code,
-      {
-        organization_id: body.organizationId ?? null,
-        cluster_id: clusterId,
-      },
+      { organization_id: organizationId, cluster_id: clusterId },
       true,
     );
   }
@@ -238,15 +261,17 @@ export class UsersService {
   }
 
   async list(actor: UserRow, page: Page, roles: RoleCode[] = []) {
-    const scope = userListScope(partyOf(actor));
-    if (!scope) throw forbidden();
+    const party = partyOf(actor);
+    const scope = userListScope(party);
+    if (!scope) throw scopeRefusal(party);
     return this.page({ ...scope, roles, q: page.q }, page);
   }
 
   async clusterUsers(actor: UserRow, clusterId: string, page: Page) {
     const party = partyOf(actor);
     const scope = userListScope(party);
-    if (!scope || (scope.clusterId && scope.clusterId !== clusterId)) throw forbidden();
+    if (!scope) throw scopeRefusal(party);
+    if (scope.clusterId && scope.clusterId !== clusterId) throw forbidden();
     return this.page({ ...scope, clusterId, q: page.q }, page);
   }
 

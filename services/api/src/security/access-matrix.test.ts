@@ -10,7 +10,8 @@ import {
   type UserField,
 } from '../identity/field-rules.js';
 import { roleIdOf } from '../identity/roles.js';
-import { seedUser, TEST_PASSWORD } from '../identity/test-support.js';
+import { STAFF_ROLES } from '../identity/permissions.js';
+import { seedOrganization, seedUser, TEST_PASSWORD } from '../identity/test-support.js';
 import { buildTestApp } from '../test-app.js';
 import { allowedBy, operationsOf, type Operation } from './route-table.js';
 import { sampleRequest } from './sample-request.js';
@@ -27,6 +28,7 @@ const PUBLIC = new Set([
   'POST /api/users/invitation/signup',
   'POST /api/users/invitation/resend',
   'POST /api/users/validation/signup',
+  'POST /api/users/link/check',
   'POST /api/users/forgot-password/{email}',
   'POST /api/users/reset-password',
   'GET /api/sandbox/pay/{reference}',
@@ -52,13 +54,33 @@ describe('authorization matrix: every route of the route table × every role and
   let app: FastifyInstance;
   let world: World;
   let operations: Operation[];
+  /** The organisation of the aggregator and of the SFD, whose staff they manage. */
+  const organizationOf = new Map<RoleCode, string>();
 
   beforeAll(async () => {
     app = await buildTestApp(testDb.db);
     await app.ready();
     world = await seedWorld(app, testDb.db);
     operations = operationsOf(app).filter((op) => op.path !== '/api/ws');
+    for (const role of ['ROLE_INDUSTRIAL', 'ROLE_SFD'] as const) {
+      const id = await seedOrganization(testDb.db, `Organisation ${role}`);
+      organizationOf.set(role, id);
+      await testDb.db
+        .updateTable('users')
+        .set({ organization_id: id })
+        .where('id', '=', world.byRole.get(role)!.id)
+        .execute();
+    }
   });
+
+  /** A new user `role` manages: its organisation's secretary (aggregator, SFD), else a grower. */
+  async function victimOf(role: RoleCode | undefined): Promise<string> {
+    const organizationId = role ? organizationOf.get(role) : undefined;
+    const { id } = organizationId
+      ? await seedUser(testDb.db, 'ROLE_SECRETARY', { clusterId: world.clusterId, organizationId })
+      : await seedUser(testDb.db, 'ROLE_GROWER', { clusterId: world.clusterId });
+    return id;
+  }
   afterAll(async () => app?.close());
 
   /**
@@ -97,8 +119,7 @@ describe('authorization matrix: every route of the route table × every role and
           caller,
           peer: world.byRole.get('ROLE_GROWER')!,
           clusterId: world.clusterId,
-          victim: async () =>
-            (await seedUser(testDb.db, 'ROLE_GROWER', { clusterId: world.clusterId })).id,
+          victim: () => victimOf(role),
         });
         const res = await app.inject(request);
         statuses.push(res.statusCode);
@@ -147,10 +168,12 @@ describe('authorization matrix: every route of the route table × every role and
 
   /**
    * The field-level rules of PATCH /users/{id} (and the activation toggle), generated from
-   * identity/field-rules.ts: for every role, every field of a user, and three targets (a
-   * grower of the caller's cluster, one of another cluster, the caller itself), the answer is
-   * 200 exactly when the route's guard lets the role in AND `mayChange` allows the change;
-   * else 403 with nothing written. An accepted change leaves its audit event.
+   * identity/field-rules.ts: for every role, every field of a user, and four targets (a
+   * grower of the caller's cluster, one of another cluster, a secretary of the caller's
+   * organisation — of another cluster, so only an aggregator's or SFD's reach holds it — and
+   * the caller itself), the answer is 200 exactly when the route's guard lets the role in AND
+   * `mayChange` allows the change; else 403 with nothing written. An accepted change leaves
+   * its audit event.
    */
   it('PATCH /users/{id}: which field each role may change on whom (generated from field-rules.ts)', async () => {
     const organization = await testDb.db
@@ -158,8 +181,15 @@ describe('authorization matrix: every route of the route table × every role and
       .values({ denomination: 'Matrice SARL', organization_type: 'COOPERATIVE' })
       .returning('id')
       .executeTakeFirstOrThrow();
+    /** Staff of the callers without an organisation belong to this one. */
+    const staffOrganization = await seedOrganization(testDb.db, 'Personnel SARL');
     let n = 0;
-    type Target = { id: string; role: RoleCode; clusterId: string | null };
+    type Target = {
+      id: string;
+      role: RoleCode;
+      clusterId: string | null;
+      organizationId: string | null;
+    };
     /** One request per field (password: only on /users/me/password, its own route). */
     const CHANGES: Record<
       Exclude<UserField, 'password'>,
@@ -174,8 +204,15 @@ describe('authorization matrix: every route of the route table × every role and
       lastname: () => [
         { change: { field: 'lastname' }, body: { lastname: `Nom${++n}` }, event: '' },
       ],
-      organization: () => [
-        { change: { field: 'organization' }, body: { organizationId: organization.id }, event: '' },
+      organization: (target) => [
+        {
+          change: { field: 'organization' },
+          body: {
+            organizationId:
+              target.organizationId === organization.id ? staffOrganization : organization.id,
+          },
+          event: '',
+        },
       ],
       email: () => [
         {
@@ -206,7 +243,7 @@ describe('authorization matrix: every route of the route table × every role and
         },
       ],
       role: (target, caller) =>
-        (['ROLE_CARRIER', caller.role] as RoleCode[])
+        (['ROLE_CARRIER', 'ROLE_ACCOUNTING', caller.role] as RoleCode[])
           .filter((to) => to !== target.role)
           .map((to) => ({
             change: { field: 'role', to },
@@ -234,14 +271,36 @@ describe('authorization matrix: every route of the route table × every role and
     const table: Record<string, Record<string, string>> = {};
     for (const role of ROLE_CODES) {
       const caller = world.byRole.get(role)!;
-      const party = { id: caller.id, role, clusterId: caller.clusterId };
-      for (const kind of ['in reach', 'other cluster', 'self'] as const) {
+      const callerOrganization = organizationOf.get(role) ?? null;
+      const party = {
+        id: caller.id,
+        role,
+        clusterId: caller.clusterId,
+        organizationId: callerOrganization,
+      };
+      for (const kind of ['in reach', 'other cluster', 'organisation staff', 'self'] as const) {
         for (const [field, build] of Object.entries(CHANGES)) {
           const fresh = async (): Promise<Target> => {
-            if (kind === 'self') return { id: caller.id, role, clusterId: caller.clusterId };
+            if (kind === 'self') {
+              return {
+                id: caller.id,
+                role,
+                clusterId: caller.clusterId,
+                organizationId: callerOrganization,
+              };
+            }
+            if (kind === 'organisation staff') {
+              const target = {
+                role: STAFF_ROLES[0]!,
+                clusterId: world.otherClusterId,
+                organizationId: callerOrganization ?? staffOrganization,
+              };
+              const { id } = await seedUser(testDb.db, target.role, target);
+              return { id, ...target };
+            }
             const clusterId = kind === 'in reach' ? world.clusterId : world.otherClusterId;
             const { id } = await seedUser(testDb.db, 'ROLE_GROWER', { clusterId });
-            return { id, role: 'ROLE_GROWER', clusterId };
+            return { id, role: 'ROLE_GROWER', clusterId, organizationId: null };
           };
           for (const probe of build(await fresh(), caller)) {
             const target = await fresh();
@@ -294,6 +353,23 @@ describe('authorization matrix: every route of the route table × every role and
       expect(table[role]!['in reach: bankAccountNumber']).toBe('403');
       expect(table[role]!['in reach: active']).toBe('200');
     }
+    // The aggregator and the SFD: their organisation's staff (names, staff roles, state), not
+    // its e-mail or payout accounts, its cluster or organisation; nobody else.
+    for (const role of ['ROLE_INDUSTRIAL', 'ROLE_SFD'] as const) {
+      const row = table[role]!;
+      expect(row['organisation staff: firstname']).toBe('200');
+      expect(row['organisation staff: role→ROLE_ACCOUNTING']).toBe('200');
+      expect(row['organisation staff: role→ROLE_CARRIER']).toBe('403');
+      expect(row['organisation staff: active']).toBe('200');
+      expect(row['organisation staff: email']).toBe('403');
+      const cluster = Object.keys(row).find((k) => k.startsWith('organisation staff: cluster'));
+      expect(row[cluster!]).toBe('403');
+      expect(row['organisation staff: organization']).toBe('403');
+      expect(row['in reach: firstname']).toBe('403');
+      expect(row['self: organization']).toBe('403');
+    }
+    // A cluster manager does not reach a secretary outside its cluster.
+    expect(table.ROLE_CLUSTER_MANAGER!['organisation staff: firstname']).toBe('403');
   }, 300_000);
 
   const ROLE_IDS = Object.fromEntries(ROLE_CODES.map((code) => [code, roleIdOf(code)])) as Record<

@@ -29,7 +29,7 @@ export function usersRoutes(scope: FastifyInstance, ctx: IdentityContext): void 
         tags,
         security,
         summary:
-          'Utilisateurs (tous pour les administrateurs, ceux du cluster pour son gestionnaire)',
+          'Utilisateurs (tous pour les administrateurs, ceux du cluster pour son gestionnaire, les collaborateurs de son organisation pour un agrégateur ou un SFD ; 403 qui dit ce qui manque sans cluster ou sans organisation)',
         querystring: usersQuery,
         response: { 200: listOf(userSchema) },
       },
@@ -81,7 +81,7 @@ export function usersRoutes(scope: FastifyInstance, ctx: IdentityContext): void 
         querystring: listQuery,
         response: { 200: listOf(userSchema) },
       },
-      preHandler: ctx.guard(...ROUTE_ROLES.listUsers),
+      preHandler: ctx.guard(...ROUTE_ROLES.clusterUsers),
     },
     async (request) =>
       ctx.users.clusterUsers(request.actor!, request.params.clusterId, request.query),
@@ -124,13 +124,14 @@ export function usersRoutes(scope: FastifyInstance, ctx: IdentityContext): void 
         tags,
         security,
         summary:
-          'Modifie un utilisateur, champ par champ selon les règles de field-rules.ts : e-mail, téléphone et comptes de paiement par leur seul titulaire (currentPassword), rôle inférieur au sien et jamais le sien',
+          'Modifie un utilisateur (soi-même, ou un utilisateur de son périmètre), champ par champ selon les règles de field-rules.ts : e-mail, téléphone et comptes de paiement par leur seul titulaire (currentPassword), rôle inférieur au sien et jamais le sien',
         params: idParams,
         body: updateUserBody,
         response: { 200: userSchema },
       },
       preHandler: [
-        ...ctx.guard(...ROUTE_ROLES.manageUsers),
+        // Every user PATCHes itself (its allowed fields); others only within its reach.
+        ...ctx.guard(),
         // A current password can be guessed here: limited like sign-in's attempts.
         async function limitWhenConfirming(request, reply) {
           if ((request.body as { currentPassword?: unknown })?.currentPassword !== undefined) {
