@@ -14,9 +14,18 @@ import {
   supplyStatus,
   tags,
   userIdParams,
-  userRef,
   type ListQuery,
 } from './schemas.js';
+
+/** Who asked for the supply, joined from `users` at read time (names are never projected). */
+const requesterSchema = z
+  .object({
+    id: z.string(),
+    firstname: z.string(),
+    lastname: z.string(),
+    organization: z.string().nullable().describe('The requester’s organisation (denomination)'),
+  })
+  .nullable();
 
 const supplySchema = z.object({
   reference: z.string(),
@@ -28,7 +37,11 @@ const supplySchema = z.object({
   walletId: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  user: userRef,
+  /** Why a FAILED supply failed: CANCELLED by its payer, REJECTED by a super admin, else null. */
+  failureCode: z.enum(['CANCELLED', 'REJECTED']).nullable(),
+  failureReason: z.string().nullable(),
+  payerPhone: z.string().nullable(),
+  user: requesterSchema,
 });
 
 const methodsOf = (type: string | undefined): string[] | undefined => {
@@ -58,7 +71,8 @@ async function listSupplies(db: Kysely<any>, f: SupplyFilter) {
   const base = () => {
     let q = db
       .selectFrom('wallet_supplies as s')
-      .leftJoin('users as u', (j) => j.on(sql`u.id::text`, '=', sql.ref('s.owner_user_id')));
+      .leftJoin('users as u', (j) => j.on(sql`u.id::text`, '=', sql.ref('s.owner_user_id')))
+      .leftJoin('organizations as o', 'o.id', 'u.organization_id');
     if (f.userId) q = q.where('s.owner_user_id', '=', f.userId);
     if (f.methods) q = q.where('s.method', 'in', f.methods);
     if (f.status) q = q.where('s.status', '=', f.status);
@@ -70,6 +84,7 @@ async function listSupplies(db: Kysely<any>, f: SupplyFilter) {
         eb.or([
           eb('s.reference', 'ilike', like),
           eb(sql`u.firstname || ' ' || u.lastname`, 'ilike', like),
+          eb('o.denomination', 'ilike', like),
         ]),
       );
     }
@@ -78,7 +93,12 @@ async function listSupplies(db: Kysely<any>, f: SupplyFilter) {
   const page = await readPage(
     base()
       .selectAll('s')
-      .select(['u.id as u_id', 'u.firstname as u_firstname', 'u.lastname as u_lastname'])
+      .select([
+        'u.id as u_id',
+        'u.firstname as u_firstname',
+        'u.lastname as u_lastname',
+        'o.denomination as o_denomination',
+      ])
       .orderBy('s.created_at', 'desc')
       .orderBy('s.reference'),
     base(),
@@ -95,7 +115,17 @@ async function listSupplies(db: Kysely<any>, f: SupplyFilter) {
       walletId: r.wallet_id,
       createdAt: iso(r.created_at)!,
       updatedAt: iso(r.updated_at)!,
-      user: r.u_id ? { id: r.u_id, firstname: r.u_firstname, lastname: r.u_lastname } : null,
+      failureCode: r.failure_code ?? null,
+      failureReason: r.failure_reason ?? null,
+      payerPhone: r.payer_phone ?? null,
+      user: r.u_id
+        ? {
+            id: r.u_id,
+            firstname: r.u_firstname,
+            lastname: r.u_lastname,
+            organization: r.o_denomination ?? null,
+          }
+        : null,
     })),
     count: page.count,
   };
