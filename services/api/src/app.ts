@@ -24,6 +24,7 @@ import { registerWebApp } from './http/web-static.js';
 import { registerIdentity } from './identity/index.js';
 import { registerRealtime, type RealtimeOptions } from './realtime/index.js';
 import { registerWallet } from './wallet/index.js';
+import { widgetContentSecurity } from './wallet/providers/widget-csp.js';
 
 // French default messages for every zod schema (the UI's language).
 z.config(z.locales.fr());
@@ -70,10 +71,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   // Security headers; CORS closed unless CORS_ORIGINS lists origins (the web app is same-origin).
+  // Scripts: ours, and the configured payment provider's checkout script origin only.
+  const widget = widgetContentSecurity(deps.config);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...widget.scriptSrc],
+        frameSrc: ["'self'", ...widget.frameSrc],
         imgSrc: ["'self'", 'data:', 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         connectSrc: ["'self'", 'ws:', 'wss:'],

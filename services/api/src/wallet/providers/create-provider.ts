@@ -18,7 +18,8 @@ type ProviderConfig = Pick<
   | 'FEDAPAY_BASE_URL'
   | 'FEDAPAY_PUBLIC_KEY'
   | 'FEDAPAY_SECRET_KEY'
->;
+> &
+  Partial<Pick<Config, 'KKIAPAY_WIDGET_SCRIPT_URL' | 'FEDAPAY_CHECKOUT_SCRIPT_URL'>>;
 
 type Deps = { sandboxStore: SandboxStore } & HttpOptions;
 
@@ -67,6 +68,9 @@ function build(
         publicKey: required(config.KKIAPAY_PUBLIC_KEY, 'KKIAPAY_PUBLIC_KEY'),
         privateKey: required(config.KKIAPAY_PRIVATE_KEY, 'KKIAPAY_PRIVATE_KEY'),
         secretKey: required(config.KKIAPAY_SECRET_KEY, 'KKIAPAY_SECRET_KEY'),
+        ...(config.KKIAPAY_WIDGET_SCRIPT_URL
+          ? { widgetScriptUrl: config.KKIAPAY_WIDGET_SCRIPT_URL }
+          : {}),
       });
     case 'fedapay':
       return createFedapayProvider({
@@ -74,6 +78,9 @@ function build(
         baseUrl: config.FEDAPAY_BASE_URL,
         publicKey: required(config.FEDAPAY_PUBLIC_KEY, 'FEDAPAY_PUBLIC_KEY'),
         secretKey: required(config.FEDAPAY_SECRET_KEY, 'FEDAPAY_SECRET_KEY'),
+        ...(config.FEDAPAY_CHECKOUT_SCRIPT_URL
+          ? { checkoutScriptUrl: config.FEDAPAY_CHECKOUT_SCRIPT_URL }
+          : {}),
       });
     default:
       return createSandboxProvider({ store: deps.sandboxStore, publicUrl: config.PUBLIC_URL });
