@@ -9,6 +9,7 @@ import { hasScreen } from '../../../shared/navigation/menu.js';
 import { routeByKey } from '../../../shared/navigation/routes.js';
 import { useRealtime } from '../../../shared/realtime/use-realtime.js';
 import { walletStatsQuery } from '../api/stats.js';
+import { useSupplyNotices } from '../hooks/use-supply-notices.js';
 import { useWithdrawalNotices } from '../hooks/use-withdrawal-notices.js';
 
 /**
@@ -24,6 +25,7 @@ export function WalletBalanceCard() {
   useRealtime();
   // …and tells how a withdrawal ended, whichever screen is open.
   useWithdrawalNotices();
+  useSupplyNotices();
   const value = stats.data ? formatMoney(stats.data.availableBalance ?? stats.data.balance) : '—';
   const balance = (
     <>
