@@ -38,7 +38,15 @@ function readmeDemoAccounts(): string[] {
  * must log nothing at warning level or above.
  */
 describe('npm start stopped by Ctrl-C', () => {
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  let started: ChildProcess | undefined;
+  afterAll(async () => {
+    // A failed assertion before the stop leaves the detached start running: stop it.
+    if (started && started.exitCode === null && started.signalCode === null) {
+      process.kill(-started.pid!, 'SIGTERM');
+      await exited(started);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it('prints every demo account of README and stops without a warning, PostgreSQL last', async () => {
     const port = await getPort();
@@ -57,6 +65,7 @@ describe('npm start stopped by Ctrl-C', () => {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    started = child;
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
     for (let i = 0; i < 900 && !out.includes('Ctrl-C pour arrêter'); i++) {
