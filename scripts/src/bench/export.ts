@@ -12,9 +12,9 @@ import {
   type EmbeddedPostgresHandle,
 } from '@filiere/platform';
 import { withAdmin } from '@filiere/platform/testing';
-import { writeBenchmarkSection } from '../../../../../scripts/src/bench/report.js';
-import { allMigrations } from '../../migrations.js';
-import { ExportRunner } from './export-runner.js';
+import { allMigrations } from '@filiere/api/migrations';
+import { ExportRunner } from '@filiere/api/wallet';
+import { writeBenchmarkSection } from './report.js';
 
 /**
  * `npm run bench:export`: on BENCH_DATABASE_URL (superuser) or an embedded PostgreSQL,
@@ -130,7 +130,7 @@ try {
     await writeBenchmarkSection('## Wallet export', [
       '## Wallet export',
       '',
-      `Measured ${now} UTC by \`npm run bench:export\` (\`services/api/src/wallet/export/bench-export.ts\`)` +
+      `Measured ${now} UTC by \`npm run bench:export\` (\`scripts/src/bench/export.ts\`)` +
         ` on ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version},` +
         ` PostgreSQL ${pgVersion}${postgres ? ' (embedded)' : ''}; load average ${load0.toFixed(1)} → ${load1.toFixed(1)}` +
         ' (start → end; the machine is shared).',

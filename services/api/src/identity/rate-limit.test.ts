@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { buildTestApp } from '../test-app.js';
-import { RATE_LIMIT, TOO_MANY } from './rate-limit.js';
+import { RATE_LIMIT, TOO_MANY } from './http/rate-limit.js';
 import { seedUser, TEST_PASSWORD } from './test-support.js';
 
 describe('attempt limits on sign-in and password routes', () => {

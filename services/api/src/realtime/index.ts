@@ -8,14 +8,9 @@ import { registerSocketRoute } from './socket.js';
 export { projectionsReadiness } from './metrics.js';
 export { Rooms } from './hub.js';
 
-export interface RealtimeOptions {
-  /** Where pushes come from; by default Redis (REDIS_URL) or LISTEN filiere_push (DATABASE_URL). */
-  pushes?: PushSource;
-  /** Heartbeat period (default 30 s): a socket that misses one pong is dropped. */
-  pingIntervalMs?: number;
-  /** How long a socket may stay unauthenticated (default 10 s). */
-  authTimeoutMs?: number;
-}
+import type { RealtimeOptions } from '../kernel/app-deps.js';
+
+export type { RealtimeOptions };
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -3,8 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { Gauge, Registry } from 'prom-client';
 import { ForbiddenError, UnauthorizedError } from '@filiere/platform';
-import { projectionLag, projectors } from '@filiere/projections';
+import { projectionLag } from '@filiere/projections';
 import type { ReadinessCheck } from '../http/health.js';
+import { product } from '../modules.js';
 
 /**
  * `/api/metrics` (Prometheus text): each projector's lag in events and the
@@ -18,7 +19,7 @@ export function registerMetrics(app: FastifyInstance): void {
   const read = () =>
     (scrape ??= projectionLag(
       app.deps.db,
-      projectors.map((p) => p.name),
+      product.projectors.map((p) => p.name),
       { only: false },
     ));
   new Gauge({
@@ -146,7 +147,7 @@ export function projectionsReadiness(db: Kysely<any>): ReadinessCheck {
   return async () => {
     const lag = await projectionLag(
       db,
-      projectors.map((p) => p.name),
+      product.projectors.map((p) => p.name),
       { only: false },
     );
     return { ok: true, details: lag.projectors };

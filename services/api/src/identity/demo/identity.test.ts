@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '@filiere/api';
-import { createLogger, parseConfig } from '@filiere/platform';
+import type { Kysely } from 'kysely';
+import { createLogger, parseConfig, type Logger } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
+import { buildApp } from '../../app.js';
+import { runDemoSteps } from '../../kernel/demo.js';
+import { product } from '../../modules.js';
 import { demoAccounts, DEMO_PASSWORD } from './accounts.js';
 import { DEMO_CLUSTER, findDemoUser } from './identity.js';
-import { loadDemoData } from './load.js';
+
+/** Every module's demo steps, as `npm start` loads them. */
+const loadDemoData = (ctx: { db: Kysely<any>; logger: Logger }) =>
+  runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, product.demo);
 
 describe('identity demo data', () => {
   const testDb = useTestDatabase();

@@ -1,7 +1,7 @@
 import { hash } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
 import { demoAccounts, DEMO_PASSWORD } from './accounts.js';
-import type { DemoStep } from './load.js';
+import type { DemoStep } from '../../kernel/module.js';
 
 /** Fixed role ids of the identity migration (services/api/src/identity/roles.ts). */
 const ROLE_IDS: Record<string, number> = {

@@ -1,22 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import { AuthService } from './auth.service.js';
-import { makeGuard, type IdentityContext } from './context.js';
-import type { Mailer } from './mail/mailer.js';
-import { outboxMailer } from './mail/outbox-mailer.js';
-import { smtpMailer } from './mail/smtp-mailer.js';
-import { superAdminNotifier } from './notify.js';
+import { AuthService } from '../auth.service.js';
+import { makeGuard, type IdentityContext } from '../context.js';
+import type { Mailer } from '../mail/mailer.js';
+import { outboxMailer } from '../mail/outbox-mailer.js';
+import { smtpMailer } from '../mail/smtp-mailer.js';
+import { superAdminNotifier } from '../notify.js';
 import { registerAttemptLimit } from './rate-limit.js';
-import { IdentityRepository } from './repository.js';
-import { authRoutes } from './routes/auth.routes.js';
-import { profileRoutes } from './routes/profile.routes.js';
-import { referenceRoutes } from './routes/reference.routes.js';
-import { signupRoutes } from './routes/signup.routes.js';
-import { usersRoutes } from './routes/users.routes.js';
-import { UsersService } from './users.service.js';
-
-export { identityMigrations } from './migrations/index.js';
-export { hashPassword } from './password.js';
-export { ROLES, ORGANIZATION_TYPES } from './roles.js';
+import { IdentityRepository } from '../repository.js';
+import { authRoutes } from './auth.routes.js';
+import { profileRoutes } from './profile.routes.js';
+import { referenceRoutes } from './reference.routes.js';
+import { signupRoutes } from './signup.routes.js';
+import { UsersService } from '../users.service.js';
+import { usersRoutes } from './users.routes.js';
 
 /**
  * Identity and access under /api: sign-in, registration, invitation and reset

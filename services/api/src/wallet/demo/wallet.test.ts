@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '@filiere/api';
-import { createLogger, parseConfig } from '@filiere/platform';
+import type { Kysely } from 'kysely';
+import { createLogger, parseConfig, type Logger } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { catalogueDecoder, catchUp, walletProjectors } from '@filiere/projections';
-import { DEMO_SECOND_AGGREGATOR, findDemoUser, identityDemoStep } from './identity.js';
-import { loadDemoData } from './load.js';
+import { catchUp } from '@filiere/projections';
+import { buildApp } from '../../app.js';
+import { identityDemoStep } from '../../identity/demo/identity.js';
+import { DEMO_SECOND_AGGREGATOR, findDemoUser } from '../../identity/index.js';
+import { runDemoSteps, type DemoStep } from '../../kernel/index.js';
+import { walletProjectors } from '../read-model/index.js';
+import { walletDecoder } from '../read-model/test-support.js';
 import { walletDemoStep } from './wallet.js';
+
+const loadDemoData = (ctx: { db: Kysely<any>; logger: Logger }, steps: DemoStep[]) =>
+  runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, steps);
 
 describe('wallet demo data', () => {
   const testDb = useTestDatabase();
@@ -61,7 +68,7 @@ describe('wallet demo data', () => {
       .execute();
     for (const row of nips) expect(row.nip, row.email).toMatch(/^\d{10}$/);
     for (const projector of walletProjectors) {
-      await catchUp(testDb.db, projector, { decode: catalogueDecoder });
+      await catchUp(testDb.db, projector, { decode: walletDecoder });
     }
     const caller = { sub: aggregator.id, role: 'ROLE_INDUSTRIAL' as const };
     const auth = { authorization: `Bearer ${app.jwt.sign(caller)}` };

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '@filiere/api';
 import { parseConfig } from '@filiere/platform';
-import { DEMO_SECOND_AGGREGATOR, findDemoUser } from './identity.js';
-import type { DemoContext, DemoStep } from './load.js';
+import { DEMO_SECOND_AGGREGATOR, findDemoUser } from '../../identity/index.js';
+import type { DemoContext, DemoStep } from '../../kernel/module.js';
 
 /** A bank account the sandbox refuses payouts to (it ends in 0000): the failed withdrawal. */
 export const DEMO_REFUSED_BANK_ACCOUNT = 'BJ0660100100000012340000';
@@ -25,17 +24,15 @@ export const walletDemoStep: DemoStep = {
   name: 'wallet',
   async run(ctx: DemoContext) {
     const env = process.env;
-    const app = await buildApp({
-      config: parseConfig({
+    const app = await ctx.openApp(
+      parseConfig({
         NODE_ENV: 'test', // no background loop: the payouts below run explicitly
         LOG_LEVEL: 'silent',
         PAYMENT_PROVIDER: 'sandbox',
         ...(env.SUPPLY_BANK_NAME ? { SUPPLY_BANK_NAME: env.SUPPLY_BANK_NAME } : {}),
         ...(env.SUPPLY_BANK_ACCOUNT ? { SUPPLY_BANK_ACCOUNT: env.SUPPLY_BANK_ACCOUNT } : {}),
       }),
-      db: ctx.db,
-      logger: ctx.logger,
-    });
+    );
     try {
       await loadWalletDemo(app, ctx);
     } finally {

@@ -1,21 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { MigrationSet } from '@filiere/platform';
-import type { WalletDeps } from './commands/context.js';
-import { WalletJobQueue } from './jobs/bullmq.js';
-import { InProcessJobLoop } from './jobs/in-process.js';
-import type { WalletJobRunner } from './jobs/job-runner.js';
-import { walletWriteMigrations } from './migrations/index.js';
+import type { WalletDeps } from '../commands/context.js';
+import { WalletJobQueue } from '../jobs/bullmq.js';
+import { InProcessJobLoop } from '../jobs/in-process.js';
+import type { WalletJobRunner } from '../jobs/job-runner.js';
+import { createWalletWriteSide } from '../write-side.js';
+import { registerSupplyCommandRoutes } from './commands/supply.routes.js';
+import { registerWalletCommandRoutes } from './commands/wallet.routes.js';
 import { registerWalletQueries } from './queries/index.js';
-import { registerSupplyCommandRoutes } from './routes/supply.routes.js';
-import { registerWalletCommandRoutes } from './routes/wallet.routes.js';
-import { registerSandboxWidget } from './sandbox/widget.routes.js';
-import { createWalletWriteSide } from './write-side.js';
-
-export { createWalletWriteSide } from './write-side.js';
-export { startWalletJobWorker } from './jobs/bullmq.js';
-
-/** The wallet ledger's tables of the write side (the read side's are in projections/). */
-export const walletMigrations: MigrationSet = { ...walletWriteMigrations };
+import { registerSandboxWidget } from './widget.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -6,7 +6,7 @@ import type { WalletDeps } from '../commands/context.js';
 import { loadSupply, markPending } from '../commands/supply-commands.js';
 import { systemActor } from '../domain/index.js';
 import { recordSandboxPayment, type SandboxStore } from '../providers/sandbox.js';
-import { notFoundPage, widgetPage } from './widget-page.js';
+import { notFoundPage, widgetPage } from '../sandbox/widget-page.js';
 
 const DEFAULT_RETURN = '/approvisionnements';
 

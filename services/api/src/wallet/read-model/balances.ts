@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { transactionEffects, walletAccount } from '@filiere/api/wallet/domain';
-import type { Projector } from '../projector.js';
+import { transactionEffects, walletAccount } from '../domain/index.js';
+import type { Projector } from '@filiere/projections';
 import { asWalletEvent, defined, walletIdOfStream } from './events.js';
 
 interface Delta {

@@ -1,6 +1,6 @@
-import type { WalletEvent } from '@filiere/api/wallet/domain';
+import type { WalletEvent } from '../domain/index.js';
 import type { Kysely } from 'kysely';
-import type { RecordedEvent } from '../events.js';
+import type { RecordedEvent } from '@filiere/projections';
 
 /** A recorded event seen as the wallet domain's union (its data was validated on append). */
 export const asWalletEvent = (e: RecordedEvent): WalletEvent =>

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Projector } from '../projector.js';
+import type { Projector } from '@filiere/projections';
 import { asWalletEvent, defined } from './events.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Projector } from '../projector.js';
+import type { Projector } from '@filiere/projections';
 import { balancesProjector } from './balances.js';
 import { financingProjector } from './financing.js';
 import { reportingProjector } from './reporting.js';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EventStore, readAll } from '@filiere/event-store';
 import {
   captureHold,
@@ -19,13 +19,18 @@ import {
   type Actor,
   type Decision,
   type WalletEvent,
-} from '@filiere/api/wallet/domain';
+} from '../domain/index.js';
 import { isAppError } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { checkProjector, rebuildProjector } from '../rebuild.js';
-import { catalogueDecoder } from '../events.js';
+import { checkProjector, rebuildProjector } from '@filiere/projections';
 import { walletProjectors } from './index.js';
-import { defineWalletEvents, projectWallet, RecordingLedger, testBank } from './test-support.js';
+import {
+  projectWallet,
+  RecordingLedger,
+  testBank,
+  walletCatalogue,
+  walletDecoder,
+} from './test-support.js';
 
 const t = useTestDatabase();
 const WALLETS = 6;
@@ -200,10 +205,8 @@ class Scenario {
 }
 
 describe('wallet projections over random command sequences (fast-check)', () => {
-  beforeAll(() => defineWalletEvents());
-
   it('projected balances equal the fold of each wallet’s events, Σ accounts = 0, nothing below 0, rebuild = live', async () => {
-    const store = new EventStore(t.db);
+    const store = new EventStore(t.db, walletCatalogue);
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 10, maxLength: 80 }), async (commands) => {
         const scenario = new Scenario(store, `r${++run}-`);
@@ -260,7 +263,7 @@ describe('wallet projections over random command sequences (fast-check)', () => 
 
     // Σ of every posting of the whole log is 0; the wallets' projected total is what the
     // system accounts owe (their postings, negated).
-    const events = await readAll(t.db, { after: 0, limit: 1_000_000 });
+    const events = await readAll(t.db, { after: 0, limit: 1_000_000, catalogue: walletCatalogue });
     let total = 0;
     let system = 0;
     for (const e of events) {
@@ -280,11 +283,11 @@ describe('wallet projections over random command sequences (fast-check)', () => 
     expect(Number(sum.s ?? 0)).toBe(-system);
 
     for (const projector of walletProjectors) {
-      const check = await checkProjector(t.db, projector, { decode: catalogueDecoder });
+      const check = await checkProjector(t.db, projector, { decode: walletDecoder });
       expect(check.differences, projector.name).toEqual([]);
     }
     const before = await t.db.selectFrom('wallet_transactions').selectAll().orderBy('id').execute();
-    await rebuildProjector(t.db, walletProjectors[1]!, { decode: catalogueDecoder, batchSize: 37 });
+    await rebuildProjector(t.db, walletProjectors[1]!, { decode: walletDecoder, batchSize: 37 });
     expect(
       await t.db.selectFrom('wallet_transactions').selectAll().orderBy('id').execute(),
     ).toEqual(before);

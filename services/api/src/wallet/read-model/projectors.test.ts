@@ -9,10 +9,10 @@ import {
   requestWithdrawal,
   transfer,
   verifySupply,
-} from '@filiere/api/wallet/domain';
+} from '../domain/index.js';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { beninMonth } from './events.js';
-import { defineWalletEvents, projectWallet, RecordingLedger, testBank } from './test-support.js';
+import { projectWallet, RecordingLedger, testBank, walletCatalogue } from './test-support.js';
 
 const t = useTestDatabase();
 const rows = (table: string, order: string) =>
@@ -26,7 +26,6 @@ describe('wallet projectors given a day of wallet events', () => {
   let pushes: Awaited<ReturnType<typeof projectWallet>>;
 
   beforeAll(async () => {
-    defineWalletEvents();
     ledger.apply(
       initiateSupply(
         { wallet: ledger.wallet('wa'), supply: ledger.supply('S-A') },
@@ -101,7 +100,7 @@ describe('wallet projectors given a day of wallet events', () => {
     ledger.apply(
       placeHold(ledger.wallet('wa'), { holdId: 'H-1', amount: 500, purpose: 'Contrat' }),
     );
-    await ledger.flush(new EventStore(t.db));
+    await ledger.flush(new EventStore(t.db, walletCatalogue));
     pushes = await projectWallet(t.db);
   });
 
@@ -274,7 +273,7 @@ describe('admin pushes of bank supplies', () => {
         { bank: testBank },
       ),
     );
-    await ledger.flush(new EventStore(t.db));
+    await ledger.flush(new EventStore(t.db, walletCatalogue));
     const bank = (await projectWallet(t.db)).filter((p) => p.type === 'supplies.updated');
     expect(bank.flatMap((p) => p.userIds).sort()).toEqual(['uc', admin, superAdmin].sort());
 
@@ -286,7 +285,7 @@ describe('admin pushes of bank supplies', () => {
         { bank: testBank },
       ),
     );
-    await ledger.flush(new EventStore(t.db));
+    await ledger.flush(new EventStore(t.db, walletCatalogue));
     const momo = (await projectWallet(t.db)).filter((p) => p.type === 'supplies.updated');
     expect(momo.flatMap((p) => p.userIds)).toEqual(['uc']);
   });

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Projector } from '../projector.js';
+import type { Projector } from '@filiere/projections';
 import { asWalletEvent, defined } from './events.js';
 
 /** The roles whose open 'Approvisionnements' (admin) list follows every bank supply. */

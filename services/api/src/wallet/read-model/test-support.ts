@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { eventCatalogue, type EventStore } from '@filiere/event-store';
+import { EventCatalogue, type EventStore } from '@filiere/event-store';
 import {
   evolveSupply,
   evolveWallet,
@@ -11,7 +11,6 @@ import {
   openWallet,
   validateBankSupply,
   supplyStreamId,
-  walletEventSchemas,
   walletStreamId,
   withdrawalStreamId,
   type AcceptedBank,
@@ -19,20 +18,14 @@ import {
   type Decision,
   type StreamWrite,
   type WalletEvent,
-} from '@filiere/api/wallet/domain';
-import { catalogueDecoder } from '../events.js';
-import type { PushMessage } from '../projector.js';
-import { catchUp } from '../runner.js';
+} from '../domain/index.js';
+import { catalogueDecoder, catchUp, type PushMessage } from '@filiere/projections';
+import { walletEvents } from '../catalogue.js';
 import { walletProjectors } from './index.js';
 
-/** Test support: the wallet's events in the catalogue (as the write side's catalogue does). */
-export function defineWalletEvents(): void {
-  for (const [type, def] of Object.entries(walletEventSchemas)) {
-    if (!eventCatalogue.get(type)) {
-      eventCatalogue.define({ type, version: def.version, schema: def.schema });
-    }
-  }
-}
+/** Test support: a catalogue of the wallet's events (the product's has every module's). */
+export const walletCatalogue = new EventCatalogue(walletEvents);
+export const walletDecoder = catalogueDecoder(walletCatalogue);
 
 export const testBank: AcceptedBank = {
   code: 'BOA',
@@ -126,7 +119,7 @@ export async function projectWallet(db: Kysely<any>): Promise<PushMessage[]> {
   const pushes: PushMessage[] = [];
   for (const projector of walletProjectors) {
     await catchUp(db, projector, {
-      decode: catalogueDecoder,
+      decode: walletDecoder,
       publish: async (messages) => void pushes.push(...messages),
     });
   }

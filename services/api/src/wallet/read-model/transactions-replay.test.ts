@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EventStore } from '@filiere/event-store';
-import { transfer } from '@filiere/api/wallet/domain';
+import { transfer } from '../domain/index.js';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { checkProjector } from '../rebuild.js';
-import { catalogueDecoder } from '../events.js';
-import { defineWalletEvents, projectWallet, RecordingLedger } from './test-support.js';
+import { checkProjector } from '@filiere/projections';
+import { projectWallet, RecordingLedger, walletCatalogue, walletDecoder } from './test-support.js';
 import { transactionsProjector } from './transactions.js';
 
 const t = useTestDatabase();
@@ -13,7 +12,6 @@ describe('wallet-transactions replayed in 10,000-event batches (ledger:check, le
   const TRANSFERS = 2_500; // 5,000 rows of 18 columns: past PostgreSQL's 65,535 parameters
 
   beforeAll(async () => {
-    defineWalletEvents();
     const ledger = new RecordingLedger();
     const a = ledger.open('wa', 'ua');
     ledger.open('wb', 'ub');
@@ -37,7 +35,7 @@ describe('wallet-transactions replayed in 10,000-event batches (ledger:check, le
     }
     // Few appends keep the set-up short: both wallets' WalletOpened first (as the API
     // opens a wallet before any movement), then the rest of each stream.
-    const store = new EventStore(t.db);
+    const store = new EventStore(t.db, walletCatalogue);
     const streams = [...ledger.streams];
     await store.append(
       streams.map(([streamId, events]) => ({
@@ -59,7 +57,7 @@ describe('wallet-transactions replayed in 10,000-event batches (ledger:check, le
   }, 120_000);
 
   it('a replay of thousands of rows in one batch equals the live table', async () => {
-    const result = await checkProjector(t.db, transactionsProjector, { decode: catalogueDecoder });
+    const result = await checkProjector(t.db, transactionsProjector, { decode: walletDecoder });
     expect(result.differences).toEqual([]);
     const { rows } = await t.db
       .selectFrom('wallet_transactions')

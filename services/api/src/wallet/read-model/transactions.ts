@@ -1,10 +1,6 @@
 import { sql } from 'kysely';
-import {
-  transactionEffects,
-  type TransactionRow,
-  type WalletEvent,
-} from '@filiere/api/wallet/domain';
-import type { Projector } from '../projector.js';
+import { transactionEffects, type TransactionRow, type WalletEvent } from '../domain/index.js';
+import type { Projector } from '@filiere/projections';
 import { asWalletEvent, beninMonth, defined, loadOwners, recordOwners } from './events.js';
 
 const OWNERS = 'wallet_transaction_owners';

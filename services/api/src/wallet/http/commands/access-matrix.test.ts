@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { ROLE_CODES, type RoleCode } from '../../http/auth.js';
-import { seedCluster } from '../../identity/test-support.js';
-import { buildTestApp } from '../../test-app.js';
+import { ROLE_CODES, type RoleCode } from '../../../http/auth.js';
+import { seedCluster } from '../../../identity/test-support.js';
+import { buildTestApp } from '../../../test-app.js';
 import { walletUser, withKey, type TestUser } from './test-support.js';
 
 type Request = (

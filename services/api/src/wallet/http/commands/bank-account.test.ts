@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { buildTestApp } from '../../test-app.js';
+import { buildTestApp } from '../../../test-app.js';
 import { walletUser, withKey, type TestUser } from './test-support.js';
 
 describe('GET /api/supply/bank-account: the accepted bank comes from configuration', () => {

@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { seedCluster } from '../../identity/test-support.js';
-import { buildTestApp } from '../../test-app.js';
+import { seedCluster } from '../../../identity/test-support.js';
+import { buildTestApp } from '../../../test-app.js';
 import { fund, walletState, walletUser, type TestUser } from './test-support.js';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { buildTestApp } from '../../test-app.js';
+import { buildTestApp } from '../../../test-app.js';
 
 describe('the wallet command routes in the OpenAPI document', () => {
   const testDb = useTestDatabase();

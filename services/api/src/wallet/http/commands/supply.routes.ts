@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { WalletDeps } from '../commands/context.js';
+import type { WalletDeps } from '../../commands/context.js';
 import {
   createSupply,
   validateBankSupplyByReference,
   verifySupplyTransaction,
-} from '../commands/supply-commands.js';
+} from '../../commands/supply-commands.js';
 import {
   idempotencyHeaders,
   referenceParam,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { RoleCode } from '../../http/auth.js';
-import { bearer, seedUser } from '../../identity/test-support.js';
+import type { RoleCode } from '../../../http/auth.js';
+import { bearer, seedUser } from '../../../identity/test-support.js';
 import {
   evolveSupply,
   evolveWallet,
@@ -14,7 +14,7 @@ import {
   walletStreamId,
   withdrawalStreamId,
   type WalletEvent,
-} from '../domain/index.js';
+} from '../../domain/index.js';
 
 /** A seeded user with its wallet id and auth header (tests only). */
 export interface TestUser {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { seedCluster } from '../../identity/test-support.js';
-import { buildTestApp } from '../../test-app.js';
+import { seedCluster } from '../../../identity/test-support.js';
+import { buildTestApp } from '../../../test-app.js';
 import {
   countEvents,
   fund,

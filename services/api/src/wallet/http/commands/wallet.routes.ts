@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { WalletDeps } from '../commands/context.js';
-import { makeFinancing, makeTransfer, makeWithdrawal } from '../commands/wallet-commands.js';
+import type { WalletDeps } from '../../commands/context.js';
+import { makeFinancing, makeTransfer, makeWithdrawal } from '../../commands/wallet-commands.js';
 import {
   debitBody,
   financementBody,

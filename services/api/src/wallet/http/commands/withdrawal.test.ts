@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { buildTestApp } from '../../test-app.js';
+import { buildTestApp } from '../../../test-app.js';
 import {
   countEvents,
   fund,

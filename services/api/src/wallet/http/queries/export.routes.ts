@@ -6,14 +6,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '@filiere/platform';
 import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
-import { callerOf, isAdminRole, targetUser } from '../queries/caller.js';
-import { countWalletTransactions } from '../queries/transactions.repository.js';
-import { security, tags, uuid } from '../queries/schemas.js';
-import { ExportQueue } from './export-queue.js';
-import { exportLoop } from './export-loop.js';
-import { downloadUrl, ExportRunner, type ExportRunnerOptions } from './export-runner.js';
-import type { ExportJob } from './export-store.js';
-import { MAX_EXPORT_ROWS, writeTransactionsXlsx } from './xlsx.js';
+import { callerOf, isAdminRole, targetUser } from './caller.js';
+import { countWalletTransactions } from './transactions.repository.js';
+import { security, tags, uuid } from './schemas.js';
+import { ExportQueue } from '../../export/export-queue.js';
+import { exportLoop } from '../../export/export-loop.js';
+import { downloadUrl, ExportRunner, type ExportRunnerOptions } from '../../export/export-runner.js';
+import type { ExportJob } from '../../export/export-store.js';
+import { MAX_EXPORT_ROWS, writeTransactionsXlsx } from '../../export/xlsx.js';
 
 /**
  * Above `syncLimit` rows the export runs as a background job. Mutable for tests, like

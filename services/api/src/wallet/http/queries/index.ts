@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { registerWalletExport } from '../export/routes.js';
+import { registerWalletExport } from './export.routes.js';
 import { financingRoutes } from './financing.routes.js';
 import { reportingRoutes } from './reporting.routes.js';
 import { supplyRoutes } from './supplies.routes.js';

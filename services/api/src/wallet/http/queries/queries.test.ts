@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { bearer, seedCluster, seedUser } from '../../identity/test-support.js';
-import type { RoleCode } from '../../http/auth.js';
-import { buildTestApp } from '../../test-app.js';
+import { bearer, seedCluster, seedUser } from '../../../identity/test-support.js';
+import type { RoleCode } from '../../../http/auth.js';
+import { buildTestApp } from '../../../test-app.js';
 import { WalletEvents } from './test-events.js';
 
 const t = useTestDatabase();

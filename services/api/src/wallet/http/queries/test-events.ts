@@ -1,15 +1,16 @@
 import type { Kysely } from 'kysely';
-import { EventStore, eventCatalogue } from '@filiere/event-store';
-import { catalogueDecoder, catchUp, walletProjectors } from '@filiere/projections';
+import { EventStore } from '@filiere/event-store';
+import { catchUp } from '@filiere/projections';
 import {
   move,
   walletAccount,
   walletEvent,
-  walletEventSchemas,
   walletStreamId,
   supplyStreamId,
   type WalletEvent,
-} from '../domain/index.js';
+} from '../../domain/index.js';
+import { walletProjectors } from '../../read-model/index.js';
+import { walletCatalogue, walletDecoder } from '../../read-model/test-support.js';
 
 /** Test support: wallet events appended straight to the store, then projected. */
 export class WalletEvents {
@@ -17,12 +18,7 @@ export class WalletEvents {
   private readonly pending: { streamId: string; events: WalletEvent[] }[][] = [];
 
   constructor(private readonly db: Kysely<any>) {
-    for (const [type, def] of Object.entries(walletEventSchemas)) {
-      if (!eventCatalogue.get(type)) {
-        eventCatalogue.define({ type, version: def.version, schema: def.schema });
-      }
-    }
-    this.store = new EventStore(db);
+    this.store = new EventStore(db, walletCatalogue);
   }
 
   open(walletId: string, ownerUserId: string): this {
@@ -147,7 +143,7 @@ export class WalletEvents {
       );
     }
     for (const projector of walletProjectors) {
-      await catchUp(this.db, projector, { decode: catalogueDecoder });
+      await catchUp(this.db, projector, { decode: walletDecoder });
     }
   }
 }

@@ -1,0 +1,61 @@
+import type { ContextModule, JobModule } from '../kernel/module.js';
+import { walletEvents, walletStreams } from './catalogue.js';
+import { walletDemoStep } from './demo/wallet.js';
+import { startExportWorker } from './export/export-queue.js';
+import { startWalletJobWorker } from './jobs/bullmq.js';
+import { walletWriteMigrations } from './migrations/index.js';
+import { walletProjectors, walletReadMigrations } from './read-model/index.js';
+
+/** Payouts and supply checks (`wallet_jobs`), run by the worker when BullMQ wakes it. */
+const walletJobs: JobModule = {
+  name: 'wallet-jobs',
+  start: (ctx) => startWalletJobWorker(ctx),
+};
+
+/** Background .xlsx exports (`wallet_exports`, files under DATA_DIR/exports). */
+const walletExports: JobModule = {
+  name: 'wallet-exports',
+  start: (ctx) =>
+    startExportWorker({
+      db: ctx.db,
+      redisUrl: ctx.redisUrl,
+      publish: ctx.publish,
+      logger: ctx.logger,
+      runner: { dataDir: ctx.config.DATA_DIR },
+    }),
+};
+
+/**
+ * The wallet: a double-entry ledger in F CFA (streams `wallet-…`, `supply-…`,
+ * `withdrawal-…`), its read model, payouts, supply checks and exports, and its routes (http/).
+ */
+export const walletModule: ContextModule = {
+  name: 'wallet',
+  events: walletEvents,
+  streams: walletStreams,
+  migrations: { ...walletReadMigrations, ...walletWriteMigrations },
+  projectors: walletProjectors,
+  jobs: [walletJobs, walletExports],
+  demo: [walletDemoStep],
+  pushes: [
+    'wallet.updated',
+    'transactions.updated',
+    'supplies.updated',
+    'financing.updated',
+    'reporting.updated',
+    'export.progress',
+    'export.ready',
+    'export.failed',
+  ],
+  http: async () => (await import('./http/index.js')).registerWallet,
+};
+
+// The public face: what other contexts and the scripts may use.
+export {
+  evolveWallet,
+  initialWalletState,
+  postingsOf,
+  type WalletEvent,
+  type WalletState,
+} from './domain/index.js';
+export { ExportRunner } from './export/export-runner.js';
