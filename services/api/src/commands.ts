@@ -4,10 +4,9 @@ import type { Product } from './kernel/modules.js';
 
 /**
  * One event store and one command pipeline per app, with the modules' catalogue and
- * stream types. `deps.eventStore` lets
- * the server share its instance with the projection dispatch (onAppended);
- * tests get a fresh one on their own database. Closing the app drains the
- * pipeline so no accepted command is lost.
+ * stream types. `deps.eventStore` lets the server share its instance with the projection
+ * dispatch (onAppended); tests get a fresh one on their own database. Closing the app
+ * drains the pipeline so no accepted command is lost.
  */
 export function registerCommandPipeline(
   app: FastifyInstance,
