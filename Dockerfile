@@ -1,5 +1,8 @@
 # syntax=docker/dockerfile:1
 # Multi-stage image for the API (npm start with DATABASE_URL) and the worker (npm run worker).
+# NODE_ENV=production: start-up refuses the demo defaults, so the environment must give
+# JWT_SECRET, PAYMENT_PROVIDER (kkiapay or fedapay) with its keys, SUPPLY_BANK_NAME and
+# SUPPLY_BANK_ACCOUNT (see docker-compose.yml). First super admin: npm run admin:create.
 
 FROM node:22-bookworm-slim AS deps
 WORKDIR /app

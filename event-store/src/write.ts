@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { canonicalJson } from './canonical-json.js';
-import { ConcurrencyError } from './errors.js';
+import { ConcurrencyError, ValidationError } from './errors.js';
 import { createHash } from 'node:crypto';
 import { hashParts } from './hash.js';
 import type { EventMetadata } from './types.js';
@@ -29,6 +29,30 @@ export class IdempotencyKeyTakenError extends Error {
     super('An idempotency key of the batch was recorded by another writer');
     this.name = 'IdempotencyKeyTakenError';
   }
+}
+
+/**
+ * PostgreSQL refused a value of the rows (SQLSTATE class 22 data exception, such as a NUL
+ * character or a lone UTF-16 surrogate in a jsonb string; class 23 other than a unique
+ * violation; class 54, a value over a size limit): the statement failed as a whole, so
+ * nothing was appended. It depends on the rows only, so the same rows fail again: the
+ * pipeline writes a failed batch again without the command that carries such a value.
+ */
+export class UnstorableValueError extends ValidationError {
+  constructor(cause: unknown) {
+    super(
+      'La demande contient une valeur qui ne peut pas être enregistrée (caractère nul ou caractère Unicode incomplet, par exemple).',
+      { reason: 'UNSTORABLE_VALUE' },
+    );
+    this.cause = cause;
+  }
+}
+
+/** An error answered by PostgreSQL for the values sent (see UnstorableValueError). */
+export function isValueRejection(error: unknown): boolean {
+  const { code, severity } = (error ?? {}) as { code?: unknown; severity?: unknown };
+  if (typeof code !== 'string' || typeof severity !== 'string') return false;
+  return /^(22|23|54)[0-9A-Z]{3}$/.test(code) && code !== '23505';
 }
 
 /**
@@ -147,6 +171,7 @@ export async function writePrepared(
 }
 
 function mapWriteError(error: unknown): unknown {
+  if (isValueRejection(error)) return new UnstorableValueError(error);
   const pgError = error as { code?: string; constraint?: string };
   if (pgError.code !== '23505') return error;
   if (pgError.constraint === 'commands_pkey') return new IdempotencyKeyTakenError();

@@ -60,6 +60,22 @@ describe('parseConfig', () => {
     );
   });
 
+  it('reads TRUST_PROXY: off by default, true/false, a hop count or addresses and CIDRs', () => {
+    expect(parseConfig({}).TRUST_PROXY).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(parseConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(parseConfig({ TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
+    expect(
+      parseConfig({ TRUST_PROXY: '10.0.0.5, 192.168.0.0/16,::1,fd00::/8,loopback' }).TRUST_PROXY,
+    ).toEqual(['10.0.0.5', '192.168.0.0/16', '::1', 'fd00::/8', 'loopback']);
+    for (const wrong of ['yes', '10.0.0.0/33', '10.0.0', 'proxy.local', '1.2.3.4/8/2', ',']) {
+      expect(() => parseConfig({ TRUST_PROXY: wrong }), wrong).toThrow(
+        /^Invalid configuration: TRUST_PROXY must be true, false, a hop count or a comma-separated list/,
+      );
+    }
+  });
+
   it('refuses KKiaPay without a payout route, naming PAYOUT_PROVIDER in one line', () => {
     const kkiapay = {
       PAYMENT_PROVIDER: 'kkiapay',
@@ -91,5 +107,92 @@ describe('parseConfig', () => {
       }),
     ).toThrow(/PAYOUT_PROVIDER must not be sandbox/);
     expect(() => parseConfig({ PAYOUT_PROVIDER: 'kkiapay' })).toThrow(/PAYOUT_PROVIDER/);
+  });
+});
+
+describe('parseConfig in production: no demo default is accepted', () => {
+  /** A production setup parseConfig accepts; each case below takes one thing away. */
+  const production = {
+    NODE_ENV: 'production',
+    DATABASE_URL: 'postgres://u:p@db:5432/filiere',
+    JWT_SECRET: 'a-real-secret-of-more-than-32-characters',
+    PAYMENT_PROVIDER: 'fedapay',
+    FEDAPAY_PUBLIC_KEY: 'pk_live',
+    FEDAPAY_SECRET_KEY: 'sk_live',
+    SUPPLY_BANK_NAME: 'Ecobank Bénin',
+    SUPPLY_BANK_ACCOUNT: 'BJ0990100100000099999999',
+  };
+  const refusal = (env: Record<string, string>) => {
+    try {
+      parseConfig(env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      expect(message).not.toContain('\n');
+      return message;
+    }
+    return 'accepted';
+  };
+  const without = (name: keyof typeof production) => {
+    const { [name]: _dropped, ...rest } = production;
+    return rest;
+  };
+
+  it('accepts a real provider, secret and bank', () => {
+    const config = parseConfig(production);
+    expect(config.PAYMENT_PROVIDER).toBe('fedapay');
+    expect(config.PAYOUT_PROVIDER ?? config.PAYMENT_PROVIDER).toBe('fedapay');
+    const kkiapay = parseConfig({
+      ...production,
+      PAYMENT_PROVIDER: 'kkiapay',
+      PAYOUT_PROVIDER: 'fedapay',
+      KKIAPAY_PUBLIC_KEY: 'pub',
+      KKIAPAY_PRIVATE_KEY: 'priv',
+      KKIAPAY_SECRET_KEY: 'sec',
+    });
+    expect(kkiapay.PAYMENT_PROVIDER).toBe('kkiapay');
+  });
+
+  it('refuses the sandbox provider (absent or named), naming PAYMENT_PROVIDER', () => {
+    expect(refusal(without('PAYMENT_PROVIDER'))).toMatch(
+      /^Invalid configuration: PAYMENT_PROVIDER must be kkiapay or fedapay when NODE_ENV=production/,
+    );
+    expect(refusal({ ...production, PAYMENT_PROVIDER: 'sandbox' })).toMatch(
+      /^Invalid configuration: PAYMENT_PROVIDER must be kkiapay or fedapay/,
+    );
+  });
+
+  it('refuses sandbox payouts, naming PAYOUT_PROVIDER', () => {
+    expect(refusal({ ...production, PAYOUT_PROVIDER: 'sandbox' })).toMatch(
+      /^Invalid configuration: PAYOUT_PROVIDER must not be sandbox/,
+    );
+  });
+
+  it('refuses the missing or published development JWT secret, naming JWT_SECRET', () => {
+    expect(refusal(without('JWT_SECRET'))).toBe(
+      'Invalid configuration: JWT_SECRET is required when NODE_ENV=production',
+    );
+    expect(
+      refusal({ ...production, JWT_SECRET: parseConfig({ NODE_ENV: 'test' }).JWT_SECRET }),
+    ).toMatch(/^Invalid configuration: JWT_SECRET must not be the published development secret/);
+  });
+
+  it('refuses the demo bank, naming SUPPLY_BANK_NAME or SUPPLY_BANK_ACCOUNT', () => {
+    expect(refusal(without('SUPPLY_BANK_NAME'))).toMatch(
+      /^Invalid configuration: SUPPLY_BANK_NAME is required when NODE_ENV=production/,
+    );
+    expect(refusal(without('SUPPLY_BANK_ACCOUNT'))).toMatch(
+      /^Invalid configuration: SUPPLY_BANK_ACCOUNT is required when NODE_ENV=production/,
+    );
+    const demoAccount = parseConfig({}).SUPPLY_BANK_ACCOUNT;
+    expect(refusal({ ...production, SUPPLY_BANK_ACCOUNT: demoAccount })).toMatch(
+      /^Invalid configuration: SUPPLY_BANK_ACCOUNT is required/,
+    );
+  });
+
+  it('keeps the demo defaults outside production', () => {
+    const config = parseConfig({});
+    expect(config.PAYMENT_PROVIDER).toBe('sandbox');
+    expect(config.SUPPLY_BANK_NAME).toBe('Banque Atlantique Bénin');
   });
 });

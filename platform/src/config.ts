@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -24,6 +25,113 @@ const positiveInt = (fallback: number) =>
     .int('must be an integer')
     .positive('must be positive')
     .default(fallback);
+
+/**
+ * TRUST_PROXY: whose X-Forwarded-For the API believes (Fastify's `trustProxy`). Off by
+ * default: the client address is the socket's, so a client cannot pick its own address and
+ * escape the per-IP attempt limits. `true` trusts every peer (only when nothing but the proxy
+ * can reach the API), a number trusts that many hops, otherwise a comma-separated list of
+ * addresses, CIDRs or the names loopback, linklocal, uniquelocal.
+ */
+export type TrustProxy = boolean | number | string[];
+
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(value: string): boolean {
+  if (PROXY_RANGE_NAMES.has(value)) return true;
+  const [address = '', bits, extra] = value.split('/');
+  const version = isIP(address);
+  if (!version || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  const max = version === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+}
+
+const trustProxySchema = z
+  .string()
+  .optional()
+  .transform((value, ctx): TrustProxy => {
+    const text = value?.trim().toLowerCase() ?? '';
+    if (text === '' || text === 'false') return false;
+    if (text === 'true') return true;
+    if (/^\d+$/.test(text)) return Number(text) === 0 ? false : Number(text);
+    const list = text
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
+    const wrong = list.find((item) => !isProxyAddress(item));
+    if (wrong !== undefined || list.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be true, false, a hop count or a comma-separated list of addresses or CIDRs${wrong === undefined ? '' : ` ("${wrong}" is none of them)`}`,
+      });
+      return z.NEVER;
+    }
+    return list;
+  });
+
+/** The supply bank outside production (demo data); production must name its own. */
+const DEMO_SUPPLY_BANK = {
+  name: 'Banque Atlantique Bénin',
+  account: 'BJ0660100100000012345678901',
+};
+
+/**
+ * Money ceilings, in F CFA (see the wallet's deciders): the most one command may move
+ * (supply, transfer, withdrawal, financing) and the most a wallet may hold. A ceiling is at
+ * most 10^15, so a sum over a million wallets at the maximum stays an exact integer.
+ */
+export const DEFAULT_MAX_COMMAND_AMOUNT = 100_000_000;
+export const DEFAULT_MAX_BALANCE = 10_000_000_000;
+const MONEY_CEILING_LIMIT = 1_000_000_000_000_000;
+const moneyCeiling = (fallback: number) =>
+  z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be an integer')
+    .positive('must be positive')
+    .max(MONEY_CEILING_LIMIT, `must be at most ${MONEY_CEILING_LIMIT}`)
+    .default(fallback);
+const moneyLimits = {
+  MAX_COMMAND_AMOUNT: moneyCeiling(DEFAULT_MAX_COMMAND_AMOUNT),
+  MAX_BALANCE: moneyCeiling(DEFAULT_MAX_BALANCE),
+};
+
+/**
+ * The payment widgets the web app loads: each provider's checkout script (the provider's
+ * own address by default), handed to the browser with a supply — never built into the web
+ * bundle — and the only script origin besides ours that the CSP allows; and the origins of
+ * the payment windows the script opens (the CSP's frame-src), comma-separated, by default
+ * the selected provider's.
+ */
+const widgetScript = (fallback: string) =>
+  z
+    .string()
+    .url('must be a URL')
+    .refine((value) => /^https?:\/\//.test(value), 'must be an http(s) URL')
+    .default(fallback);
+const paymentWidgets = {
+  KKIAPAY_WIDGET_SCRIPT_URL: widgetScript('https://cdn.kkiapay.me/k.js'),
+  FEDAPAY_CHECKOUT_SCRIPT_URL: widgetScript('https://cdn.fedapay.com/checkout.js?v=1.1.7'),
+  PAYMENT_WIDGET_FRAME_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      const origins = value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+      const wrong = origins.find((item) => !/^https?:\/\/[^/\s]+$/.test(item));
+      if (wrong !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be comma-separated origins such as https://widget.example ("${wrong}" is not one)`,
+        });
+        return z.NEVER;
+      }
+      return origins;
+    }),
+};
 
 export const configSchema = z
   .object({
@@ -59,8 +167,21 @@ export const configSchema = z
     PAYOUT_PROVIDER: z.enum(['sandbox', 'fedapay']).optional(),
     /** Bearer token a Prometheus scraper sends to /api/metrics (admins' JWTs work too). */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-    SUPPLY_BANK_NAME: z.string().min(2).default('Banque Atlantique Bénin'),
-    SUPPLY_BANK_ACCOUNT: z.string().min(5).default('BJ0660100100000012345678901'),
+    /** Proxies whose X-Forwarded-For is believed (see trustProxySchema); off by default. */
+    TRUST_PROXY: trustProxySchema,
+    SUPPLY_BANK_NAME: z.string().min(2).default(DEMO_SUPPLY_BANK.name),
+    SUPPLY_BANK_ACCOUNT: z.string().min(5).default(DEMO_SUPPLY_BANK.account),
+    ...moneyLimits,
+    ...paymentWidgets,
+  })
+  .superRefine((env, ctx) => {
+    if (env.MAX_COMMAND_AMOUNT > env.MAX_BALANCE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MAX_COMMAND_AMOUNT'],
+        message: `must not exceed MAX_BALANCE (${env.MAX_BALANCE})`,
+      });
+    }
   })
   .superRefine((env, ctx) => {
     const required: Record<string, string[]> = {
@@ -117,9 +238,42 @@ export type Config = z.infer<typeof configSchema>;
 
 const DEV_SECRET = 'filiere-development-secret-not-for-production-use';
 
+/**
+ * What NODE_ENV=production refuses to start with, as "VARIABLE problem" (the first one), or
+ * undefined. Every default that only suits a demo must be replaced: the published development
+ * JWT secret (anyone could sign tokens), the sandbox provider (its public widget credits any
+ * supply without payment and its payouts "succeed" without paying), and the demo bank.
+ */
+function productionRefusal(
+  config: Config,
+  given: Record<string, string | undefined>,
+): string | undefined {
+  if (config.NODE_ENV !== 'production') return undefined;
+  if (!given.JWT_SECRET) return 'JWT_SECRET is required when NODE_ENV=production';
+  if (config.JWT_SECRET === DEV_SECRET) {
+    return 'JWT_SECRET must not be the published development secret when NODE_ENV=production';
+  }
+  if (config.PAYMENT_PROVIDER === 'sandbox') {
+    return (
+      'PAYMENT_PROVIDER must be kkiapay or fedapay when NODE_ENV=production' +
+      ' (the sandbox credits supplies without any payment)'
+    );
+  }
+  if ((config.PAYOUT_PROVIDER ?? config.PAYMENT_PROVIDER) !== 'fedapay') {
+    return 'PAYOUT_PROVIDER must be fedapay when NODE_ENV=production (the sandbox pays nothing out)';
+  }
+  if (!given.SUPPLY_BANK_NAME) {
+    return 'SUPPLY_BANK_NAME is required when NODE_ENV=production (the default is a demo bank)';
+  }
+  if (!given.SUPPLY_BANK_ACCOUNT || config.SUPPLY_BANK_ACCOUNT === DEMO_SUPPLY_BANK.account) {
+    return 'SUPPLY_BANK_ACCOUNT is required when NODE_ENV=production (the default is a demo account)';
+  }
+  return undefined;
+}
+
 function developmentSecret(nodeEnv: string): string {
   if (nodeEnv === 'production') {
-    // Caught by the refinement below; never reached with a usable value.
+    // Refused by productionRefusal; never reached with a usable value.
     return '';
   }
   return DEV_SECRET;
@@ -145,9 +299,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const shown = got === undefined ? '' : ` (got "${truncate(String(got))}")`;
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${shown}`);
   }
-  if (result.data.NODE_ENV === 'production' && result.data.JWT_SECRET === '') {
-    throw new ConfigError('Invalid configuration: JWT_SECRET is required when NODE_ENV=production');
-  }
+  const refused = productionRefusal(result.data, cleaned);
+  if (refused) throw new ConfigError(`Invalid configuration: ${refused}`);
   return result.data;
 }
 

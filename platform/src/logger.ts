@@ -11,6 +11,8 @@ export const redactPaths = [
   '*.oldPassword',
   'confirmPassword',
   '*.confirmPassword',
+  'currentPassword',
+  '*.currentPassword',
   'token',
   '*.token',
   'req.headers.authorization',

@@ -1,17 +1,19 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import getPort from 'get-port';
+import { runningPostmaster } from '@filiere/platform';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'filiere-start-'));
 
 function start(env: Record<string, string>): { child: ChildProcess; output: () => string } {
   let out = '';
-  const child = spawn(tsx, ['scripts/src/start.ts'], {
+  // As `npm start` runs it: one Node process with tsx's loader (no tsx CLI relaying signals).
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/src/start.ts'], {
     cwd: root,
     env: {
       ...process.env,
@@ -89,6 +91,45 @@ describe('npm start (embedded mode)', () => {
     expect(output()).not.toContain('initdb');
     expect(processesUsing(dataDir)).toEqual([]);
   }, 120_000);
+
+  it('a start that fails (its port is taken) exits non-zero and leaves no postgres behind', async () => {
+    const port = await getPort();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
+    try {
+      const { child, output } = start({ PORT: String(port) });
+      expect(await exited(child)).toBe(1);
+      expect(output()).toContain('start-up failed');
+      expect(processesUsing(dataDir)).toEqual([]);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  }, 120_000);
+
+  it('after its Node process is SIGKILLed, the next start stops the postgres left behind and serves', async () => {
+    const firstPort = await getPort();
+    const first = start({ PORT: String(firstPort) });
+    await waitForHealth(firstPort, first.child, first.output);
+    const postmaster = runningPostmaster(path.join(dataDir, 'postgres'))!;
+    const parent = readFileSync(`/proc/${postmaster.pid}/stat`, 'utf8').split(') ')[1]!;
+    expect(Number(parent.split(' ')[1])).toBe(first.child.pid);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    // The orphan: alive, no longer owned.
+    expect(runningPostmaster(path.join(dataDir, 'postgres'))).toMatchObject({
+      pid: postmaster.pid,
+      owned: false,
+    });
+
+    const port = await getPort();
+    const second = start({ PORT: String(port) });
+    expect(await waitForHealth(port, second.child, second.output)).toEqual({ status: 'ok' });
+    expect(second.output()).toContain('stopped the PostgreSQL a killed start left running');
+    expect(runningPostmaster(path.join(dataDir, 'postgres'))?.pid).not.toBe(postmaster.pid);
+    second.child.kill('SIGINT');
+    expect(await exited(second.child)).toBe(0);
+    expect(processesUsing(dataDir)).toEqual([]);
+  }, 240_000);
 
   it('a bad PORT stops start-up with one line naming PORT', async () => {
     const { child, output } = start({ PORT: 'abc' });

@@ -33,14 +33,15 @@ async function main(): Promise<void> {
   let server: RunningServer | undefined;
   let db: ReturnType<typeof createDb> | undefined;
   let stopping = false;
-  const stop = async (signal: string) => {
+  /** Stops what runs, then exits with `code`: 0 on a signal, 1 after a failed start. */
+  const stop = async (signal: string, code = 0) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping');
     await server?.close().catch((e) => logger.error({ err: e }, 'server close failed'));
     await db?.destroy().catch(() => undefined);
     await postgres?.stop().catch((e) => logger.error({ err: e }, 'postgres stop failed'));
-    process.exit(0);
+    process.exit(code);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
@@ -54,6 +55,12 @@ async function main(): Promise<void> {
         dataDir,
         onLog: (line) => logger.debug({ postgres: line.trim() }),
       });
+      if (postgres.stoppedOrphan) {
+        logger.warn(
+          { pid: postgres.stoppedOrphan },
+          'stopped the PostgreSQL a killed start left running on this data directory',
+        );
+      }
       databaseUrl = withDatabase(postgres.url, 'postgres');
     }
     db = createDb(databaseUrl, { max: 20, applicationName: 'filiere-api' });
@@ -69,9 +76,10 @@ async function main(): Promise<void> {
     server = await startServer(config, db, logger, { databaseUrl });
     printBanner(config);
   } catch (error) {
+    // A signal's stop is under way (it closed what the start was using): it exits when done.
+    if (stopping) return;
     logger.error({ err: error }, 'start-up failed');
-    await stop('startup-failure');
-    process.exit(1);
+    await stop('startup-failure', 1);
   }
 }
 

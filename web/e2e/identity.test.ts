@@ -217,4 +217,26 @@ describe.skipIf(missing !== null)('identity screens in Chromium', { timeout: 120
     await page.reload();
     await page.getByRole('heading', { name: 'Mon profil' }).waitFor();
   });
+
+  it('shows the server message in the login form when attempts are over the limit (429)', async () => {
+    const page = await open('/auth/login');
+    const statuses: number[] = [];
+    while (statuses.at(-1) !== 429 && statuses.length < 20) {
+      const answer = page.waitForResponse((r) => r.url().endsWith('/api/auth/login'));
+      await login(page, 'trop.de.tentatives@exemple.bj', 'Mauvais#2026');
+      statuses.push((await answer).status());
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.slice(0, -1).every((s) => s === 401)).toBe(true);
+    const alert = page.getByRole('alert');
+    await expect
+      .poll(() => alert.textContent())
+      .toMatch(/^Trop de tentatives\. Réessayez dans \d+ minutes?\.$/);
+    expect(await page.getByText('Une erreur inattendue est survenue').count()).toBe(0);
+    await check(page, 'login-too-many');
+    // Another client (its own forwarded address) still signs in.
+    const other = await open('/auth/login');
+    await login(other, 'gestionnaire@demo.filiere.bj');
+    await other.getByRole('heading', { name: 'Mon profil' }).waitFor();
+  });
 });

@@ -8,7 +8,12 @@ import {
   readSheet,
 } from '../../services/api/src/wallet/export/testing/export-fixtures.js';
 import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
-import { browserMissingReason, launchBrowser, newPage } from './support/browser.js';
+import {
+  browserMissingReason,
+  explainFailures,
+  launchBrowser,
+  newPage,
+} from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
 
 const missing = browserMissingReason();
@@ -16,6 +21,7 @@ const AGGREGATOR = 'agregateur@demo.filiere.bj';
 const ADDED = 3_000;
 
 describe.skipIf(missing !== null)('large transaction export in Chromium', () => {
+  explainFailures();
   let server: E2eServer;
   let browser: Browser;
   let page: Page;

@@ -7,7 +7,13 @@ import { buildApp } from '@filiere/api';
 import { createLogger, parseConfig } from '@filiere/platform';
 import { DEMO_SECOND_AGGREGATOR } from '@filiere/api/identity';
 import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
-import { browserMissingReason, launchBrowser, newPage } from './support/browser.js';
+import {
+  browserMissingReason,
+  explainFailures,
+  launchBrowser,
+  newPage,
+  pollLikePages,
+} from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
 
 const missing = browserMissingReason();
@@ -23,6 +29,8 @@ const BANK_NAME = 'Banque Atlantique Bénin';
 const digits = (text: string | null) => Number((text ?? '').replace(/\D/g, '') || 'NaN');
 
 describe.skipIf(missing !== null)('wallet flows in Chromium', () => {
+  explainFailures();
+  pollLikePages();
   let server: E2eServer;
   let browser: Browser;
   let aggregator: Page | undefined;
@@ -95,7 +103,8 @@ describe.skipIf(missing !== null)('wallet flows in Chromium', () => {
     await dialog.getByText('Entré non valide').waitFor();
     expect(await submit.isDisabled()).toBe(true);
     await dialog.getByLabel('Montant').fill(String(amount));
-    expect(await submit.isDisabled()).toBe(false);
+    // The form validates asynchronously (zod resolver): the button enables once it has.
+    await expect.poll(() => submit.isDisabled()).toBe(false);
     return { dialog, submit };
   };
 
@@ -108,7 +117,7 @@ describe.skipIf(missing !== null)('wallet flows in Chromium', () => {
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
 
     const { dialog, submit } = await withdraw(page, 30_000, 'Mobile money');
-    expect(await dialog.getByLabel('Montant').inputValue()).toMatch(/^30\s000$/);
+    await expect.poll(() => dialog.getByLabel('Montant').inputValue()).toMatch(/^30\s000$/);
     await check(page, 'wallet-withdraw');
     expect(await dialog.getByRole('button', { name: 'Annuler' }).count()).toBe(1);
     await submit.click();
@@ -166,7 +175,7 @@ describe.skipIf(missing !== null)('wallet flows in Chromium', () => {
     await dialog.getByLabel('Agrégateur').fill('Hounk');
     await page.getByRole('option', { name: new RegExp(SECOND) }).click();
     await dialog.getByLabel('Montant').fill('45000');
-    expect(await submit.isDisabled()).toBe(false);
+    await expect.poll(() => submit.isDisabled()).toBe(false);
     await submit.click();
     await page.getByText('Financement effectué avec succès').waitFor();
     const row = new RegExp(`${SECOND}.*45\\s000.*Succès`);
@@ -188,6 +197,8 @@ describe.skipIf(missing !== null)('wallet flows in Chromium', () => {
     const sfd = await signIn(SFD, '/profile');
     await sfd.goto(`${server.baseUrl}/financements`);
     await sfd.waitForURL((url) => url.pathname !== '/financements');
+    // Sent home: once its menu shows, neither the page's button nor the menu entry is there.
+    await sfd.getByRole('navigation', { name: 'Menu principal' }).last().waitFor();
     expect(await sfd.getByRole('button', { name: 'Financer un agrégateur' }).count()).toBe(0);
     expect(await sfd.getByRole('link', { name: 'Financements' }).count()).toBe(0);
     await sfd.context().close();

@@ -5,7 +5,12 @@ import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
-import { browserMissingReason, launchBrowser, newPage } from './support/browser.js';
+import {
+  browserMissingReason,
+  explainFailures,
+  launchBrowser,
+  newPage,
+} from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
 
 const missing = browserMissingReason();
@@ -18,6 +23,7 @@ const GROWER = 'Basile Ahouandjinou';
 const digits = (text: string | null) => Number((text ?? '').replace(/\D/g, '') || 'NaN');
 
 describe.skipIf(missing !== null)('wallet screens in Chromium', () => {
+  explainFailures();
   let server: E2eServer;
   let browser: Browser;
   let aggregator: Page;

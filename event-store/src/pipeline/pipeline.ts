@@ -5,7 +5,9 @@ import { readStreams, streamVersions } from '../read.js';
 import { streamCategory, type EventMetadata } from '../types.js';
 import {
   IdempotencyKeyTakenError,
+  isValueRejection,
   prepareEvents,
+  UnstorableValueError,
   writePrepared,
   type PendingCommandRecord,
   type PendingEvent,
@@ -166,6 +168,15 @@ export class CommandPipeline {
         );
         return false;
       }
+      if (error instanceof UnstorableValueError) {
+        // A value of one command failed the whole batch: the same retry path, split in halves
+        // until that command is alone (see isolate).
+        await this.isolate(
+          plan.decided.map((d) => d.entry),
+          error,
+        );
+        return false;
+      }
       throw error;
     }
     for (const [id, state] of plan.overlay) this.cache.set(id, state);
@@ -207,13 +218,40 @@ export class CommandPipeline {
     }
   }
 
+  /**
+   * A batch failed for a value of one (or more) of its commands, which would fail it again
+   * whatever the states: nothing was appended, and the entries are settled again in two
+   * halves, in order, each half as a batch from committed states (so each half that holds
+   * no such command commits once, and one that does is split again). A command alone gets
+   * the error: only it fails, after about 2·log2(n) extra statements.
+   */
+  private async isolate(entries: Entry[], error: unknown): Promise<void> {
+    if (entries.length === 1) {
+      entries[0]!.reject(error);
+      return;
+    }
+    const half = Math.ceil(entries.length / 2);
+    await this.settleTogether(entries.slice(0, half), this.maxRetries + 1);
+    await this.settleTogether(entries.slice(half), this.maxRetries + 1);
+  }
+
   /** One non-speculative transaction; returns the entries to retry after a conflict. */
   private async attempt(entries: Entry[]): Promise<Entry[]> {
     let plan: Plan;
     try {
       plan = await this.plan(entries, new Map());
     } catch (error) {
-      for (const entry of entries) entry.reject(error);
+      // Planning reads the keys and streams the commands name, and encodes their events: a
+      // value the database refuses there (or one canonical JSON cannot write) is one command's.
+      const failure = isValueRejection(error) ? new UnstorableValueError(error) : error;
+      if (
+        entries.length > 1 &&
+        (failure instanceof UnstorableValueError || error instanceof TypeError)
+      ) {
+        await this.isolate(entries, failure);
+        return [];
+      }
+      for (const entry of entries) entry.reject(failure);
       return [];
     }
     const redo = await this.confirmRefusals(plan.refused);
@@ -239,6 +277,13 @@ export class CommandPipeline {
       for (const id of plan.base.keys()) this.cache.markStale(id);
       if (error instanceof ConcurrencyError || error instanceof IdempotencyKeyTakenError) {
         return [...plan.decided.map((d) => d.entry), ...redo];
+      }
+      if (error instanceof UnstorableValueError) {
+        await this.isolate(
+          plan.decided.map((d) => d.entry),
+          error,
+        );
+        return redo;
       }
       for (const d of plan.decided) d.entry.reject(error);
       return redo;

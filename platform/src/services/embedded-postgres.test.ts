@@ -1,9 +1,15 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { ensureTraversable } from './embedded-postgres.js';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  ensureTraversable,
+  runningPostmaster,
+  startEmbeddedPostgres,
+  type EmbeddedPostgresHandle,
+} from './embedded-postgres.js';
 
 describe('ensureTraversable', () => {
   it('adds execute bits to a private directory', async () => {
@@ -34,4 +40,101 @@ describe('loading the embedded PostgreSQL launcher', () => {
     expect(child.stderr).not.toContain('Error');
     expect(child.status).toBe(3);
   });
+});
+
+describe('a PostgreSQL left running on the data directory', () => {
+  const root = path.resolve(import.meta.dirname, '../../..');
+  const base = mkdtempSync(path.join(os.tmpdir(), 'filiere-orphan-'));
+  const handles: EmbeddedPostgresHandle[] = [];
+  afterAll(async () => {
+    for (const handle of handles) await handle.stop().catch(() => undefined);
+    // A failed case may leave the killed process's postgres running: stop it before the rm.
+    for (const dir of ['killed', 'owned', 'other', 'stale']) {
+      const left = runningPostmaster(path.join(base, dir));
+      if (left) process.kill(left.pid, 'SIGINT');
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return !/^Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '');
+    } catch {
+      return false;
+    }
+  };
+  const answers = async (url: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query('select 1 as one')).rows[0].one as number;
+    } finally {
+      await client.end();
+    }
+  };
+  const start = async (dataDir: string) => {
+    const handle = await startEmbeddedPostgres({ dataDir });
+    handles.push(handle);
+    return handle;
+  };
+
+  it('is stopped when the Node process that started it was killed, then the start goes on', async () => {
+    const dataDir = path.join(base, 'killed');
+    // A Node process starting the cluster, as npm start does, then SIGKILLed: its postgres lives on.
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import('@filiere/platform').then(async ({ startEmbeddedPostgres }) => {
+           await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)} });
+           process.stdout.write('ready\\n');
+           setInterval(() => {}, 1000);
+         });`,
+      ],
+      { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (d) => String(d).includes('ready') && resolve());
+      child.once('exit', (code) => reject(new Error(`the starting process exited with ${code}`)));
+    });
+    const orphan = runningPostmaster(dataDir)!;
+    expect(orphan.owned).toBe(true);
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    expect(alive(orphan.pid)).toBe(true);
+    expect(runningPostmaster(dataDir)).toMatchObject({ pid: orphan.pid, owned: false });
+
+    const handle = await start(dataDir);
+    expect(handle.stoppedOrphan).toBe(orphan.pid);
+    expect(alive(orphan.pid)).toBe(false);
+    expect(await answers(handle.url)).toBe(1);
+    expect(runningPostmaster(dataDir)).toMatchObject({ owned: true });
+  }, 120_000);
+
+  it('is left alone while the Node process that started it still runs (another npm start)', async () => {
+    const dataDir = path.join(base, 'owned');
+    const first = await start(dataDir);
+    await expect(startEmbeddedPostgres({ dataDir })).rejects.toThrow(/already running/);
+    expect(await answers(first.url)).toBe(1);
+  }, 120_000);
+
+  it('never touches the postmaster of another data directory named by a stale pid file', async () => {
+    const other = await start(path.join(base, 'other'));
+    const dataDir = path.join(base, 'stale');
+    await (await startEmbeddedPostgres({ dataDir })).stop();
+    // Our pid file now names a live postgres, but one serving another directory.
+    copyFileSync(path.join(base, 'other', 'postmaster.pid'), path.join(dataDir, 'postmaster.pid'));
+    const otherPid = runningPostmaster(path.join(base, 'other'))!.pid;
+    expect(runningPostmaster(dataDir)).toBeUndefined();
+
+    const handle = await start(dataDir);
+    expect(handle.stoppedOrphan).toBeUndefined();
+    expect(alive(otherPid)).toBe(true);
+    expect(await answers(other.url)).toBe(1);
+    expect(await answers(handle.url)).toBe(1);
+  }, 120_000);
 });

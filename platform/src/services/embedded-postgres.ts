@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { chmod, mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -21,6 +22,8 @@ export interface EmbeddedPostgresHandle {
   /** Superuser URL to the `postgres` database of the cluster. */
   url: string;
   port: number;
+  /** The pid of a PostgreSQL left running on this directory by a killed start, stopped first. */
+  stoppedOrphan?: number;
   stop(): Promise<void>;
 }
 
@@ -85,12 +88,14 @@ export async function startEmbeddedPostgres(
       onError: (e) => onLog(e instanceof Error ? e.message : String(e)),
     });
 
+  let stoppedOrphan: number | undefined;
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     if (existsSync(dataDir)) await rm(dataDir, { recursive: true, force: true });
     await cluster(0).initialise();
   } else {
-    // A previous run killed without a clean stop leaves its pid file behind.
-    await removeStalePidFile(dataDir);
+    // A previous run killed without a clean stop leaves its pid file behind, and, when only
+    // its Node process was killed, its PostgreSQL still running: that one is stopped.
+    stoppedOrphan = await clearPreviousRun(dataDir);
   }
 
   // Another process may take the free port between our check and PostgreSQL's
@@ -116,6 +121,7 @@ export async function startEmbeddedPostgres(
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
     port,
+    ...(stoppedOrphan ? { stoppedOrphan } : {}),
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -124,25 +130,170 @@ export async function startEmbeddedPostgres(
   };
 }
 
-async function removeStalePidFile(dataDir: string): Promise<void> {
-  const pidFile = path.join(dataDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const { readFile } = await import('node:fs/promises');
-  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+/** A PostgreSQL server running on one data directory, as its postmaster.pid and ps tell. */
+export interface RunningPostmaster {
+  pid: number;
+  /** Its TCP port (postmaster.pid, line 4). */
+  port: number;
+  /** Superuser URL to its `postgres` database (the credentials this launcher gives). */
+  url: string;
+  /**
+   * False when the Node process that started it is gone (killed: PostgreSQL outlives it,
+   * re-parented to init or a subreaper); true while that process still runs.
+   */
+  owned: boolean;
+}
+
+/**
+ * The PostgreSQL running on `dataDir`: its postmaster.pid names a live process that is a
+ * `postgres` server whose `-D` is this very directory. Undefined otherwise: no pid file, a
+ * dead pid, or a pid now used by another process (another data directory's postgres included).
+ */
+export function runningPostmaster(dataDir: string): RunningPostmaster | undefined {
+  const lines = readPidFile(dataDir);
+  const pid = Number(lines?.[0]);
+  if (!lines || !Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return undefined;
+  const info = processInfo(pid);
+  if (!info || !isPostgresOf(info, dataDir)) return undefined;
+  const port = Number(lines[3]);
+  return {
+    pid,
+    port,
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    owned: info.ppid > 1 && isAlive(info.ppid) && isNodeProcess(info.ppid),
+  };
+}
+
+/**
+ * Before starting on an existing cluster: stops the PostgreSQL a killed start left running on
+ * this directory (fast shutdown, then immediate if it hangs) and answers its pid; refuses when
+ * the Node process that started it still runs (another "npm start"); removes a stale pid file.
+ * A process of another data directory is never signalled.
+ */
+async function clearPreviousRun(dataDir: string): Promise<number | undefined> {
+  const running = runningPostmaster(dataDir);
+  let stopped: number | undefined;
+  if (running?.owned) {
     throw new Error(
-      `PostgreSQL is already running on ${dataDir} (pid ${pid}); is another "npm start" running?`,
+      `PostgreSQL is already running on ${dataDir} (pid ${running.pid}), started by a process ` +
+        'that still runs: is another "npm start" running?',
     );
   }
-  await rm(pidFile, { force: true });
+  if (running) {
+    // Fast shutdown: disconnects clients, checkpoints, removes postmaster.pid.
+    process.kill(running.pid, 'SIGINT');
+    if (!(await exitsWithin(running.pid, 60_000))) {
+      process.kill(running.pid, 'SIGQUIT');
+      if (!(await exitsWithin(running.pid, 15_000))) {
+        throw new Error(
+          `PostgreSQL left running on ${dataDir} (pid ${running.pid}) does not stop; stop it by hand`,
+        );
+      }
+    }
+    stopped = running.pid;
+  }
+  await rm(path.join(dataDir, 'postmaster.pid'), { force: true });
+  return stopped;
+}
+
+function readPidFile(dataDir: string): string[] | undefined {
+  try {
+    return readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return undefined;
+  }
+}
+
+interface ProcessInfo {
+  ppid: number;
+  /** argv when /proc gives it exactly; else the space-joined command line of ps. */
+  argv?: string[];
+  args: string;
+}
+
+/** Parent pid and command line of `pid`: /proc on Linux, ps elsewhere. */
+function processInfo(pid: number): ProcessInfo | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (state === 'Z' || state === 'X') return undefined;
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    return { ppid: Number(ppid), argv, args: argv.join(' ') };
+  } catch {
+    // no /proc (macOS), or the process just ended
+  }
+  try {
+    const out = execFileSync('ps', ['-o', 'ppid=', '-o', 'args=', '-p', String(pid)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    const match = /^(\d+)\s+(.*)$/.exec(out);
+    return match ? { ppid: Number(match[1]), args: match[2]! } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Is this a `postgres` server started with `-D dataDir`? */
+function isPostgresOf(info: ProcessInfo, dataDir: string): boolean {
+  const ours = realPath(dataDir);
+  if (info.argv) {
+    const d = info.argv.indexOf('-D');
+    return (
+      path.basename(info.argv[0] ?? '') === 'postgres' &&
+      d > 0 &&
+      info.argv[d + 1] !== undefined &&
+      realPath(info.argv[d + 1]!) === ours
+    );
+  }
+  return (
+    /(^|\/)postgres\s/.test(info.args) &&
+    (` ${info.args} `.includes(` -D ${ours} `) || ` ${info.args} `.includes(` -D ${dataDir} `))
+  );
+}
+
+function isNodeProcess(pid: number): boolean {
+  try {
+    const exe = readlinkSync(`/proc/${pid}/exe`);
+    return exe === process.execPath || /^node/.test(path.basename(exe));
+  } catch {
+    // no /proc: ps names the command
+  }
+  try {
+    const comm = execFileSync('ps', ['-o', 'comm=', '-p', String(pid)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    return /(^|\/)node$/.test(comm);
+  } catch {
+    return false;
+  }
+}
+
+function realPath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+async function exitsWithin(pid: number, ms: number): Promise<boolean> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline;) {
+    if (!isAlive(pid) || !processInfo(pid)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
 }
 
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    // EPERM: alive, but another user's (the postgres user's, when we are not root).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -102,6 +102,14 @@ async function startApi(
     env: {
       ...env,
       NODE_ENV: 'production',
+      // Production refuses the sandbox and the demo bank; the bench only transfers, so the
+      // provider is never called (its base URL is a closed loopback port).
+      PAYMENT_PROVIDER: 'fedapay',
+      FEDAPAY_BASE_URL: 'http://127.0.0.1:9',
+      FEDAPAY_PUBLIC_KEY: 'bench-public-key',
+      FEDAPAY_SECRET_KEY: 'bench-secret-key',
+      SUPPLY_BANK_NAME: 'Banque du bench',
+      SUPPLY_BANK_ACCOUNT: 'BJ0000000000000000000000001',
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl ?? '',
       PORT: String(port),
@@ -440,21 +448,24 @@ async function fundPayers(db: Kysely<any>): Promise<Payer[]> {
     const payers: Payer[] = [];
     for (const r of rows) {
       const auth = `Bearer ${app.jwt.sign({ sub: r.id as string, role: 'ROLE_INDUSTRIAL' })}`;
+      // One supply of the most a command may move (MAX_COMMAND_AMOUNT): transfers of at most
+      // 1,000 F CFA circulate between the payers, so it lasts the whole run.
       const created = await app.inject({
         method: 'POST',
         url: '/api/supply',
-        headers: { authorization: auth },
+        headers: { authorization: auth, 'idempotency-key': randomUUID() },
         payload: {
-          amount: 1_000_000_000,
+          amount: app.deps.config.MAX_COMMAND_AMOUNT,
           walletId: r.wallet_id as string,
           accountType: 'BANK',
           bank: 'Banque',
         },
       });
+      if (created.statusCode !== 201) throw new Error(`funding failed: ${created.body}`);
       const validated = await app.inject({
         method: 'POST',
         url: '/api/supply/validate-bank-supply',
-        headers: { authorization: superAuth },
+        headers: { authorization: superAuth, 'idempotency-key': randomUUID() },
         payload: { reference: created.json().reference },
       });
       if (validated.statusCode !== 200) throw new Error(`funding failed: ${validated.body}`);

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
 import {
-  createDb,
+  createPool,
   startEmbeddedPostgres,
   withDatabase,
   type Config,
@@ -17,6 +18,30 @@ export class LedgerDatabaseUnavailable extends Error {
   }
 }
 
+/**
+ * int8 as a number when JavaScript holds it exactly, else as its decimal text. The API's
+ * parser refuses such values (RangeError); a ledger command must still read and print any
+ * row — a ledger written before the amount ceilings may hold balances past 2^53.
+ */
+export function parseLedgerInt8(value: string): number | string {
+  const parsed = Number(value);
+  return Number.isSafeInteger(parsed) ? parsed : value;
+}
+
+const ledgerTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 && format !== 'binary'
+      ? parseLedgerInt8
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/** A database handle for the ledger commands (int8 read with parseLedgerInt8). */
+export function createLedgerDb(url: string): Kysely<any> {
+  const pool = createPool(url, { max: 2, applicationName: 'filiere-ledger' });
+  pool.options.types = ledgerTypes;
+  return new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+}
+
 export interface LedgerDatabase {
   db: Kysely<any>;
   close(): Promise<void>;
@@ -29,7 +54,7 @@ export interface LedgerDatabase {
  */
 export async function openLedgerDatabase(config: Config): Promise<LedgerDatabase> {
   if (config.DATABASE_URL) {
-    const db = createDb(config.DATABASE_URL, { max: 2, applicationName: 'filiere-ledger' });
+    const db = createLedgerDb(config.DATABASE_URL);
     return { db, close: () => db.destroy() };
   }
   const dataDir = path.resolve(config.DATA_DIR, 'postgres');
@@ -46,10 +71,7 @@ export async function openLedgerDatabase(config: Config): Promise<LedgerDatabase
     );
   }
   const postgres: EmbeddedPostgresHandle = await startEmbeddedPostgres({ dataDir });
-  const db = createDb(withDatabase(postgres.url, 'postgres'), {
-    max: 2,
-    applicationName: 'filiere-ledger',
-  });
+  const db = createLedgerDb(withDatabase(postgres.url, 'postgres'));
   return {
     db,
     async close() {

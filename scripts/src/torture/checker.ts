@@ -160,7 +160,8 @@ export async function checkInvariants(
     (fail) => {
       let checked = 0;
       for (const c of input.commands) {
-        if (!c.key) continue;
+        // A verification credits at most once per supply and transaction: checked below.
+        if (!c.key || !(c.command in EFFECT_OF)) continue;
         checked++;
         const scoped = `${c.userId}:${c.command}:${c.key}`;
         const found = (effects.get(scoped) ?? []).filter((e) => e.type === EFFECT_OF[c.command]);

@@ -188,14 +188,14 @@ export class Workload {
     path: string,
     request: { body?: unknown; meta: Record<string, unknown> },
   ): Promise<CommandRecord> {
-    const key =
-      command === 'verify' ? undefined : `t${ctx.user.index}-${ctx.seq}-${++this.keyCounter}`;
+    // Every money command carries a key (the API answers 400 without one), verifications too.
+    const key = `t${ctx.user.index}-${ctx.seq}-${++this.keyCounter}`;
     const record: CommandRecord = {
       client: ctx.user.index,
       seq: ctx.seq,
       command,
       userId: ctx.user.id,
-      ...(key ? { key } : {}),
+      key,
       attempts: [],
       outcome: 'unack',
       meta: request.meta,

@@ -2,18 +2,22 @@ import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { TrustProxy } from '@filiere/platform';
 import { registerCommandPipeline } from './commands.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { databaseCheck, redisCheck, registerHealthRoutes } from './http/health.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRequestLog } from './http/request-log.js';
+import { validatorCompiler } from './http/validator.js';
 import { registerWebApp } from './http/web-static.js';
 import type { AppDeps } from './kernel/app-deps.js';
 import { product } from './modules.js';
 import { registerRealtime } from './realtime/index.js';
+import { userLoader } from './identity/index.js';
+import { widgetContentSecurity } from './wallet/index.js';
 
 // French default messages for every zod schema (the UI's language).
 z.config(z.locales.fr());
@@ -31,17 +35,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
     },
     bodyLimit: 2 * 1024 * 1024,
-    trustProxy: true,
+    // Off unless TRUST_PROXY names the proxies (see fastifyTrustProxy).
+    trustProxy: fastifyTrustProxy(deps.config.TRUST_PROXY),
   });
   app.decorate('deps', deps);
+  // Zod schemas, after a check that no input string holds text PostgreSQL cannot store.
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   // Security headers; CORS closed unless CORS_ORIGINS lists origins (the web app is same-origin).
+  // Scripts: ours, and the configured payment provider's checkout script origin only.
+  const widget = widgetContentSecurity(deps.config);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...widget.scriptSrc],
+        frameSrc: ["'self'", ...widget.frameSrc],
         imgSrc: ["'self'", 'data:', 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         connectSrc: ["'self'", 'ws:', 'wss:'],
@@ -61,7 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...deps.readiness,
   });
 
-  await registerAuth(app, deps.config.JWT_SECRET);
+  await registerAuth(app, deps.config.JWT_SECRET, userLoader(deps.db));
   registerCommandPipeline(app, product, deps.eventStore);
   // Each context's routes, in the order of the module list (modules.ts).
   for (const module of product.modules) {
@@ -71,4 +81,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   if (deps.webDir) await registerWebApp(app, deps.webDir);
   return app;
+}
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy`. A hop count becomes "trust the n nearest hops":
+ * Fastify 5 ignores a bare number (it cannot check the peer), and only the operator knows
+ * that nothing but the proxy chain reaches the API.
+ */
+export function fastifyTrustProxy(
+  setting: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return setting;
 }

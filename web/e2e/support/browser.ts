@@ -1,7 +1,15 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
+/**
+ * How long a browser test waits for the page (locators and `expect.poll` alike): in
+ * `npm test` the browser shares two cores with the rest of the suite.
+ */
+export const PAGE_WAIT_MS = 30_000;
 
 /** Why browser tests cannot run here, or null; with CI=true a missing browser is a failure. */
 export function browserMissingReason(): string | null {
@@ -51,9 +59,98 @@ export async function newContext(browser: Browser): Promise<BrowserContext> {
 export async function newPage(browser: Browser): Promise<Page> {
   const context = await newContext(browser);
   const page = await context.newPage();
-  // Generous: in `npm test` the browser shares two cores with the rest of the suite.
-  page.setDefaultTimeout(30_000);
+  page.setDefaultTimeout(PAGE_WAIT_MS);
   // Uncaught errors in the app show in the test output.
   page.on('pageerror', (error) => console.error(`[browser] ${error.message}`));
+  record(page);
   return page;
+}
+
+/** What happened in each open page, kept so that a failed test can say why. */
+const journals = new Map<Page, string[]>();
+const JOURNAL_LINES = 200;
+
+function record(page: Page): void {
+  const journal: string[] = [];
+  journals.set(page, journal);
+  const note = (line: string) => {
+    journal.push(`${new Date().toISOString()} ${line}`);
+    if (journal.length > JOURNAL_LINES) journal.shift();
+  };
+  page.on('close', () => journals.delete(page));
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) note(`navigated ${frame.url()}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') {
+      note(`console.${message.type()} ${message.text()}`);
+    }
+  });
+  page.on('pageerror', (error) => note(`pageerror ${error.stack ?? error.message}`));
+  page.on('requestfailed', (request) =>
+    note(`failed ${request.method()} ${request.url()}: ${request.failure()?.errorText}`),
+  );
+  page.on('response', (response) => {
+    const url = response.url();
+    if (url.includes('/api/') || response.status() >= 400) {
+      const line = `${response.status()} ${response.request().method()} ${url}`;
+      if (response.status() < 400) return note(line);
+      void response.text().then(
+        (body) => note(`${line} ${body.slice(0, 300)}`),
+        () => note(line),
+      );
+    }
+  });
+}
+
+/**
+ * Call in a `describe`: when one of its tests fails, every page still open is saved (a
+ * full-page PNG, its URL, storage and its last navigations, API answers, failed requests
+ * and console errors) under a temporary directory whose paths are printed, so a failure
+ * in a loaded run explains itself.
+ */
+export function explainFailures(): void {
+  beforeEach(({ onTestFailed }) => {
+    onTestFailed(async ({ task }) => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'filiere-e2e-failure-'));
+      const report: string[] = [];
+      let n = 0;
+      for (const [page, journal] of journals) {
+        const base = path.join(dir, `page-${++n}`);
+        const state = await page
+          .evaluate(() => ({
+            title: document.title,
+            text: document.body?.innerText.slice(0, 2000) ?? '',
+            localStorage: { ...localStorage },
+            sessionStorage: { ...sessionStorage },
+          }))
+          .catch((error: Error) => ({ unreadable: error.message }));
+        await page
+          .screenshot({ path: `${base}.png`, fullPage: true, timeout: 10_000 })
+          .catch((error: Error) => journal.push(`screenshot failed: ${error.message}`));
+        const text = [
+          `test: ${task.name}`,
+          `url: ${page.url()}`,
+          `state: ${JSON.stringify(state, null, 2)}`,
+          '--- journal (oldest first) ---',
+          ...journal,
+        ].join('\n');
+        writeFileSync(`${base}.txt`, text);
+        report.push(`${base}.png (${page.url()})`, `${base}.txt, ending:`, ...journal.slice(-12));
+      }
+      console.error(`[e2e] "${task.name}" failed; open pages:\n  ${report.join('\n  ')}`);
+    });
+  });
+}
+
+/**
+ * Call in a `describe`: its `expect.poll`s wait as long as the page's locators, not vitest's
+ * 1 s default (made for unit tests). A screen that renders its data after 1.5 s on a loaded
+ * machine is not a failure; a poll with its own `timeout` keeps it.
+ */
+export function pollLikePages(): void {
+  beforeAll(() => {
+    vi.setConfig({ expect: { poll: { timeout: PAGE_WAIT_MS, interval: 100 } } });
+  });
+  afterAll(() => vi.resetConfig());
 }

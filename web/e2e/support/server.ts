@@ -77,6 +77,8 @@ export async function startE2eServer(
       PUBLIC_URL: baseUrl,
       SMTP_URL: mail.url,
       DATA_DIR: dataDir,
+      // The browser contexts name their client in X-Forwarded-For (support/browser.ts).
+      TRUST_PROXY: 'loopback',
     });
     pushes = pgPushSource(db.url);
     projections = startProjectionDispatch({ config, db: db.db, logger, databaseUrl: db.url });

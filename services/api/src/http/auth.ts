@@ -6,23 +6,10 @@ import type {
   preHandlerAsyncHookHandler,
 } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '@filiere/platform';
+import type { SignedInUser } from '../kernel/actor.js';
+import type { RoleCode } from '../kernel/roles.js';
 
-/** The 12 role codes of the spec. */
-export const ROLE_CODES = [
-  'ROLE_SUPER_ADMIN',
-  'ROLE_ADMIN',
-  'ROLE_GROWER',
-  'ROLE_CARRIER',
-  'ROLE_INDUSTRIAL',
-  'ROLE_SECRETARY',
-  'ROLE_ACCOUNTING',
-  'ROLE_DIRECTOR',
-  'ROLE_INPUT_PROVIDER',
-  'ROLE_FARMER_ORGANIZATION',
-  'ROLE_CLUSTER_MANAGER',
-  'ROLE_SFD',
-] as const;
-export type RoleCode = (typeof ROLE_CODES)[number];
+export { ROLE_CODES, type RoleCode } from '../kernel/roles.js';
 
 /** Who may call a route, as its guard declares it: no guard, any valid token, or these roles. */
 export type RouteAccess = 'public' | 'signed-in' | readonly RoleCode[];
@@ -41,10 +28,15 @@ export function accessOf(preHandler: unknown): RouteAccess {
   return 'public';
 }
 
-/** What an access token carries: subject = user id, and the role code. */
+/**
+ * What an access token carries: subject = user id, the role code at sign-in (for the web
+ * app's menus only: the guard authorizes with the user's current role), and the user's
+ * token version at sign-in (`tv`, absent = 0), which the guard compares with the current one.
+ */
 export interface AccessClaims {
   sub: string;
   role: RoleCode;
+  tv?: number;
 }
 
 declare module '@fastify/jwt' {
@@ -56,23 +48,65 @@ declare module '@fastify/jwt' {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** preHandler: 401 unless the request carries a valid access token. */
+    /** preHandler: 401 unless the request carries a valid access token of a current user. */
     authenticate: preHandlerAsyncHookHandler;
-    /** preHandler: 401 without a valid token, 403 unless the role is one of `roles`. */
+    /** preHandler: 401 as `authenticate`, 403 unless the user's CURRENT role is one of `roles`. */
     requireRoles(...roles: RoleCode[]): preHandlerAsyncHookHandler;
+    /** The user an access token designates, as the guard checks it (websocket, own guards). */
+    userOfToken(token: string): Promise<SignedInUser>;
     /** `METHOD /url` → the access its guard declares, for every route registered after auth. */
     routeAccess: Map<string, RouteAccess>;
   }
+  interface FastifyRequest {
+    /**
+     * The signed-in user as the database has it now (role, cluster, state), loaded once
+     * per request by `authenticate`/`requireRoles`: the one actor every route reads.
+     */
+    actor?: SignedInUser;
+  }
+}
+
+/** Finds a user (not deleted) by id, as identity stores it: identity's module provides it. */
+export type UserLoader = (userId: string) => Promise<SignedInUser | undefined>;
+
+export const NOT_AUTHENTICATED = 'Session invalide ou expirée : veuillez vous reconnecter';
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The current user behind verified claims, or 401: the user must still exist (not deleted),
+ * be active, and the token must carry the user's current token version (a password change
+ * or reset, a deactivation, a deletion or a role change bumps it, revoking older tokens).
+ */
+export async function currentUser(
+  loadUser: UserLoader,
+  claims: Partial<AccessClaims> | undefined,
+): Promise<SignedInUser> {
+  const sub = claims?.sub;
+  if (typeof sub !== 'string' || !UUID_RE.test(sub) || !claims?.role) {
+    throw new UnauthorizedError(NOT_AUTHENTICATED);
+  }
+  const row = await loadUser(sub);
+  const version = typeof claims.tv === 'number' ? claims.tv : 0;
+  if (!row || !row.is_active || row.token_version !== version) {
+    throw new UnauthorizedError(NOT_AUTHENTICATED);
+  }
+  return row;
 }
 
 export const ACCESS_TOKEN_TTL = '12h';
 
 /**
  * JWT access tokens (HS256, 12 h). Routes opt in with `preHandler:
- * app.authenticate` or `app.requireRoles(...)`; ownership checks stay in the
- * route's service, next to the data they protect.
+ * app.authenticate` or `app.requireRoles(...)`; both load the user by primary key on every
+ * request and authorize with its current role and state (`request.actor`), never with the
+ * token's role claim. Ownership checks stay in the route's service, next to the data they
+ * protect.
  */
-export async function registerAuth(app: FastifyInstance, secret: string): Promise<void> {
+export async function registerAuth(
+  app: FastifyInstance,
+  secret: string,
+  loadUser: UserLoader,
+): Promise<void> {
   await app.register(fastifyJwt, {
     secret,
     sign: { algorithm: 'HS256', expiresIn: ACCESS_TOKEN_TTL },
@@ -80,22 +114,32 @@ export async function registerAuth(app: FastifyInstance, secret: string): Promis
   });
 
   const authenticate = async (request: FastifyRequest, _reply: FastifyReply) => {
+    if (request.actor) return; // already loaded by an earlier guard of this request
     try {
       await request.jwtVerify();
     } catch {
-      throw new UnauthorizedError('Not authenticated');
+      throw new UnauthorizedError(NOT_AUTHENTICATED);
     }
-    if (!request.user?.sub || !request.user.role) throw new UnauthorizedError('Not authenticated');
+    request.actor = await currentUser(loadUser, request.user);
   };
   app.decorate('authenticate', withAccess(authenticate, 'signed-in'));
   app.decorate('requireRoles', (...roles: RoleCode[]) => {
     const allowed = new Set<RoleCode>(roles);
     return withAccess(async (request: FastifyRequest, reply: FastifyReply) => {
       await authenticate(request, reply);
-      if (!allowed.has(request.user.role)) {
+      if (!allowed.has(request.actor!.role_code)) {
         throw new ForbiddenError('Vous n’avez pas accès à cette ressource');
       }
     }, roles);
+  });
+  app.decorate('userOfToken', async (token: string) => {
+    let claims: AccessClaims;
+    try {
+      claims = app.jwt.verify<AccessClaims>(token);
+    } catch {
+      throw new UnauthorizedError(NOT_AUTHENTICATED);
+    }
+    return currentUser(loadUser, claims);
   });
   // The route table with each route's declared access: the security matrix reads it.
   const routeAccess = new Map<string, RouteAccess>();

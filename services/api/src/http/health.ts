@@ -1,19 +1,32 @@
 import { sql, type Kysely } from 'kysely';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { metricsAccess } from './operator-access.js';
 
 export type ReadinessCheck = () => Promise<{ ok: boolean; details?: unknown }>;
 
 /**
- * `/api/health`: the process answers. `/api/ready`: every dependency answers
- * (database, Redis when configured, and whatever later parts register).
+ * `/api/health`: the process answers (public). `/api/ready`: every dependency answers
+ * (database, Redis when configured, and whatever later parts register), 200 or 503. In
+ * production the checks' details (names, errors, projection positions) go only to the
+ * holders of /api/metrics' credentials (METRICS_TOKEN or an admin's JWT); without an
+ * Authorization header a probe gets the status alone.
  */
 export function registerHealthRoutes(
   app: FastifyInstance,
   checks: Record<string, ReadinessCheck>,
 ): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
+  const production = app.deps.config.NODE_ENV === 'production';
+  const access = metricsAccess(app);
+  /** Whether the caller sees the details; wrong credentials are a 401/403, not a summary. */
+  const seesDetails = async (request: FastifyRequest): Promise<boolean> => {
+    if (!production) return true;
+    if (request.headers.authorization === undefined) return false;
+    await access(request);
+    return true;
+  };
   typed.get(
     '/api/health',
     {
@@ -28,9 +41,15 @@ export function registerHealthRoutes(
   typed.get(
     '/api/ready',
     {
-      schema: { tags: ['health'], summary: 'Les dépendances répondent (base, Redis, projections)' },
+      schema: {
+        tags: ['health'],
+        summary: 'Les dépendances répondent (base, Redis, projections)',
+        description:
+          'En production, le détail des vérifications demande le Bearer METRICS_TOKEN ou le jeton d’un administrateur.',
+      },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
+      const details = await seesDetails(request);
       const results: Record<string, { ok: boolean; details?: unknown; error?: string }> = {};
       await Promise.all(
         Object.entries(checks).map(async ([name, check]) => {
@@ -45,9 +64,10 @@ export function registerHealthRoutes(
         }),
       );
       const ready = Object.values(results).every((r) => r.ok);
+      const status = ready ? 'ready' : 'unavailable';
       return reply
         .status(ready ? 200 : 503)
-        .send({ status: ready ? 'ready' : 'unavailable', checks: results });
+        .send(details ? { status, checks: results } : { status });
     },
   );
 }

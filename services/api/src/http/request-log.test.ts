@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { loggerOptions, type Logger } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
+import { seedUser } from '../identity/test-support.js';
 import { buildTestApp } from '../test-app.js';
 
 function capturingLogger(): { logger: Logger; lines: () => Record<string, unknown>[] } {
@@ -58,7 +59,9 @@ describe('request log', () => {
     const { logger, lines } = capturingLogger();
     const app = await buildTestApp(testDb.db, { logger });
     app.get('/api/log-probe', { preHandler: app.authenticate }, async () => ({ ok: true }));
-    const token = app.jwt.sign({ sub: 'user-7', role: 'ROLE_ADMIN' });
+    // The guard loads the user: the token must be of a user that exists.
+    const user = await seedUser(testDb.db, 'ROLE_ADMIN');
+    const token = app.jwt.sign({ sub: user.id, role: 'ROLE_ADMIN' });
     const res = await app.inject({
       method: 'GET',
       url: '/api/log-probe',
@@ -67,7 +70,7 @@ describe('request log', () => {
     expect(res.statusCode).toBe(200);
     await app.close();
     expect(lines().find((l) => l.msg === 'request')).toMatchObject({
-      userId: 'user-7',
+      userId: user.id,
       url: '/api/log-probe',
       statusCode: 200,
     });

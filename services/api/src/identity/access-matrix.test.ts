@@ -4,7 +4,7 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import { ROLE_CODES, type RoleCode } from '../http/auth.js';
 import { buildTestApp } from '../test-app.js';
 import { ROUTE_ROLES } from './permissions.js';
-import { seedCluster, seedUser, TEST_PASSWORD } from './test-support.js';
+import { seedCluster, seedOrganization, seedUser, TEST_PASSWORD } from './test-support.js';
 
 /**
  * The role × route matrix: every identity route, called by every role and
@@ -33,6 +33,12 @@ interface Env {
 }
 
 const everyone = 'signed-in' as const;
+/** Who reaches a grower of the cluster (the victim): aggregators and SFDs reach their staff only. */
+const growerManagers: readonly RoleCode[] = [
+  'ROLE_SUPER_ADMIN',
+  'ROLE_ADMIN',
+  'ROLE_CLUSTER_MANAGER',
+];
 const rows: Row[] = [
   {
     route: 'POST /auth/login',
@@ -63,7 +69,8 @@ const rows: Row[] = [
   },
   {
     route: 'POST /users/invitation/signup?typeUser=user',
-    access: ROUTE_ROLES.manageUsers,
+    // A grower: not a role an aggregator or an SFD gives (staff roles only).
+    access: growerManagers,
     status: 201,
     request: (env) => ({
       method: 'POST',
@@ -101,6 +108,16 @@ const rows: Row[] = [
         password: 'Good#Pass1',
         confirmPassword: 'Good#Pass1',
       },
+    }),
+  },
+  {
+    route: 'POST /users/link/check',
+    access: 'public',
+    status: 200,
+    request: (env) => ({
+      method: 'POST',
+      url: '/api/users/link/check',
+      payload: { token: 'nope', email: `${env.unique()}@x.bj`, type: 'RESET' },
     }),
   },
   {
@@ -163,7 +180,37 @@ const rows: Row[] = [
     request: (_env, caller) => ({
       method: 'PATCH',
       url: '/api/users/me/email',
-      payload: { email: caller?.email ?? 'anon@x.bj' },
+      payload: { email: caller?.email ?? 'anon@x.bj', currentPassword: TEST_PASSWORD },
+    }),
+  },
+  {
+    route: 'PATCH /users/me/phone',
+    access: everyone,
+    status: 200,
+    request: () => ({
+      method: 'PATCH',
+      url: '/api/users/me/phone',
+      payload: { phone: '0166000000', currentPassword: TEST_PASSWORD },
+    }),
+  },
+  {
+    route: 'PATCH /users/me/momoAccountNumber',
+    access: everyone,
+    status: 200,
+    request: () => ({
+      method: 'PATCH',
+      url: '/api/users/me/momoAccountNumber',
+      payload: { momoAccountNumber: '0166111111', currentPassword: TEST_PASSWORD },
+    }),
+  },
+  {
+    route: 'PATCH /users/me/bankAccountNumber',
+    access: everyone,
+    status: 200,
+    request: () => ({
+      method: 'PATCH',
+      url: '/api/users/me/bankAccountNumber',
+      payload: { bankAccountNumber: 'BJ0061010100', currentPassword: TEST_PASSWORD },
     }),
   },
   {
@@ -200,13 +247,13 @@ const rows: Row[] = [
   },
   {
     route: 'GET /users/cluster/{clusterId}',
-    access: ROUTE_ROLES.listUsers,
+    access: ROUTE_ROLES.clusterUsers,
     status: 200,
     request: (env) => ({ method: 'GET', url: `/api/users/cluster/${env.clusterId}` }),
   },
   {
     route: 'GET /users/activate-account/{id}',
-    access: ROUTE_ROLES.manageUsers,
+    access: growerManagers,
     status: 200,
     request: async (env) => ({
       method: 'GET',
@@ -220,18 +267,27 @@ const rows: Row[] = [
     request: async (env) => ({ method: 'GET', url: `/api/users/${await env.victim()}` }),
   },
   {
+    // Every user PATCHes itself; on another user (the victim grower), its managers only.
     route: 'PATCH /users/{id}',
-    access: ROUTE_ROLES.manageUsers,
+    access: growerManagers,
     status: 200,
     request: async (env) => ({
       method: 'PATCH',
       url: `/api/users/${await env.victim()}`,
-      payload: { firstname: 'Changé', phone: '0166000000' },
+      // Names only: which role changes which other field is the generated field matrix
+      // of security/access-matrix.test.ts.
+      payload: { firstname: 'Changé', lastname: 'Aussi' },
     }),
   },
   {
+    route: 'GET /users/{id}/audit',
+    access: ROUTE_ROLES.audit,
+    status: 200,
+    request: async (env) => ({ method: 'GET', url: `/api/users/${await env.victim()}/audit` }),
+  },
+  {
     route: 'DELETE /users/{id}',
-    access: ROUTE_ROLES.manageUsers,
+    access: growerManagers,
     status: 204,
     request: async (env) => ({ method: 'DELETE', url: `/api/users/${await env.victim()}` }),
   },
@@ -266,8 +322,18 @@ describe('identity role × route matrix', () => {
   beforeAll(async () => {
     app = await buildTestApp(testDb.db);
     const clusterId = await seedCluster(testDb.db, 'Cluster Matrice');
-    for (const role of ROLE_CODES)
-      callers.set(role, await seedUser(testDb.db, role, { clusterId }));
+    // The aggregator and the SFD list their organisation's staff: they need an organisation.
+    const organizationId = await seedOrganization(testDb.db, 'Matrice Export SA');
+    for (const role of ROLE_CODES) {
+      const withOrganization = role === 'ROLE_INDUSTRIAL' || role === 'ROLE_SFD';
+      callers.set(
+        role,
+        await seedUser(testDb.db, role, {
+          clusterId,
+          organizationId: withOrganization ? organizationId : null,
+        }),
+      );
+    }
     env = {
       clusterId,
       victim: async () => (await seedUser(testDb.db, 'ROLE_GROWER', { clusterId })).id,
@@ -275,6 +341,15 @@ describe('identity role × route matrix', () => {
     };
   });
   afterAll(async () => app?.close());
+
+  const tokenVersion = async (id: string) =>
+    (
+      await testDb.db
+        .selectFrom('users')
+        .select('token_version')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).token_version as number;
 
   it('covers every identity route of the OpenAPI document', async () => {
     const doc = (await app.inject({ url: '/api/docs/json' })).json();
@@ -296,8 +371,11 @@ describe('identity role × route matrix', () => {
         const response = await app.inject({
           ...request,
           remoteAddress: `10.1.${Math.floor(n / 250)}.${(n++ % 250) + 1}`,
+          // The password row revokes the callers' tokens: sign with their current version.
           headers: caller
-            ? { authorization: `Bearer ${app.jwt.sign({ sub: caller.id, role: role! })}` }
+            ? {
+                authorization: `Bearer ${app.jwt.sign({ sub: caller.id, role: role!, tv: await tokenVersion(caller.id) })}`,
+              }
             : {},
         });
         outcome[role ?? 'anonymous'] = response.statusCode;

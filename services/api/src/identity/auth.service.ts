@@ -1,10 +1,12 @@
 import { NotAcceptableError, UnauthorizedError, type Logger } from '@filiere/platform';
-import type { RoleCode } from '../http/auth.js';
+import type { RoleCode } from '../kernel/roles.js';
+import { identityEvent } from './catalogue.js';
 import { invalidToken } from './errors.js';
-import type { Mailer } from './mail/mailer.js';
+import type { IdentityJournal } from './journal.js';
+import type { Mail, Mailer } from './mail/mailer.js';
 import { invitationMail, resetMail } from './mail/templates.js';
 import { hashPassword, verifyPassword } from './password.js';
-import type { IdentityRepository, UserRow } from './repository.js';
+import { REVOKE_TOKENS, type IdentityRepository, type UserRow } from './repository.js';
 import { hashToken, newToken, TOKEN_TTL_MS, type TokenKind } from './tokens.js';
 
 export interface AuthDeps {
@@ -12,7 +14,11 @@ export interface AuthDeps {
   mailer: Mailer;
   publicUrl: string;
   logger: Logger;
-  sign(claims: { sub: string; role: RoleCode }): string;
+  sign(claims: { sub: string; role: RoleCode; tv: number }): string;
+  /** Writes to the identity tables with their audit events. */
+  journal: IdentityJournal;
+  /** Tells the websocket hubs that these users' access changed (tokens revoked…). */
+  accessChanged(userIds: string[]): Promise<void>;
 }
 
 const LINK_PATH: Record<TokenKind, string> = {
@@ -29,8 +35,24 @@ export class AuthService {
     const ok = await verifyPassword(user?.password_hash ?? null, password);
     if (!user || !ok) throw new UnauthorizedError('Vos identifiants sont incorrectes');
     if (!user.is_active) throw new NotAcceptableError("Votre compte n'a pas encore été activé");
-    const access_token = this.deps.sign({ sub: user.id, role: user.role_code });
-    return { access_token, user: { id: user.id, role: { code: user.role_code } } };
+    return {
+      access_token: this.tokenFor(user),
+      user: { id: user.id, role: { code: user.role_code } },
+    };
+  }
+
+  /** An access token carrying the user's current token version (claim `tv`). */
+  tokenFor(user: UserRow): string {
+    return this.deps.sign({ sub: user.id, role: user.role_code, tv: user.token_version });
+  }
+
+  /** Sends a notice; a failure is logged (the change it reports stands). */
+  async sendMail(mail: Mail): Promise<void> {
+    try {
+      await this.deps.mailer.send(mail);
+    } catch (error) {
+      this.deps.logger.error({ err: error, to: mail.to, subject: mail.subject }, 'mail not sent');
+    }
   }
 
   /** Issues a fresh single-use link (older ones of that kind stop working) and mails it. */
@@ -65,22 +87,67 @@ export class AuthService {
     if (user) await this.sendLink(user, 'RESET');
   }
 
-  /** Sets the password from a link's token (invitation or reset). 403 for a bad token. */
+  /** Whether a link's token would set the password now (not spent by the check). */
+  isLinkValid(kind: TokenKind, token: string, email: string): Promise<boolean> {
+    return this.deps.repo.isTokenValid(hashToken(token), kind, email);
+  }
+
+  /**
+   * Sets the password from a link's token (invitation or reset). 403 for a bad token.
+   * Every access token issued before stops working (a reset is what a robbed user does).
+   */
   async setPasswordWithToken(
     kind: TokenKind,
     token: string,
     email: string,
     password: string,
   ): Promise<void> {
-    const userId = await this.deps.repo.consumeToken(hashToken(token), kind, email);
-    if (!userId) throw invalidToken();
-    await this.deps.repo.update(userId, { password_hash: await hashPassword(password) });
+    const passwordHash = await hashPassword(password);
+    const userId = await this.deps.journal.write(async (repo) => {
+      const id = await repo.consumeToken(hashToken(token), kind, email);
+      if (!id) throw invalidToken();
+      await repo.update(id, { password_hash: passwordHash, ...REVOKE_TOKENS });
+      const via = kind === 'RESET' ? 'RESET' : 'INVITATION';
+      return {
+        result: id,
+        userId: id,
+        actorId: id,
+        events: [identityEvent('UserPasswordChanged', { userId: id, actorId: id, via })],
+      };
+    });
+    await this.deps.accessChanged([userId]);
   }
 
-  /** False when the old password is wrong. */
-  async changePassword(user: UserRow, oldPassword: string, newPassword: string): Promise<boolean> {
-    if (!(await verifyPassword(user.password_hash, oldPassword))) return false;
-    await this.deps.repo.update(user.id, { password_hash: await hashPassword(newPassword) });
-    return true;
+  /**
+   * Undefined when the old password is wrong; else a new access token, as every token issued
+   * before (this session's included) is revoked.
+   */
+  async changePassword(
+    user: UserRow,
+    oldPassword: string,
+    newPassword: string,
+  ): Promise<string | undefined> {
+    if (!(await verifyPassword(user.password_hash, oldPassword))) return undefined;
+    const passwordHash = await hashPassword(newPassword);
+    const updated = await this.deps.journal.write(async (repo) => {
+      await repo.update(user.id, { password_hash: passwordHash, ...REVOKE_TOKENS });
+      const row = await repo.findById(user.id);
+      if (!row)
+        throw new UnauthorizedError('Session invalide ou expirée : veuillez vous reconnecter');
+      return {
+        result: row,
+        userId: user.id,
+        actorId: user.id,
+        events: [
+          identityEvent('UserPasswordChanged', {
+            userId: user.id,
+            actorId: user.id,
+            via: 'PROFILE',
+          }),
+        ],
+      };
+    });
+    await this.deps.accessChanged([user.id]);
+    return this.tokenFor(updated);
   }
 }

@@ -1,15 +1,21 @@
+import type { Kysely } from 'kysely';
+import type { SignedInUser } from '../kernel/actor.js';
 import type { ContextModule } from '../kernel/module.js';
+import { identityEvents, identityStreams } from './catalogue.js';
 import { identityDemoStep } from './demo/identity.js';
 import { identityMigrations } from './migrations/index.js';
 import { USER_PUSH } from './notify.js';
+import { IdentityRepository } from './repository.js';
 
 /**
  * Identity and access: users, organisations, clusters, sign-in, invitations. Its tables are
- * plain rows (no events yet); its routes are under /api (http/).
+ * the state the API reads; every change of an account is also an event of its `user-<id>`
+ * stream (the audit trail); its routes are under /api (http/).
  */
 export const identityModule: ContextModule = {
   name: 'identity',
-  events: [],
+  events: identityEvents,
+  streams: identityStreams,
   migrations: identityMigrations,
   projectors: [],
   demo: [identityDemoStep],
@@ -18,7 +24,18 @@ export const identityModule: ContextModule = {
 };
 
 // The public face: what other contexts and the scripts may use.
+/** The auth guard's loader (http/auth.ts): a user, not deleted, by id, with its role. */
+export const userLoader =
+  (db: Kysely<any>) =>
+  (userId: string): Promise<SignedInUser | undefined> =>
+    new IdentityRepository(db).findById(userId);
 export { hashPassword } from './password.js';
+export { createMailer, identityServices, type IdentityServiceDeps } from './services.js';
+export type { Mail, Mailer } from './mail/mailer.js';
+export type { SignupBody } from './schemas.js';
+export { email, phone, text } from './schemas.js';
+export { TOKEN_TTL_MS } from './tokens.js';
+export type { UserRow } from './repository.js';
 export { ROLES, ORGANIZATION_TYPES } from './roles.js';
 export { demoAccounts, DEMO_PASSWORD } from './demo/accounts.js';
 export {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { isStrongPassword } from './password.js';
+import { mayAssignRole } from './field-rules.js';
 import {
-  canAssignRole,
   canManageUser,
   canSeeUser,
+  missingScope,
   userListScope,
   type Party,
 } from './permissions.js';
@@ -31,8 +32,35 @@ describe('ownership rules', () => {
     const admin = p('a', 'ROLE_ADMIN');
     expect(canManageUser(admin, p('s', 'ROLE_SUPER_ADMIN'))).toBe(false);
     expect(canSeeUser(admin, p('g', 'ROLE_GROWER', 'Z'))).toBe(true);
-    expect(canAssignRole(admin, 'ROLE_SUPER_ADMIN')).toBe(false);
-    expect(canAssignRole(p('s', 'ROLE_SUPER_ADMIN'), 'ROLE_SUPER_ADMIN')).toBe(true);
+    expect(mayAssignRole(admin, 'ROLE_SUPER_ADMIN').allowed).toBe(false);
+    expect(mayAssignRole(p('s', 'ROLE_SUPER_ADMIN'), 'ROLE_SUPER_ADMIN').allowed).toBe(true);
+  });
+
+  it('aggregator and SFD: the secretary, accounting and director of their own organisation only', () => {
+    const org = (id: string, role: Party['role'], organizationId: string | null): Party => ({
+      id,
+      role,
+      clusterId: 'A',
+      organizationId,
+    });
+    for (const manager of ['ROLE_INDUSTRIAL', 'ROLE_SFD'] as const) {
+      const me = org('m', manager, 'O');
+      for (const staff of ['ROLE_SECRETARY', 'ROLE_ACCOUNTING', 'ROLE_DIRECTOR'] as const) {
+        expect(canManageUser(me, org('s', staff, 'O'))).toBe(true);
+        expect(canManageUser(me, org('s', staff, 'P'))).toBe(false);
+        expect(canManageUser(me, org('s', staff, null))).toBe(false);
+      }
+      expect(canManageUser(me, org('g', 'ROLE_GROWER', 'O'))).toBe(false);
+      expect(canManageUser(me, org('i', 'ROLE_INDUSTRIAL', 'O'))).toBe(false);
+      expect(canManageUser(org('m', manager, null), org('s', 'ROLE_SECRETARY', null))).toBe(false);
+      expect(userListScope(me)).toMatchObject({ organizationId: 'O' });
+      expect(userListScope(me)!.excludeRoles).not.toContain('ROLE_DIRECTOR');
+      expect(userListScope(me)!.excludeRoles).toContain('ROLE_INDUSTRIAL');
+      expect(userListScope(org('m', manager, null))).toBeNull();
+      expect(missingScope(org('m', manager, null))).toBe('NO_ORGANIZATION');
+    }
+    expect(missingScope(p('cm', 'ROLE_CLUSTER_MANAGER', null))).toBe('NO_CLUSTER');
+    expect(missingScope(p('cm', 'ROLE_CLUSTER_MANAGER'))).toBeUndefined();
   });
 
   it('others see only themselves', () => {

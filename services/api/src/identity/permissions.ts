@@ -1,32 +1,86 @@
-import type { RoleCode } from '../http/auth.js';
+import { ROLE_CODES, type RoleCode } from '../kernel/roles.js';
 
 /**
  * Who may call what: the single table the routes use for their role guard and
- * the role × route test matrix reads. Ownership (same cluster, not an admin,
- * self) is checked by the functions below, in the services.
+ * the role × route test matrix reads. Reach (same cluster, not an admin, self) is
+ * checked by the functions below; which field of a user each may change, and which
+ * role each may assign, by field-rules.ts, which builds on them.
  */
 export const ROUTE_ROLES = {
-  /** POST users/invitation/signup?typeUser=user, PATCH/DELETE users/{id}, toggle. */
-  manageUsers: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_CLUSTER_MANAGER'],
-  /** GET users, GET users/cluster/{clusterId}. */
-  listUsers: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_CLUSTER_MANAGER'],
+  /**
+   * POST users/invitation/signup?typeUser=user, DELETE users/{id}, the activation toggle, and
+   * PATCH users/{id} on someone else (every signed-in user may PATCH itself). The aggregator
+   * and the SFD manage their own organisation's staff only.
+   */
+  manageUsers: [
+    'ROLE_SUPER_ADMIN',
+    'ROLE_ADMIN',
+    'ROLE_CLUSTER_MANAGER',
+    'ROLE_INDUSTRIAL',
+    'ROLE_SFD',
+  ],
+  /** GET users: all, a cluster's, or an organisation's staff (see userListScope). */
+  listUsers: [
+    'ROLE_SUPER_ADMIN',
+    'ROLE_ADMIN',
+    'ROLE_CLUSTER_MANAGER',
+    'ROLE_INDUSTRIAL',
+    'ROLE_SFD',
+  ],
+  /** GET users/cluster/{clusterId}. */
+  clusterUsers: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_CLUSTER_MANAGER'],
   /** GET users/count-inactives. */
   countInactives: ['ROLE_SUPER_ADMIN'],
   /** GET users/industrials. */
   industrials: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_INDUSTRIAL', 'ROLE_SFD'],
   /** GET clusters, GET organizations (the user form's selects). */
   referenceLists: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_CLUSTER_MANAGER'],
+  /** GET users/{id}/audit: the account's audit events, for auditors. */
+  audit: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_ACCOUNTING'],
 } as const satisfies Record<string, readonly RoleCode[]>;
 
 export const ADMIN_ROLES: readonly RoleCode[] = ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN'];
+
+/** An organisation's staff: what its aggregator or SFD registers and manages. */
+export const STAFF_ROLES: readonly RoleCode[] = [
+  'ROLE_SECRETARY',
+  'ROLE_ACCOUNTING',
+  'ROLE_DIRECTOR',
+];
+
+/** The roles that manage their own organisation's staff (and nobody else). */
+export const ORGANIZATION_MANAGERS: readonly RoleCode[] = ['ROLE_INDUSTRIAL', 'ROLE_SFD'];
 
 export interface Party {
   id: string;
   role: RoleCode;
   clusterId: string | null;
+  /** The user's organisation (absent = none): an aggregator's or SFD's staff share it. */
+  organizationId?: string | null;
 }
 
 const isAdminRole = (role: RoleCode) => ADMIN_ROLES.includes(role);
+export const isOrganizationManager = (role: RoleCode) => ORGANIZATION_MANAGERS.includes(role);
+
+/** `target` is staff of `actor`'s organisation (an organisation is needed on both sides). */
+function isStaffOf(actor: Party, target: Party): boolean {
+  return (
+    !!actor.organizationId &&
+    target.organizationId === actor.organizationId &&
+    STAFF_ROLES.includes(target.role)
+  );
+}
+
+/**
+ * Why `actor`, a manager, reaches nobody yet: a cluster manager without a cluster (a
+ * self-registered one, until an administrator assigns it one), an aggregator or SFD without
+ * an organisation. Undefined when nothing is missing.
+ */
+export function missingScope(actor: Party): 'NO_CLUSTER' | 'NO_ORGANIZATION' | undefined {
+  if (actor.role === 'ROLE_CLUSTER_MANAGER' && !actor.clusterId) return 'NO_CLUSTER';
+  if (isOrganizationManager(actor.role) && !actor.organizationId) return 'NO_ORGANIZATION';
+  return undefined;
+}
 
 /** May `actor` see `target`? Self always; super admin all; admin all but super admins; a cluster manager its cluster's non-admins. */
 export function canSeeUser(actor: Party, target: Party): boolean {
@@ -48,20 +102,9 @@ export function canManageUser(actor: Party, target: Party): boolean {
         !isAdminRole(target.role) &&
         (target.role !== 'ROLE_CLUSTER_MANAGER' || target.id === actor.id)
       );
-    default:
-      return false;
-  }
-}
-
-/** May `actor` give `role` to a user? The super admin role only by a super admin. */
-export function canAssignRole(actor: Party, role: RoleCode): boolean {
-  switch (actor.role) {
-    case 'ROLE_SUPER_ADMIN':
-      return true;
-    case 'ROLE_ADMIN':
-      return role !== 'ROLE_SUPER_ADMIN';
-    case 'ROLE_CLUSTER_MANAGER':
-      return !isAdminRole(role) && role !== 'ROLE_CLUSTER_MANAGER';
+    case 'ROLE_INDUSTRIAL':
+    case 'ROLE_SFD':
+      return isStaffOf(actor, target);
     default:
       return false;
   }
@@ -77,10 +120,16 @@ export function visibleRoles<T extends { code: RoleCode }>(actor: Party, roles: 
 /** What part of the user list `actor` sees, or null for none. */
 export function userListScope(
   actor: Party,
-): { clusterId?: string; excludeRoles?: RoleCode[] } | null {
+): { clusterId?: string; organizationId?: string; excludeRoles?: RoleCode[] } | null {
   if (actor.role === 'ROLE_SUPER_ADMIN' || actor.role === 'ROLE_ADMIN') return {};
   if (actor.role === 'ROLE_CLUSTER_MANAGER' && actor.clusterId) {
     return { clusterId: actor.clusterId, excludeRoles: [...ADMIN_ROLES] };
+  }
+  if (isOrganizationManager(actor.role) && actor.organizationId) {
+    return {
+      organizationId: actor.organizationId,
+      excludeRoles: ROLE_CODES.filter((role) => !STAFF_ROLES.includes(role)),
+    };
   }
   return null;
 }

@@ -10,6 +10,16 @@ describe('Benin phone numbers', () => {
     expect(normalizeBeninPhone('+22997000000')).toBe('+2290197000000');
   });
 
+  it('accepts 229 without + when 8 or 10 digits follow (the original client’s form)', () => {
+    expect(normalizeBeninPhone('22997000000')).toBe('+2290197000000');
+    expect(normalizeBeninPhone('2290197000000')).toBe('+2290197000000');
+    // 8 digits starting 229 are a local number, not a country code.
+    expect(normalizeBeninPhone('22997000')).toBe('+2290122997000');
+    for (const bad of ['229970000001', '2290297000000', '22901970000001']) {
+      expect(normalizeBeninPhone(bad), bad).toBeNull();
+    }
+  });
+
   it('refuses 7 and 11 digits, a 10-digit number not starting 01, and letters', () => {
     for (const bad of ['9700000', '97000000000', '0297000000', '9700000a', '']) {
       expect(normalizeBeninPhone(bad)).toBeNull();

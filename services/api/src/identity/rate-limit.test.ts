@@ -1,30 +1,59 @@
-import { describe, expect, it } from 'vitest';
-import { useTestDatabase } from '@filiere/platform/testing';
+import { randomInt, randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { describeWithRedis, useTestDatabase } from '@filiere/platform/testing';
 import { buildTestApp } from '../test-app.js';
-import { RATE_LIMIT, TOO_MANY } from './http/rate-limit.js';
+import { LIMITS, REDIS_PREFIX, tooManyMessage } from './http/rate-limit.js';
 import { seedUser, TEST_PASSWORD } from './test-support.js';
+
+const ATTEMPT = LIMITS.attempt;
+const MAIL = LIMITS.mail;
+const PER_IP_MESSAGE = 'Trop de tentatives. Réessayez dans 1 minute.';
+const PER_ACCOUNT_MESSAGE = 'Trop de tentatives. Réessayez dans 15 minutes.';
+
+/** A fresh address, so runs sharing one Redis do not share counters. */
+const freshIp = () => `10.${randomInt(100, 250)}.${randomInt(0, 250)}.${randomInt(1, 250)}`;
+const freshEmail = (name: string) => `${name}-${randomUUID().slice(0, 8)}@exemple.bj`;
+
+function loginAttempt(
+  app: FastifyInstance,
+  email: string,
+  remoteAddress: string,
+  headers: Record<string, string> = {},
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email, password: 'Wrong#Pass1' },
+    remoteAddress,
+    headers,
+  });
+}
 
 describe('attempt limits on sign-in and password routes', () => {
   const testDb = useTestDatabase();
 
-  it('login: the 11th attempt in a minute from one IP answers 429, other IPs still pass', async () => {
+  it('wording of the 429: the wait in whole minutes, in French', () => {
+    expect(tooManyMessage(1)).toBe(PER_IP_MESSAGE);
+    expect(tooManyMessage(60_000)).toBe(PER_IP_MESSAGE);
+    expect(tooManyMessage(60_001)).toBe('Trop de tentatives. Réessayez dans 2 minutes.');
+    expect(tooManyMessage(15 * 60_000)).toBe(PER_ACCOUNT_MESSAGE);
+  });
+
+  it('login: the 11th attempt in a minute from one IP answers 429 in French, other IPs still pass', async () => {
     const app = await buildTestApp(testDb.db);
     const user = await seedUser(testDb.db, 'ROLE_GROWER');
-    const attempt = (remoteAddress: string, email: string) =>
-      app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { email, password: 'Wrong#Pass1' },
-        remoteAddress,
-      });
     const statuses: number[] = [];
-    for (let i = 0; i <= RATE_LIMIT.max; i++) {
-      statuses.push((await attempt('10.5.0.1', `x${i}@exemple.bj`)).statusCode);
+    for (let i = 0; i < ATTEMPT.perIp.max; i++) {
+      statuses.push((await loginAttempt(app, `x${i}@exemple.bj`, '10.5.0.1')).statusCode);
     }
-    expect(statuses.slice(0, RATE_LIMIT.max).every((s) => s === 401)).toBe(true);
-    const blocked = await attempt('10.5.0.1', user.email);
+    expect(statuses).toEqual(Array(ATTEMPT.perIp.max).fill(401));
+    const blocked = await loginAttempt(app, user.email, '10.5.0.1');
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().message).toBe(TOO_MANY);
+    expect(blocked.json().message).toBe(PER_IP_MESSAGE);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     const other = await app.inject({
       method: 'POST',
       url: '/api/auth/login',
@@ -35,10 +64,109 @@ describe('attempt limits on sign-in and password routes', () => {
     await app.close();
   });
 
-  it('per e-mail: 10 attempts on one address from many IPs, then 429', async () => {
+  it('TRUST_PROXY off (default): a client changing X-Forwarded-For stays one client', async () => {
     const app = await buildTestApp(testDb.db);
     const statuses: number[] = [];
-    for (let i = 1; i <= RATE_LIMIT.max + 1; i++) {
+    for (let i = 1; i <= ATTEMPT.perIp.max + 1; i++) {
+      const response = await loginAttempt(app, `spray${i}@exemple.bj`, '10.5.1.1', {
+        'x-forwarded-for': `203.0.113.${i}`,
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([...Array(ATTEMPT.perIp.max).fill(401), 429]);
+    await app.close();
+  });
+
+  it('TRUST_PROXY lists the proxy: its X-Forwarded-For is the client; other peers cannot use it', async () => {
+    const app = await buildTestApp(testDb.db, { env: { TRUST_PROXY: '10.5.2.1, 10.6.0.0/16' } });
+    // Through the proxy: each forwarded client has its own counter…
+    for (let i = 1; i <= ATTEMPT.perIp.max + 1; i++) {
+      const response = await loginAttempt(app, `via${i}@exemple.bj`, '10.5.2.1', {
+        'x-forwarded-for': `203.0.113.${i}`,
+      });
+      expect(response.statusCode).toBe(401);
+    }
+    // …one forwarded client is limited, whatever it writes itself before the proxy's entry…
+    const statuses: number[] = [];
+    for (let i = 1; i <= ATTEMPT.perIp.max + 1; i++) {
+      const response = await loginAttempt(app, `one${i}@exemple.bj`, '10.6.3.4', {
+        'x-forwarded-for': `198.51.100.${i}, 203.0.113.200`,
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([...Array(ATTEMPT.perIp.max).fill(401), 429]);
+    // …and a peer that is not a listed proxy is counted by its own address.
+    const direct: number[] = [];
+    for (let i = 1; i <= ATTEMPT.perIp.max + 1; i++) {
+      const response = await loginAttempt(app, `direct${i}@exemple.bj`, '10.7.9.9', {
+        'x-forwarded-for': `192.0.2.${i}`,
+      });
+      direct.push(response.statusCode);
+    }
+    expect(direct).toEqual([...Array(ATTEMPT.perIp.max).fill(401), 429]);
+    await app.close();
+  });
+
+  it('TRUST_PROXY as a hop count: the nearest forwarded address is the client', async () => {
+    const app = await buildTestApp(testDb.db, { env: { TRUST_PROXY: '1' } });
+    const statuses: number[] = [];
+    for (let i = 1; i <= ATTEMPT.perIp.max + 1; i++) {
+      const response = await loginAttempt(app, `hop${i}@exemple.bj`, '10.5.3.1', {
+        'x-forwarded-for': `198.51.100.${i}, 203.0.113.7`,
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([...Array(ATTEMPT.perIp.max).fill(401), 429]);
+    const next = await loginAttempt(app, 'hop-next@exemple.bj', '10.5.3.1', {
+      'x-forwarded-for': '203.0.113.8',
+    });
+    expect(next.statusCode).toBe(401);
+    await app.close();
+  });
+
+  it('per account: 10 sign-in attempts on one address from 10 IPs, then 429 from any IP', async () => {
+    const app = await buildTestApp(testDb.db);
+    const user = await seedUser(testDb.db, 'ROLE_GROWER');
+    const statuses: number[] = [];
+    for (let i = 1; i <= ATTEMPT.perSubject.max + 1; i++) {
+      statuses.push((await loginAttempt(app, user.email, `10.8.0.${i}`)).statusCode);
+    }
+    expect(statuses).toEqual([...Array(ATTEMPT.perSubject.max).fill(401), 429]);
+    // Even with the right password, from yet another address: the account waits.
+    const right = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email.toUpperCase(), password: TEST_PASSWORD },
+      remoteAddress: '10.8.1.1',
+    });
+    expect(right.statusCode).toBe(429);
+    expect(right.json().message).toBe(PER_ACCOUNT_MESSAGE);
+    await app.close();
+  });
+
+  it('an address over its limit does not count against the accounts it tries', async () => {
+    const app = await buildTestApp(testDb.db);
+    const user = await seedUser(testDb.db, 'ROLE_GROWER');
+    for (let i = 0; i < ATTEMPT.perIp.max; i++) {
+      await loginAttempt(app, `filler${i}@exemple.bj`, '10.9.0.1');
+    }
+    for (let i = 0; i < 20; i++) {
+      expect((await loginAttempt(app, user.email, '10.9.0.1')).statusCode).toBe(429);
+    }
+    const owner = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: TEST_PASSWORD },
+      remoteAddress: '10.9.0.2',
+    });
+    expect(owner.statusCode).toBe(200);
+    await app.close();
+  });
+
+  it('reset link: 5 mails an hour per target address, from many IPs', async () => {
+    const app = await buildTestApp(testDb.db);
+    const statuses: number[] = [];
+    for (let i = 1; i <= MAIL.perSubject.max + 1; i++) {
       const response = await app.inject({
         method: 'POST',
         url: '/api/users/forgot-password/cible@exemple.bj',
@@ -46,7 +174,7 @@ describe('attempt limits on sign-in and password routes', () => {
       });
       statuses.push(response.statusCode);
     }
-    expect(statuses).toEqual([...Array(RATE_LIMIT.max).fill(200), 429]);
+    expect(statuses).toEqual([...Array(MAIL.perSubject.max).fill(200), 429]);
     await app.close();
   });
 
@@ -54,26 +182,20 @@ describe('attempt limits on sign-in and password routes', () => {
     const app = await buildTestApp(testDb.db);
     const user = await seedUser(testDb.db, 'ROLE_GROWER');
     const auth = { authorization: `Bearer ${app.jwt.sign({ sub: user.id, role: 'ROLE_GROWER' })}` };
+    const tokenBody = {
+      token: 't',
+      email: 'a@b.bj',
+      password: 'Good#Pass1',
+      confirmPassword: 'Good#Pass1',
+    };
     const cases = [
+      { url: '/api/users/reset-password', payload: tokenBody, max: ATTEMPT.perIp.max },
+      { url: '/api/users/validation/signup', payload: tokenBody, max: ATTEMPT.perIp.max },
       {
-        url: '/api/users/reset-password',
-        payload: {
-          token: 't',
-          email: 'a@b.bj',
-          password: 'Good#Pass1',
-          confirmPassword: 'Good#Pass1',
-        },
+        url: '/api/users/invitation/resend',
+        payload: { email: 'a@b.bj' },
+        max: MAIL.perSubject.max,
       },
-      {
-        url: '/api/users/validation/signup',
-        payload: {
-          token: 't',
-          email: 'a@b.bj',
-          password: 'Good#Pass1',
-          confirmPassword: 'Good#Pass1',
-        },
-      },
-      { url: '/api/users/invitation/resend', payload: { email: 'a@b.bj' } },
       {
         url: '/api/users/me/password',
         payload: {
@@ -82,15 +204,143 @@ describe('attempt limits on sign-in and password routes', () => {
           confirmPassword: 'Good#Pass1',
         },
         headers: auth,
+        max: ATTEMPT.perIp.max,
       },
     ];
-    for (const c of cases) {
-      let last = 0;
-      for (let i = 0; i <= RATE_LIMIT.max; i++) {
-        last = (await app.inject({ method: 'POST', ...c, remoteAddress: '10.7.0.1' })).statusCode;
+    for (const { max, ...c } of cases) {
+      const statuses: number[] = [];
+      for (let i = 0; i <= max; i++) {
+        statuses.push(
+          (await app.inject({ method: 'POST', ...c, remoteAddress: '10.7.0.1' })).statusCode,
+        );
       }
-      expect(last, c.url).toBe(429);
+      expect(statuses.slice(0, max), c.url).not.toContain(429);
+      expect(statuses[max], c.url).toBe(429);
     }
+    await app.close();
+  });
+});
+
+describe('public registration is limited per IP and per target address', () => {
+  const testDb = useTestDatabase();
+  let phone = 97_100_000;
+  const register = (app: FastifyInstance, email: string, remoteAddress: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/users/invitation/signup?typeUser=cluster-manager',
+      payload: { firstname: 'Awa', lastname: 'Dossou', email, phone: String(++phone) },
+      remoteAddress,
+    });
+
+  it('one address registered again and again from many IPs: 409, then 429 (no enumeration)', async () => {
+    const app = await buildTestApp(testDb.db);
+    const statuses: number[] = [];
+    for (let i = 1; i <= MAIL.perSubject.max + 1; i++) {
+      statuses.push((await register(app, 'deja.pris@exemple.bj', `10.11.0.${i}`)).statusCode);
+    }
+    expect(statuses).toEqual([201, ...Array(MAIL.perSubject.max - 1).fill(409), 429]);
+    const blocked = await register(app, 'DEJA.PRIS@exemple.bj', '10.11.1.1');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toBe('Trop de tentatives. Réessayez dans 60 minutes.');
+    expect(blocked.json()).not.toHaveProperty('reason');
+    await app.close();
+  });
+
+  it('many addresses from one IP: 10 an hour, then 429; another IP still registers', async () => {
+    const app = await buildTestApp(testDb.db);
+    const statuses: number[] = [];
+    for (let i = 1; i <= MAIL.perIp.max + 1; i++) {
+      statuses.push((await register(app, `inscrit${i}@exemple.bj`, '10.12.0.1')).statusCode);
+    }
+    expect(statuses).toEqual([...Array(MAIL.perIp.max).fill(201), 429]);
+    expect((await register(app, 'autre@exemple.bj', '10.12.0.2')).statusCode).toBe(201);
+    await app.close();
+  });
+
+  it('an administrator creating internal users (typeUser=user) is not limited', async () => {
+    const app = await buildTestApp(testDb.db);
+    const admin = await seedUser(testDb.db, 'ROLE_SUPER_ADMIN');
+    const headers = {
+      authorization: `Bearer ${app.jwt.sign({ sub: admin.id, role: 'ROLE_SUPER_ADMIN' })}`,
+    };
+    for (let i = 1; i <= MAIL.perIp.max + 2; i++) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/users/invitation/signup?typeUser=user',
+        headers,
+        payload: {
+          firstname: 'Koffi',
+          lastname: 'Agbo',
+          email: `agent${i}@exemple.bj`,
+          phone: String(++phone),
+          roleCode: 'ROLE_ADMIN',
+        },
+        remoteAddress: '10.13.0.1',
+      });
+      expect(response.statusCode, response.body).toBe(201);
+    }
+    await app.close();
+  });
+});
+
+describeWithRedis('attempt limits shared through Redis', (redisUrl) => {
+  const testDb = useTestDatabase();
+  const clients: Redis[] = [];
+  const client = (url = redisUrl) => {
+    const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+    clients.push(redis);
+    return redis;
+  };
+  afterAll(() => clients.forEach((c) => c.disconnect()));
+  const noPushes = { pushes: { subscribe: () => () => undefined, close: async () => undefined } };
+
+  it('two API instances on one Redis share the per-IP and per-account counters', async () => {
+    const [a, b] = await Promise.all([
+      buildTestApp(testDb.db, { redis: client(), realtime: noPushes }),
+      buildTestApp(testDb.db, { redis: client(), realtime: noPushes }),
+    ]);
+    const ip = freshIp();
+    const byIp: number[] = [];
+    for (let i = 0; i <= ATTEMPT.perIp.max; i++) {
+      const app = i % 2 ? b : a;
+      byIp.push((await loginAttempt(app, freshEmail('ip'), ip)).statusCode);
+    }
+    expect(byIp).toEqual([...Array(ATTEMPT.perIp.max).fill(401), 429]);
+
+    const email = freshEmail('compte');
+    const byAccount: number[] = [];
+    for (let i = 0; i <= ATTEMPT.perSubject.max; i++) {
+      const app = i % 2 ? b : a;
+      byAccount.push((await loginAttempt(app, email, freshIp())).statusCode);
+    }
+    expect(byAccount).toEqual([...Array(ATTEMPT.perSubject.max).fill(401), 429]);
+    expect(await client().exists(`${REDIS_PREFIX}attempt|ip|/api/auth/login|${ip}`)).toBe(1);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('while Redis does not answer, each process still limits (no 500)', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer();
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+    });
+    const down = new Redis(`redis://127.0.0.1:${closed}`, {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    down.on('error', () => undefined);
+    clients.push(down);
+    const app = await buildTestApp(testDb.db, { redis: down, realtime: noPushes });
+    const ip = freshIp();
+    const statuses: number[] = [];
+    for (let i = 0; i <= ATTEMPT.perIp.max; i++) {
+      statuses.push((await loginAttempt(app, freshEmail('panne'), ip)).statusCode);
+    }
+    expect(statuses).toEqual([...Array(ATTEMPT.perIp.max).fill(401), 429]);
     await app.close();
   });
 });

@@ -1,34 +1,12 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { RoleCode } from '../http/auth.js';
-import type { OrganizationType } from './roles.js';
+import type { SignedInUser } from '../kernel/actor.js';
+import type { OrganizationType, RoleCode } from '../kernel/roles.js';
 import type { UserDto } from './schemas.js';
 import type { TokenKind } from './tokens.js';
 
 /** A user as read from the database, with its role and organisation. */
-export interface UserRow {
-  id: string;
-  firstname: string;
-  lastname: string;
-  email: string;
-  username: string;
-  phone: string | null;
-  /** National identification number (numeric, ≤ 10 characters), when known. */
-  nip: string | null;
-  password_hash: string | null;
-  role_id: number;
-  role_code: RoleCode;
-  role_name: string;
-  organization_id: string | null;
-  denomination: string | null;
-  organization_type: OrganizationType | null;
-  cluster_id: string | null;
-  wallet_id: string;
-  momo_account_number: string | null;
-  bank_account_number: string | null;
-  is_active: boolean;
-  self_registered: boolean;
-  created_at: Date;
-}
+/** A user as the guard loads it (kernel/actor.ts): identity's row of `users` + its role. */
+export type UserRow = SignedInUser;
 
 export interface NewUser {
   firstname: string;
@@ -49,6 +27,7 @@ export interface NewUser {
 
 export interface UserFilter {
   clusterId?: string;
+  organizationId?: string;
   roles?: RoleCode[];
   excludeRoles?: RoleCode[];
   q?: string;
@@ -84,6 +63,9 @@ export function toUserDto(row: UserRow): UserDto {
     createdAt: row.created_at.toISOString(),
   };
 }
+
+/** Column values that revoke every access token of the user (see migration 0302). */
+export const REVOKE_TOKENS = { token_version: sql`token_version + 1` } as const;
 
 /** Escapes LIKE wildcards so a search for "50%" means the characters. */
 function likePattern(q: string): string {
@@ -125,12 +107,70 @@ export class IdentityRepository {
         'u.bank_account_number',
         'u.is_active',
         'u.self_registered',
+        'u.token_version',
         'u.created_at',
       ]) as any;
   }
 
   findById(id: string): Promise<UserRow | undefined> {
     return this.users().where('u.id', '=', id).executeTakeFirst();
+  }
+
+  /** The user, its row locked until the transaction ends (use on a transaction's repository). */
+  findByIdForUpdate(id: string): Promise<UserRow | undefined> {
+    return this.users()
+      .where('u.id', '=', id)
+      .forUpdate('u' as never)
+      .executeTakeFirst();
+  }
+
+  /** Whether a user with this id was ever created (deleted ones included). */
+  async everExisted(id: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Names and e-mails of users, deleted ones included (audit trails name former users too). */
+  async namesOf(
+    ids: string[],
+  ): Promise<Map<string, { id: string; firstname: string; lastname: string; email: string }>> {
+    const names = new Map<
+      string,
+      { id: string; firstname: string; lastname: string; email: string }
+    >();
+    if (!ids.length) return names;
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['id', 'firstname', 'lastname', 'email'])
+      .where('id', 'in', ids)
+      .execute();
+    for (const row of rows) names.set(row.id as string, row as never);
+    return names;
+  }
+
+  /** For each id of a user that still exists: whether it is active and its token version. */
+  async accessStates(
+    ids: string[],
+  ): Promise<Map<string, { isActive: boolean; tokenVersion: number }>> {
+    const states = new Map<string, { isActive: boolean; tokenVersion: number }>();
+    if (!ids.length) return states;
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['id', 'is_active', 'token_version'])
+      .where('id', 'in', ids)
+      .where('deleted_at', 'is', null)
+      .execute();
+    for (const row of rows) {
+      states.set(row.id as string, {
+        isActive: row.is_active as boolean,
+        tokenVersion: row.token_version as number,
+      });
+    }
+    return states;
   }
 
   findByEmail(email: string): Promise<UserRow | undefined> {
@@ -146,6 +186,9 @@ export class IdentityRepository {
   ): Promise<{ rows: UserRow[]; count: number }> {
     let query = this.users();
     if (filter.clusterId) query = query.where('u.cluster_id', '=', filter.clusterId);
+    if (filter.organizationId) {
+      query = query.where('u.organization_id', '=', filter.organizationId);
+    }
     if (filter.roles?.length) query = query.where('r.code', 'in', filter.roles);
     if (filter.excludeRoles?.length) query = query.where('r.code', 'not in', filter.excludeRoles);
     if (filter.activeOnly) query = query.where('u.is_active', '=', true);
@@ -189,7 +232,7 @@ export class IdentityRepository {
   }
 
   async softDelete(id: string): Promise<void> {
-    await this.update(id, { deleted_at: sql`now()`, is_active: false });
+    await this.update(id, { deleted_at: sql`now()`, is_active: false, ...REVOKE_TOKENS });
   }
 
   async countInactive(role: RoleCode): Promise<number> {
@@ -276,6 +319,25 @@ export class IdentityRepository {
       .where('user_id', '=', userId)
       .where('kind', '=', kind)
       .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * Whether the token is of this kind, unused, unexpired and `email`'s user's (deleted users
+   * excluded), without spending it: the set-password pages ask before showing their form.
+   */
+  async isTokenValid(hash: string, kind: TokenKind, email: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('user_tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .select('t.id')
+      .where('t.token_hash', '=', hash)
+      .where('t.kind', '=', kind)
+      .where('t.used_at', 'is', null)
+      .where('t.expires_at', '>', sql<Date>`now()`)
+      .where('u.deleted_at', 'is', null)
+      .where(sql`lower(u.email)`, '=', email.toLowerCase())
       .executeTakeFirst();
     return row !== undefined;
   }

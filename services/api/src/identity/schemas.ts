@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ROLE_CODES } from '../http/auth.js';
+import { storableString } from '@filiere/platform';
+import { ROLE_CODES } from '../kernel/roles.js';
 import { isStrongPassword } from './password.js';
 import { normalizeBeninPhone } from './phone.js';
 import { ORGANIZATION_TYPES } from './roles.js';
@@ -20,19 +21,17 @@ const requiredError = (issue: { input?: unknown }) =>
 
 /** A required, trimmed, bounded text. */
 export const text = (max = 100) =>
-  z.string({ error: requiredError }).trim().min(1, MSG.required).max(max, MSG.tooLong(max));
+  storableString({ error: requiredError }).trim().min(1, MSG.required).max(max, MSG.tooLong(max));
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const email = z
-  .string({ error: requiredError })
+export const email = storableString({ error: requiredError })
   .trim()
   .min(1, MSG.required)
   .max(254, MSG.tooLong(254))
   .regex(EMAIL_RE, MSG.email)
   .toLowerCase();
 
-export const phone = z
-  .string({ error: requiredError })
+export const phone = storableString({ error: requiredError })
   .min(1, MSG.required)
   .max(20, MSG.phone)
   .transform((value, ctx) => {
@@ -44,8 +43,7 @@ export const phone = z
     return normalized;
   });
 
-export const password = z
-  .string({ error: requiredError })
+export const password = storableString({ error: requiredError })
   .min(1, MSG.required)
   .max(128, MSG.tooLong(128))
   .refine(isStrongPassword, MSG.password);
@@ -54,9 +52,9 @@ export const password = z
 const emptyAsNull = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? null : value;
 
-const accountNumber = z.preprocess(
+export const accountNumber = z.preprocess(
   emptyAsNull,
-  z.string().trim().max(40, MSG.tooLong(40)).nullable().optional(),
+  storableString().trim().max(40, MSG.tooLong(40)).nullable().optional(),
 );
 const uuid = z.uuid(MSG.invalid);
 const optionalUuid = z.preprocess(emptyAsNull, uuid.nullable().optional());
@@ -113,12 +111,11 @@ export const listQuery = z.object({
     .max(1000, MSG.invalid)
     .refine((n) => n !== 0, MSG.invalid)
     .default(10),
-  q: z.string().trim().max(100, MSG.tooLong(100)).optional(),
+  q: storableString().trim().max(100, MSG.tooLong(100)).optional(),
 });
 
 export const usersQuery = listQuery.extend({
-  roles: z
-    .string()
+  roles: storableString()
     .max(500, MSG.tooLong(500))
     .optional()
     .transform((value, ctx) => {
@@ -138,7 +135,9 @@ export const usersQuery = listQuery.extend({
 
 export const loginBody = z.object({
   email: email,
-  password: z.string({ error: requiredError }).min(1, MSG.required).max(128, MSG.tooLong(128)),
+  password: storableString({ error: requiredError })
+    .min(1, MSG.required)
+    .max(128, MSG.tooLong(128)),
 });
 export const loginAnswer = z.object({
   access_token: z.string(),
@@ -151,20 +150,19 @@ export const signupBody = z.object({
   firstname: text(),
   lastname: text(),
   email,
-  username: z.string().trim().max(254, MSG.tooLong(254)).optional(),
+  username: storableString().trim().max(254, MSG.tooLong(254)).optional(),
   phone,
-  ifu: z
-    .string()
+  ifu: storableString()
     .trim()
     .max(20, MSG.tooLong(20))
     .regex(/^[0-9A-Za-z]*$/, MSG.invalid)
     .optional(),
-  denomination: z.string().trim().max(150, MSG.tooLong(150)).optional(),
+  denomination: storableString().trim().max(150, MSG.tooLong(150)).optional(),
   roleId: z.preprocess(emptyAsNull, roleId.optional().nullable()),
   roleCode: z.enum(ROLE_CODES, MSG.invalid).optional(),
   organizationId: optionalUuid,
   clusterId: optionalUuid,
-  walletId: z.string().max(100).optional(),
+  walletId: storableString().max(100).optional(),
   momoAccountNumber: accountNumber,
   bankAccountNumber: accountNumber,
 });
@@ -173,25 +171,49 @@ export type SignupBody = z.infer<typeof signupBody>;
 export const emailBody = z.object({ email });
 export const emailParams = z.object({ email });
 
-const withConfirmation = <T extends z.ZodRawShape>(shape: T, field: string) =>
+const confirmation = storableString({ error: requiredError }).max(128);
+const withConfirmation = <T extends z.ZodRawShape>(
+  shape: T,
+  field: string,
+  confirmPassword: z.ZodType = confirmation,
+) =>
   z
-    .object({ ...shape, confirmPassword: z.string({ error: requiredError }).max(128) })
-    .refine((body: Record<string, unknown>) => body[field] === body.confirmPassword, {
-      message: MSG.mismatch,
-      path: ['confirmPassword'],
-    });
+    .object({ ...shape, confirmPassword })
+    .refine(
+      (body: Record<string, unknown>) =>
+        body.confirmPassword === undefined || body[field] === body.confirmPassword,
+      { message: MSG.mismatch, path: ['confirmPassword'] },
+    );
 
+/**
+ * A password from a mailed link. The original client sends no `confirmPassword` (its form
+ * compares the two fields itself): optional here, and when sent it must match.
+ */
 export const tokenPasswordBody = withConfirmation(
   { token: text(200), email, password },
   'password',
+  confirmation.optional(),
 );
+/** The link of a set-password page, checked when the page opens. */
+export const linkCheckBody = z.object({
+  token: text(200),
+  email,
+  type: z.enum(['INVITATION', 'RESET'], MSG.invalid),
+});
+export const linkCheckAnswer = z.object({ valid: z.boolean() });
+
 export const changePasswordBody = withConfirmation(
   {
-    oldPassword: z.string({ error: requiredError }).min(1, MSG.required).max(128),
+    oldPassword: storableString({ error: requiredError }).min(1, MSG.required).max(128),
     newPassword: password,
   },
   'newPassword',
 );
+
+/** The caller's current password: confirms a change of its e-mail, phone or payout accounts. */
+export const currentPassword = storableString({ error: requiredError })
+  .min(1, MSG.required)
+  .max(128, MSG.tooLong(128));
 
 export const updateUserBody = z
   .object({
@@ -204,6 +226,7 @@ export const updateUserBody = z
     organizationId: optionalUuid,
     momoAccountNumber: accountNumber,
     bankAccountNumber: accountNumber,
+    currentPassword,
   })
   .partial();
 export type UpdateUserBody = z.infer<typeof updateUserBody>;

@@ -13,7 +13,12 @@ let cachedHash: Promise<string> | undefined;
 export async function seedUser(
   db: Kysely<any>,
   role: RoleCode,
-  options: { clusterId?: string | null; active?: boolean; email?: string } = {},
+  options: {
+    clusterId?: string | null;
+    organizationId?: string | null;
+    active?: boolean;
+    email?: string;
+  } = {},
 ): Promise<{ id: string; email: string }> {
   cachedHash ??= hashPassword(TEST_PASSWORD);
   const n = ++counter;
@@ -29,6 +34,7 @@ export async function seedUser(
       password_hash: await cachedHash,
       role_id: roleIdOf(role),
       cluster_id: options.clusterId ?? null,
+      organization_id: options.organizationId ?? null,
       is_active: options.active ?? true,
     })
     .returning('id')
@@ -40,6 +46,19 @@ export async function seedCluster(db: Kysely<any>, label: string): Promise<strin
   const row = await db
     .insertInto('clusters')
     .values({ label })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id as string;
+}
+
+export async function seedOrganization(
+  db: Kysely<any>,
+  denomination: string,
+  organizationType = 'INDUSTRIAL',
+): Promise<string> {
+  const row = await db
+    .insertInto('organizations')
+    .values({ denomination, organization_type: organizationType })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id as string;

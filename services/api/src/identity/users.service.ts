@@ -1,18 +1,33 @@
-import { ForbiddenError, NotFoundError } from '@filiere/platform';
-import type { RoleCode } from '../http/auth.js';
+import { BusinessRuleError, ForbiddenError, NotFoundError } from '@filiere/platform';
+import type { RoleCode } from '../kernel/roles.js';
 import type { AuthService } from './auth.service.js';
+import { identityEvent, type IdentityEvent, type PayoutAccount } from './catalogue.js';
 import { fieldError, forbidden, isDuplicateEmail, userAlreadyExists } from './errors.js';
 import {
-  canAssignRole,
+  clusterOfNewUser,
+  mayChange,
+  mayCreate,
+  mayDelete,
+  missingScopeMessage,
+  organizationOfNewUser,
+  RULE_MESSAGES,
+  type FieldChange,
+  type PayoutField,
+  type Verdict,
+} from './field-rules.js';
+import type { IdentityJournal } from './journal.js';
+import { emailChangedMail, payoutChangedMail } from './mail/templates.js';
+import {
   canManageUser,
   canSeeUser,
-  ROUTE_ROLES,
+  missingScope,
   userListScope,
   type Party,
 } from './permissions.js';
 import { USER_PUSH } from './notify.js';
-import type { IdentityRepository, UserFilter, UserRow } from './repository.js';
-import { toUserDto } from './repository.js';
+import { verifyPassword } from './password.js';
+import type { IdentityRepository, NewUser, UserFilter, UserRow } from './repository.js';
+import { REVOKE_TOKENS, toUserDto } from './repository.js';
 import { ROLES } from './roles.js';
 import type { SignupBody, UpdateUserBody, UserDto } from './schemas.js';
 import { MSG } from './schemas.js';
@@ -29,13 +44,57 @@ export const partyOf = (row: UserRow): Party => ({
   id: row.id,
   role: row.role_code,
   clusterId: row.cluster_id,
+  organizationId: row.organization_id,
 });
+
+/** 403 saying what a manager lacks (no cluster, no organisation), or the plain refusal. */
+function scopeRefusal(actor: Party): ForbiddenError {
+  const message = missingScopeMessage(actor);
+  return message ? new ForbiddenError(message, { reason: missingScope(actor) }) : forbidden();
+}
 
 export interface Page {
   page: number;
   limit: number;
   q?: string;
 }
+
+/** The payout fields: their column, their account in events, their name in mails. */
+const PAYOUT: Record<
+  PayoutField,
+  {
+    column: 'phone' | 'momo_account_number' | 'bank_account_number';
+    account: PayoutAccount;
+    label: string;
+  }
+> = {
+  momoAccountNumber: {
+    column: 'momo_account_number',
+    account: 'MOBILE_MONEY',
+    label: 'Le numéro mobile money',
+  },
+  bankAccountNumber: {
+    column: 'bank_account_number',
+    account: 'BANK',
+    label: 'Le numéro de compte bancaire',
+  },
+  phone: {
+    column: 'phone',
+    account: 'PHONE',
+    label: 'Le numéro de téléphone (mobile money par défaut)',
+  },
+};
+
+/** What an accepted change leaves to do once committed. */
+interface Applied {
+  before: UserRow;
+  emailChanged: boolean;
+  payoutChanged: PayoutField[];
+  revoked: boolean;
+}
+
+const refusal = (verdict: Verdict): ForbiddenError | undefined =>
+  verdict.allowed ? undefined : new ForbiddenError(verdict.message, { reason: 'FIELD_RULE' });
 
 /** User administration, self-registration and profile edits, with their ownership rules. */
 export class UsersService {
@@ -46,6 +105,12 @@ export class UsersService {
       type: string,
       data: Record<string, unknown>,
     ) => Promise<void> = async () => {},
+    /** 422 while the user's wallet holds money or a withdrawal is in flight (the wallet's). */
+    private readonly requireEmptyWallet: (userId: string) => Promise<void>,
+    /** Writes to the identity tables with their audit events (journal.ts). */
+    private readonly journal: IdentityJournal,
+    /** Tells the websocket hubs that these users' access changed. */
+    private readonly accessChanged: (userIds: string[]) => Promise<void> = async () => {},
   ) {}
 
   private async dto(id: string): Promise<UserDto> {
@@ -54,19 +119,23 @@ export class UsersService {
     return toUserDto(row);
   }
 
-  private async ensureEmailFree(email: string, exceptId?: string): Promise<void> {
-    const existing = await this.repo.findByEmail(email);
+  private static async ensureEmailFree(
+    repo: IdentityRepository,
+    email: string,
+    exceptId?: string,
+  ): Promise<void> {
+    const existing = await repo.findByEmail(email);
     if (existing && existing.id !== exceptId) throw userAlreadyExists();
   }
 
-  private async checkReferences(body: {
-    organizationId?: string | null;
-    clusterId?: string | null;
-  }) {
-    if (body.organizationId && !(await this.repo.organizationExists(body.organizationId))) {
+  private async checkReferences(
+    repo: IdentityRepository,
+    body: { organizationId?: string | null; clusterId?: string | null },
+  ) {
+    if (body.organizationId && !(await repo.organizationExists(body.organizationId))) {
       throw fieldError('organizationId', 'Organisation introuvable');
     }
-    if (body.clusterId && !(await this.repo.clusterExists(body.clusterId))) {
+    if (body.clusterId && !(await repo.clusterExists(body.clusterId))) {
       throw fieldError('clusterId', 'Cluster introuvable');
     }
   }
@@ -78,8 +147,8 @@ export class UsersService {
       if (!body.ifu) throw fieldError('ifu', MSG.required);
       if (!body.denomination) throw fieldError('denomination', MSG.required);
     }
-    await this.ensureEmailFree(body.email);
-    const user = await this.create(body, role, {}, false, true, async (repo) => {
+    await UsersService.ensureEmailFree(this.repo, body.email);
+    const user = await this.create(undefined, body, role, {}, false, async (repo) => {
       if (!body.denomination || (typeUser !== 'industrial' && typeUser !== 'sfd')) return {};
       const organizationId = await repo.insertOrganization(
         body.denomination,
@@ -95,42 +164,50 @@ export class UsersService {
   /** Internal creation by an admin or a cluster manager: an active account and a set-password mail. */
   async createInternal(actor: UserRow, body: SignupBody): Promise<UserDto> {
     const party = partyOf(actor);
-    if (!(ROUTE_ROLES.manageUsers as readonly RoleCode[]).includes(party.role)) throw forbidden();
     const role = body.roleCode
       ? ROLES.find((r) => r.code === body.roleCode)
       : ROLES.find((r) => r.id === body.roleId);
     if (!role) throw fieldError('roleId', MSG.required);
-    if (!canAssignRole(party, role.code)) throw forbidden();
-    let clusterId = body.clusterId ?? null;
-    if (party.role === 'ROLE_CLUSTER_MANAGER') {
-      if (clusterId && clusterId !== party.clusterId) throw forbidden();
-      clusterId = party.clusterId;
+    const verdict = mayCreate(
+      party,
+      role.code,
+      body.clusterId ?? null,
+      body.organizationId ?? null,
+    );
+    if (!verdict.allowed) {
+      // A cluster manager without a cluster, an aggregator without an organisation: say so.
+      throw verdict.message === missingScopeMessage(party)
+        ? scopeRefusal(party)
+        : refusal(verdict)!;
     }
-    await this.checkReferences({ organizationId: body.organizationId, clusterId });
-    await this.ensureEmailFree(body.email);
+    const clusterId = clusterOfNewUser(party, body.clusterId ?? null);
+    const organizationId = organizationOfNewUser(party, body.organizationId ?? null);
+    await this.checkReferences(this.repo, { organizationId, clusterId });
+    await UsersService.ensureEmailFree(this.repo, body.email);
     return this.create(
+      actor,
       body,
       role.code,
-      { organization_id: body.organizationId ?? null, cluster_id: clusterId },
+      { organization_id: organizationId, cluster_id: clusterId },
       true,
-      false,
     );
   }
 
   private async create(
+    registrar: UserRow | undefined,
     body: SignupBody,
     role: RoleCode,
     links: { organization_id?: string | null; cluster_id?: string | null },
     active: boolean,
-    selfRegistered: boolean,
     before?: (repo: IdentityRepository) => Promise<{ organization_id?: string }>,
   ): Promise<UserDto> {
     let id: string;
     try {
-      // The organisation and the user commit together: a duplicate leaves no orphan.
-      id = await this.repo.transaction(async (repo) => {
+      // The organisation, the user and its UserRegistered event go together: a duplicate
+      // leaves no orphan and no event.
+      id = await this.journal.write(async (repo) => {
         const extra = before ? await before(repo) : {};
-        return repo.insert({
+        const values: NewUser = {
           firstname: body.firstname,
           lastname: body.lastname,
           email: body.email,
@@ -141,9 +218,31 @@ export class UsersService {
           momo_account_number: body.momoAccountNumber ?? null,
           bank_account_number: body.bankAccountNumber ?? null,
           is_active: active,
-          self_registered: selfRegistered,
+          self_registered: registrar === undefined,
           ...extra,
-        });
+        };
+        const userId = await repo.insert(values);
+        const actorId = registrar?.id ?? userId;
+        return {
+          result: userId,
+          userId,
+          actorId,
+          events: [
+            identityEvent('UserRegistered', {
+              userId,
+              actorId,
+              email: values.email,
+              role,
+              clusterId: values.cluster_id ?? null,
+              organizationId: values.organization_id ?? null,
+              phone: values.phone,
+              momoAccountNumber: values.momo_account_number ?? null,
+              bankAccountNumber: values.bank_account_number ?? null,
+              isActive: active,
+              selfRegistered: registrar === undefined,
+            }),
+          ],
+        };
       });
     } catch (error) {
       if (isDuplicateEmail(error)) throw userAlreadyExists();
@@ -162,15 +261,17 @@ export class UsersService {
   }
 
   async list(actor: UserRow, page: Page, roles: RoleCode[] = []) {
-    const scope = userListScope(partyOf(actor));
-    if (!scope) throw forbidden();
+    const party = partyOf(actor);
+    const scope = userListScope(party);
+    if (!scope) throw scopeRefusal(party);
     return this.page({ ...scope, roles, q: page.q }, page);
   }
 
   async clusterUsers(actor: UserRow, clusterId: string, page: Page) {
     const party = partyOf(actor);
     const scope = userListScope(party);
-    if (!scope || (scope.clusterId && scope.clusterId !== clusterId)) throw forbidden();
+    if (!scope) throw scopeRefusal(party);
+    if (scope.clusterId && scope.clusterId !== clusterId) throw forbidden();
     return this.page({ ...scope, clusterId, q: page.q }, page);
   }
 
@@ -198,90 +299,209 @@ export class UsersService {
     return this.repo.countInactive('ROLE_INDUSTRIAL');
   }
 
-  private async managed(actor: UserRow, id: string): Promise<UserRow> {
-    const target = await this.repo.findById(id);
+  /** The target, its row locked, or 404. */
+  private static async locked(repo: IdentityRepository, id: string): Promise<UserRow> {
+    const target = await repo.findByIdForUpdate(id);
     if (!target) throw new NotFoundError('Utilisateur introuvable');
-    if (!canManageUser(partyOf(actor), partyOf(target))) throw forbidden();
     return target;
   }
 
-  async update(actor: UserRow, id: string, body: UpdateUserBody): Promise<UserDto> {
-    const target = await this.managed(actor, id);
-    const party = partyOf(actor);
-    const values: Record<string, unknown> = {};
-    if (body.roleId != null && body.roleId !== target.role_id) {
-      const role = ROLES.find((r) => r.id === body.roleId)!;
-      if (!canAssignRole(party, role.code)) throw forbidden();
-      values.role_id = role.id;
-    }
-    if (party.role === 'ROLE_CLUSTER_MANAGER') {
-      // A cluster manager's users stay in its cluster; an empty select changes nothing.
-      if (body.clusterId && body.clusterId !== party.clusterId) throw forbidden();
-    } else if (body.clusterId !== undefined) {
-      values.cluster_id = body.clusterId;
-    }
-    await this.checkReferences(body);
-    if (body.email !== undefined) {
-      await this.ensureEmailFree(body.email, id);
-      values.email = body.email;
-      values.username = body.email;
-    }
-    if (body.organizationId !== undefined) values.organization_id = body.organizationId;
-    for (const [key, column] of [
-      ['firstname', 'firstname'],
-      ['lastname', 'lastname'],
-      ['phone', 'phone'],
-      ['momoAccountNumber', 'momo_account_number'],
-      ['bankAccountNumber', 'bank_account_number'],
-    ] as const) {
-      if (body[key] !== undefined) values[column] = body[key];
-    }
-    await this.save(id, values);
+  /** PATCH /users/{id}: each changed field checked by field-rules.ts. */
+  async update(
+    actor: UserRow,
+    id: string,
+    body: UpdateUserBody,
+    currentPassword?: string,
+  ): Promise<UserDto> {
+    const applied = await this.journal.write((repo) =>
+      this.applyChanges(repo, actor, id, body, currentPassword),
+    );
+    await this.afterChange(applied);
     return this.dto(id);
   }
 
-  private async save(id: string, values: Record<string, unknown>): Promise<void> {
-    if (!Object.keys(values).length) return;
-    try {
-      await this.repo.update(id, values);
-    } catch (error) {
-      if (isDuplicateEmail(error)) throw userAlreadyExists();
-      throw error;
+  /** Profile: one field at a time, on the caller's own account (same rules as PATCH). */
+  async updateOwn(
+    actor: UserRow,
+    field: 'firstname' | 'lastname' | 'email' | PayoutField,
+    value: string | null,
+    currentPassword?: string,
+  ): Promise<UserDto> {
+    return this.update(actor, actor.id, { [field]: value }, currentPassword);
+  }
+
+  /**
+   * Compares the body with the locked row, checks every real change against the field rules
+   * (a field sent with its current value is no change), the current password when a rule asks
+   * for it, then updates the row and answers the events that record the changes.
+   */
+  private async applyChanges(
+    repo: IdentityRepository,
+    actor: UserRow,
+    id: string,
+    body: UpdateUserBody,
+    currentPassword: string | undefined,
+  ) {
+    const target = await UsersService.locked(repo, id);
+    const party = partyOf(actor);
+    const targetParty = partyOf(target);
+    if (actor.id !== target.id && !canManageUser(party, targetParty)) {
+      throw new ForbiddenError(RULE_MESSAGES.reach);
     }
+    const values: Record<string, unknown> = {};
+    const events: IdentityEvent[] = [];
+    const base = { userId: target.id, actorId: actor.id };
+    const verdicts: Verdict[] = [];
+    const check = (change: FieldChange) => {
+      const verdict = mayChange(party, targetParty, change);
+      const denied = refusal(verdict);
+      if (denied) throw denied;
+      verdicts.push(verdict);
+    };
+
+    if (body.firstname !== undefined && body.firstname !== target.firstname) {
+      check({ field: 'firstname' });
+      values.firstname = body.firstname;
+    }
+    if (body.lastname !== undefined && body.lastname !== target.lastname) {
+      check({ field: 'lastname' });
+      values.lastname = body.lastname;
+    }
+    if (body.organizationId !== undefined && body.organizationId !== target.organization_id) {
+      check({ field: 'organization' });
+      values.organization_id = body.organizationId;
+    }
+    let revoked = false;
+    if (body.roleId != null && body.roleId !== target.role_id) {
+      const role = ROLES.find((r) => r.id === body.roleId)!;
+      check({ field: 'role', to: role.code });
+      values.role_id = role.id;
+      revoked = true;
+      events.push(
+        identityEvent('UserRoleChanged', { ...base, from: target.role_code, to: role.code }),
+      );
+    }
+    // A cluster manager's form sends its own cluster or nothing: an empty select changes nothing.
+    const clusterSent =
+      party.role === 'ROLE_CLUSTER_MANAGER' ? body.clusterId || undefined : body.clusterId;
+    if (clusterSent !== undefined && clusterSent !== target.cluster_id) {
+      check({ field: 'cluster', to: clusterSent });
+      values.cluster_id = clusterSent;
+      events.push(
+        identityEvent('UserClusterChanged', { ...base, from: target.cluster_id, to: clusterSent }),
+      );
+    }
+    let emailChanged = false;
+    if (body.email !== undefined && body.email.toLowerCase() !== target.email.toLowerCase()) {
+      check({ field: 'email' });
+      values.email = body.email;
+      values.username = body.email;
+      emailChanged = true;
+      events.push(
+        identityEvent('UserEmailChanged', { ...base, from: target.email, to: body.email }),
+      );
+    }
+    const payoutChanged: PayoutField[] = [];
+    for (const field of ['phone', 'momoAccountNumber', 'bankAccountNumber'] as const) {
+      const next = body[field];
+      const { column, account } = PAYOUT[field];
+      if (next === undefined || next === target[column]) continue;
+      check({ field });
+      values[column] = next;
+      payoutChanged.push(field);
+      events.push(
+        identityEvent('UserPayoutAccountChanged', {
+          ...base,
+          account,
+          from: target[column],
+          to: next,
+        }),
+      );
+    }
+
+    if (verdicts.some((v) => v.allowed && v.needsCurrentPassword)) {
+      if (!currentPassword)
+        throw fieldError('currentPassword', RULE_MESSAGES.currentPasswordRequired);
+      // The rules ask for it only on the owner's own account: `target` is the actor.
+      if (!(await verifyPassword(target.password_hash, currentPassword))) {
+        throw new BusinessRuleError(RULE_MESSAGES.currentPasswordWrong, {
+          reason: 'WRONG_CURRENT_PASSWORD',
+          fields: { currentPassword: RULE_MESSAGES.currentPasswordWrong },
+        });
+      }
+    }
+    await this.checkReferences(repo, {
+      organizationId: values.organization_id as string | null | undefined,
+      clusterId: values.cluster_id as string | null | undefined,
+    });
+    if (emailChanged) await UsersService.ensureEmailFree(repo, body.email!, id);
+    if (Object.keys(values).length) {
+      try {
+        await repo.update(id, revoked ? { ...values, ...REVOKE_TOKENS } : values);
+      } catch (error) {
+        if (isDuplicateEmail(error)) throw userAlreadyExists();
+        throw error;
+      }
+    }
+    const applied: Applied = { before: target, emailChanged, payoutChanged, revoked };
+    return { result: applied, userId: target.id, actorId: actor.id, events };
+  }
+
+  /** Once committed: the notices to the old address, and the hubs told of revoked tokens. */
+  private async afterChange(applied: Applied): Promise<void> {
+    const { before } = applied;
+    const to = before.email;
+    if (applied.emailChanged) {
+      const now = (await this.repo.findById(before.id))?.email ?? '';
+      await this.auth.sendMail(emailChangedMail(to, before.firstname, now));
+    }
+    if (applied.payoutChanged.length) {
+      const now = await this.repo.findById(before.id);
+      for (const field of applied.payoutChanged) {
+        const { column, label } = PAYOUT[field];
+        await this.auth.sendMail(
+          payoutChangedMail(to, before.firstname, label, now?.[column] ?? null),
+        );
+      }
+    }
+    if (applied.revoked) await this.accessChanged([before.id]);
   }
 
   async remove(actor: UserRow, id: string): Promise<void> {
-    if (actor.id === id)
-      throw new ForbiddenError('Vous ne pouvez pas supprimer votre propre compte');
-    await this.managed(actor, id);
-    await this.repo.softDelete(id);
+    await this.journal.write(async (repo) => {
+      const target = await UsersService.locked(repo, id);
+      const denied = refusal(mayDelete(partyOf(actor), partyOf(target)));
+      if (denied) throw denied;
+      await this.requireEmptyWallet(id);
+      await repo.softDelete(id);
+      return {
+        result: undefined,
+        userId: id,
+        actorId: actor.id,
+        events: [identityEvent('UserDeleted', { userId: id, actorId: actor.id })],
+      };
+    });
+    await this.accessChanged([id]);
   }
 
   async toggleActive(actor: UserRow, id: string): Promise<UserDto> {
-    if (actor.id === id) {
-      throw new ForbiddenError('Vous ne pouvez pas désactiver votre propre compte');
-    }
-    const target = await this.managed(actor, id);
-    await this.repo.update(id, { is_active: !target.is_active });
-    await this.notifySuperAdmins(USER_PUSH.statusChanged, {
-      userId: id,
-      isActive: !target.is_active,
+    const isActive = await this.journal.write(async (repo) => {
+      const target = await UsersService.locked(repo, id);
+      const denied = refusal(mayChange(partyOf(actor), partyOf(target), { field: 'active' }));
+      if (denied) throw denied;
+      const next = !target.is_active;
+      // A deactivation revokes the tokens: reactivating does not bring old sessions back.
+      await repo.update(id, next ? { is_active: true } : { is_active: false, ...REVOKE_TOKENS });
+      const base = { userId: id, actorId: actor.id };
+      return {
+        result: next,
+        userId: id,
+        actorId: actor.id,
+        events: [identityEvent(next ? 'UserActivated' : 'UserDeactivated', base)],
+      };
     });
+    if (!isActive) await this.accessChanged([id]);
+    await this.notifySuperAdmins(USER_PUSH.statusChanged, { userId: id, isActive });
     return this.dto(id);
-  }
-
-  /** Profile: one field at a time, on the caller's own account. */
-  async updateOwn(
-    actor: UserRow,
-    field: 'firstname' | 'lastname' | 'email',
-    value: string,
-  ): Promise<UserDto> {
-    if (field === 'email') {
-      await this.ensureEmailFree(value, actor.id);
-      await this.save(actor.id, { email: value, username: value });
-    } else {
-      await this.save(actor.id, { [field]: value });
-    }
-    return this.dto(actor.id);
   }
 }

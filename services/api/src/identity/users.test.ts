@@ -84,12 +84,15 @@ describe('users: sign-in answers, ownership, duplicates, profile', () => {
     });
     const other = await seedUser(testDb.db, 'ROLE_GROWER');
     const admin = await seedUser(testDb.db, 'ROLE_ADMIN');
-    const edit = await call('PATCH', `/api/users/${other.id}`, as(admin, 'ROLE_ADMIN'), {
+    // Only the owner changes an e-mail (field-rules.ts): the admin edits its own here.
+    const edit = await call('PATCH', `/api/users/${admin.id}`, as(admin, 'ROLE_ADMIN'), {
       email: existing.email,
+      currentPassword: TEST_PASSWORD,
     });
     expect(edit.json().reason).toBe('USER_ALREADY_EXIST');
     const own = await call('PATCH', '/api/users/me/email', as(other, 'ROLE_GROWER'), {
       email: existing.email,
+      currentPassword: TEST_PASSWORD,
     });
     expect(own.statusCode).toBe(409);
   });
@@ -342,7 +345,10 @@ describe('users: sign-in answers, ownership, duplicates, profile', () => {
         .lastname,
     ).toBe('Ahouandjinou');
     const mail = (
-      await call('PATCH', '/api/users/me/email', headers, { email: 'Rose.A@Exemple.bj' })
+      await call('PATCH', '/api/users/me/email', headers, {
+        email: 'Rose.A@Exemple.bj',
+        currentPassword: TEST_PASSWORD,
+      })
     ).json();
     expect(mail).toMatchObject({ email: 'rose.a@exemple.bj', username: 'rose.a@exemple.bj' });
     const wrong = await call('POST', '/api/users/me/password', headers, {

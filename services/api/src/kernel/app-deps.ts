@@ -33,6 +33,11 @@ export interface RealtimeOptions {
   pingIntervalMs?: number;
   /** How long a socket may stay unauthenticated (default 10 s). */
   authTimeoutMs?: number;
+  /**
+   * Period of the recheck of every connected user's access (default 60 s): catches a change
+   * whose notice was lost (Redis or LISTEN down) or made outside the API.
+   */
+  accessRecheckMs?: number;
 }
 
 declare module 'fastify' {
@@ -42,5 +47,11 @@ declare module 'fastify' {
     eventStore: EventStore;
     /** The command pipeline (group commit) every context's commands go through. */
     commands: CommandPipeline;
+    /**
+     * Tells every API process's websocket hub (realtime/) that these users' access changed
+     * (tokens revoked, deactivated, deleted, role changed): each closes their sockets that
+     * lost access.
+     */
+    accessChanged(userIds: string[]): Promise<void>;
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
 import type { RoleCode } from '../http/auth.js';
+import { seedUser } from '../identity/test-support.js';
 import { buildTestApp } from '../test-app.js';
 
 const METRICS_TOKEN = 'scrape-token-for-tests-0123456789';
@@ -22,8 +23,12 @@ describe('/api/metrics is behind a token', () => {
 
   const scrape = (on: FastifyInstance, authorization?: string) =>
     on.inject({ url: '/api/metrics', headers: authorization ? { authorization } : {} });
-  const jwt = (on: FastifyInstance, role: RoleCode) =>
-    `Bearer ${on.jwt.sign({ sub: '00000000-0000-4000-8000-000000000001', role })}`;
+  // The guard loads the user: each role's token is of a real user of that role.
+  const users = new Map<RoleCode, string>();
+  const jwt = async (on: FastifyInstance, role: RoleCode) => {
+    if (!users.has(role)) users.set(role, (await seedUser(t.db, role)).id);
+    return `Bearer ${on.jwt.sign({ sub: users.get(role)!, role })}`;
+  };
 
   it('refuses a scrape without credentials or with a wrong token (401)', async () => {
     for (const authorization of [
@@ -41,7 +46,7 @@ describe('/api/metrics is behind a token', () => {
 
   it('refuses a signed-in user who is not an admin (403)', async () => {
     for (const role of ['ROLE_GROWER', 'ROLE_INDUSTRIAL', 'ROLE_CLUSTER_MANAGER'] as const) {
-      const res = await scrape(app, jwt(app, role));
+      const res = await scrape(app, await jwt(app, role));
       expect(res.statusCode).toBe(403);
     }
   });
@@ -49,8 +54,8 @@ describe('/api/metrics is behind a token', () => {
   it('answers the Prometheus text to the METRICS_TOKEN bearer and to admins', async () => {
     for (const authorization of [
       `Bearer ${METRICS_TOKEN}`,
-      jwt(app, 'ROLE_ADMIN'),
-      jwt(app, 'ROLE_SUPER_ADMIN'),
+      await jwt(app, 'ROLE_ADMIN'),
+      await jwt(app, 'ROLE_SUPER_ADMIN'),
     ]) {
       const res = await scrape(app, authorization);
       expect(res.statusCode).toBe(200);
@@ -89,6 +94,6 @@ describe('/api/metrics is behind a token', () => {
     expect((await scrape(noToken)).statusCode).toBe(401);
     expect((await scrape(noToken, 'Bearer undefined')).statusCode).toBe(401);
     expect((await scrape(noToken, `Bearer ${METRICS_TOKEN}`)).statusCode).toBe(401);
-    expect((await scrape(noToken, jwt(noToken, 'ROLE_SUPER_ADMIN'))).statusCode).toBe(200);
+    expect((await scrape(noToken, await jwt(noToken, 'ROLE_SUPER_ADMIN'))).statusCode).toBe(200);
   });
 });

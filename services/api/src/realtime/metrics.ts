@@ -1,10 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { Gauge, Registry } from 'prom-client';
-import { ForbiddenError, UnauthorizedError } from '@filiere/platform';
 import { projectionLag } from '@filiere/projections';
 import type { ReadinessCheck } from '../http/health.js';
+import { metricsAccess } from '../http/operator-access.js';
 import { product } from '../modules.js';
 
 /**
@@ -116,32 +115,6 @@ async function walletJobs(db: Kysely<any>): Promise<JobsRow[]> {
   return rows;
 }
 
-const METRICS_ROLES = new Set(['ROLE_ADMIN', 'ROLE_SUPER_ADMIN']);
-
-/** 401 without credentials, 403 for a signed-in user who is not an admin. */
-function metricsAccess(app: FastifyInstance) {
-  const token = app.deps.config.METRICS_TOKEN;
-  const expected = token === undefined ? undefined : digest(token);
-  return async (request: FastifyRequest) => {
-    const presented = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    if (presented === undefined) throw new UnauthorizedError('Not authenticated');
-    if (expected && timingSafeEqual(digest(presented), expected)) return;
-    try {
-      await request.jwtVerify();
-    } catch {
-      throw new UnauthorizedError('Not authenticated');
-    }
-    if (!METRICS_ROLES.has(request.user?.role)) {
-      throw new ForbiddenError('Vous n’avez pas accès à cette ressource');
-    }
-  };
-}
-
-/** Fixed-length digests, so the comparison takes the same time whatever the token's length. */
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
-}
-
 /** Readiness detail: `{ ok, details: { <projector>: { checkpoint, head, lag } } }`. */
 export function projectionsReadiness(db: Kysely<any>): ReadinessCheck {
   return async () => {
@@ -153,3 +126,5 @@ export function projectionsReadiness(db: Kysely<any>): ReadinessCheck {
     return { ok: true, details: lag.projectors };
   };
 }
+
+export { metricsAccess };

@@ -9,6 +9,7 @@ import {
   createCountingTables,
   ensureEventsTable,
 } from '@filiere/projections/testing';
+import { seedUser } from '../identity/test-support.js';
 import { buildTestApp } from '../test-app.js';
 import { projectionsReadiness } from './metrics.js';
 
@@ -16,6 +17,8 @@ const t = useTestDatabase();
 let app: FastifyInstance;
 let base: string;
 let pushes: PushSource;
+/** Real users (the hub loads the token's user): alice, bob, carol. */
+const users: Record<string, string> = {};
 
 beforeAll(async () => {
   await ensureEventsTable(t.db);
@@ -28,13 +31,16 @@ beforeAll(async () => {
   const address = app.server.address() as { port: number };
   base = `ws://127.0.0.1:${address.port}/api/ws`;
   await new Promise((r) => setTimeout(r, 300)); // LISTEN connection up
+  for (const name of ['alice', 'bob', 'carol']) {
+    users[name] = (await seedUser(t.db, 'ROLE_CLUSTER_MANAGER')).id;
+  }
 });
 afterAll(async () => {
   await app?.close();
   await pushes?.close();
 });
 
-const token = (sub: string) => app.jwt.sign({ sub, role: 'ROLE_CLUSTER_MANAGER' });
+const token = (name: string) => app.jwt.sign({ sub: users[name]!, role: 'ROLE_CLUSTER_MANAGER' });
 
 /** A client that records every message it receives. */
 async function connect(url: string, first?: unknown) {
@@ -64,17 +70,20 @@ async function connect(url: string, first?: unknown) {
 describe('websocket hub /api/ws', () => {
   it('authenticates with ?token= or a first auth message and forwards only its user’s pushes', async () => {
     const alice = await connect(`${base}?token=${token('alice')}`);
-    expect((await alice.next('ready')).data).toEqual({ room: 'alice' });
+    expect((await alice.next('ready')).data).toEqual({ room: users.alice });
     const bob = await connect(base, { type: 'auth', token: token('bob') });
-    expect((await bob.next('ready')).data).toEqual({ room: 'bob' });
+    expect((await bob.next('ready')).data).toEqual({ room: users.bob });
 
     // A projector commits and publishes; the hub receives it through LISTEN filiere_push.
     await createCountingTables(t.db, 'ws1');
-    await appendTestEvents(t.db, [{ streamId: 'alice', type: 'Counted' }]);
+    await appendTestEvents(t.db, [{ streamId: users.alice!, type: 'Counted' }]);
     await catchUp(t.db, countingProjector('ws1', { pushTo: (s) => s }), {
       publish: pgPushPublisher(t.db),
     });
-    expect(await alice.next('counted')).toEqual({ type: 'counted', data: { streamId: 'alice' } });
+    expect(await alice.next('counted')).toEqual({
+      type: 'counted',
+      data: { streamId: users.alice },
+    });
     await new Promise((r) => setTimeout(r, 200));
     expect(bob.messages.filter((m) => m.type === 'counted')).toEqual([]);
     alice.socket.close();
@@ -84,13 +93,13 @@ describe('websocket hub /api/ws', () => {
   it('refuses to join another user’s room', async () => {
     const alice = await connect(`${base}?token=${token('alice')}`);
     await alice.next('ready');
-    alice.socket.send(JSON.stringify({ type: 'join', room: 'bob' }));
+    alice.socket.send(JSON.stringify({ type: 'join', room: users.bob }));
     expect((await alice.next('error')).data).toEqual({
       statusCode: 403,
       message: 'Accès refusé à ce salon',
     });
-    alice.socket.send(JSON.stringify({ type: 'join', room: 'alice' }));
-    expect((await alice.next('joined')).data).toEqual({ room: 'alice' });
+    alice.socket.send(JSON.stringify({ type: 'join', room: users.alice }));
+    expect((await alice.next('joined')).data).toEqual({ room: users.alice });
     alice.socket.close();
   });
 
@@ -133,7 +142,9 @@ describe('lag and metrics', () => {
     expect(details.head - details.checkpoint).toBe(2);
     const metrics = await app.inject({
       url: '/api/metrics',
-      headers: { authorization: `Bearer ${app.jwt.sign({ sub: 'ops', role: 'ROLE_ADMIN' })}` },
+      headers: {
+        authorization: `Bearer ${app.jwt.sign({ sub: (await seedUser(t.db, 'ROLE_ADMIN')).id, role: 'ROLE_ADMIN' })}`,
+      },
     });
     expect(metrics.statusCode).toBe(200);
     expect(metrics.headers['content-type']).toMatch(/text\/plain/);

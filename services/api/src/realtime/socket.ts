@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { AccessClaims } from '../http/auth.js';
 import type { Rooms } from './hub.js';
 
 interface SocketOptions {
@@ -26,8 +25,10 @@ function parse(raw: unknown): { type?: unknown; token?: unknown; room?: unknown 
 
 /**
  * `GET /api/ws`. The access token comes as `?token=` or as the first message
- * `{"type":"auth","token":"…"}`; the socket then sits in its user's room
- * (`{"type":"ready","data":{"room":"<user id>"}}`). `{"type":"join","room":…}`
+ * `{"type":"auth","token":"…"}`, and is checked as the HTTP guard checks it (the user
+ * exists, is active, and the token is of its current version); the socket then sits in
+ * its user's room (`{"type":"ready","data":{"room":"<user id>"}}`) until the user loses
+ * access: the hub's recheck then closes it (4401). `{"type":"join","room":…}`
  * for any other room is refused. Server pings every `pingIntervalMs`; a socket
  * that has not answered the previous ping is terminated.
  */
@@ -44,25 +45,32 @@ export function registerSocketRoute(app: FastifyInstance, rooms: Rooms, opts: So
     (socket, request) => {
       let room: string | undefined;
       let alive = true;
+      let closed = false;
+      /** The authentication under way (the user is loaded from the database). */
+      let pending: Promise<boolean> | undefined;
 
-      const authenticate = (token: unknown): boolean => {
-        try {
-          if (typeof token !== 'string') throw new Error('no token');
-          const claims = app.jwt.verify<AccessClaims>(token);
-          if (!claims.sub) throw new Error('no subject');
-          room = claims.sub;
-          rooms.join(room, socket);
-          send(socket, 'ready', { room });
-          return true;
-        } catch {
-          send(socket, 'error', { statusCode: 401, message: 'Non authentifié' });
-          socket.close(CLOSE_UNAUTHENTICATED, 'Unauthorized');
-          return false;
-        }
+      const refuse = () => {
+        send(socket, 'error', { statusCode: 401, message: 'Non authentifié' });
+        socket.close(CLOSE_UNAUTHENTICATED, 'Unauthorized');
+        return false;
       };
+      const authenticate = (token: unknown): Promise<boolean> =>
+        (pending ??= (async () => {
+          if (typeof token !== 'string') return refuse();
+          try {
+            const user = await app.userOfToken(token);
+            if (closed) return false;
+            room = user.id;
+            rooms.join(room, socket, user.token_version);
+            send(socket, 'ready', { room });
+            return true;
+          } catch {
+            return refuse();
+          }
+        })());
 
       const authTimer = setTimeout(() => {
-        if (!room) authenticate(undefined);
+        if (!room && !pending) void authenticate(undefined);
       }, opts.authTimeoutMs);
       const heartbeat = setInterval(() => {
         if (!alive) {
@@ -76,6 +84,7 @@ export function registerSocketRoute(app: FastifyInstance, rooms: Rooms, opts: So
         alive = true;
       });
       socket.on('close', () => {
+        closed = true;
         clearTimeout(authTimer);
         clearInterval(heartbeat);
         if (room) rooms.leave(room, socket);
@@ -84,16 +93,17 @@ export function registerSocketRoute(app: FastifyInstance, rooms: Rooms, opts: So
       const query = request.query as { token?: unknown };
       if (query.token !== undefined) {
         clearTimeout(authTimer);
-        if (!authenticate(query.token)) return;
+        void authenticate(query.token);
       }
 
-      socket.on('message', (raw) => {
+      socket.on('message', async (raw) => {
         const msg = parse(raw);
-        if (!room) {
+        if (!pending) {
           clearTimeout(authTimer);
-          authenticate(msg?.type === 'auth' ? msg.token : undefined);
+          void authenticate(msg?.type === 'auth' ? msg.token : undefined);
           return;
         }
+        if (!(await pending) || !room) return;
         if (msg?.type === 'join') {
           if (msg.room === room) send(socket, 'joined', { room });
           else send(socket, 'error', { statusCode: 403, message: 'Accès refusé à ce salon' });

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { fillPath, queryString, type Operation, type Parameter } from './route-table.js';
-import { arbitraryOf, hostileValue, MEGABYTE, type JsonSchema } from './schema-arbitrary.js';
+import {
+  arbitraryOf,
+  hostileValue,
+  MEGABYTE,
+  OVERSIZED_AMOUNTS,
+  UNSTORABLE_TEXTS,
+  UNSTORABLE_URL_TEXTS,
+  type JsonSchema,
+} from './schema-arbitrary.js';
 import type { World } from './world.js';
 
 /** One generated request, printable and replayable as is. */
@@ -174,11 +182,52 @@ function bodyArb(
     json(Array.from({ length: 10_000 }, (_, i) => i)),
     { payload: `${'['.repeat(5000)}${']'.repeat(5000)}`, contentType: 'application/json' },
   );
+  // Well-formed (else merely valid) bodies, the base of the targeted cases below.
+  const base = Object.keys(named).length && fields.length ? wellFormed : valid;
+  const asObject = (value: unknown) =>
+    (typeof value === 'object' && value !== null ? { ...value } : {}) as Record<string, unknown>;
+  // Text PostgreSQL cannot store in one field, in every field, in a key or deep in an extra
+  // field: refused (400) by the validator of every route that has a body schema.
+  const unstorable = fc
+    .tuple(
+      base,
+      fc.constantFrom(...(fields.length ? fields : ['extra'])),
+      fc.constantFrom(...UNSTORABLE_TEXTS),
+      fc.constantFrom('one', 'every', 'key', 'deep'),
+    )
+    .map(([value, field, text, where]): Body => {
+      const object = asObject(value);
+      const refuse = (place: string) => `${place} holds ${JSON.stringify(text)}`;
+      switch (where) {
+        case 'one':
+          return json({ ...object, [field]: text }, refuse(`field ${field}`));
+        case 'every':
+          return json(
+            { ...object, ...Object.fromEntries(fields.map((f) => [f, text])) },
+            refuse('every field'),
+          );
+        case 'key':
+          return json({ ...object, [`note${text}`]: 'x' }, refuse('a key'));
+        default:
+          return json({ ...object, extra: { list: ['ok', text] } }, refuse('extra.list.1'));
+      }
+    });
+  // Amounts out of the ledger's range; only a positive safe integer may be accepted.
+  const amounts = fc
+    .tuple(base, fc.constantFrom(...OVERSIZED_AMOUNTS))
+    .map(([value, amount]) =>
+      json(
+        { ...asObject(value), amount },
+        isPositiveSafeInteger(amount) ? undefined : `amount ${amount} is not a positive integer`,
+      ),
+    );
   return fc.oneof(
     { weight: 6, arbitrary: valid.map((v) => json(v)) },
     ...(Object.keys(named).length && fields.length
       ? [{ weight: 4, arbitrary: wellFormed.map((v) => json(v)) }]
       : []),
+    ...(schema ? [{ weight: 2, arbitrary: unstorable }] : []),
+    ...(fields.includes('amount') ? [{ weight: 3, arbitrary: amounts }] : []),
     { weight: 6, arbitrary: mutated },
     { weight: 2, arbitrary: malformed },
     { weight: 2, arbitrary: wrongType },
@@ -207,6 +256,20 @@ export function requestArb(op: Operation, world: World): fc.Arbitrary<FuzzReques
     { freq: 3 },
   );
   const sendsBody = op.body !== undefined || op.method !== 'GET';
+  // Now and then a path or query parameter holding a NUL: refused (400) by the validator.
+  const params = [
+    ...op.pathParams.map((p) => ({ in: 'path' as const, name: p.name })),
+    ...op.query.map((p) => ({ in: 'query' as const, name: p.name })),
+  ];
+  const taint = params.length
+    ? fc.option(
+        fc.record({
+          param: fc.constantFrom(...params),
+          text: fc.constantFrom(...UNSTORABLE_URL_TEXTS),
+        }),
+        { freq: 10 },
+      )
+    : fc.constant(null);
   return callerArb(world)
     .chain((caller) =>
       fc.record({
@@ -218,9 +281,17 @@ export function requestArb(op: Operation, world: World): fc.Arbitrary<FuzzReques
           ? bodyArb(op.body, [...caller.own, ...known], caller.named)
           : fc.constant<Body>({}),
         ip: fc.tuple(fc.nat(255), fc.nat(255)),
+        taint,
       }),
     )
-    .map(({ path, query, caller, key, body, ip }) => {
+    .map(({ path: generatedPath, query: generatedQuery, caller, key, body, ip, taint }) => {
+      const path: Record<string, unknown> = { ...generatedPath };
+      const query: Record<string, unknown> = { ...generatedQuery };
+      let mustRefuse = body.mustRefuse;
+      if (taint) {
+        (taint.param.in === 'path' ? path : query)[taint.param.name] = taint.text;
+        mustRefuse = `${taint.param.in} parameter ${taint.param.name} holds ${JSON.stringify(taint.text)}`;
+      }
       const headers: Record<string, string> = { ...caller.headers };
       if (key !== null) headers['idempotency-key'] = key;
       if (body.contentType !== undefined) headers['content-type'] = body.contentType;
@@ -232,7 +303,7 @@ export function requestArb(op: Operation, world: World): fc.Arbitrary<FuzzReques
         ...(body.payload !== undefined ? { payload: body.payload } : {}),
         remoteAddress: `10.9.${ip[0]}.${ip[1]}`,
         caller: caller.caller,
-        ...(body.mustRefuse ? { mustRefuse: body.mustRefuse } : {}),
+        ...(mustRefuse ? { mustRefuse } : {}),
       };
     });
 }

@@ -99,7 +99,7 @@ describe('ownership probes: nobody reads or moves another user’s wallet data',
     const res = await app.inject({
       method: 'GET',
       url: `/api/supply/verify/sbx_any?reference=${encodeURIComponent(victimSupply.reference)}`,
-      headers: aggregator.headers,
+      headers: { ...aggregator.headers, 'idempotency-key': 'probe-verify' },
     });
     expect([403, 404]).toContain(res.statusCode);
   });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteAccess } from '../http/auth.js';
+import type { RoleCode, RouteAccess } from '../http/auth.js';
 import type { JsonSchema } from './schema-arbitrary.js';
 
 export interface Parameter {
@@ -20,6 +20,13 @@ export interface Operation {
   query: Parameter[];
   headers: Parameter[];
   body?: JsonSchema;
+}
+
+/** Whether a route's declared access lets `role` (undefined: no token) past its guard. */
+export function allowedBy(access: RouteAccess, role: RoleCode | undefined): boolean {
+  if (access === 'public') return true;
+  if (!role) return false;
+  return access === 'signed-in' || access.includes(role);
 }
 
 /** Every operation of the app's OpenAPI document (the app must be ready). */

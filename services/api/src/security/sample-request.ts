@@ -9,16 +9,18 @@ export interface SampleContext {
   caller: Actor | undefined;
   peer: Actor;
   clusterId: string;
-  /** A new grower of the caller's cluster (for routes that edit or delete a user). */
+  /** A new user the caller manages (for routes that delete or (de)activate a user). */
   victim(): Promise<string>;
 }
 
 let n = 0;
 const uniqueEmail = () => `sample.${++n}.${Date.now()}@securite.bj`;
 
-/** Routes whose `{id}` is a user the caller manages rather than the caller itself. */
+/**
+ * Routes whose `{id}` is a user the caller manages rather than the caller itself (every user
+ * PATCHes itself: PATCH /users/{id} is about the caller's own data).
+ */
 const MANAGED_USER_ROUTES = new Set([
-  'PATCH /api/users/{id}',
   'DELETE /api/users/{id}',
   'GET /api/users/activate-account/{id}',
 ]);

@@ -83,6 +83,47 @@ export const HOSTILE_NUMBERS = [
   -1e21,
 ] as const;
 
+/**
+ * Text PostgreSQL cannot store (NUL, lone UTF-16 surrogates): every route must refuse it
+ * with a 400, wherever the request carries it. Before, a transfer reason holding one
+ * passed validation and failed its whole group-commit batch.
+ */
+export const UNSTORABLE_TEXTS = [
+  '\u0000',
+  'Paiement\u0000 intrants',
+  '\uD800',
+  'fin \uDBFF',
+  '\uDC00 début',
+  '\uDFFF\uD800',
+  'a\u0000\uD800b',
+] as const;
+
+/** The unstorable texts a URL can carry (a lone surrogate cannot be percent-encoded). */
+export const UNSTORABLE_URL_TEXTS = UNSTORABLE_TEXTS.filter((t) => t.includes('\u0000'));
+
+/**
+ * Amounts at and past the ledger's range: above 2^53 (not exact in a double), the largest
+ * safe integer, 10^15, negative and fractional. Only positive safe integers may be accepted.
+ */
+export const OVERSIZED_AMOUNTS = [
+  2 ** 53,
+  2 ** 53 + 2,
+  2 ** 64,
+  1e21,
+  1e15,
+  1e15 + 1,
+  Number.MAX_SAFE_INTEGER,
+  Number.MAX_SAFE_INTEGER - 1,
+  -Number.MAX_SAFE_INTEGER,
+  -1e15,
+  -1,
+  -0.5,
+  0.5,
+  1.5,
+  1e15 + 0.5,
+  4503599627370495.5,
+] as const;
+
 /** A 1 MB string (the body limit is 2 MB: this one reaches the validators). */
 export const MEGABYTE = 'é'.repeat(512 * 1024);
 

@@ -54,8 +54,14 @@ export const walletModule: ContextModule = {
 export {
   evolveWallet,
   initialWalletState,
+  move,
   postingsOf,
+  walletAccount,
+  walletEvent,
+  walletStreamId,
   type WalletEvent,
   type WalletState,
 } from './domain/index.js';
 export { ExportRunner } from './export/export-runner.js';
+export { requireEmptyWallet, walletBalanceOf } from './balance-of.js';
+export { widgetContentSecurity } from './providers/widget-csp.js';

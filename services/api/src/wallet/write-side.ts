@@ -40,6 +40,10 @@ export function createWalletWriteSide(options: {
     pipeline: options.pipeline,
     provider: createPaymentProvider(options.config, { sandboxStore }),
     bank: acceptedBank(options.config.SUPPLY_BANK_NAME, options.config.SUPPLY_BANK_ACCOUNT),
+    limits: {
+      maxCommandAmount: options.config.MAX_COMMAND_AMOUNT,
+      maxBalance: options.config.MAX_BALANCE,
+    },
     jobs: runner,
     logger: options.logger,
   };

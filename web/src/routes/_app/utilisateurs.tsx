@@ -1,23 +1,11 @@
-import { createFileRoute, redirect } from '@tanstack/react-router';
-import { z } from 'zod';
+import { createFileRoute } from '@tanstack/react-router';
 import { UsersPage } from '../../features/identity/components/UsersPage.js';
-import { HOME_PATH } from '../../shared/auth/redirect.js';
-import { canAccess } from '../../shared/navigation/menu.js';
-import { routeByKey } from '../../shared/navigation/routes.js';
-
-const search = z.object({
-  page: z.coerce.number().int().min(1).optional().catch(undefined),
-  q: z.string().optional().catch(undefined),
-  role: z.string().optional().catch(undefined),
-});
+import { listSearch, textParam } from '../../shared/search/list-search.js';
+import { guardRoute } from './-guard.js';
 
 export const Route = createFileRoute('/_app/utilisateurs')({
-  validateSearch: search,
-  beforeLoad: ({ context }) => {
-    if (!canAccess(routeByKey('users'), context.user.role?.code ?? '')) {
-      throw redirect({ href: HOME_PATH });
-    }
-  },
+  validateSearch: listSearch({ role: textParam }),
+  beforeLoad: ({ context }) => guardRoute('users', context.user),
   component: function Users() {
     const { page = 1, q, role } = Route.useSearch();
     const navigate = Route.useNavigate();

@@ -8,6 +8,14 @@ describe('error catalogue', () => {
     expect(errorMessageKey(new ApiError(406, 'x'), 'login')).toBe('errors:notActivated');
     expect(errorMessageKey(new ApiError(500, 'x'), 'login')).toBe('errors:unexpected');
   });
+  it('shows the server message of a 429 in every context (it says how long to wait)', () => {
+    const tooMany = new ApiError(429, 'Trop de tentatives. Réessayez dans 15 minutes.');
+    for (const context of ['login', 'signupValidation', 'default', 'userCreation'] as const) {
+      expect(errorMessageKey(tooMany, context)).toBe(
+        'Trop de tentatives. Réessayez dans 15 minutes.',
+      );
+    }
+  });
   it('maps the invitation token refusal and the existing user', () => {
     expect(errorMessageKey(new ApiError(403, 'x'), 'signupValidation')).toBe('errors:invalidToken');
     expect(errorMessageKey(new ApiError(409, 'x', 'USER_ALREADY_EXIST'))).toBe('errors:userExists');

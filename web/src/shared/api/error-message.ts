@@ -10,6 +10,8 @@ export type ErrorContext = 'default' | 'login' | 'signupValidation' | 'userCreat
 export function errorMessageKey(error: unknown, context: ErrorContext = 'default'): string {
   if (error instanceof NetworkError) return error.timedOut ? 'errors:timeout' : 'errors:unexpected';
   if (!(error instanceof ApiError)) return 'errors:unexpected';
+  // Too many attempts: the server's French message says how long to wait, in every form.
+  if (error.status === 429 && error.message) return error.message;
   if (context === 'login') {
     if (error.status === 401) return 'errors:badCredentials';
     if (error.status === 406) return 'errors:notActivated';

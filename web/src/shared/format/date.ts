@@ -6,11 +6,15 @@ export function setDateLocale(lang: string): void {
   dayjs.locale(lang === 'en' ? 'en' : 'fr');
 }
 
-/** `21 nov. 2026` (or 'Invalid date', as the spec shows, for an unreadable value). */
+/**
+ * `21 nov. 2026, 14:05`: the day and the time (in the browser's zone, Porto-Novo's for users
+ * in Benin), so that rows of the same day can be told apart in the tables; '—' for none and
+ * 'Invalid date', as the spec shows, for an unreadable value.
+ */
 export function formatDate(value: string | Date | null | undefined): string {
   if (!value) return '—';
   const d = dayjs(value);
-  return d.isValid() ? d.format('D MMM YYYY') : 'Invalid date';
+  return d.isValid() ? d.format('D MMM YYYY, HH:mm') : 'Invalid date';
 }
 
 export type DatePreset = 'today' | 'lastWeek' | 'lastMonth' | 'lastYear' | 'all';

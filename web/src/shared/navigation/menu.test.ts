@@ -1,13 +1,18 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Generator, getConfig } from '@tanstack/router-generator';
 import { describe, expect, it } from 'vitest';
+import { routerConfig } from '../../../scripts/router-config.js';
 import { ROLES } from '../auth/roles.js';
 import { buildMenu } from './menu.js';
+import { FILE_ROUTE_PATHS, routePathOfFile } from './route-files.js';
 import { ROUTES } from './routes.js';
 
-const everything = ROUTES.map((r) => ({ ...r, available: true }));
-/** Only the identity screens (this issue), whatever later issues turn on. */
-const identityOnly = ROUTES.map((r) => ({ ...r, available: ['users', 'profile'].includes(r.key) }));
-const keys = (role: string, cooperative = false) => {
-  const menu = buildMenu({ role, cooperative }, everything);
+/** Route trees as fixtures: every screen of the spec, or only the identity screens. */
+const everything = new Set(ROUTES.map((r) => r.path));
+const identityOnly = new Set(['/profile', '/utilisateurs']);
+const keys = (role: string, cooperative = false, paths: ReadonlySet<string> = everything) => {
+  const menu = buildMenu({ role, cooperative }, paths);
   return [...menu.top, ...menu.groups.flatMap((g) => g.items)].map((r) => r.key);
 };
 
@@ -34,5 +39,54 @@ describe('side navigation from the route table', () => {
     expect(keys(ROLES.ADMIN)).not.toContain('financings');
     expect(keys(ROLES.SUPER_ADMIN)).toContain('cooperatives');
     expect(keys(ROLES.SUPER_ADMIN, true)).not.toContain('cooperatives');
+  });
+});
+
+describe('menu entries follow the route files', () => {
+  it('reads a route file name as TanStack Router does', () => {
+    expect(routePathOfFile('../../routes/_app/financements.tsx')).toBe('/financements');
+    expect(routePathOfFile('../../routes/_app/paiements-effectues/index.tsx')).toBe(
+      '/paiements-effectues',
+    );
+    expect(routePathOfFile('../../routes/_app/paiements-effectues/$id/show.tsx')).toBe(
+      '/paiements-effectues/$id/show',
+    );
+    expect(routePathOfFile('../../routes/_app/contrats.livraison.tsx')).toBe('/contrats/livraison');
+    expect(routePathOfFile('../../routes/_app/(actors)/producteurs/route.tsx')).toBe(
+      '/producteurs',
+    );
+    expect(routePathOfFile('../../routes/_app.tsx')).toBe('/');
+    expect(routePathOfFile('../../routes/__root.tsx')).toBeNull();
+    expect(routePathOfFile('../../routes/_app/-guard.ts')).toBeNull();
+    expect(routePathOfFile('../../routes/-helpers/search.ts')).toBeNull();
+  });
+
+  it('gives the paths of the router’s generated route tree', async () => {
+    // The route tree as `npm run typecheck` and the Vite plugin generate it, then loaded.
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+    const config = getConfig({ target: 'react', ...routerConfig, disableLogging: true }, root);
+    await new Generator({ config, root }).run();
+    const { routeTree } = await import('../../routeTree.gen.js');
+    const { createRouter } = await import('@tanstack/react-router');
+    const router = createRouter({ routeTree, context: { queryClient: undefined as never } });
+    expect([...FILE_ROUTE_PATHS].sort()).toEqual(Object.keys(router.routesByPath).sort());
+  }, 60_000);
+
+  it('shows an entry exactly when its route file exists and the role may see it', () => {
+    // Today's route files: the wallet's and identity's screens; no dashboard, seasons, …
+    expect(keys(ROLES.INDUSTRIAL, false, FILE_ROUTE_PATHS)).toEqual([
+      'payments',
+      'supplies',
+      'financings',
+    ]);
+    expect(keys(ROLES.SUPER_ADMIN, false, FILE_ROUTE_PATHS)).toEqual(['adminSupplies', 'users']);
+    expect(keys(ROLES.GROWER, false, FILE_ROUTE_PATHS)).toEqual([]);
+    // The default is the app's own route tree.
+    expect(buildMenu({ role: ROLES.INDUSTRIAL })).toEqual(
+      buildMenu({ role: ROLES.INDUSTRIAL }, FILE_ROUTE_PATHS),
+    );
+    // A new route file is all it takes: with /dashboard, every role gets its entry.
+    const withDashboard = new Set([...FILE_ROUTE_PATHS, '/dashboard']);
+    expect(keys(ROLES.GROWER, false, withDashboard)).toEqual(['dashboard']);
   });
 });

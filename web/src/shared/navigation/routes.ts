@@ -31,8 +31,6 @@ export interface NavRoute {
   roles: RoleCode[] | 'all';
   /** Listed in the side navigation (detail and form routes are not). */
   menu: boolean;
-  /** Its screen exists in this build; later issues turn entries on. */
-  available: boolean;
   /** Hidden from users of a cooperative organisation (spec: the cooperatives child). */
   hiddenForCooperative?: boolean;
 }
@@ -64,7 +62,10 @@ export const NAV_GROUPS: NavGroup[] = [
   },
 ];
 
-/** Every route of the spec (platform-and-wallet §2, seasons §2, actors-contracts-admin §2). */
+/**
+ * Every route of the spec (platform-and-wallet §2, seasons §2, actors-contracts-admin §2).
+ * A menu entry shows once its route file exists under `src/routes` (see `buildMenu`).
+ */
 export const ROUTES: NavRoute[] = [
   {
     key: 'dashboard',
@@ -73,7 +74,6 @@ export const ROUTES: NavRoute[] = [
     group: null,
     roles: 'all',
     menu: true,
-    available: false,
   },
   {
     key: 'wallet',
@@ -82,7 +82,6 @@ export const ROUTES: NavRoute[] = [
     group: null,
     roles: 'all',
     menu: false,
-    available: true,
   },
   {
     key: 'profile',
@@ -91,7 +90,6 @@ export const ROUTES: NavRoute[] = [
     group: null,
     roles: 'all',
     menu: false,
-    available: true,
   },
   // Activités (seasons)
   {
@@ -101,7 +99,6 @@ export const ROUTES: NavRoute[] = [
     group: 'activities',
     roles: [SUPER_ADMIN, CLUSTER_MANAGER],
     menu: true,
-    available: false,
   },
   {
     key: 'industrialSeasons',
@@ -110,7 +107,6 @@ export const ROUTES: NavRoute[] = [
     group: 'activities',
     roles: [INDUSTRIAL],
     menu: true,
-    available: false,
   },
   {
     key: 'stores',
@@ -119,7 +115,6 @@ export const ROUTES: NavRoute[] = [
     group: 'activities',
     roles: [INDUSTRIAL],
     menu: true,
-    available: false,
   },
   {
     key: 'inputDeliveries',
@@ -128,7 +123,6 @@ export const ROUTES: NavRoute[] = [
     group: 'activities',
     roles: [INDUSTRIAL, INPUT_PROVIDER],
     menu: true,
-    available: false,
   },
   // Grower requests
   {
@@ -138,7 +132,6 @@ export const ROUTES: NavRoute[] = [
     group: 'requests',
     roles: [INDUSTRIAL, FARMER_ORGANIZATION],
     menu: true,
-    available: false,
   },
   {
     key: 'pineappleRequests',
@@ -147,7 +140,6 @@ export const ROUTES: NavRoute[] = [
     group: 'requests',
     roles: [INDUSTRIAL, FARMER_ORGANIZATION],
     menu: true,
-    available: false,
   },
   // Transactions
   {
@@ -157,7 +149,6 @@ export const ROUTES: NavRoute[] = [
     group: 'transactions',
     roles: [ADMIN, INDUSTRIAL, INPUT_PROVIDER],
     menu: true,
-    available: true,
   },
   {
     key: 'supplies',
@@ -166,7 +157,6 @@ export const ROUTES: NavRoute[] = [
     group: 'transactions',
     roles: [ADMIN, INDUSTRIAL],
     menu: true,
-    available: true,
   },
   {
     key: 'financings',
@@ -175,7 +165,6 @@ export const ROUTES: NavRoute[] = [
     group: 'transactions',
     roles: [INDUSTRIAL],
     menu: true,
-    available: true,
   },
   {
     key: 'adminSupplies',
@@ -184,7 +173,6 @@ export const ROUTES: NavRoute[] = [
     group: 'transactions',
     roles: [SUPER_ADMIN],
     menu: true,
-    available: true,
   },
   // Contrats
   {
@@ -194,7 +182,6 @@ export const ROUTES: NavRoute[] = [
     group: 'contracts',
     roles: [SUPER_ADMIN, ADMIN, INDUSTRIAL],
     menu: true,
-    available: false,
   },
   {
     key: 'pineappleAdvanceContracts',
@@ -203,7 +190,6 @@ export const ROUTES: NavRoute[] = [
     group: 'contracts',
     roles: [SUPER_ADMIN, ADMIN, INDUSTRIAL],
     menu: true,
-    available: false,
   },
   {
     key: 'inputSupplyContracts',
@@ -212,7 +198,6 @@ export const ROUTES: NavRoute[] = [
     group: 'contracts',
     roles: [SUPER_ADMIN, ADMIN, INDUSTRIAL],
     menu: true,
-    available: false,
   },
   // Acteurs
   {
@@ -222,7 +207,6 @@ export const ROUTES: NavRoute[] = [
     group: 'actors',
     roles: [SUPER_ADMIN, CLUSTER_MANAGER, ADMIN, FARMER_ORGANIZATION],
     menu: true,
-    available: false,
   },
   {
     key: 'carriers',
@@ -231,7 +215,6 @@ export const ROUTES: NavRoute[] = [
     group: 'actors',
     roles: [SUPER_ADMIN, CLUSTER_MANAGER, ADMIN, INDUSTRIAL],
     menu: true,
-    available: false,
   },
   {
     key: 'cooperatives',
@@ -240,7 +223,6 @@ export const ROUTES: NavRoute[] = [
     group: 'actors',
     roles: [SUPER_ADMIN, CLUSTER_MANAGER, ADMIN, INDUSTRIAL],
     menu: true,
-    available: false,
     hiddenForCooperative: true,
   },
   // Prestataires
@@ -251,7 +233,6 @@ export const ROUTES: NavRoute[] = [
     group: 'providers',
     roles: [ADMIN, SUPER_ADMIN, CLUSTER_MANAGER],
     menu: true,
-    available: false,
   },
   // Gestion
   {
@@ -261,7 +242,6 @@ export const ROUTES: NavRoute[] = [
     group: 'management',
     roles: [SUPER_ADMIN, CLUSTER_MANAGER, ADMIN, INDUSTRIAL, SFD],
     menu: true,
-    available: true,
   },
   {
     key: 'clusterConfig',
@@ -270,7 +250,6 @@ export const ROUTES: NavRoute[] = [
     group: 'management',
     roles: [CLUSTER_MANAGER],
     menu: true,
-    available: false,
   },
   {
     key: 'clusterSettings',
@@ -279,7 +258,6 @@ export const ROUTES: NavRoute[] = [
     group: 'management',
     roles: [SFD],
     menu: true,
-    available: false,
   },
   {
     key: 'reporting',
@@ -288,7 +266,6 @@ export const ROUTES: NavRoute[] = [
     group: 'management',
     roles: [SUPER_ADMIN],
     menu: true,
-    available: false,
   },
 ];
 

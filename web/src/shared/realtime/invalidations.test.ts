@@ -1,36 +1,88 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, invalidationsFor, parsePush, socketUrl } from './invalidations.js';
+import {
+  backoffDelay,
+  INVALIDATIONS,
+  invalidationsFor,
+  parsePush,
+  socketUrl,
+  type PushMessage,
+  type PushType,
+} from './invalidations.js';
+
+const push = (raw: object) => parsePush(JSON.stringify(raw))!;
 
 describe('realtime push → query invalidations', () => {
-  it('refreshes the balance and the transactions on a wallet or transaction push', () => {
-    expect(invalidationsFor({ type: 'wallet.balance' })).toEqual([['wallet'], ['transaction']]);
-    expect(invalidationsFor({ type: 'transaction.created' })).toEqual([
+  it("maps the wallet projectors' push types (projections/src/wallet)", () => {
+    expect(invalidationsFor(push({ type: 'wallet.updated', data: null }))).toEqual([
       ['wallet'],
       ['transaction'],
     ]);
-  });
-
-  it('refreshes the supplies on a supply push, the financings on a financing push', () => {
-    expect(invalidationsFor({ type: 'supply.verified' })).toContainEqual(['supply']);
-    expect(invalidationsFor({ type: 'financing.created' })).toContainEqual(['financement']);
-  });
-
-  it("maps the wallet projectors' push types (projections/src/wallet)", () => {
-    expect(invalidationsFor({ type: 'wallet.updated' })).toEqual([['wallet'], ['transaction']]);
-    expect(invalidationsFor({ type: 'transactions.updated' })).toContainEqual(['transaction']);
-    expect(invalidationsFor({ type: 'supplies.updated' })).toEqual([
+    expect(invalidationsFor(push({ type: 'transactions.updated' }))).toEqual([
+      ['wallet'],
+      ['transaction'],
+    ]);
+    expect(invalidationsFor(push({ type: 'supplies.updated' }))).toEqual([
       ['wallet'],
       ['transaction'],
       ['supply'],
     ]);
-    expect(invalidationsFor({ type: 'financing.updated' })).toContainEqual(['financement']);
-    expect(invalidationsFor({ type: 'export.ready' })).toEqual([]);
+    expect(invalidationsFor(push({ type: 'financing.updated' }))).toEqual([
+      ['wallet'],
+      ['transaction'],
+      ['financement'],
+    ]);
+    expect(invalidationsFor(push({ type: 'reporting.updated' }))).toEqual([]);
   });
 
-  it('ignores control messages and unknown types', () => {
-    for (const type of ['ready', 'joined', 'pong', 'error', 'season.invited']) {
-      expect(invalidationsFor({ type })).toEqual([]);
+  it("refreshes the user queries on the identity context's pushes only", () => {
+    expect(
+      invalidationsFor(push({ type: 'user.inactive.created', data: { userId: 'u', role: 'R' } })),
+    ).toEqual([['users']]);
+    expect(
+      invalidationsFor(
+        push({ type: 'user.status.changed', data: { userId: 'u', isActive: true } }),
+      ),
+    ).toEqual([['users']]);
+    // The old substring match sent every type holding "supply" or "user" to the wallet's
+    // and the users' queries; each type now says exactly what it refreshes.
+    for (const type of Object.keys(INVALIDATIONS) as PushType[]) {
+      const keys = INVALIDATIONS[type](null as never).map((k) => k[0]);
+      if (!type.startsWith('user.')) expect(keys, type).not.toContain('users');
+      if (type !== 'supplies.updated') expect(keys, type).not.toContain('supply');
     }
+  });
+
+  it('ignores control and export messages', () => {
+    for (const type of ['ready', 'joined', 'pong', 'error', 'export.progress', 'export.ready']) {
+      expect(invalidationsFor(push({ type, data: {} }))).toEqual([]);
+    }
+  });
+
+  it('has an entry for every push type, and none for types the server does not send', () => {
+    expect(Object.keys(INVALIDATIONS).sort()).toEqual(
+      [
+        'error',
+        'export.failed',
+        'export.progress',
+        'export.ready',
+        'financing.updated',
+        'joined',
+        'pong',
+        'ready',
+        'reporting.updated',
+        'supplies.updated',
+        'transactions.updated',
+        'user.inactive.created',
+        'user.status.changed',
+        'wallet.updated',
+      ].sort(),
+    );
+    // An unknown type does not compile …
+    // @ts-expect-error 'supply.verified' is not a push type
+    const unknown: PushMessage = { type: 'supply.verified', data: null };
+    // … and an unknown type received (a newer server's) is dropped when read.
+    expect(parsePush(JSON.stringify(unknown))).toBeNull();
+    expect(parsePush('{"type":"season.invited","data":{}}')).toBeNull();
   });
 
   it('backs off from half a second to thirty seconds', () => {
@@ -45,10 +97,11 @@ describe('realtime push → query invalidations', () => {
       'ws://127.0.0.1:3000/api/ws?token=a.b%20c',
     );
     expect(socketUrl({ protocol: 'https:', host: 'x.bj' }, 't')).toBe('wss://x.bj/api/ws?token=t');
-    expect(parsePush('{"type":"wallet.balance","data":{"balance":5}}')).toEqual({
-      type: 'wallet.balance',
-      data: { balance: 5 },
+    expect(parsePush('{"type":"export.ready","data":{"jobId":"j","url":"/api/x"}}')).toEqual({
+      type: 'export.ready',
+      data: { jobId: 'j', url: '/api/x' },
     });
+    expect(parsePush('{"type":"wallet.updated"}')).toEqual({ type: 'wallet.updated', data: null });
     expect(parsePush('nope')).toBeNull();
     expect(parsePush('{"data":1}')).toBeNull();
   });

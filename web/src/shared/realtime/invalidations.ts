@@ -1,41 +1,68 @@
-/** A message the hub at `/api/ws` sends: `{type, data}`. */
-export interface PushMessage {
-  type: string;
-  data?: unknown;
+/**
+ * What the hub at `/api/ws` sends, by type: `{type, data}`. The types the server sends today:
+ * the socket's control messages (services/api/src/realtime/socket.ts), the wallet
+ * projectors' (projections/src/wallet/*.ts), background exports'
+ * (services/api/src/wallet/export/export-runner.ts) and the identity context's to super
+ * admins (services/api/src/identity/notify.ts). A new push type is added here first: the
+ * table below must then say what it refreshes, or the web app does not compile.
+ */
+export interface PushPayloads {
+  ready: { room: string };
+  joined: { room: string };
+  pong: null;
+  error: { statusCode: number; message: string };
+  'wallet.updated': null;
+  'transactions.updated': null;
+  'supplies.updated': null;
+  'financing.updated': null;
+  'reporting.updated': null;
+  'export.progress': { jobId: string; done: number; total: number };
+  'export.ready': { jobId: string; url: string };
+  'export.failed': { jobId: string };
+  'user.inactive.created': { userId: string; role: string };
+  'user.status.changed': { userId: string; isActive: boolean };
 }
 
-type QueryKey = readonly string[];
+export type PushType = keyof PushPayloads;
+
+/** One push; `type` narrows `data`. */
+export type PushMessage = { [T in PushType]: { type: T; data: PushPayloads[T] } }[PushType];
+
+export type QueryKey = readonly string[];
+
+const WALLET: QueryKey[] = [['wallet'], ['transaction']];
+const none = (): QueryKey[] => [];
 
 /**
- * Which cached queries a push makes stale, by the words of its type
- * (`wallet.balance`, `transaction.created`, `supply.verified`, `financing.created`…).
- * Prefix keys: invalidating `['wallet']` refreshes the balance card, the stats and
- * the yearly chart. Control messages (ready, joined, pong, error) invalidate nothing.
+ * Which cached queries each push makes stale (TanStack Query prefixes: `['wallet']` refreshes
+ * the balance card, the stats and the yearly chart). Control and export messages refresh
+ * nothing; an export's progress is followed by its own download (features/wallet/api/export.ts).
  */
+export const INVALIDATIONS: { [T in PushType]: (data: PushPayloads[T]) => QueryKey[] } = {
+  ready: none,
+  joined: none,
+  pong: none,
+  error: none,
+  'wallet.updated': () => WALLET,
+  'transactions.updated': () => WALLET,
+  'supplies.updated': () => [...WALLET, ['supply']],
+  'financing.updated': () => [...WALLET, ['financement']],
+  // The reporting screens do not exist in the web app yet.
+  'reporting.updated': none,
+  'export.progress': none,
+  'export.ready': none,
+  'export.failed': none,
+  'user.inactive.created': () => [['users']],
+  'user.status.changed': () => [['users']],
+};
+
+function isPushType(type: string): type is PushType {
+  return Object.prototype.hasOwnProperty.call(INVALIDATIONS, type);
+}
+
 export function invalidationsFor(message: PushMessage): QueryKey[] {
-  const type = message.type.toLowerCase();
-  if (['ready', 'joined', 'pong', 'error'].includes(type)) return [];
-  const keys: QueryKey[] = [];
-  const add = (key: QueryKey) => {
-    if (!keys.some((k) => k.join('/') === key.join('/'))) keys.push(key);
-  };
-  const has = (...words: string[]) => words.some((w) => type.includes(w));
-  if (has('wallet', 'balance', 'transaction', 'transfer', 'debit', 'withdraw', 'refund', 'hold')) {
-    add(['wallet']);
-    add(['transaction']);
-  }
-  if (has('supply', 'supplies')) {
-    add(['wallet']);
-    add(['transaction']);
-    add(['supply']);
-  }
-  if (has('financ')) {
-    add(['wallet']);
-    add(['transaction']);
-    add(['financement']);
-  }
-  if (has('user', 'inactive')) add(['users']);
-  return keys;
+  const keysOf = INVALIDATIONS[message.type] as (data: unknown) => QueryKey[];
+  return keysOf(message.data);
 }
 
 /** Reconnection delay: 0.5 s doubling to 30 s, with up to 20 % jitter. */
@@ -50,15 +77,19 @@ export function socketUrl(location: { protocol: string; host: string }, token: s
   return `${scheme}://${location.host}/api/ws?token=${encodeURIComponent(token)}`;
 }
 
+/**
+ * A message of the hub, or null: not JSON, no type, or a type this build does not know
+ * (a newer server's), which nothing here could act on.
+ */
 export function parsePush(raw: unknown): PushMessage | null {
   if (typeof raw !== 'string') return null;
   try {
     const value = JSON.parse(raw) as unknown;
-    if (value && typeof value === 'object' && typeof (value as PushMessage).type === 'string') {
-      return value as PushMessage;
-    }
+    if (!value || typeof value !== 'object') return null;
+    const { type, data } = value as { type?: unknown; data?: unknown };
+    if (typeof type !== 'string' || !isPushType(type)) return null;
+    return { type, data: data ?? null } as PushMessage;
   } catch {
-    /* ignore */
+    return null;
   }
-  return null;
 }

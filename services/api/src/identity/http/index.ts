@@ -1,47 +1,46 @@
 import type { FastifyInstance } from 'fastify';
-import { AuthService } from '../auth.service.js';
 import { makeGuard, type IdentityContext } from '../context.js';
 import type { Mailer } from '../mail/mailer.js';
-import { outboxMailer } from '../mail/outbox-mailer.js';
-import { smtpMailer } from '../mail/smtp-mailer.js';
 import { superAdminNotifier } from '../notify.js';
-import { registerAttemptLimit } from './rate-limit.js';
 import { IdentityRepository } from '../repository.js';
+import { createMailer, identityServices } from '../services.js';
 import { authRoutes } from './auth.routes.js';
 import { profileRoutes } from './profile.routes.js';
+import { registerAttemptLimit } from './rate-limit.js';
 import { referenceRoutes } from './reference.routes.js';
 import { signupRoutes } from './signup.routes.js';
-import { UsersService } from '../users.service.js';
 import { usersRoutes } from './users.routes.js';
 
 /**
  * Identity and access under /api: sign-in, registration, invitation and reset
- * links, user administration, profile. Mail goes through SMTP when SMTP_URL is
- * set, else to the outbox table and the log.
+ * links, user administration, profile, audit trail. Mail goes through SMTP when
+ * SMTP_URL is set, else to the outbox table and the log. Changes of an account are
+ * recorded as events of its `user-<id>` stream, through the app's command pipeline.
  */
 export async function registerIdentity(app: FastifyInstance): Promise<void> {
   const { config, db, logger } = app.deps;
-  const mailer: Mailer = config.SMTP_URL
-    ? smtpMailer(config.SMTP_URL, config.MAIL_FROM)
-    : outboxMailer(db, logger);
+  const mailer: Mailer = createMailer(config, db, logger);
   if (mailer.close) app.addHook('onClose', async () => mailer.close!());
 
   await app.register(
     async (scope) => {
-      const repo = new IdentityRepository(db);
-      const auth = new AuthService({
-        repo,
-        mailer,
-        publicUrl: config.PUBLIC_URL,
+      const services = identityServices({
+        db,
+        config,
         logger,
+        mailer,
+        commands: app.commands,
         sign: (claims) => app.jwt.sign(claims),
+        // The websocket hub (realtime/, registered after identity) closes the sockets that lost access.
+        accessChanged: (userIds) => app.accessChanged(userIds),
+        notifySuperAdmins: superAdminNotifier(app, new IdentityRepository(db)),
       });
       const ctx: IdentityContext = {
-        repo,
-        auth,
-        users: new UsersService(repo, auth, superAdminNotifier(app, repo)),
+        repo: services.repo,
+        auth: services.auth,
+        users: services.users,
         limitAttempts: await registerAttemptLimit(scope),
-        ...makeGuard(app, repo),
+        ...makeGuard(app),
       };
       authRoutes(scope, ctx);
       signupRoutes(scope, ctx);

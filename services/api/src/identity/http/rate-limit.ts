@@ -1,38 +1,153 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { TooManyRequestsError } from '@filiere/platform';
+import { createRequire } from 'node:module';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import { TooManyRequestsError, type Logger } from '@filiere/platform';
 
-export const RATE_LIMIT = { max: 10, timeWindowMs: 60_000 } as const;
-export const TOO_MANY = 'Trop de tentatives, réessayez dans une minute';
+interface Window {
+  max: number;
+  windowMs: number;
+}
+
+/**
+ * Two counters per route and kind of route: one per client address (IPv6 by /64), one per
+ * e-mail the request is about (or, signed in, per user).
+ * - `attempt`: sign-in and password routes (guessing a password or a link's token).
+ * - `mail`: routes that send a mail or tell whether an address is known (registration,
+ *   invitation resend, reset link): enumeration and mail bombing.
+ * - `linkCheck`: the check of an invitation or reset link when its page opens.
+ */
+export const LIMITS = {
+  attempt: {
+    perIp: { max: 10, windowMs: 60_000 },
+    perSubject: { max: 10, windowMs: 15 * 60_000 },
+  },
+  mail: {
+    perIp: { max: 10, windowMs: 60 * 60_000 },
+    perSubject: { max: 5, windowMs: 60 * 60_000 },
+  },
+  /** The set-password pages check their link when they open (nothing is spent). */
+  linkCheck: {
+    perIp: { max: 10, windowMs: 60_000 },
+    perSubject: { max: 20, windowMs: 15 * 60_000 },
+  },
+} as const satisfies Record<string, { perIp: Window; perSubject: Window }>;
+
+export type LimitKind = keyof typeof LIMITS;
+
+/** The French answer of a 429, with the wait rounded up to the minute. */
+export function tooManyMessage(waitMs: number): string {
+  const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
+  return `Trop de tentatives. Réessayez dans ${minutes} minute${minutes > 1 ? 's' : ''}.`;
+}
+
+/** Redis keys of the shared counters (REDIS_URL set). */
+export const REDIS_PREFIX = 'filiere:rate-limit:';
 
 /** The e-mail (or, signed in, the user) an attempt is about. */
 function subjectOf(request: FastifyRequest): string | undefined {
   const body = request.body as { email?: unknown } | undefined;
   const params = request.params as { email?: unknown } | undefined;
   const email = body?.email ?? params?.email;
-  if (typeof email === 'string') return email.toLowerCase();
+  if (typeof email === 'string') return email.trim().toLowerCase();
   return (request.user as { sub?: string } | undefined)?.sub;
 }
 
+type Limiter = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
 /**
- * `@fastify/rate-limit` (registered in the identity scope, `global: false`) with
- * two counters per route: 10/min per client IP and 10/min per e-mail. Answers a
- * preHandler that runs after validation, so the body's e-mail is known.
+ * Registers `@fastify/rate-limit` in the identity scope (`global: false`) and answers the
+ * `attempt` limiter; `attemptLimit(scope, 'mail')` gives the other. With Redis the counters
+ * live there, shared by every API process; without it, in the process.
  */
-export async function registerAttemptLimit(scope: FastifyInstance) {
-  await scope.register(rateLimit, { global: false });
-  const options = (kind: 'ip' | 'email', key: (r: FastifyRequest) => string) => ({
-    max: RATE_LIMIT.max,
-    timeWindow: RATE_LIMIT.timeWindowMs,
-    keyGenerator: (r: FastifyRequest) => `${kind}|${r.routeOptions.url}|${key(r)}`,
+export async function registerAttemptLimit(scope: FastifyInstance): Promise<Limiter> {
+  const { redis, logger } = scope.deps;
+  await scope.register(rateLimit, {
+    global: false,
+    ...(redis ? { store: sharedStore(redis, logger) } : {}),
   });
-  const perIp = scope.createRateLimit(options('ip', (r) => r.ip));
-  const perSubject = scope.createRateLimit(options('email', (r) => subjectOf(r) ?? ''));
-  return async function limitAttempts(request: FastifyRequest): Promise<void> {
-    const results = [await perIp(request)];
-    if (subjectOf(request)) results.push(await perSubject(request));
-    if (results.some((r) => !r.isAllowed && r.isExceeded)) {
-      throw new TooManyRequestsError(TOO_MANY);
+  return attemptLimit(scope, 'attempt');
+}
+
+/**
+ * A preHandler (it runs after validation, so the body's e-mail is known) counting the
+ * request per address, then, if the address is within its limit, per subject: 429 with a
+ * French message and Retry-After when either is over. Counting the subject only for
+ * addresses within their limit keeps one client from locking many accounts at once.
+ */
+export function attemptLimit(scope: FastifyInstance, kind: LimitKind): Limiter {
+  const limits = LIMITS[kind];
+  const counter = (name: 'ip' | 'subject', window: Window, key: (r: FastifyRequest) => string) =>
+    scope.createRateLimit({
+      max: window.max,
+      timeWindow: window.windowMs,
+      keyGenerator: (r) => `${kind}|${name}|${r.routeOptions.url}|${key(r)}`,
+    });
+  const perIp = counter('ip', limits.perIp, (r) => normalizeIP(r.ip));
+  const perSubject = counter('subject', limits.perSubject, (r) => subjectOf(r) ?? '');
+  return async function limitAttempts(request, reply) {
+    for (const check of [perIp, perSubject]) {
+      if (check === perSubject && !subjectOf(request)) return;
+      const result = await check(request);
+      if (!result.isAllowed && result.isExceeded) {
+        reply.header('retry-after', result.ttlInSeconds);
+        throw new TooManyRequestsError(tooManyMessage(result.ttl));
+      }
+    }
+  };
+}
+
+interface Store {
+  incr(
+    key: string,
+    callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+    timeWindow: number,
+    max: number,
+  ): void;
+}
+type StoreCtor<A extends unknown[]> = new (...args: A) => Store;
+
+// The plugin's own stores (no typings of their own).
+const require = createRequire(import.meta.url);
+const RedisStore = require('@fastify/rate-limit/store/RedisStore') as StoreCtor<
+  [boolean, boolean, Redis, string]
+>;
+const LocalStore = require('@fastify/rate-limit/store/LocalStore') as StoreCtor<
+  [boolean, boolean, number]
+>;
+
+/**
+ * Counters in Redis, so N API processes share one limit. While Redis does not answer, each
+ * process counts on its own (the limits hold per process) instead of failing the request.
+ */
+function sharedStore(redis: Redis, logger: Logger) {
+  let failing = false;
+  return class SharedStore {
+    private readonly shared = new RedisStore(false, false, redis, REDIS_PREFIX);
+    private readonly local = new LocalStore(false, false, 5000);
+
+    incr(...[key, callback, timeWindow, max]: Parameters<Store['incr']>): void {
+      this.shared.incr(
+        key,
+        (error, result) => {
+          if (!error) {
+            if (failing) logger.info('rate limits: Redis answers again, counters shared');
+            failing = false;
+            return callback(null, result);
+          }
+          if (!failing) {
+            logger.warn({ err: error }, 'rate limits: Redis does not answer, counting per process');
+          }
+          failing = true;
+          this.local.incr(key, callback, timeWindow, max);
+        },
+        timeWindow,
+        max,
+      );
+    }
+
+    child(): SharedStore {
+      return new SharedStore();
     }
   };
 }

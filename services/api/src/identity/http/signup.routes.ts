@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { IdentityContext } from '../context.js';
+import { attemptLimit } from './rate-limit.js';
 import {
   emailBody,
   emailParams,
+  linkCheckAnswer,
+  linkCheckBody,
   okSchema,
   signupBody,
   signupQuery,
@@ -16,6 +19,9 @@ const tags = ['identity'];
 /** Registration, invitation links and password reset (public except typeUser=user). */
 export function signupRoutes(scope: FastifyInstance, ctx: IdentityContext): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
+  // Mail-sending routes that also tell whether an address is known: per address and per target.
+  const limitMail = attemptLimit(scope, 'mail');
+  const limitLinkCheck = attemptLimit(scope, 'linkCheck');
 
   app.post(
     '/users/invitation/signup',
@@ -27,6 +33,10 @@ export function signupRoutes(scope: FastifyInstance, ctx: IdentityContext): void
         querystring: signupQuery,
         body: signupBody,
         response: { 201: userSchema },
+      },
+      // Public registration only: typeUser=user is an authenticated administrator's creation.
+      preHandler: async (request, reply) => {
+        if (request.query.typeUser !== 'user') await limitMail(request, reply);
       },
     },
     async (request, reply) => {
@@ -48,11 +58,29 @@ export function signupRoutes(scope: FastifyInstance, ctx: IdentityContext): void
         body: emailBody,
         response: { 200: okSchema },
       },
-      preHandler: ctx.limitAttempts,
+      preHandler: limitMail,
     },
     async (request) => {
       await ctx.auth.resendInvitation(request.body.email);
       return { message: 'Le mail a été renvoyé avec succès.' };
+    },
+  );
+
+  app.post(
+    '/users/link/check',
+    {
+      schema: {
+        tags,
+        summary:
+          'Dit si un lien d’invitation ou de réinitialisation est encore valable, sans le consommer (la page le vérifie à son ouverture)',
+        body: linkCheckBody,
+        response: { 200: linkCheckAnswer },
+      },
+      preHandler: limitLinkCheck,
+    },
+    async (request) => {
+      const { token, email, type } = request.body;
+      return { valid: await ctx.auth.isLinkValid(type, token, email) };
     },
   );
 
@@ -84,7 +112,7 @@ export function signupRoutes(scope: FastifyInstance, ctx: IdentityContext): void
         params: emailParams,
         response: { 200: okSchema },
       },
-      preHandler: ctx.limitAttempts,
+      preHandler: limitMail,
     },
     async (request) => {
       await ctx.auth.forgotPassword(request.params.email);

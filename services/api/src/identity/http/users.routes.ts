@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { auditEntrySchema, readUserAudit } from '../audit.js';
 import type { IdentityContext } from '../context.js';
 import { ROUTE_ROLES } from '../permissions.js';
 import {
@@ -28,7 +29,7 @@ export function usersRoutes(scope: FastifyInstance, ctx: IdentityContext): void 
         tags,
         security,
         summary:
-          'Utilisateurs (tous pour les administrateurs, ceux du cluster pour son gestionnaire)',
+          'Utilisateurs (tous pour les administrateurs, ceux du cluster pour son gestionnaire, les collaborateurs de son organisation pour un agrégateur ou un SFD ; 403 qui dit ce qui manque sans cluster ou sans organisation)',
         querystring: usersQuery,
         response: { 200: listOf(userSchema) },
       },
@@ -80,7 +81,7 @@ export function usersRoutes(scope: FastifyInstance, ctx: IdentityContext): void 
         querystring: listQuery,
         response: { 200: listOf(userSchema) },
       },
-      preHandler: ctx.guard(...ROUTE_ROLES.listUsers),
+      preHandler: ctx.guard(...ROUTE_ROLES.clusterUsers),
     },
     async (request) =>
       ctx.users.clusterUsers(request.actor!, request.params.clusterId, request.query),
@@ -122,14 +123,44 @@ export function usersRoutes(scope: FastifyInstance, ctx: IdentityContext): void 
       schema: {
         tags,
         security,
-        summary: 'Modifie un utilisateur',
+        summary:
+          'Modifie un utilisateur (soi-même, ou un utilisateur de son périmètre), champ par champ selon les règles de field-rules.ts : e-mail, téléphone et comptes de paiement par leur seul titulaire (currentPassword), rôle inférieur au sien et jamais le sien',
         params: idParams,
         body: updateUserBody,
         response: { 200: userSchema },
       },
-      preHandler: ctx.guard(...ROUTE_ROLES.manageUsers),
+      preHandler: [
+        // Every user PATCHes itself (its allowed fields); others only within its reach.
+        ...ctx.guard(),
+        // A current password can be guessed here: limited like sign-in's attempts.
+        async function limitWhenConfirming(request, reply) {
+          if ((request.body as { currentPassword?: unknown })?.currentPassword !== undefined) {
+            await ctx.limitAttempts.call(this, request, reply);
+          }
+        },
+      ],
     },
-    async (request) => ctx.users.update(request.actor!, request.params.id, request.body),
+    async (request) => {
+      const { currentPassword, ...changes } = request.body;
+      return ctx.users.update(request.actor!, request.params.id, changes, currentPassword);
+    },
+  );
+
+  app.get(
+    '/users/:id/audit',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Journal d’audit d’un compte (qui a changé quoi et quand : e-mail, comptes de paiement, rôle, cluster, activation, mot de passe, suppression), du plus récent au plus ancien',
+        params: idParams,
+        querystring: listQuery,
+        response: { 200: listOf(auditEntrySchema) },
+      },
+      preHandler: ctx.guard(...ROUTE_ROLES.audit),
+    },
+    async (request) => readUserAudit(app.eventStore, ctx.repo, request.params.id, request.query),
   );
 
   app.delete(

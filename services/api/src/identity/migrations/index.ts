@@ -1,8 +1,14 @@
 import type { MigrationSet } from '@filiere/platform';
 import * as identity from './20261121_0300_identity.js';
 import * as userNip from './20261121_0301_user_nip.js';
+import * as tokenVersion from './20261122_0302_user_token_version.js';
 
+/**
+ * Names sort after every migration already applied anywhere (wallet's 20261121_04xx
+ * included): Kysely's migrator refuses a new migration that sorts before an executed one.
+ */
 export const identityMigrations: MigrationSet = {
   '20261121_0300_identity': identity,
   '20261121_0301_user_nip': userNip,
+  '20261122_0302_user_token_version': tokenVersion,
 };

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CommandPipeline } from '@filiere/event-store';
 import type { Logger } from '@filiere/platform';
-import type { AcceptedBank } from '../domain/index.js';
+import type { AcceptedBank, AmountLimits } from '../domain/index.js';
 import type { PaymentProvider } from '../providers/port.js';
 
 /** Where background work is handed after a command commits (see jobs/). */
@@ -17,6 +17,8 @@ export interface WalletDeps {
   /** The configured payment provider; replaceable (tests stub it). */
   provider: PaymentProvider;
   bank: AcceptedBank;
+  /** MAX_COMMAND_AMOUNT and MAX_BALANCE, handed to the deciders. */
+  limits: AmountLimits;
   jobs: JobScheduler;
   logger: Logger;
 }

@@ -1,7 +1,14 @@
-import { ForbiddenError, NotFoundError, ValidationError } from '@filiere/platform';
 import {
+  BusinessRuleError,
+  ForbiddenError,
+  NotFoundError,
+  ValidationError,
+} from '@filiere/platform';
+import {
+  cancelSupply,
   initiateSupply,
   markSupplyPending,
+  rejectBankSupply,
   supplyStreamId,
   validateBankSupply,
   verifySupply,
@@ -13,6 +20,7 @@ import {
   type SupplyStatus,
   type WalletState,
 } from '../domain/index.js';
+import { beninPhone } from '../providers/fedapay.js';
 import {
   ProviderUnavailableError,
   type ProviderTransaction,
@@ -20,7 +28,7 @@ import {
 } from '../providers/port.js';
 import { scopedKey, type WalletDeps } from './context.js';
 import { newReference } from './references.js';
-import { openingWallets, runCommand } from './run-command.js';
+import { openingWallets, requestFingerprint, runCommand } from './run-command.js';
 import { actorOf, findWalletUsers, loadActor } from './users.js';
 
 export interface SupplyInput {
@@ -28,6 +36,8 @@ export interface SupplyInput {
   walletId: string;
   accountType: PaymentMethod;
   bank?: string | null;
+  /** The payer's mobile money number for the widget (8 or 10 digits, +229 optional). */
+  phone?: string | null;
 }
 
 export interface SupplyCreated {
@@ -58,12 +68,27 @@ export async function createSupply(
       fields: { bank: 'Ce champ est obligatoire' },
     });
   }
+  // The payer's number (mobile money or card only): given to the widget, kept on the supply.
+  let payerPhone: string | null = null;
+  if (input.accountType !== 'BANK' && input.phone?.trim()) {
+    payerPhone = beninPhone(input.phone)?.e164 ?? null;
+    if (payerPhone === null) {
+      throw new ValidationError('Numéro de téléphone invalide', {
+        fields: { phone: 'Numéro de téléphone invalide' },
+      });
+    }
+  }
   const walletId = actor.walletId!;
   const reference = newReference('APP');
   const walletStream = walletStreamId(walletId);
   const stream = supplyStreamId(reference);
   const answer = await runCommand(deps.pipeline, {
     idempotencyKey: scopedKey(actor.userId, 'supply', idempotencyKey),
+    fingerprint: requestFingerprint('supply', {
+      ...input,
+      bank: input.bank ?? null,
+      phone: input.phone ?? null,
+    }),
     streams: [walletStream, stream],
     userId: actor.userId,
     decide: openingWallets([{ walletId, ownerUserId: actor.userId }], (states) =>
@@ -72,9 +97,9 @@ export async function createSupply(
           wallet: states[walletStream]!.state as WalletState,
           supply: states[stream]!.state as SupplyState,
         },
-        { reference, walletId, method: input.accountType, amount: input.amount },
+        { reference, walletId, method: input.accountType, amount: input.amount, payerPhone },
         actor,
-        { bank: deps.bank },
+        { bank: deps.bank, limits: deps.limits },
       ),
     ),
   });
@@ -90,7 +115,11 @@ export async function createSupply(
         : null,
     widget: bank
       ? null
-      : deps.provider.widgetConfig({ reference: answer.reference, amount: input.amount }),
+      : deps.provider.widgetConfig({
+          reference: answer.reference,
+          amount: input.amount,
+          phone: payerPhone,
+        }),
   };
 }
 
@@ -137,12 +166,19 @@ export async function applyVerification(
   actor: Actor,
   reference: string,
   verification: ProviderTransaction,
+  request?: { idempotencyKey: string | undefined; fingerprint: string },
 ): Promise<SupplySummary> {
   const supply = await loadSupply(deps, reference);
   const stream = supplyStreamId(reference);
   const walletStream = walletStreamId(supply.walletId!);
   let state = supply;
   const answer = await runCommand(deps.pipeline, {
+    ...(request
+      ? {
+          idempotencyKey: scopedKey(actor.userId, 'verify', request.idempotencyKey),
+          fingerprint: request.fingerprint,
+        }
+      : {}),
     streams: [stream, walletStream],
     userId: actor.userId,
     decide: (states) => {
@@ -151,7 +187,7 @@ export async function applyVerification(
         { supply: state, wallet: states[walletStream]!.state as WalletState },
         { reference },
         actor,
-        { verification },
+        { verification, limits: deps.limits },
       );
     },
   });
@@ -169,6 +205,7 @@ export async function verifySupplyTransaction(
   userId: string,
   transactionId: string,
   reference?: string,
+  idempotencyKey?: string,
 ): Promise<SupplySummary> {
   const actor = actorOf(await loadActor(deps.db, userId));
   let verification: ProviderTransaction;
@@ -182,7 +219,10 @@ export async function verifySupplyTransaction(
   }
   const target = verification.reference || reference;
   if (!target) throw new NotFoundError('Approvisionnement introuvable');
-  const result = await applyVerification(deps, actor, target, verification);
+  const result = await applyVerification(deps, actor, target, verification, {
+    idempotencyKey,
+    fingerprint: requestFingerprint('verify', { transactionId, reference: reference ?? null }),
+  });
   if (result.status === 'PENDING' && verification.status === 'PENDING') {
     await deps.jobs.scheduleSupplyCheck(target, transactionId);
   }
@@ -229,6 +269,11 @@ export async function validateBankSupplyByReference(
   let state = supply;
   const answer = await runCommand(deps.pipeline, {
     idempotencyKey: scopedKey(actor.userId, 'validate-supply', idempotencyKey),
+    // By path or by body, the same supply and retyped reference are the same request.
+    fingerprint: requestFingerprint('validate-supply', {
+      reference,
+      retypedReference: input.retypedReference,
+    }),
     streams: [stream, walletStream],
     userId: actor.userId,
     decide: (states) => {
@@ -237,6 +282,7 @@ export async function validateBankSupplyByReference(
         { supply: state, wallet: states[walletStream]!.state as WalletState },
         { reference, retypedReference: input.retypedReference },
         actor,
+        { limits: deps.limits },
       );
     },
   });
@@ -255,4 +301,101 @@ export async function supplyForViewer(
     throw new NotFoundError('Approvisionnement introuvable');
   }
   return supply;
+}
+
+/**
+ * 'Réessayer': the payment widget again for the same reference, for the payer of a
+ * mobile-money or card supply still waiting for its payment (INIT). Another user's supply
+ * is 404, as when reading it.
+ */
+export async function supplyWidget(
+  deps: WalletDeps,
+  userId: string,
+  reference: string,
+): Promise<{ reference: string; status: SupplyStatus; widget: WidgetConfig }> {
+  const [me] = await findWalletUsers(deps.db, [userId]);
+  const supply = await loadSupply(deps, reference);
+  if (!me || supply.walletId !== me.walletId) {
+    throw new NotFoundError('Approvisionnement introuvable');
+  }
+  if (supply.method === 'BANK') {
+    throw new BusinessRuleError('Un approvisionnement par virement ne se paie pas en ligne', {
+      reason: 'BANK_SUPPLY',
+    });
+  }
+  if (supply.status !== 'INIT') {
+    throw new BusinessRuleError('Cet approvisionnement n’attend plus de paiement', {
+      reason: 'SUPPLY_NOT_INIT',
+      status: supply.status,
+    });
+  }
+  return {
+    reference,
+    status: supply.status,
+    widget: deps.provider.widgetConfig({
+      reference,
+      amount: supply.amount,
+      phone: supply.payerPhone,
+    }),
+  };
+}
+
+/** 'Annuler': the payer gives up its INIT mobile-money or card supply (FAILED, cancelled). */
+export async function cancelSupplyByReference(
+  deps: WalletDeps,
+  userId: string,
+  reference: string,
+  idempotencyKey?: string,
+): Promise<SupplySummary> {
+  const actor = actorOf(await loadActor(deps.db, userId));
+  const supply = await loadSupply(deps, reference);
+  // Another user's supply is not even named: 404, as when reading it.
+  if (supply.walletId !== actor.walletId) throw new NotFoundError('Approvisionnement introuvable');
+  const stream = supplyStreamId(reference);
+  let state = supply;
+  const answer = await runCommand(deps.pipeline, {
+    idempotencyKey: scopedKey(actor.userId, 'cancel-supply', idempotencyKey),
+    fingerprint: requestFingerprint('cancel-supply', { reference }),
+    streams: [stream],
+    userId: actor.userId,
+    decide: (states) => {
+      state = states[stream]!.state as SupplyState;
+      return cancelSupply(state, { reference }, actor);
+    },
+  });
+  return summary(state, answer);
+}
+
+/**
+ * A super admin rejects a bank supply with a reason. `rejected` says whether this call
+ * recorded the rejection (false for a repeat), so the requester is mailed once.
+ */
+export async function rejectBankSupplyByReference(
+  deps: WalletDeps,
+  userId: string,
+  input: { reference: string; reason: string },
+  idempotencyKey?: string,
+): Promise<SupplySummary & { rejected: boolean; ownerUserId: string | null }> {
+  const actor = actorOf(await loadActor(deps.db, userId));
+  if (actor.role !== 'ROLE_SUPER_ADMIN') {
+    throw new ForbiddenError('Seul un super administrateur rejette un approvisionnement');
+  }
+  const supply = await loadSupply(deps, input.reference);
+  const stream = supplyStreamId(input.reference);
+  let state = supply;
+  let wrote = false;
+  const answer = await runCommand(deps.pipeline, {
+    idempotencyKey: scopedKey(actor.userId, 'reject-supply', idempotencyKey),
+    fingerprint: requestFingerprint('reject-supply', input),
+    streams: [stream],
+    userId: actor.userId,
+    decide: (states) => {
+      state = states[stream]!.state as SupplyState;
+      const decided = rejectBankSupply(state, input, actor);
+      // The last decision taken is the one appended (a retried batch decides again).
+      wrote = decided.writes.length > 0;
+      return decided;
+    },
+  });
+  return { ...summary(state, answer), rejected: wrote, ownerUserId: state.ownerUserId };
 }

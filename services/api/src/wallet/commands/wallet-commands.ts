@@ -7,15 +7,24 @@ import {
   withdrawalStreamId,
   type Actor,
   type Decision,
+  type AmountLimits,
   type MovementAnswer,
+  type Recipient,
   type WalletState,
   type WithdrawalAnswer,
   type WithdrawalState,
 } from '../domain/index.js';
 import { scopedKey, type WalletDeps } from './context.js';
 import { newReference } from './references.js';
-import { openingWallets, runCommand } from './run-command.js';
-import { actorOf, findWalletUsers, pickUser, requireUser, type WalletUser } from './users.js';
+import { openingWallets, requestFingerprint, runCommand } from './run-command.js';
+import {
+  actorOf,
+  findWalletUsers,
+  pickUser,
+  recipientStatus,
+  requireUser,
+  type WalletUser,
+} from './users.js';
 
 export interface TransferInput {
   source: string;
@@ -42,7 +51,10 @@ export async function makeTransfer(
   input: TransferInput,
   idempotencyKey?: string,
 ): Promise<TransferResult> {
-  const users = await findWalletUsers(deps.db, [userId, input.destination]);
+  // Deleted users too: paying one is refused with a clear 422 by the decider, not a 404.
+  const users = await findWalletUsers(deps.db, [userId, input.destination], {
+    includeDeleted: true,
+  });
   const me = pickUser(users, userId);
   const actor = actorOf(me?.id === userId.toLowerCase() ? me : undefined);
   const source = input.source.toLowerCase();
@@ -54,6 +66,7 @@ export async function makeTransfer(
     command: 'transfer',
     referencePrefix: 'TRF',
     idempotencyKey,
+    fingerprint: requestFingerprint('transfer', input),
     decide: (states, ids, facts) =>
       transfer(states, { ...ids, amount: input.amount, reason: input.reason }, actor, facts),
   });
@@ -111,6 +124,7 @@ export async function makeWithdrawal(
   const stream = withdrawalStreamId(withdrawalId);
   const answer = await runCommand(deps.pipeline, {
     idempotencyKey: scopedKey(actor.userId, 'withdrawal', idempotencyKey),
+    fingerprint: requestFingerprint('withdrawal', { id: target, ...input }),
     streams: [walletStream, stream],
     userId: actor.userId,
     decide: openingWallets([{ walletId, ownerUserId: actor.userId }], (states) =>
@@ -121,7 +135,7 @@ export async function makeWithdrawal(
         },
         { withdrawalId, walletId, method: input.paiementMethod, amount: input.amount },
         actor,
-        { destination },
+        { destination, limits: deps.limits },
       ),
     ),
   });
@@ -152,7 +166,9 @@ export async function makeFinancing(
   input: { aggregatorId: string; amount: number },
   idempotencyKey?: string,
 ): Promise<FinancingResult> {
-  const users = await findWalletUsers(deps.db, [userId, input.aggregatorId]);
+  const users = await findWalletUsers(deps.db, [userId, input.aggregatorId], {
+    includeDeleted: true,
+  });
   const me = users.find((u) => u.id === userId.toLowerCase());
   const actor = actorOf(me);
   const recipient = requireUser(
@@ -168,6 +184,7 @@ export async function makeFinancing(
     command: 'financing',
     referencePrefix: 'FIN',
     idempotencyKey,
+    fingerprint: requestFingerprint('financing', input),
     decide: (states, ids, facts) => finance(states, { ...ids, amount: input.amount }, actor, facts),
   });
   return {
@@ -195,10 +212,12 @@ async function moveBetweenWallets(
     command: 'transfer' | 'financing';
     referencePrefix: 'TRF' | 'FIN';
     idempotencyKey: string | undefined;
+    /** The client's request (requestFingerprint), tied to its idempotency key. */
+    fingerprint: string;
     decide(
       states: { source: WalletState; destination: WalletState },
       ids: { reference: string; sourceWalletId: string; destinationWalletId: string },
-      facts: { recipient: { userId: string; role: string; clusterId: string | null } },
+      facts: { recipient: Recipient; limits: AmountLimits },
     ): Decision<MovementAnswer>;
   },
 ): Promise<{ answer: MovementAnswer; from: string }> {
@@ -212,6 +231,7 @@ async function moveBetweenWallets(
   const toStream = walletStreamId(recipient.walletId);
   const answer = await runCommand(deps.pipeline, {
     idempotencyKey: scopedKey(actor.userId, move.command, move.idempotencyKey),
+    fingerprint: move.fingerprint,
     streams: [fromStream, toStream],
     userId: actor.userId,
     decide: openingWallets(
@@ -231,7 +251,9 @@ async function moveBetweenWallets(
               userId: recipient.id,
               role: recipient.role,
               clusterId: recipient.clusterId,
+              status: recipientStatus(recipient),
             },
+            limits: deps.limits,
           },
         ),
     ),

@@ -49,7 +49,14 @@ describe('concurrent debits of one wallet', () => {
                   reason: 'Motif',
                 },
                 owner,
-                { recipient: { userId: 'u-dst', role: 'ROLE_GROWER', clusterId: owner.clusterId } },
+                {
+                  recipient: {
+                    userId: 'u-dst',
+                    role: 'ROLE_GROWER',
+                    clusterId: owner.clusterId,
+                    status: 'ACTIVE',
+                  },
+                },
               );
             }
             if (c.kind === 'withdraw') {

@@ -72,7 +72,7 @@ describe('event catalogue', () => {
           reason: 'Motif',
         },
         a,
-        { recipient: { userId: 'u-b', role: 'ROLE_GROWER', clusterId: 'c1' } },
+        { recipient: { userId: 'u-b', role: 'ROLE_GROWER', clusterId: 'c1', status: 'ACTIVE' } },
       ),
     );
     const events = [...ledger.streams.values()].flat();

@@ -106,6 +106,8 @@ export const SupplyInitiated = event('SupplyInitiated', {
   amount,
   bankCode: z.string().min(1).nullable(),
   bankAccountNumber: z.string().min(1).nullable(),
+  /** The payer's mobile money number (E.164) for the widget; absent on older events. */
+  payerPhone: z.string().min(1).nullable().optional(),
 });
 export const SupplyMarkedPending = event('SupplyMarkedPending', { reference: id });
 export const SupplySucceeded = event('SupplySucceeded', {
@@ -119,6 +121,14 @@ export const SupplyFailed = event('SupplyFailed', {
   reference: id,
   reason: z.string().min(1),
   providerTransactionId: z.string().min(1).nullable(),
+});
+/** The payer gave up an INIT mobile-money or card supply (FAILED, cancelled). */
+export const SupplyCancelled = event('SupplyCancelled', { reference: id, cancelledBy: id });
+/** A super admin refused a bank supply, with the reason the requester is told (FAILED). */
+export const SupplyRejected = event('SupplyRejected', {
+  reference: id,
+  reason: z.string().min(1),
+  rejectedBy: id,
 });
 
 // withdrawal-<withdrawalId>
@@ -160,6 +170,8 @@ const schemas = {
   SupplyMarkedPending,
   SupplySucceeded,
   SupplyFailed,
+  SupplyCancelled,
+  SupplyRejected,
   WithdrawalRequested,
   WithdrawalCompleted,
   WithdrawalFailed,

@@ -7,6 +7,12 @@ import {
 import { assertAmount, walletAccount, type Posting } from './accounts.js';
 import { decision, requireAvailable, requireOpenWallet, type Decision } from './decision.js';
 import { walletEvent } from './events.js';
+import {
+  DEFAULT_AMOUNT_LIMITS,
+  requireBalanceRoom,
+  requireCommandAmountWithin,
+  type AmountLimits,
+} from './limits.js';
 import { walletStreamId, type WalletState } from './wallet-stream.js';
 
 /**
@@ -23,8 +29,10 @@ export interface HoldAnswer {
 export function placeHold(
   wallet: WalletState,
   command: { holdId: string; amount: number; purpose: string },
+  limits: AmountLimits = DEFAULT_AMOUNT_LIMITS,
 ): Decision<HoldAnswer> {
   assertAmount(command.amount);
+  requireCommandAmountWithin(command.amount, limits);
   if (!command.holdId || !command.purpose?.trim()) {
     throw new ValidationError('Réservation invalide', {
       fields: { purpose: 'Ce champ est obligatoire' },
@@ -82,6 +90,7 @@ export function releaseHold(
 export function captureHold(
   states: { wallet: WalletState; destinations: Record<string, WalletState> },
   command: { holdId: string; payments: { walletId: string; amount: number }[] },
+  limits: AmountLimits = DEFAULT_AMOUNT_LIMITS,
 ): Decision<HoldAnswer> {
   const walletId = requireOpenWallet(states.wallet);
   const hold = requireHold(states.wallet, command.holdId);
@@ -105,6 +114,7 @@ export function captureHold(
     const destination = states.destinations[payment.walletId];
     if (!destination) throw new NotFoundError('Portefeuille du bénéficiaire introuvable');
     requireOpenWallet(destination, 'Portefeuille du bénéficiaire introuvable');
+    requireBalanceRoom(destination, payment.amount, limits, 'recipient');
     total += payment.amount;
   }
   if (total !== hold.amount) {

@@ -2,6 +2,7 @@ export * from './accounts.js';
 export * from './decision.js';
 export * from './events.js';
 export * from './holds.js';
+export * from './limits.js';
 export * from './open-wallet.js';
 export * from './supply.js';
 export * from './supply-stream.js';

@@ -187,7 +187,7 @@ class Model {
               reason: 'Motif',
             },
             actors[c.from]!,
-            { recipient: actors[c.to]! },
+            { recipient: { ...actors[c.to]!, status: 'ACTIVE' } },
           ),
         );
         return;
@@ -197,7 +197,7 @@ class Model {
             { source: l.wallet(c.from), destination: l.wallet(c.to) },
             { reference: id, sourceWalletId: c.from, destinationWalletId: c.to, amount: c.amount },
             actors[c.from]!,
-            { recipient: actors[c.to]! },
+            { recipient: { ...actors[c.to]!, status: 'ACTIVE' } },
           ),
         );
         return;

@@ -2,6 +2,8 @@ import type { PaymentMethod } from './accounts.js';
 import type { WalletEvent } from './events.js';
 
 export type SupplyStatus = 'INIT' | 'PENDING' | 'SUCCESS' | 'FAILED';
+/** Why a FAILED supply failed: the provider or the widget, the payer, or a super admin. */
+export type SupplyFailureKind = 'FAILED' | 'CANCELLED' | 'REJECTED';
 
 /** The folded state of stream `supply-<reference>`. */
 export interface SupplyState {
@@ -16,6 +18,9 @@ export interface SupplyState {
   bankAccountNumber: string | null;
   providerTransactionId: string | null;
   failureReason: string | null;
+  failureKind: SupplyFailureKind | null;
+  /** The payer's mobile money number given for the widget (E.164), if any. */
+  payerPhone: string | null;
 }
 
 export const supplyStreamId = (reference: string): string => `supply-${reference}`;
@@ -33,6 +38,8 @@ export function initialSupplyState(): SupplyState {
     bankAccountNumber: null,
     providerTransactionId: null,
     failureReason: null,
+    failureKind: null,
+    payerPhone: null,
   };
 }
 
@@ -50,6 +57,7 @@ export function evolveSupply(state: SupplyState, event: WalletEvent): SupplyStat
         ownerUserId: event.data.ownerUserId,
         bankCode: event.data.bankCode,
         bankAccountNumber: event.data.bankAccountNumber,
+        payerPhone: event.data.payerPhone ?? null,
       };
     case 'SupplyMarkedPending':
       return { ...state, status: 'PENDING' };
@@ -58,13 +66,26 @@ export function evolveSupply(state: SupplyState, event: WalletEvent): SupplyStat
         ...state,
         status: 'SUCCESS',
         providerTransactionId: event.data.providerTransactionId,
+        // A cancelled supply the provider proves paid is credited after all.
+        failureReason: null,
+        failureKind: null,
       };
     case 'SupplyFailed':
       return {
         ...state,
         status: 'FAILED',
         failureReason: event.data.reason,
+        failureKind: 'FAILED',
         providerTransactionId: event.data.providerTransactionId ?? state.providerTransactionId,
+      };
+    case 'SupplyCancelled':
+      return { ...state, status: 'FAILED', failureReason: null, failureKind: 'CANCELLED' };
+    case 'SupplyRejected':
+      return {
+        ...state,
+        status: 'FAILED',
+        failureReason: event.data.reason,
+        failureKind: 'REJECTED',
       };
     default:
       return state;

@@ -8,9 +8,11 @@ import {
 } from '@filiere/platform';
 import { InMemoryWalletLedger } from './in-memory-ledger.js';
 import {
+  cancelSupply,
   failSupply,
   initiateSupply,
   markSupplyPending,
+  rejectBankSupply,
   validateBankSupply,
   verifySupply,
   type ProviderVerification,
@@ -60,6 +62,26 @@ describe('initiateSupply', () => {
       method: 'MOBILE_MONEY',
     });
     expect(ledger.wallet('w1').balance).toBe(0);
+  });
+
+  it('mobile money: keeps the payer’s number for the widget; a bank supply has none', () => {
+    const ledger = new InMemoryWalletLedger();
+    const owner = givenWallet(ledger, 'w1');
+    for (const [reference, method] of [
+      ['M1', 'MOBILE_MONEY'],
+      ['B1', 'BANK'],
+    ] as const) {
+      ledger.apply(
+        initiateSupply(
+          { wallet: ledger.wallet('w1'), supply: ledger.supply(reference) },
+          { reference, walletId: 'w1', method, amount: 100, payerPhone: '+2290196000000' },
+          owner,
+          { bank },
+        ),
+      );
+    }
+    expect(ledger.supply('M1').payerPhone).toBe('+2290196000000');
+    expect(ledger.supply('B1').payerPhone).toBeNull();
   });
 
   it('bank: answers the accepted bank account number to write on the slip', () => {
@@ -287,5 +309,130 @@ describe('validateBankSupply', () => {
     expect(() => validate(ledger)).toThrow(BusinessRuleError);
     const momo = givenSupply('MOBILE_MONEY');
     expect(() => validate(momo.ledger)).toThrow(BusinessRuleError);
+  });
+});
+
+describe('cancelSupply', () => {
+  const cancel = (ledger: InMemoryWalletLedger, actor: Parameters<typeof cancelSupply>[2]) =>
+    cancelSupply(ledger.supply('REF1'), { reference: 'REF1' }, actor);
+
+  it('given an INIT mobile-money supply, its payer cancels it: FAILED (cancelled); again changes nothing', () => {
+    const { ledger, owner } = givenSupply('MOBILE_MONEY');
+    expect(ledger.apply(cancel(ledger, owner))).toEqual({
+      reference: 'REF1',
+      status: 'FAILED',
+      credited: false,
+    });
+    expect(ledger.supply('REF1')).toMatchObject({ status: 'FAILED', failureKind: 'CANCELLED' });
+    expect(ledger.events('supply-REF1').at(-1)).toEqual({
+      type: 'SupplyCancelled',
+      data: { reference: 'REF1', cancelledBy: owner.userId },
+    });
+    expect(cancel(ledger, owner).writes).toEqual([]);
+    expect(ledger.wallet('w1').balance).toBe(0);
+  });
+
+  it('refuses anyone but the payer, even a super admin', () => {
+    const { ledger } = givenSupply('CARD');
+    expect(() => cancel(ledger, actorOf('w2'))).toThrow(ForbiddenError);
+    expect(() => cancel(ledger, superAdmin)).toThrow(ForbiddenError);
+    expect(ledger.supply('REF1').status).toBe('INIT');
+  });
+
+  it('refuses a PENDING supply (being verified), a credited one and a bank one (422)', () => {
+    const pending = givenSupply('MOBILE_MONEY');
+    pending.ledger.apply(
+      markSupplyPending(pending.ledger.supply('REF1'), { reference: 'REF1' }, pending.owner),
+    );
+    expect(() => cancel(pending.ledger, pending.owner)).toThrow(/en cours de vérification/);
+
+    const credited = givenSupply('MOBILE_MONEY');
+    credited.ledger.apply(verify(credited.ledger));
+    expect(() => cancel(credited.ledger, credited.owner)).toThrow(/déjà été crédité/);
+
+    const slip = givenSupply('BANK');
+    expect(() => cancel(slip.ledger, slip.owner)).toThrow(BusinessRuleError);
+    expect(slip.ledger.supply('REF1').status).toBe('INIT');
+  });
+
+  it('a cancelled supply the provider proves paid (same amount and reference) is credited once', () => {
+    const { ledger, owner } = givenSupply('MOBILE_MONEY');
+    ledger.apply(cancel(ledger, owner));
+    expect(verify(ledger, { ...ok, status: 'FAILED' }).writes).toEqual([]);
+    expect(verify(ledger, { ...ok, amount: 1 }).writes).toEqual([]);
+    expect(ledger.apply(verify(ledger))).toEqual({
+      reference: 'REF1',
+      status: 'SUCCESS',
+      credited: true,
+    });
+    expect(ledger.supply('REF1')).toMatchObject({ status: 'SUCCESS', failureKind: null });
+    expect(ledger.wallet('w1').balance).toBe(5000);
+    expect(verify(ledger).writes).toEqual([]);
+  });
+});
+
+describe('rejectBankSupply', () => {
+  const reject = (
+    ledger: InMemoryWalletLedger,
+    reason = 'Aucun virement reçu',
+    actor = superAdmin,
+  ) => rejectBankSupply(ledger.supply('REF1'), { reference: 'REF1', reason }, actor);
+
+  it('given an INIT bank supply, a super admin rejects it with a reason: FAILED (rejected), nothing credited', () => {
+    const { ledger } = givenSupply('BANK');
+    expect(ledger.apply(reject(ledger, '  Aucun virement reçu  '))).toEqual({
+      reference: 'REF1',
+      status: 'FAILED',
+      credited: false,
+    });
+    expect(ledger.supply('REF1')).toMatchObject({
+      status: 'FAILED',
+      failureKind: 'REJECTED',
+      failureReason: 'Aucun virement reçu',
+    });
+    expect(ledger.events('supply-REF1').at(-1)).toEqual({
+      type: 'SupplyRejected',
+      data: { reference: 'REF1', reason: 'Aucun virement reçu', rejectedBy: superAdmin.userId },
+    });
+    expect(reject(ledger).writes).toEqual([]);
+    expect(ledger.wallet('w1').balance).toBe(0);
+  });
+
+  it('a rejected supply can no longer be validated (422)', () => {
+    const { ledger } = givenSupply('BANK');
+    ledger.apply(reject(ledger));
+    expect(() =>
+      validateBankSupply(
+        { supply: ledger.supply('REF1'), wallet: ledger.wallet('w1') },
+        { reference: 'REF1', retypedReference: 'REF1' },
+        superAdmin,
+      ),
+    ).toThrow('Cet approvisionnement a été rejeté : il ne peut plus être validé');
+    expect(ledger.wallet('w1').balance).toBe(0);
+  });
+
+  it('a validated supply can no longer be rejected (422)', () => {
+    const { ledger } = givenSupply('BANK');
+    ledger.apply(
+      validateBankSupply(
+        { supply: ledger.supply('REF1'), wallet: ledger.wallet('w1') },
+        { reference: 'REF1', retypedReference: 'REF1' },
+        superAdmin,
+      ),
+    );
+    expect(() => reject(ledger)).toThrow(
+      'Cet approvisionnement a déjà été validé : il ne peut plus être rejeté',
+    );
+    expect(ledger.supply('REF1').status).toBe('SUCCESS');
+  });
+
+  it('refuses anyone but a super admin, a blank reason (400) and a mobile-money supply', () => {
+    const { ledger, owner } = givenSupply('BANK');
+    expect(() => reject(ledger, 'x', owner)).toThrow(ForbiddenError);
+    expect(() => reject(ledger, 'x', actorOf('w9', 'ROLE_ADMIN'))).toThrow(ForbiddenError);
+    expect(() => reject(ledger, '   ')).toThrow(ValidationError);
+    const momo = givenSupply('MOBILE_MONEY');
+    expect(() => reject(momo.ledger)).toThrow(BusinessRuleError);
+    expect(ledger.supply('REF1').status).toBe('INIT');
   });
 });

@@ -21,6 +21,12 @@ import {
   type Decision,
 } from './decision.js';
 import { walletEvent } from './events.js';
+import {
+  DEFAULT_AMOUNT_LIMITS,
+  requireBalanceRoom,
+  requireCommandAmountWithin,
+  type AmountLimits,
+} from './limits.js';
 import { supplyStreamId, type SupplyState, type SupplyStatus } from './supply-stream.js';
 import { walletStreamId, type WalletState } from './wallet-stream.js';
 
@@ -37,6 +43,8 @@ export interface InitiateSupply {
   walletId: string;
   method: PaymentMethod;
   amount: number;
+  /** The payer's mobile money number (E.164) for the widget; MOBILE_MONEY / CARD only. */
+  payerPhone?: string | null;
 }
 
 export interface SupplyAnswer {
@@ -52,9 +60,11 @@ export function initiateSupply(
   states: { wallet: WalletState; supply: SupplyState },
   command: InitiateSupply,
   actor: Actor,
-  facts: { bank: AcceptedBank },
+  facts: { bank: AcceptedBank; limits?: AmountLimits },
 ): Decision<{ reference: string; bankAccountNumber: string | null; bankName: string | null }> {
   assertAmount(command.amount);
+  const limits = facts.limits ?? DEFAULT_AMOUNT_LIMITS;
+  requireCommandAmountWithin(command.amount, limits);
   if (!methods.includes(command.method)) {
     throw new ValidationError('Moyen de paiement invalide', {
       fields: { accountType: 'Moyen de paiement invalide' },
@@ -68,6 +78,8 @@ export function initiateSupply(
   const walletId = requireOpenWallet(states.wallet);
   requireOwnWallet(actor, walletId);
   if (states.supply.exists) throw new ConflictError('Cette référence existe déjà');
+  // Checked again when the supply is credited: the balance may have grown meanwhile.
+  requireBalanceRoom(states.wallet, command.amount, limits, 'own');
   const bank = command.method === 'BANK';
   return decision(
     {
@@ -86,6 +98,7 @@ export function initiateSupply(
           amount: command.amount,
           bankCode: bank ? facts.bank.code : null,
           bankAccountNumber: bank ? facts.bank.accountNumber : null,
+          ...(!bank && command.payerPhone ? { payerPhone: command.payerPhone } : {}),
         }),
       ],
     },
@@ -146,7 +159,7 @@ export function verifySupply(
   states: { supply: SupplyState; wallet: WalletState },
   command: { reference: string },
   actor: Actor,
-  facts: { verification: ProviderVerification },
+  facts: { verification: ProviderVerification; limits?: AmountLimits },
 ): Decision<SupplyAnswer> {
   const reference = requireSupply(states.supply);
   requireSupplyActor(states.supply, actor);
@@ -157,7 +170,14 @@ export function verifySupply(
       'Un approvisionnement par virement est validé par un super administrateur',
     );
   }
-  if (supply.status === 'SUCCESS' || supply.status === 'FAILED')
+  // A supply the payer cancelled is still credited if the provider proves it was paid for
+  // (a late widget answer): the payer's money is never kept without a credit.
+  const paidAfterCancel =
+    supply.failureKind === 'CANCELLED' &&
+    v.status === 'SUCCESS' &&
+    v.reference === reference &&
+    v.amount === supply.amount;
+  if (supply.status === 'SUCCESS' || (supply.status === 'FAILED' && !paidAfterCancel))
     return unchanged(supply, reference);
   if (wallet.processedTransactionIds[v.transactionId]) return unchanged(supply, reference);
   if (v.reference !== reference) {
@@ -196,7 +216,7 @@ export function verifySupply(
       },
     );
   }
-  return credit(states, reference, v.transactionId, null);
+  return credit(states, reference, v.transactionId, null, facts.limits);
 }
 
 function credit(
@@ -204,12 +224,16 @@ function credit(
   reference: string,
   providerTransactionId: string | null,
   validatedBy: string | null,
+  limits: AmountLimits = DEFAULT_AMOUNT_LIMITS,
 ): Decision<SupplyAnswer> {
   const { supply, wallet } = states;
   const walletId = requireOpenWallet(wallet);
   if (walletId !== supply.walletId)
     throw new ConflictError('Portefeuille de l’approvisionnement différent');
   const amount = supply.amount;
+  // A refused credit leaves the supply as it was (INIT or PENDING): it can be credited once
+  // the wallet has room again.
+  requireBalanceRoom(wallet, amount, limits, 'supply');
   const source = supplySourceAccount(supply.method!, supply.bankCode ?? 'UNKNOWN');
   return decision(
     { reference, status: 'SUCCESS', credited: true },
@@ -271,6 +295,7 @@ export function validateBankSupply(
   states: { supply: SupplyState; wallet: WalletState },
   command: { reference: string; retypedReference: string },
   actor: Actor,
+  facts: { limits?: AmountLimits } = {},
 ): Decision<SupplyAnswer> {
   if (actor.role !== 'ROLE_SUPER_ADMIN') {
     throw new ForbiddenError('Seul un super administrateur valide un approvisionnement');
@@ -285,8 +310,96 @@ export function validateBankSupply(
     });
   }
   if (states.supply.status === 'SUCCESS') return unchanged(states.supply, reference);
+  if (states.supply.failureKind === 'REJECTED') {
+    throw new BusinessRuleError(
+      'Cet approvisionnement a été rejeté : il ne peut plus être validé',
+      {
+        reason: 'SUPPLY_REJECTED',
+      },
+    );
+  }
   if (states.supply.status !== 'INIT' && states.supply.status !== 'PENDING') {
     throw new BusinessRuleError('Seul un approvisionnement INIT ou PENDING peut être validé');
   }
-  return credit(states, reference, null, actor.userId);
+  return credit(states, reference, null, actor.userId, facts.limits);
+}
+
+/**
+ * The payer gives up a mobile-money or card supply it has not paid: INIT becomes FAILED
+ * (cancelled). Only its owner; a PENDING one is being verified (the widget reported a
+ * payment) and a bank one is decided by a super admin. Cancelling again changes nothing.
+ */
+export function cancelSupply(
+  supply: SupplyState,
+  command: { reference: string },
+  actor: Actor,
+): Decision<SupplyAnswer> {
+  const reference = requireSupply(supply);
+  if (supply.walletId === null || actor.walletId !== supply.walletId) {
+    throw new ForbiddenError('Cet approvisionnement ne vous appartient pas');
+  }
+  if (supply.method === 'BANK') {
+    throw new BusinessRuleError(
+      'Un approvisionnement par virement est validé ou rejeté par un super administrateur',
+      { reason: 'BANK_SUPPLY' },
+    );
+  }
+  if (supply.status === 'FAILED') return unchanged(supply, reference);
+  if (supply.status === 'SUCCESS') {
+    throw new BusinessRuleError('Cet approvisionnement a déjà été crédité', {
+      reason: 'SUPPLY_CREDITED',
+    });
+  }
+  if (supply.status === 'PENDING') {
+    throw new BusinessRuleError(
+      'Ce paiement est en cours de vérification : l’approvisionnement ne peut plus être annulé',
+      { reason: 'SUPPLY_PENDING' },
+    );
+  }
+  return decision(
+    { reference, status: 'FAILED', credited: false },
+    {
+      streamId: supplyStreamId(command.reference),
+      events: [walletEvent('SupplyCancelled', { reference, cancelledBy: actor.userId })],
+    },
+  );
+}
+
+/**
+ * A super admin refuses a bank supply (no transfer arrived, wrong amount…) with a reason the
+ * requester is told: INIT or PENDING becomes FAILED (rejected). A validated supply cannot
+ * be rejected (422); rejecting again changes nothing.
+ */
+export function rejectBankSupply(
+  supply: SupplyState,
+  command: { reference: string; reason: string },
+  actor: Actor,
+): Decision<SupplyAnswer> {
+  if (actor.role !== 'ROLE_SUPER_ADMIN') {
+    throw new ForbiddenError('Seul un super administrateur rejette un approvisionnement');
+  }
+  const reference = requireSupply(supply);
+  if (supply.method !== 'BANK') {
+    throw new BusinessRuleError('Seul un approvisionnement par virement peut être rejeté');
+  }
+  const reason = command.reason.trim();
+  if (!reason) {
+    throw new ValidationError('Le motif du rejet est obligatoire', {
+      fields: { reason: 'Ce champ est obligatoire' },
+    });
+  }
+  if (supply.status === 'SUCCESS') {
+    throw new BusinessRuleError(
+      'Cet approvisionnement a déjà été validé : il ne peut plus être rejeté',
+      { reason: 'SUPPLY_CREDITED' },
+    );
+  }
+  if (supply.status === 'FAILED') return unchanged(supply, reference);
+  return decision(
+    { reference, status: 'FAILED', credited: false },
+    {
+      streamId: supplyStreamId(command.reference),
+      events: [walletEvent('SupplyRejected', { reference, reason, rejectedBy: actor.userId })],
+    },
+  );
 }

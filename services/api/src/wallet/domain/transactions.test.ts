@@ -32,7 +32,12 @@ describe('transactionEffects (operationType and status for the read side)', () =
 
   it('a transfer is TRANSFER SUCCESS for both wallets; a financing is STANDARD', () => {
     const { ledger, a } = given();
-    const recipient = { userId: 'u-b', role: 'ROLE_INDUSTRIAL', clusterId: 'c1' };
+    const recipient = {
+      userId: 'u-b',
+      role: 'ROLE_INDUSTRIAL',
+      clusterId: 'c1',
+      status: 'ACTIVE' as const,
+    };
     const states = () => ({ source: ledger.wallet('a'), destination: ledger.wallet('b') });
     ledger.apply(
       transfer(

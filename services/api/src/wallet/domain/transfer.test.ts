@@ -19,7 +19,12 @@ function given() {
   return { ledger, alice, bob };
 }
 
-const recipientB: Recipient = { userId: 'u-b', role: 'ROLE_GROWER', clusterId: 'c1' };
+const recipientB: Recipient = {
+  userId: 'u-b',
+  role: 'ROLE_GROWER',
+  clusterId: 'c1',
+  status: 'ACTIVE',
+};
 
 function send(
   ledger: InMemoryWalletLedger,
@@ -111,10 +116,28 @@ describe('transfer', () => {
     expect(() => send(ledger, alice, 10, { destinationWalletId: 'a' })).toThrow(ValidationError);
     expect(() => send(ledger, alice, 10, { destinationWalletId: 'ghost' })).toThrow(NotFoundError);
   });
+  it('refuses (422, nothing written) a recipient whose account is inactive or deleted', () => {
+    const { ledger, alice } = given();
+    for (const [status, message] of [
+      ['INACTIVE', 'Le compte du destinataire n’est pas actif'],
+      ['DELETED', 'Le compte du destinataire a été supprimé'],
+    ] as const) {
+      const refused = () => send(ledger, alice, 10, {}, { ...recipientB, status });
+      expect(refused).toThrow(BusinessRuleError);
+      expect(refused).toThrow(message);
+    }
+    expect(ledger.wallet('a').balance).toBe(10_000);
+    expect(ledger.wallet('b').balance).toBe(0);
+  });
 });
 
 describe('finance', () => {
-  const aggregator: Recipient = { userId: 'u-b', role: 'ROLE_INDUSTRIAL', clusterId: 'c9' };
+  const aggregator: Recipient = {
+    userId: 'u-b',
+    role: 'ROLE_INDUSTRIAL',
+    clusterId: 'c9',
+    status: 'ACTIVE',
+  };
   const fund = (
     ledger: InMemoryWalletLedger,
     actor: Actor,
@@ -151,5 +174,16 @@ describe('finance', () => {
       ValidationError,
     );
     expect(() => fund(ledger, alice, 10_001)).toThrow(BusinessRuleError);
+  });
+
+  it('only to an active account: 422 for a deactivated or deleted aggregator', () => {
+    const { ledger, alice } = given();
+    expect(() => fund(ledger, alice, 10, { ...aggregator, status: 'INACTIVE' })).toThrow(
+      'Le compte du bénéficiaire n’est pas actif',
+    );
+    expect(() => fund(ledger, alice, 10, { ...aggregator, status: 'DELETED' })).toThrow(
+      'Le compte du bénéficiaire a été supprimé',
+    );
+    expect(ledger.wallet('b').balance).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { ForbiddenError, ValidationError } from '@filiere/platform';
+import { BusinessRuleError, ForbiddenError, ValidationError } from '@filiere/platform';
 import { assertAmount, move, walletAccount } from './accounts.js';
 import {
   decision,
@@ -10,6 +10,12 @@ import {
   type Decision,
 } from './decision.js';
 import { walletEvent } from './events.js';
+import {
+  DEFAULT_AMOUNT_LIMITS,
+  requireBalanceRoom,
+  requireCommandAmountWithin,
+  type AmountLimits,
+} from './limits.js';
 import { walletStreamId, type WalletState } from './wallet-stream.js';
 
 /** Facts about the recipient, looked up outside the decider. */
@@ -17,6 +23,30 @@ export interface Recipient {
   userId: string;
   role: string;
   clusterId: string | null;
+  /**
+   * The recipient's account: ACTIVE, INACTIVE (deactivated, or self-registered and never
+   * activated) or DELETED. Only an active account can use (or withdraw) what it receives.
+   */
+  status: RecipientStatus;
+}
+
+export type RecipientStatus = 'ACTIVE' | 'INACTIVE' | 'DELETED';
+
+/**
+ * 422 unless the recipient's account is active: money sent to a deactivated, never-activated
+ * or deleted account would be stranded in a wallet nobody can use.
+ */
+function requireActiveRecipient(recipient: Recipient, who: 'destinataire' | 'bénéficiaire'): void {
+  if (recipient.status === 'DELETED') {
+    throw new BusinessRuleError(`Le compte du ${who} a été supprimé`, {
+      reason: 'RECIPIENT_DELETED',
+    });
+  }
+  if (recipient.status !== 'ACTIVE') {
+    throw new BusinessRuleError(`Le compte du ${who} n’est pas actif`, {
+      reason: 'RECIPIENT_INACTIVE',
+    });
+  }
 }
 
 export interface Transfer {
@@ -44,15 +74,19 @@ function requireDistinct(source: string, destination: string): void {
 
 /**
  * Wallet to wallet. The source must be the caller's own wallet; admins and super admins may
- * pay anyone, other roles only users of their own cluster.
+ * pay anyone, other roles only users of their own cluster; the recipient's account must be
+ * active (422 otherwise). At most MAX_COMMAND_AMOUNT, and never taking the recipient's
+ * balance past MAX_BALANCE (422 naming the maximum).
  */
 export function transfer(
   states: { source: WalletState; destination: WalletState },
   command: Transfer,
   actor: Actor,
-  facts: { recipient: Recipient },
+  facts: { recipient: Recipient; limits?: AmountLimits },
 ): Decision<MovementAnswer> {
   assertAmount(command.amount);
+  const limits = facts.limits ?? DEFAULT_AMOUNT_LIMITS;
+  requireCommandAmountWithin(command.amount, limits);
   const reason = command.reason?.trim() ?? '';
   if (reason === '') {
     throw new ValidationError('Le motif est obligatoire', {
@@ -65,9 +99,11 @@ export function transfer(
     isAdmin(actor.role) ||
     (actor.clusterId !== null && facts.recipient.clusterId === actor.clusterId);
   if (!inScope) throw new ForbiddenError('Ce destinataire n’est pas dans votre cluster');
+  requireActiveRecipient(facts.recipient, 'destinataire');
   const from = requireOpenWallet(states.source);
   const to = requireOpenWallet(states.destination, 'Portefeuille du destinataire introuvable');
   requireAvailable(states.source, command.amount);
+  requireBalanceRoom(states.destination, command.amount, limits, 'recipient');
   const data = {
     reference: command.reference,
     fromWalletId: from,
@@ -97,14 +133,19 @@ export interface Finance {
   amount: number;
 }
 
-/** An aggregator funds another aggregator (both ROLE_INDUSTRIAL), never itself. */
+/**
+ * An aggregator funds another aggregator (both ROLE_INDUSTRIAL), never itself, and only an
+ * active account (422 otherwise); the same ceilings as a transfer.
+ */
 export function finance(
   states: { source: WalletState; destination: WalletState },
   command: Finance,
   actor: Actor,
-  facts: { recipient: Recipient },
+  facts: { recipient: Recipient; limits?: AmountLimits },
 ): Decision<MovementAnswer> {
   assertAmount(command.amount);
+  const limits = facts.limits ?? DEFAULT_AMOUNT_LIMITS;
+  requireCommandAmountWithin(command.amount, limits);
   if (actor.role !== 'ROLE_INDUSTRIAL') {
     throw new ForbiddenError('Seul un agrégateur peut financer un agrégateur');
   }
@@ -118,9 +159,11 @@ export function finance(
   if (facts.recipient.userId === actor.userId) {
     throw new ValidationError('Vous ne pouvez pas vous financer vous-même');
   }
+  requireActiveRecipient(facts.recipient, 'bénéficiaire');
   const from = requireOpenWallet(states.source);
   const to = requireOpenWallet(states.destination, 'Portefeuille du bénéficiaire introuvable');
   requireAvailable(states.source, command.amount);
+  requireBalanceRoom(states.destination, command.amount, limits, 'recipient');
   return decision(
     answer(states.source, command.reference, command.amount),
     {

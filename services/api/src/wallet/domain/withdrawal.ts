@@ -21,6 +21,7 @@ import {
   type Decision,
 } from './decision.js';
 import { walletEvent } from './events.js';
+import { DEFAULT_AMOUNT_LIMITS, requireCommandAmountWithin, type AmountLimits } from './limits.js';
 import { walletStreamId, type WalletState } from './wallet-stream.js';
 import {
   withdrawalStreamId,
@@ -49,9 +50,10 @@ export function requestWithdrawal(
   states: { wallet: WalletState; withdrawal: WithdrawalState },
   command: RequestWithdrawal,
   actor: Actor,
-  facts: { destination: string | null },
+  facts: { destination: string | null; limits?: AmountLimits },
 ): Decision<WithdrawalAnswer & { destination: string }> {
   assertAmount(command.amount);
+  requireCommandAmountWithin(command.amount, facts.limits ?? DEFAULT_AMOUNT_LIMITS);
   if (command.method !== 'MOBILE_MONEY' && command.method !== 'BANK') {
     throw new ValidationError('Moyen de retrait invalide', {
       fields: { paiementMethod: 'Moyen de retrait invalide' },

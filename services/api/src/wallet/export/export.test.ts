@@ -84,7 +84,7 @@ describe('GET transaction/user/{id}/export/xlsx', () => {
       'Moyen de paiement',
       'Émetteur',
       'Bénéficiaire',
-      'Date',
+      'Date (heure du Bénin)',
     ]);
     expect(rows.slice(1).map((r) => r.slice(0, 6))).toEqual([
       ['SUP-X', 'Approvisionnement', 'Entrée', 25_000, 'Succès', undefined],
@@ -92,6 +92,38 @@ describe('GET transaction/user/{id}/export/xlsx', () => {
       ['TR-Y', 'Transfert', 'Sortie', 2_500, 'Succès', 'Transport'],
     ]);
     expect(rows[1]![9]).toBeInstanceOf(Date);
+  });
+
+  it('writes the dates in Benin time (Africa/Porto-Novo) and the means in French', async () => {
+    const res = await get(users.a, `/api/transaction/user/${users.a.id}/export/xlsx`);
+    const rows = (await readBack(res.rawPayload)).slice(1);
+    expect(rows.map((r) => r[6])).toEqual(['Mobile money', 'Wallet', 'Wallet']);
+    const created = await t.db
+      .selectFrom('wallet_transactions')
+      .select('created_at')
+      .where('wallet_id', '=', users.a.walletId)
+      .orderBy('id')
+      .execute();
+    // A sheet's date has no zone: the cell holds the wall-clock time of Porto-Novo.
+    const parts = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Africa/Porto-Novo',
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    const wallClock = (at: Date) => {
+      const p = Object.fromEntries(parts.formatToParts(at).map((x) => [x.type, Number(x.value)]));
+      return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
+    };
+    rows.forEach((row, i) => {
+      const cell = row[9] as Date;
+      const at = created[i]!.created_at as Date;
+      expect(Math.abs(cell.getTime() - wallClock(at)), String(at)).toBeLessThan(1_000);
+    });
   });
 
   it('answers 204 when the user has no transaction, 403 for another user’s export', async () => {

@@ -31,6 +31,23 @@ const STATUS_LABELS: Record<string, string> = {
   PENDING: 'En attente',
 };
 const DIRECTION_LABELS: Record<string, string> = { IN: 'Entrée', OUT: 'Sortie' };
+/** The means as the screens name them (the sheet wrote the raw MOBILE_MONEY/BANK codes). */
+export const PAYMENT_MEANS_LABELS: Record<string, string> = {
+  MOBILE_MONEY: 'Mobile money',
+  CARD: 'Carte bancaire',
+  BANK: 'Virement bancaire',
+  WALLET: 'Wallet',
+};
+/** A row without means moved wallet to wallet (transfer, financing, contract payment). */
+const meansOf = (r: ExportRow) =>
+  r.payment_means ??
+  (r.operation_type === 'TRANSFER' || r.operation_type === 'STANDARD' ? 'WALLET' : null);
+
+/**
+ * Benin's time, Africa/Porto-Novo: UTC+1 all year (no daylight saving), as the monthly counts
+ * use. Sheet dates carry no zone, so they are written in it and the header says so.
+ */
+export const BENIN_UTC_OFFSET_SECONDS = 3_600;
 
 /** The sheet's columns: French headers, amounts as numbers, dates as dates. */
 export const EXPORT_COLUMNS = [
@@ -43,7 +60,7 @@ export const EXPORT_COLUMNS = [
   { header: 'Moyen de paiement', width: 18 },
   { header: 'Émetteur', width: 26 },
   { header: 'Bénéficiaire', width: 26 },
-  { header: 'Date', width: 20 },
+  { header: 'Date (heure du Bénin)', width: 22 },
 ] as const;
 
 /** A sheet holds 1,048,576 rows: the header and this many transactions. */
@@ -55,14 +72,13 @@ const SHARED = [
   ...Object.values(OPERATION_LABELS),
   ...Object.values(STATUS_LABELS),
   ...Object.values(DIRECTION_LABELS),
-  'MOBILE_MONEY',
-  'CARD',
-  'BANK',
+  ...Object.values(PAYMENT_MEANS_LABELS),
 ];
 const SHARED_INDEX = new Map(SHARED.map((s, i) => [s, i]));
 
-/** Excel's serial date (days since 1899-12-30, UTC as exceljs writes dates). */
-const serial = (epochSeconds: number) => epochSeconds / 86_400 + 25_569;
+/** Excel's serial date (days since 1899-12-30) of an instant, in Benin's time. */
+export const beninSerial = (epochSeconds: number) =>
+  (epochSeconds + BENIN_UTC_OFFSET_SECONDS) / 86_400 + 25_569;
 
 function text(ref: string, value: string | null | undefined): string {
   if (!value) return '';
@@ -85,10 +101,10 @@ export function renderRow(n: number, r: ExportRow): string {
     `<c r="D${n}" s="${STYLE.amount}"><v>${Number(r.amount)}</v></c>` +
     text(`E${n}`, label(STATUS_LABELS, r.status)) +
     text(`F${n}`, r.reason) +
-    text(`G${n}`, r.payment_means) +
+    text(`G${n}`, label(PAYMENT_MEANS_LABELS, meansOf(r) ?? '')) +
     text(`H${n}`, r.source_name) +
     text(`I${n}`, r.destination_name || r.destination) +
-    `<c r="J${n}" s="${STYLE.date}"><v>${serial(Number(r.epoch))}</v></c>` +
+    `<c r="J${n}" s="${STYLE.date}"><v>${beninSerial(Number(r.epoch))}</v></c>` +
     '</row>'
   );
 }

@@ -43,7 +43,9 @@ export async function registerWallet(app: FastifyInstance): Promise<void> {
 
   registerWalletCommandRoutes(app, side.deps);
   registerSupplyCommandRoutes(app, side.deps);
-  if (side.deps.provider.name === 'sandbox') {
+  // Its public widget credits a supply without payment: never served in production (where
+  // parseConfig already refuses the sandbox; this holds for a configuration built by hand).
+  if (side.deps.provider.name === 'sandbox' && config.NODE_ENV !== 'production') {
     await registerSandboxWidget(app, side.deps, side.sandboxStore);
   }
   await registerWalletQueries(app);

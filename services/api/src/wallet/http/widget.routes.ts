@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { NotFoundError } from '@filiere/platform';
+import { NotFoundError, storableString } from '@filiere/platform';
 import type { WalletDeps } from '../commands/context.js';
 import { loadSupply, markPending } from '../commands/supply-commands.js';
 import { systemActor } from '../domain/index.js';
@@ -47,7 +47,7 @@ export async function registerSandboxWidget(
       (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
     const r = scope.withTypeProvider<ZodTypeProvider>();
-    const params = z.object({ reference: z.string().min(1).max(100) });
+    const params = z.object({ reference: storableString().min(1).max(100) });
 
     r.get(
       '/api/sandbox/pay/:reference',
@@ -56,7 +56,7 @@ export async function registerSandboxWidget(
           tags: ['sandbox'],
           summary: 'The sandbox payment widget (HTML page)',
           params,
-          querystring: z.object({ returnTo: z.string().max(500).optional() }),
+          querystring: z.object({ returnTo: storableString().max(500).optional() }),
         },
       },
       async (request, reply) => {
@@ -86,7 +86,7 @@ export async function registerSandboxWidget(
           params,
           body: z.object({
             outcome: z.enum(['SUCCESS', 'FAILED']),
-            returnTo: z.string().max(500).optional(),
+            returnTo: storableString().max(500).optional(),
           }),
         },
       },

@@ -82,7 +82,7 @@ describe('background jobs: supply checks and payouts retried until final', () =>
     const res = await app.inject({
       method: 'GET',
       url: `/api/supply/verify/kk-1?reference=${reference}`,
-      headers: aggregator.headers,
+      headers: withKey(aggregator),
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ status: 'PENDING', credited: false });

@@ -7,6 +7,7 @@ import { createSandboxProvider, type SandboxStore } from './sandbox.js';
 
 type ProviderConfig = Pick<
   Config,
+  | 'NODE_ENV'
   | 'PAYMENT_PROVIDER'
   | 'PAYOUT_PROVIDER'
   | 'PUBLIC_URL'
@@ -17,7 +18,8 @@ type ProviderConfig = Pick<
   | 'FEDAPAY_BASE_URL'
   | 'FEDAPAY_PUBLIC_KEY'
   | 'FEDAPAY_SECRET_KEY'
->;
+> &
+  Partial<Pick<Config, 'KKIAPAY_WIDGET_SCRIPT_URL' | 'FEDAPAY_CHECKOUT_SCRIPT_URL'>>;
 
 type Deps = { sandboxStore: SandboxStore } & HttpOptions;
 
@@ -31,6 +33,11 @@ export function createPaymentProvider(config: ProviderConfig, deps: Deps): Payme
   const payoutName = config.PAYOUT_PROVIDER ?? config.PAYMENT_PROVIDER;
   if (payoutName === 'kkiapay') {
     throw new Error('PAYOUT_PROVIDER is required when PAYMENT_PROVIDER=kkiapay');
+  }
+  // A sandbox payout "succeeds" without paying anyone. parseConfig refuses it in production;
+  // this refuses it for a configuration built by hand too.
+  if (payoutName === 'sandbox' && config.NODE_ENV === 'production') {
+    throw new Error('PAYOUT_PROVIDER must not be sandbox when NODE_ENV=production');
   }
   if (payoutName === config.PAYMENT_PROVIDER) return collector;
   return routePayouts(collector, build(payoutName, config, deps));
@@ -61,6 +68,9 @@ function build(
         publicKey: required(config.KKIAPAY_PUBLIC_KEY, 'KKIAPAY_PUBLIC_KEY'),
         privateKey: required(config.KKIAPAY_PRIVATE_KEY, 'KKIAPAY_PRIVATE_KEY'),
         secretKey: required(config.KKIAPAY_SECRET_KEY, 'KKIAPAY_SECRET_KEY'),
+        ...(config.KKIAPAY_WIDGET_SCRIPT_URL
+          ? { widgetScriptUrl: config.KKIAPAY_WIDGET_SCRIPT_URL }
+          : {}),
       });
     case 'fedapay':
       return createFedapayProvider({
@@ -68,6 +78,9 @@ function build(
         baseUrl: config.FEDAPAY_BASE_URL,
         publicKey: required(config.FEDAPAY_PUBLIC_KEY, 'FEDAPAY_PUBLIC_KEY'),
         secretKey: required(config.FEDAPAY_SECRET_KEY, 'FEDAPAY_SECRET_KEY'),
+        ...(config.FEDAPAY_CHECKOUT_SCRIPT_URL
+          ? { checkoutScriptUrl: config.FEDAPAY_CHECKOUT_SCRIPT_URL }
+          : {}),
       });
     default:
       return createSandboxProvider({ store: deps.sandboxStore, publicUrl: config.PUBLIC_URL });

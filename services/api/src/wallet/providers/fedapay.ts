@@ -13,7 +13,11 @@ export interface FedapayOptions extends HttpOptions {
   baseUrl: string;
   publicKey: string;
   secretKey: string;
+  /** Checkout.js, the script the browser loads (FEDAPAY_CHECKOUT_SCRIPT_URL). */
+  checkoutScriptUrl?: string;
 }
+
+export const FEDAPAY_CHECKOUT_SCRIPT = 'https://cdn.fedapay.com/checkout.js?v=1.1.7';
 
 /**
  * FedaPay. Verification is `GET {base}/v1/transactions/{id}` with `Authorization: Bearer
@@ -40,20 +44,27 @@ export function createFedapayProvider(options: FedapayOptions): PaymentProvider 
 
   return {
     name: 'fedapay',
-    widgetConfig: ({ reference, amount }) => ({
-      provider: 'fedapay',
-      reference,
-      amount,
-      publicKey: options.publicKey,
-      environment: /sandbox/i.test(base) ? 'sandbox' : 'live',
-      transaction: {
+    // For Checkout.js `FedaPay.init({public_key, environment, transaction, customer,
+    // onComplete}).open()`. The reference travels in `custom_metadata` only: FedaPay wants a
+    // `merchant_reference` unique per transaction, and 'Réessayer' opens another transaction
+    // for the same supply.
+    widgetConfig: ({ reference, amount, phone }) => {
+      const number = phone ? beninPhone(phone) : null;
+      return {
+        provider: 'fedapay',
+        reference,
         amount,
-        description: `Approvisionnement ${reference}`,
-        merchant_reference: reference,
-        custom_metadata: { reference },
-      },
-      script: 'https://cdn.fedapay.com/checkout.js?v=1.1.7',
-    }),
+        publicKey: options.publicKey,
+        environment: /sandbox/i.test(base) ? 'sandbox' : 'live',
+        transaction: {
+          amount,
+          description: `Approvisionnement ${reference}`,
+          custom_metadata: { reference },
+        },
+        ...(number ? { customer: { phone_number: { number: number.e164, country: 'bj' } } } : {}),
+        script: options.checkoutScriptUrl ?? FEDAPAY_CHECKOUT_SCRIPT,
+      };
+    },
     async verify(transactionId: string): Promise<ProviderTransaction> {
       const answer = await call('GET', `/v1/transactions/${encodeURIComponent(transactionId)}`);
       if (answer.status === 404)

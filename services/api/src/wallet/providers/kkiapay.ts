@@ -11,7 +11,11 @@ export interface KkiapayOptions extends HttpOptions {
   publicKey: string;
   privateKey: string;
   secretKey: string;
+  /** The widget's script the browser loads (KKIAPAY_WIDGET_SCRIPT_URL). */
+  widgetScriptUrl?: string;
 }
+
+export const KKIAPAY_WIDGET_SCRIPT = 'https://cdn.kkiapay.me/k.js';
 
 /**
  * KKiaPay. Verification is `POST {base}/api/v1/transactions/status` with `{transactionId}`
@@ -30,7 +34,9 @@ export function createKkiapayProvider(options: KkiapayOptions): PaymentProvider 
   const base = options.baseUrl.replace(/\/+$/, '');
   return {
     name: 'kkiapay',
-    widgetConfig: ({ reference, amount }) => ({
+    // For `openKkiapayWidget({amount, key, sandbox, phone, data, partnerId, reason})`: `data`
+    // and `partnerId` carry our reference back in the status answer (`state`, `partnerId`).
+    widgetConfig: ({ reference, amount, phone }) => ({
       provider: 'kkiapay',
       reference,
       amount,
@@ -38,7 +44,9 @@ export function createKkiapayProvider(options: KkiapayOptions): PaymentProvider 
       sandbox: /sandbox/i.test(base),
       data: reference,
       partnerId: reference,
-      script: 'https://cdn.kkiapay.me/k.js',
+      reason: `Approvisionnement ${reference}`,
+      ...(phone ? { phone: phone.replace(/^\+/, '') } : {}),
+      script: options.widgetScriptUrl ?? KKIAPAY_WIDGET_SCRIPT,
     }),
     async verify(transactionId: string): Promise<ProviderTransaction> {
       const answer = await requestJson(

@@ -25,12 +25,24 @@ export interface PayoutResult {
   reason?: string;
 }
 
-/** What the browser needs to open the provider's payment widget. */
+/**
+ * What the browser needs to open the provider's payment widget: the sandbox's page `url`,
+ * or the provider's checkout `script` (configured, never built into the web app) and what
+ * to call it with.
+ */
 export interface WidgetConfig {
   provider: ProviderName;
   reference: string;
   amount: number;
+  script?: string;
   [key: string]: unknown;
+}
+
+/** The supply a widget is opened for; `phone` is the payer's mobile money number (E.164). */
+export interface WidgetSupply {
+  reference: string;
+  amount: number;
+  phone?: string | null;
 }
 
 /** What the caller of `payout` is told while a payout is under way. */
@@ -50,7 +62,7 @@ export interface PayoutProgress {
  */
 export interface PaymentProvider {
   readonly name: ProviderName;
-  widgetConfig(supply: { reference: string; amount: number }): WidgetConfig;
+  widgetConfig(supply: WidgetSupply): WidgetConfig;
   /** Asks the provider about a transaction; throws ProviderUnavailableError to retry later. */
   verify(transactionId: string): Promise<ProviderTransaction>;
   /** Starts a payout; PENDING (with `providerId`) when the provider has not settled it yet. */

@@ -3,10 +3,11 @@ import { transactionEffects, walletAccount } from '../domain/index.js';
 import type { Projector } from '@filiere/projections';
 import { asWalletEvent, defined, walletIdOfStream } from './events.js';
 
+/** Sums as bigint: a batch of large events would round in JavaScript numbers past 2^53. */
 interface Delta {
   owner: string | null;
-  balance: number;
-  held: number;
+  balance: bigint;
+  held: bigint;
   lastAmount: number | null;
   lastDate: Date | null;
 }
@@ -43,23 +44,25 @@ export const balancesProjector: Projector = {
       const event = asWalletEvent(recorded);
       let d = deltas.get(walletId);
       if (!d) {
-        d = { owner: null, balance: 0, held: 0, lastAmount: null, lastDate: null };
+        d = { owner: null, balance: 0n, held: 0n, lastAmount: null, lastDate: null };
         deltas.set(walletId, d);
       }
       const account = walletAccount(walletId);
       if (event.type === 'WalletOpened') d.owner = event.data.ownerUserId;
       else if ('postings' in event.data) {
-        for (const p of event.data.postings) if (p.account === account) d.balance += p.amount;
+        for (const p of event.data.postings) {
+          if (p.account === account) d.balance += BigInt(p.amount);
+        }
       } else if (
         event.type === 'TransferReceived' ||
         event.type === 'FinancingReceived' ||
         event.type === 'HoldPaymentReceived'
       ) {
-        d.balance += event.data.amount;
+        d.balance += BigInt(event.data.amount);
       }
-      if (event.type === 'HoldPlaced') d.held += event.data.amount;
+      if (event.type === 'HoldPlaced') d.held += BigInt(event.data.amount);
       if (event.type === 'HoldReleased' || event.type === 'HoldCaptured') {
-        d.held -= event.data.amount;
+        d.held -= BigInt(event.data.amount);
       }
       for (const effect of transactionEffects(event)) {
         if (effect.kind === 'create' && effect.walletId === walletId) {
@@ -72,9 +75,10 @@ export const balancesProjector: Projector = {
     const rows = [...deltas].map(([walletId, d]) => ({
       wallet_id: walletId,
       owner_user_id: d.owner,
-      balance: d.balance,
-      held: d.held,
-      available_balance: d.balance - d.held,
+      // As decimal text: exact whatever the size (PostgreSQL adds them as bigint).
+      balance: d.balance.toString(),
+      held: d.held.toString(),
+      available_balance: (d.balance - d.held).toString(),
       last_transaction_amount: d.lastAmount,
       last_transaction_date: d.lastDate,
     }));

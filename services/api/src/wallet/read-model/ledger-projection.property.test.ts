@@ -91,6 +91,7 @@ class Scenario {
       userId: this.actors[i]!.userId,
       role: i % 2 ? 'ROLE_INDUSTRIAL' : 'ROLE_ADMIN',
       clusterId: 'c1',
+      status: 'ACTIVE' as const,
     });
     switch (c.kind) {
       case 'supply': {

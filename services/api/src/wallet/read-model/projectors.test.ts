@@ -22,7 +22,12 @@ describe('wallet projectors given a day of wallet events', () => {
   const ledger = new RecordingLedger();
   const a = ledger.open('wa', 'ua');
   const b = ledger.open('wb', 'ub');
-  const recipientB = { userId: 'ub', role: 'ROLE_INDUSTRIAL', clusterId: 'c1' };
+  const recipientB = {
+    userId: 'ub',
+    role: 'ROLE_INDUSTRIAL',
+    clusterId: 'c1',
+    status: 'ACTIVE' as const,
+  };
   let pushes: Awaited<ReturnType<typeof projectWallet>>;
 
   beforeAll(async () => {

@@ -11,7 +11,8 @@ const COLUMNS = [
   'count_transfer',
   'total_transfer',
 ] as const;
-type Totals = Record<(typeof COLUMNS)[number], number>;
+/** Counts and totals as bigint: many large events would round in JavaScript numbers. */
+type Totals = Record<(typeof COLUMNS)[number], bigint>;
 
 /**
  * `wallet_reporting_totals` per wallet: withdrawals debited (countDebit/totalDebit),
@@ -27,9 +28,9 @@ export const reportingProjector: Projector = {
     const add = (walletId: string, kind: 'debit' | 'supplies' | 'transfer', amount: number) => {
       const t =
         totals.get(walletId) ??
-        (Object.fromEntries(COLUMNS.map((c) => [c, 0])) as unknown as Totals);
-      t[`count_${kind}`] += 1;
-      t[`total_${kind}`] += amount;
+        (Object.fromEntries(COLUMNS.map((c) => [c, 0n])) as unknown as Totals);
+      t[`count_${kind}`] += 1n;
+      t[`total_${kind}`] += BigInt(amount);
       totals.set(walletId, t);
     };
     for (const recorded of events) {
@@ -42,7 +43,12 @@ export const reportingProjector: Projector = {
     if (!totals.size) return;
     await trx
       .insertInto('wallet_reporting_totals')
-      .values([...totals].map(([wallet_id, t]) => ({ wallet_id, ...t })))
+      .values(
+        [...totals].map(([wallet_id, t]) => ({
+          wallet_id,
+          ...Object.fromEntries(COLUMNS.map((c) => [c, t[c].toString()])),
+        })),
+      )
       .onConflict((oc) =>
         oc
           .column('wallet_id')

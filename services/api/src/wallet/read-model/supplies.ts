@@ -24,15 +24,24 @@ async function supplyAdmins(trx: Kysely<any>): Promise<string[]> {
 }
 
 /**
- * `wallet_supplies`: one row per top-up (INIT → PENDING → SUCCESS | FAILED), and
+ * `wallet_supplies`: one row per top-up (INIT → PENDING → SUCCESS | FAILED, with
+ * `failure_code` CANCELLED by the payer or REJECTED by a super admin), and
  * `wallet_supply_stats` per user: number of credited supplies, last credited amount and
  * date. The available balance of the stats card is joined from `wallet_balances`.
  * Pushes `supplies.updated` to the owners, and to super admins and admins when a bank
- * supply changed (their validation list).
+ * supply changed (their validation list); `supply.rejected` `{reference, reason}` to the
+ * requester of a rejected bank supply.
  */
 export const suppliesProjector: Projector = {
   name: 'wallet-supplies',
-  eventTypes: ['SupplyInitiated', 'SupplyMarkedPending', 'SupplySucceeded', 'SupplyFailed'],
+  eventTypes: [
+    'SupplyInitiated',
+    'SupplyMarkedPending',
+    'SupplySucceeded',
+    'SupplyFailed',
+    'SupplyCancelled',
+    'SupplyRejected',
+  ],
   tables: ['wallet_supplies', 'wallet_supply_stats'],
   async apply(trx, events, ctx) {
     const touched: (string | null)[] = [];
@@ -53,6 +62,7 @@ export const suppliesProjector: Projector = {
               amount: d.amount,
               bank_code: d.bankCode,
               bank_account_number: d.bankAccountNumber,
+              payer_phone: d.payerPhone ?? null,
               status: 'INIT',
               created_at: at,
               updated_at: at,
@@ -69,7 +79,9 @@ export const suppliesProjector: Projector = {
         }
         case 'SupplyMarkedPending':
         case 'SupplySucceeded':
-        case 'SupplyFailed': {
+        case 'SupplyFailed':
+        case 'SupplyCancelled':
+        case 'SupplyRejected': {
           const d = event.data;
           const set =
             event.type === 'SupplyMarkedPending'
@@ -80,13 +92,25 @@ export const suppliesProjector: Projector = {
                     updated_at: at,
                     provider_transaction_id: event.data.providerTransactionId,
                     validated_by: event.data.validatedBy,
+                    // A cancelled supply the provider proves paid is credited after all.
+                    failure_code: null,
+                    failure_reason: null,
                   }
-                : {
-                    status: 'FAILED',
-                    updated_at: at,
-                    failure_reason: event.data.reason,
-                    provider_transaction_id: sql`coalesce(${event.data.providerTransactionId}, ${sql.ref('wallet_supplies.provider_transaction_id')})`,
-                  };
+                : event.type === 'SupplyCancelled'
+                  ? { status: 'FAILED', updated_at: at, failure_code: 'CANCELLED' }
+                  : event.type === 'SupplyRejected'
+                    ? {
+                        status: 'FAILED',
+                        updated_at: at,
+                        failure_code: 'REJECTED',
+                        failure_reason: event.data.reason,
+                      }
+                    : {
+                        status: 'FAILED',
+                        updated_at: at,
+                        failure_reason: event.data.reason,
+                        provider_transaction_id: sql`coalesce(${event.data.providerTransactionId}, ${sql.ref('wallet_supplies.provider_transaction_id')})`,
+                      };
           const row = await trx
             .updateTable('wallet_supplies')
             .set(set)
@@ -96,6 +120,14 @@ export const suppliesProjector: Projector = {
           if (!row) break;
           touched.push(row.owner_user_id as string);
           if (row.method === 'BANK') bankTouched = true;
+          if (event.type === 'SupplyRejected') {
+            // The requester is told at once (a toast), wherever it is in the app.
+            ctx.push({
+              type: 'supply.rejected',
+              userIds: [row.owner_user_id as string],
+              data: { reference: d.reference, reason: event.data.reason },
+            });
+          }
           if (event.type === 'SupplySucceeded') {
             await trx
               .updateTable('wallet_supply_stats')

@@ -16,7 +16,14 @@ describe('wallet-transactions replayed in 10,000-event batches (ledger:check, le
     const a = ledger.open('wa', 'ua');
     ledger.open('wb', 'ub');
     ledger.fund(a, 10_000_000, 'S-A');
-    const recipient = { recipient: { userId: 'ub', role: 'ROLE_INDUSTRIAL', clusterId: 'c1' } };
+    const recipient = {
+      recipient: {
+        userId: 'ub',
+        role: 'ROLE_INDUSTRIAL',
+        clusterId: 'c1',
+        status: 'ACTIVE' as const,
+      },
+    };
     for (let i = 0; i < TRANSFERS; i++) {
       ledger.apply(
         transfer(

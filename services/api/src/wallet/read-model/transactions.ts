@@ -18,6 +18,14 @@ function meansOf(event: WalletEvent): { means: string | null; destination: strin
   }
 }
 
+/** `withdrawal.settled`'s payload: which withdrawal ended, and how (paid, or refunded). */
+interface WithdrawalSettled {
+  walletId: string;
+  withdrawalId: string;
+  amount: number;
+  status: 'SUCCESS' | 'FAILED';
+}
+
 /** Rows per insert: 2,000 × 18 columns stays under PostgreSQL's 65,535 bind parameters. */
 const INSERT_SLICE = 2_000;
 
@@ -48,8 +56,17 @@ export const transactionsProjector: Projector = {
     await recordOwners(trx, OWNERS, events);
     const creates: { row: TransactionRow; event: WalletEvent; position: number; at: Date }[] = [];
     const changes: { key: string; status: string; at: Date; walletId: string | null }[] = [];
+    const settled: WithdrawalSettled[] = [];
     for (const recorded of events) {
       const event = asWalletEvent(recorded);
+      if (event.type === 'WithdrawalCompleted' || event.type === 'WithdrawalFailed') {
+        settled.push({
+          walletId: event.data.walletId,
+          withdrawalId: event.data.withdrawalId,
+          amount: event.data.amount,
+          status: event.type === 'WithdrawalCompleted' ? 'SUCCESS' : 'FAILED',
+        });
+      }
       for (const effect of transactionEffects(event)) {
         if (effect.kind === 'create') {
           creates.push({
@@ -143,5 +160,10 @@ export const transactionsProjector: Projector = {
       ...changes.map((c) => owner(c.walletId)),
     ]);
     if (userIds.length) ctx.push({ type: 'transactions.updated', userIds });
+    // The owner is told how its withdrawal ended (the web's toast), after the row changed.
+    for (const { walletId, ...data } of settled) {
+      const userId = owner(walletId);
+      if (userId) ctx.push({ type: 'withdrawal.settled', userIds: [userId], data });
+    }
   },
 };

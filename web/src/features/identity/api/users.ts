@@ -1,13 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../shared/api/client.js';
 import { toPage, type Page, type Role, type User } from '../../../shared/auth/user.js';
+import { PAGE_SIZE, type ListSearch } from '../../../shared/search/list-search.js';
 
-export const PAGE_SIZE = 10;
-
-export interface UsersSearch {
-  page: number;
-  q?: string;
-  role?: string;
+export interface UsersSearch extends Omit<ListSearch<never>, 'status'> {
+  role?: string | undefined;
 }
 
 export const usersQuery = (search: UsersSearch) =>
@@ -16,7 +13,7 @@ export const usersQuery = (search: UsersSearch) =>
     queryFn: async () =>
       toPage(
         await api<Page<User> | User[]>('/users', {
-          query: { page: search.page, limit: PAGE_SIZE, q: search.q, roles: search.role },
+          query: { page: search.page ?? 1, limit: PAGE_SIZE, q: search.q, roles: search.role },
         }),
       ),
     placeholderData: keepPreviousData,

@@ -1,4 +1,4 @@
-import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
@@ -6,13 +6,43 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
 import { currentUserQuery } from '../../../shared/auth/current-user.js';
+import { toE164 } from '../../../shared/format/phone.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
+import { DigitsInput } from '../../../shared/ui/DigitsInput.js';
+import { PasswordField } from '../../../shared/ui/PasswordField.js';
 import { useFieldError } from '../../../shared/ui/use-field-error.js';
-import { emailText, requiredText } from '../../../shared/validation/rules.js';
-import { updateMyField, type ProfileField } from '../api/profile.js';
+import { emailText, msg, phoneText, requiredText } from '../../../shared/validation/rules.js';
+import { CONFIRMED_FIELDS, updateMyField, type ProfileField } from '../api/profile.js';
 import { notify } from '../../../shared/ui/notify.js';
 
-/** One profile field in a modal; on success the modal closes and the profile reloads. */
+const valueRule = (field: ProfileField) => {
+  switch (field) {
+    case 'email':
+      return emailText();
+    case 'phone':
+      return phoneText();
+    case 'momoAccountNumber':
+    case 'bankAccountNumber':
+      return z.string().trim().max(40, msg.invalid);
+    default:
+      return requiredText();
+  }
+};
+
+/** What the API receives: phones in E.164, an emptied payout account as null. */
+const toValue = (field: ProfileField, value: string): string | null => {
+  if (field === 'phone') return toE164(value);
+  if ((field === 'momoAccountNumber' || field === 'bankAccountNumber') && !value.trim()) {
+    return null;
+  }
+  return value;
+};
+
+/**
+ * One profile field in a modal; on success the modal closes and the profile reloads. The
+ * e-mail, the phone and the payout accounts ask for the current password (the server refuses
+ * them without it, and tells the address on file).
+ */
 export function EditFieldModal({
   field,
   label,
@@ -28,14 +58,19 @@ export function EditFieldModal({
   const fieldError = useFieldError();
   const errorText = useErrorText();
   const queryClient = useQueryClient();
-  const schema = z.object({ value: field === 'email' ? emailText() : requiredText() });
-  const form = useForm<{ value: string }>({
+  const confirm = CONFIRMED_FIELDS.has(field);
+  const schema = z.object({
+    value: valueRule(field),
+    currentPassword: confirm ? z.string().min(1, msg.required) : z.string(),
+  });
+  const form = useForm<{ value: string; currentPassword: string }>({
     resolver: zodResolver(schema),
     mode: 'onChange',
-    defaultValues: { value: initial },
+    defaultValues: { value: initial, currentPassword: '' },
   });
   const mutation = useMutation({
-    mutationFn: (v: { value: string }) => updateMyField(field, v.value),
+    mutationFn: (v: { value: string; currentPassword: string }) =>
+      updateMyField(field, toValue(field, v.value), confirm ? v.currentPassword : undefined),
     onSuccess: async () => {
       notify('success', t('updated'));
       await queryClient.invalidateQueries({ queryKey: currentUserQuery.queryKey });
@@ -43,18 +78,35 @@ export function EditFieldModal({
     },
     onError: (error) => notify('error', errorText(error)),
   });
+  const digits = field === 'phone' || field === 'momoAccountNumber';
+  const Input = digits ? DigitsInput : TextInput;
   return (
     <AppModal opened onClose={onClose} title={t('editField', { field: label })}>
       <form onSubmit={form.handleSubmit((v) => mutation.mutate(v))} noValidate>
         <Stack>
-          <TextInput
+          <Input
             label={label}
             type={field === 'email' ? 'email' : 'text'}
-            withAsterisk
+            withAsterisk={field !== 'momoAccountNumber' && field !== 'bankAccountNumber'}
+            maxLength={digits ? 10 : undefined}
             data-autofocus
             error={fieldError(form.formState.errors.value)}
             {...form.register('value')}
           />
+          {confirm && (
+            <>
+              <Text size="sm" c="dark.4">
+                {t('confirmWithPassword')}
+              </Text>
+              <PasswordField
+                label={t('currentPassword')}
+                autoComplete="current-password"
+                withAsterisk
+                error={fieldError(form.formState.errors.currentPassword)}
+                {...form.register('currentPassword')}
+              />
+            </>
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('common:cancel')}

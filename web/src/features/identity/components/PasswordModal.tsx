@@ -5,6 +5,8 @@ import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
+import { useCurrentUser } from '../../../shared/auth/current-user.js';
+import { saveSession } from '../../../shared/auth/session.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
 import { PasswordChecklist } from '../../../shared/ui/PasswordChecklist.js';
 import { PasswordField } from '../../../shared/ui/PasswordField.js';
@@ -19,9 +21,13 @@ const schema = z.intersection(
 );
 type Values = z.infer<typeof schema>;
 
-/** Current password, new password with the live checklist, confirmation. */
+/**
+ * Current password, new password with the live checklist, confirmation. The change revokes
+ * every session's token, this one's included: the answer's new token replaces it.
+ */
 export function PasswordModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation('profile');
+  const user = useCurrentUser();
   const fieldError = useFieldError();
   const errorText = useErrorText();
   const form = useForm<Values>({
@@ -40,7 +46,10 @@ export function PasswordModal({ opened, onClose }: { opened: boolean; onClose: (
         newPassword: v.password,
         confirmPassword: v.confirmPassword,
       }),
-    onSuccess: () => {
+    onSuccess: (answer) => {
+      if (user) {
+        saveSession(answer.access_token, { id: user.id, role: { code: user.role?.code ?? '' } });
+      }
       notify('success', t('passwordChanged'));
       close();
     },

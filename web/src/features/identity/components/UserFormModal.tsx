@@ -47,6 +47,8 @@ const schema = z.object({
   bankAccountNumber: z.string().trim(),
 });
 type Values = z.infer<typeof schema>;
+/** Editing: the owner's fields are read-only and not sent, so not checked either. */
+const editSchema = schema.extend({ email: z.string(), phone: z.string() });
 
 const empty: Values = {
   lastname: '',
@@ -89,6 +91,29 @@ function toInput(v: Values): UserInput {
   };
 }
 
+/**
+ * On someone else's account, the e-mail, phone and payout accounts are their owner's alone
+ * (the server's field rules): the edit form shows them read-only and never sends them.
+ */
+function toEditInput(v: Values): Partial<UserInput> {
+  const {
+    email: _email,
+    phone: _phone,
+    momoAccountNumber: _momo,
+    bankAccountNumber: _bank,
+    ...rest
+  } = toInput(v);
+  return rest;
+}
+
+/** Staff rank, as the server's field rules: a role is assigned only below one's own. */
+const RANK: Record<string, number> = {
+  [ROLES.SUPER_ADMIN]: 3,
+  [ROLES.ADMIN]: 2,
+  [ROLES.CLUSTER_MANAGER]: 1,
+};
+const rankOf = (code: string | undefined) => RANK[code ?? ''] ?? 0;
+
 /** 'Ajouter un utilisateur' / 'Modifier un utilisateur'; creation ends in a success box. */
 /** Mounted per user (keyed), so its form starts from that user's values. */
 export function UserFormModal({ user, onClose }: { user: User | 'new'; onClose: () => void }) {
@@ -104,14 +129,14 @@ export function UserFormModal({ user, onClose }: { user: User | 'new'; onClose: 
   const clusters = useQuery({ ...clustersQuery, enabled: opened }).data?.data ?? [];
   const organizations = useQuery({ ...organizationsQuery, enabled: opened }).data?.data ?? [];
   const form = useForm<Values>({
-    resolver: zodResolver(schema),
+    resolver: zodResolver(isNew ? schema : editSchema),
     mode: 'onChange',
     defaultValues: isNew ? empty : toValues(user),
   });
 
   const mutation = useMutation({
     mutationFn: (v: Values) =>
-      isNew ? createUser(toInput(v)) : updateUser((user as User).id, toInput(v)),
+      isNew ? createUser(toInput(v)) : updateUser((user as User).id, toEditInput(v)),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['users'] });
       if (isNew) setAdded(true);
@@ -125,9 +150,17 @@ export function UserFormModal({ user, onClose }: { user: User | 'new'; onClose: 
     mutation.reset();
     onClose();
   };
+  const myRole = me?.role?.code;
+  const currentRoleId = isNew ? undefined : (user.roleId ?? user.role?.id);
   const roleOptions = roles
-    .filter((r) => r.code !== ROLES.SUPER_ADMIN || me?.role?.code === ROLES.SUPER_ADMIN)
+    .filter(
+      (r) =>
+        myRole === ROLES.SUPER_ADMIN ||
+        rankOf(r.code) < rankOf(myRole) ||
+        String(r.id) === String(currentRoleId),
+    )
     .map((r) => ({ value: r.id, label: r.name }));
+  const ownerOnly = !isNew;
   const { errors, isValid } = form.formState;
 
   if (added) {
@@ -198,13 +231,15 @@ export function UserFormModal({ user, onClose }: { user: User | 'new'; onClose: 
             <TextInput
               label={t('form.email')}
               type="email"
-              withAsterisk
+              withAsterisk={!ownerOnly}
+              readOnly={ownerOnly}
               error={fieldError(errors.email)}
               {...form.register('email')}
             />
             <DigitsInput
               label={t('form.phone')}
-              withAsterisk
+              withAsterisk={!ownerOnly}
+              readOnly={ownerOnly}
               maxLength={10}
               error={fieldError(errors.phone)}
               {...form.register('phone')}
@@ -222,11 +257,21 @@ export function UserFormModal({ user, onClose }: { user: User | 'new'; onClose: 
             )}
             <DigitsInput
               label={t('form.momo')}
+              readOnly={ownerOnly}
               maxLength={10}
               {...form.register('momoAccountNumber')}
             />
-            <TextInput label={t('form.bank')} {...form.register('bankAccountNumber')} />
+            <TextInput
+              label={t('form.bank')}
+              readOnly={ownerOnly}
+              {...form.register('bankAccountNumber')}
+            />
           </SimpleGrid>
+          {ownerOnly && (
+            <Text size="sm" c="dark.4" data-testid="owner-only-hint">
+              {t('form.ownerOnlyHint')}
+            </Text>
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               {t('common:cancel')}

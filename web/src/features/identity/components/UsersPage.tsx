@@ -7,18 +7,11 @@ import { useErrorText } from '../../../shared/api/use-error-text.js';
 import { useCurrentUser } from '../../../shared/auth/current-user.js';
 import { ROLES } from '../../../shared/auth/roles.js';
 import type { User } from '../../../shared/auth/user.js';
-import { DataTable, type Column } from '../../../shared/ui/DataTable.js';
+import type { Column } from '../../../shared/ui/DataTable.js';
+import { ListPanel } from '../../../shared/ui/ListPage.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
-import { PaginationBar } from '../../../shared/ui/PaginationBar.js';
-import { SearchInput } from '../../../shared/ui/SearchInput.js';
 import { StatusBadge } from '../../../shared/ui/StatusBadge.js';
-import {
-  PAGE_SIZE,
-  rolesQuery,
-  toggleActivation,
-  usersQuery,
-  type UsersSearch,
-} from '../api/users.js';
+import { rolesQuery, toggleActivation, usersQuery, type UsersSearch } from '../api/users.js';
 import { DeleteUserModal } from './DeleteUserModal.js';
 import { UserFormModal } from './UserFormModal.js';
 import { notify } from '../../../shared/ui/notify.js';
@@ -111,7 +104,7 @@ export function UsersPage({
     </Button>
   );
   const filtered = Boolean(search.q || search.role);
-  const empty = list.isSuccess && list.data.count === 0 && !filtered && search.page === 1;
+  const empty = list.isSuccess && list.data.count === 0 && !filtered && (search.page ?? 1) === 1;
 
   return (
     <>
@@ -128,16 +121,12 @@ export function UsersPage({
           </Stack>
         </Paper>
       ) : (
-        <Paper withBorder p="md" radius="md">
-          <Group mb="md" align="flex-end">
-            <div style={{ flex: '1 1 220px', maxWidth: 360 }}>
-              <SearchInput
-                value={search.q ?? ''}
-                placeholder={t('searchPlaceholder')}
-                onSearch={(q) => onSearchChange({ q: q || undefined, page: undefined })}
-              />
-            </div>
-            {isSuperAdmin && (
+        <ListPanel
+          search={search}
+          onSearchChange={onSearchChange}
+          searchPlaceholder={t('searchPlaceholder')}
+          filters={
+            isSuperAdmin && (
               <Select
                 aria-label={t('roleFilter')}
                 placeholder={t('allRoles')}
@@ -146,21 +135,12 @@ export function UsersPage({
                 value={search.role ?? null}
                 onChange={(v) => onSearchChange({ role: v ?? undefined, page: undefined })}
               />
-            )}
-          </Group>
-          <DataTable
-            columns={columns}
-            rows={list.data?.data}
-            loading={list.isLoading}
-            caption={t('title')}
-          />
-          <PaginationBar
-            page={search.page}
-            total={list.data?.count ?? 0}
-            perPage={PAGE_SIZE}
-            onChange={(page) => onSearchChange({ page })}
-          />
-        </Paper>
+            )
+          }
+          columns={columns}
+          list={list}
+          caption={t('title')}
+        />
       )}
       {editing && (
         <UserFormModal

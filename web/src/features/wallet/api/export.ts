@@ -1,9 +1,9 @@
 import { ApiError } from '../../../shared/api/api-error.js';
+import { api, apiResponse } from '../../../shared/api/client.js';
 import { getToken } from '../../../shared/auth/session.js';
 import { RealtimeConnection } from '../../../shared/realtime/connection.js';
 import type { PushMessage } from '../../../shared/realtime/invalidations.js';
 import { reportDownloadProgress } from '../../../shared/ui/download-progress.js';
-import { send } from './command.js';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Without pushes (socket down), the job's state is read this often. */
@@ -63,18 +63,18 @@ export function waitForExport(first: ExportJob): Promise<void> {
     };
     const check = async () => {
       try {
-        apply((await (await send('GET', first.statusUrl, {})).json()) as ExportJob);
+        apply(await api<ExportJob>(first.statusUrl));
       } catch (error) {
         finish(error as Error);
       }
     };
     const onPush = (message: PushMessage) => {
-      const data = (message.data ?? {}) as { jobId?: string; done?: number; total?: number };
-      if (data.jobId !== first.jobId) return;
-      if (message.type === 'export.progress') {
-        apply({ status: 'RUNNING', done: data.done ?? 0, total: data.total ?? first.total });
-      } else if (message.type === 'export.ready') finish();
-      else if (message.type === 'export.failed') finish(failed());
+      const mine = (data: { jobId: string } | null) => data?.jobId === first.jobId;
+      if (message.type === 'export.progress' && mine(message.data)) {
+        const { done, total } = message.data;
+        apply({ status: 'RUNNING', done: done ?? 0, total: total ?? first.total });
+      } else if (message.type === 'export.ready' && mine(message.data)) finish();
+      else if (message.type === 'export.failed' && mine(message.data)) finish(failed());
     };
     const connection = new RealtimeConnection(getToken, onPush, () => void check());
     const poll = setInterval(() => void check(), POLL_MS);
@@ -89,19 +89,19 @@ export function waitForExport(first: ExportJob): Promise<void> {
  * downloaded. `{url}` answers (the spec's "returns a url") are followed.
  */
 export async function downloadSpreadsheet(path: string, fileName: string): Promise<boolean> {
-  let response = await send('GET', path, { accept: `${XLSX}, application/json` });
+  let response = await apiResponse(path, { accept: `${XLSX}, application/json` });
   if (response.status === 204) return false;
   if (response.status === 202) {
     const job = (await response.json()) as ExportJob;
     await waitForExport(job);
-    response = await send('GET', job.downloadUrl, { accept: XLSX });
+    response = await apiResponse(job.downloadUrl, { accept: XLSX });
     const href = save(await response.blob(), fileName);
     reportDownloadProgress({ state: 'ready', href, fileName });
     return true;
   }
   if ((response.headers.get('content-type') ?? '').includes('json')) {
     const { url } = (await response.json()) as { url: string };
-    response = await send('GET', url, { accept: XLSX });
+    response = await apiResponse(url, { accept: XLSX });
   }
   const href = save(await response.blob(), fileName);
   setTimeout(() => {

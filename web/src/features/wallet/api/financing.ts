@@ -1,9 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { api } from '../../../shared/api/client.js';
+import { api, command } from '../../../shared/api/client.js';
+import type { IdempotencyKey } from '../../../shared/api/idempotency.js';
 import { toPage, type Page } from '../../../shared/auth/user.js';
-import { PAGE_SIZE, type ListQuery, type TransactionStatus } from '../model/search.js';
+import { pageParams, type ListQuery } from '../../../shared/search/list-search.js';
+import type { TransactionStatus } from '../model/search.js';
 import type { Aggregator, Financing } from '../model/types.js';
-import { command } from './command.js';
 
 export const financingsQuery = (userId: string, search: ListQuery<TransactionStatus>) =>
   queryOptions({
@@ -12,7 +13,7 @@ export const financingsQuery = (userId: string, search: ListQuery<TransactionSta
       const page = toPage(
         await api<Page<Financing> | Financing[]>(
           `/financement/user/${encodeURIComponent(userId)}`,
-          { query: { page: search.page, limit: PAGE_SIZE, q: search.q, status: search.status } },
+          { query: pageParams(search) },
         ),
       );
       return { ...page, data: page.data.map((f) => ({ ...f, id: f.id ?? f.reference })) };
@@ -29,6 +30,9 @@ export const aggregatorsQuery = (q: string) =>
     staleTime: 30_000,
   });
 
-export function createFinancing(input: { aggregatorId: string; amount: number }, key: string) {
-  return command<Financing>('/financement', key, input);
+export function createFinancing(
+  input: { aggregatorId: string; amount: number },
+  key: IdempotencyKey,
+) {
+  return command<Financing>('/financement', key, { body: input });
 }

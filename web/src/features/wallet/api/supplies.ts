@@ -1,9 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { api } from '../../../shared/api/client.js';
+import { api, command } from '../../../shared/api/client.js';
+import type { IdempotencyKey } from '../../../shared/api/idempotency.js';
 import { toPage, type Page } from '../../../shared/auth/user.js';
-import { PAGE_SIZE, type ListQuery, type SupplyStatus, type SupplyTab } from '../model/search.js';
+import { pageParams, type ListQuery } from '../../../shared/search/list-search.js';
+import type { SupplyStatus, SupplyTab } from '../model/search.js';
 import type { Supply, SupplyCreated, SupplyStats } from '../model/types.js';
-import { command } from './command.js';
 
 /** Supplies have no id of their own: the reference identifies one. */
 const withIds = (page: Page<Supply>): Page<Supply> => ({
@@ -24,7 +25,7 @@ export const suppliesQuery = (userId: string, tab: SupplyTab, search: ListQuery<
       withIds(
         toPage(
           await api<Page<Supply> | Supply[]>(`/supply/${tab}/${encodeURIComponent(userId)}`, {
-            query: { page: search.page, limit: PAGE_SIZE, q: search.q, status: search.status },
+            query: pageParams(search),
           }),
         ),
       ),
@@ -39,13 +40,7 @@ export const bankSuppliesQuery = (search: ListQuery<SupplyStatus>) =>
       withIds(
         toPage(
           await api<Page<Supply> | Supply[]>('/supply', {
-            query: {
-              page: search.page,
-              limit: PAGE_SIZE,
-              type: 'BANK',
-              q: search.q,
-              status: search.status,
-            },
+            query: { ...pageParams(search), type: 'BANK' },
           }),
         ),
       ),
@@ -59,30 +54,26 @@ export interface SupplyInput {
   bank?: string;
 }
 
-export function createSupply(input: SupplyInput, key: string): Promise<SupplyCreated> {
-  return command<SupplyCreated>('/supply', key, input);
+export function createSupply(input: SupplyInput, key: IdempotencyKey): Promise<SupplyCreated> {
+  return command<SupplyCreated>('/supply', key, { body: input });
 }
 
 /** After the widget reports success: the server verifies with the provider and credits once. */
 export function verifySupply(
   transactionId: string,
   reference: string | undefined,
-  key: string,
+  key: IdempotencyKey,
 ): Promise<Supply> {
   const query = reference ? `?reference=${encodeURIComponent(reference)}` : '';
-  return command<Supply>(
-    `/supply/verify/${encodeURIComponent(transactionId)}${query}`,
-    key,
-    undefined,
-    'GET',
-  );
+  return command<Supply>(`/supply/verify/${encodeURIComponent(transactionId)}${query}`, key, {
+    method: 'GET',
+  });
 }
 
 /** Super admin: validates a bank supply by its retyped reference. */
-export function validateBankSupply(supply: Supply, reference: string, key: string) {
+export function validateBankSupply(supply: Supply, reference: string, key: IdempotencyKey) {
   return command<Supply>('/supply/validate-bank-supply', key, {
-    reference,
-    supplyReference: supply.reference,
+    body: { reference, supplyReference: supply.reference },
   });
 }
 

@@ -1,9 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../shared/api/client.js';
 import { toPage, type Page } from '../../../shared/auth/user.js';
-import { PAGE_SIZE, type ListQuery, type TransactionStatus } from '../model/search.js';
+import { pageParams, type ListQuery } from '../../../shared/search/list-search.js';
+import type { TransactionStatus } from '../model/search.js';
 import type { Transaction, TransactionDetail } from '../model/types.js';
-import { downloadSpreadsheet } from './command.js';
+import { downloadSpreadsheet } from './export.js';
 
 export const transactionsQuery = (search: ListQuery<TransactionStatus>) =>
   queryOptions({
@@ -11,7 +12,7 @@ export const transactionsQuery = (search: ListQuery<TransactionStatus>) =>
     queryFn: async () =>
       toPage(
         await api<Page<Transaction> | Transaction[]>('/transaction', {
-          query: { page: search.page, limit: PAGE_SIZE, q: search.q, status: search.status },
+          query: pageParams(search),
         }),
       ),
     placeholderData: keepPreviousData,

@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../../shared/api/client.js';
+import { api, command } from '../../../shared/api/client.js';
+import type { IdempotencyKey } from '../../../shared/api/idempotency.js';
 import { toPage, type Page } from '../../../shared/auth/user.js';
 import type { Recipient, Transaction } from '../model/types.js';
-import { command } from './command.js';
 
 /**
  * Transfer recipients: admins search every user, other roles their cluster's
@@ -26,8 +26,8 @@ export interface TransferInput {
   reason: string;
 }
 
-export function makeTransfer(input: TransferInput, key: string): Promise<Transaction> {
-  return command<Transaction>('/wallet/make-transfer', key, input);
+export function makeTransfer(input: TransferInput, key: IdempotencyKey): Promise<Transaction> {
+  return command<Transaction>('/wallet/make-transfer', key, { body: input });
 }
 
 export interface WithdrawInput {
@@ -35,10 +35,8 @@ export interface WithdrawInput {
   amount: number;
 }
 
-export function makeDebit(walletOrUserId: string, input: WithdrawInput, key: string) {
-  return command<Transaction>(
-    `/wallet/make-debit/${encodeURIComponent(walletOrUserId)}`,
-    key,
-    input,
-  );
+export function makeDebit(walletOrUserId: string, input: WithdrawInput, key: IdempotencyKey) {
+  return command<Transaction>(`/wallet/make-debit/${encodeURIComponent(walletOrUserId)}`, key, {
+    body: input,
+  });
 }

@@ -5,11 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../shared/format/date.js';
 import { formatNumber } from '../../../shared/format/money.js';
 import type { Column } from '../../../shared/ui/DataTable.js';
+import { ListPage } from '../../../shared/ui/ListPage.js';
+import { listQuery } from '../../../shared/search/list-search.js';
 import { useRealtime } from '../../../shared/realtime/use-realtime.js';
 import { bankAccountQuery, bankSuppliesQuery } from '../api/supplies.js';
 import { SUPPLY_STATUSES, type AdminSupplySearch } from '../model/search.js';
 import type { Supply } from '../model/types.js';
-import { ListPage } from './ListPage.js';
 import { ValidateSupplyModal } from './ValidateSupplyModal.js';
 import { WalletStatusBadge } from './WalletStatusBadge.js';
 
@@ -28,9 +29,7 @@ export function AdminSuppliesPage({
 }) {
   const { t } = useTranslation('wallet');
   useRealtime();
-  const list = useQuery(
-    bankSuppliesQuery({ page: search.page ?? 1, q: search.q, status: search.status }),
-  );
+  const list = useQuery(bankSuppliesQuery(listQuery(search)));
   const bank = useQuery(bankAccountQuery());
   const [validating, setValidating] = useState<Supply | null>(null);
   const columns: Column<Supply>[] = [
@@ -64,7 +63,8 @@ export function AdminSuppliesPage({
       title={t('adminSupplies.title')}
       search={search}
       onSearchChange={onSearchChange}
-      statuses={SUPPLY_STATUSES}
+      searchPlaceholder={t('searchPlaceholder')}
+      statuses={{ values: SUPPLY_STATUSES, label: (s) => t(`statuses.${s}`) }}
       columns={columns}
       list={list}
     >

@@ -1,78 +1,79 @@
 import { Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
-import { useId, useState, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
+import { Controller, useFormContext } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { MoneyInput } from '../../../shared/ui/MoneyInput.js';
-import { amountError } from '../model/amount.js';
+import { useFieldError } from '../../../shared/ui/use-field-error.js';
+import type { AmountValues, PaymentMeans } from '../model/forms.js';
 
 /**
  * The step that picks a means and an amount, shared by 'Nouvel approvisionnement' and
- * 'Retirer': the means as a segmented control, the amount (grouped by thousands, integer,
- * not zero: 'Entré non valide' once typed), extra fields (`children`: the bank), then
- * 'Annuler' and the submit button, disabled while the amount or `invalid` says so.
+ * 'Retirer', inside the form (react-hook-form, `FormProvider`) of either: the means as a
+ * segmented control, the amount (grouped by thousands, integer, not zero: 'Entré non valide'
+ * once typed), extra fields (`children`: the bank), then 'Annuler' and the submit button,
+ * disabled while the form is invalid.
  */
-export function AmountStep<M extends string>({
-  modeLabel,
-  modes,
-  mode,
-  onModeChange,
+export function AmountStep({
+  meansLabel,
+  means,
   amountLabel,
-  amount,
-  onAmountChange,
   submitLabel,
-  onSubmit,
   onCancel,
   pending = false,
-  invalid = false,
   children,
 }: {
-  modeLabel: string;
-  modes: readonly { value: M; label: string }[];
-  mode: M;
-  onModeChange: (mode: M) => void;
+  meansLabel: string;
+  means: readonly { value: PaymentMeans; label: string }[];
   amountLabel: string;
-  amount: number | null;
-  onAmountChange: (amount: number | null) => void;
   submitLabel: string;
-  onSubmit: () => void;
   onCancel: () => void;
   pending?: boolean;
-  invalid?: boolean;
   children?: ReactNode;
 }) {
   const { t } = useTranslation('wallet');
+  const fieldError = useFieldError();
   const labelId = useId();
-  const [touched, setTouched] = useState(false);
-  const amountMsg = amountError(amount);
+  const { control, formState } = useFormContext<AmountValues>();
   return (
     <Stack>
       <div>
         <Text size="sm" fw={500} mb={4} id={labelId}>
-          {modeLabel}
+          {meansLabel}
         </Text>
-        <SegmentedControl
-          aria-labelledby={labelId}
-          fullWidth
-          value={mode}
-          onChange={(v) => onModeChange(v as M)}
-          data={modes.map((m) => ({ value: m.value, label: m.label }))}
+        <Controller
+          control={control}
+          name="means"
+          render={({ field }) => (
+            <SegmentedControl
+              aria-labelledby={labelId}
+              fullWidth
+              value={field.value}
+              onChange={(v) => field.onChange(v as PaymentMeans)}
+              data={means.map((m) => ({ value: m.value, label: m.label }))}
+            />
+          )}
         />
       </div>
-      <MoneyInput
-        label={amountLabel}
-        withAsterisk
-        value={amount}
-        onChange={(v) => {
-          setTouched(true);
-          onAmountChange(v);
-        }}
-        error={touched && amountMsg ? t(amountMsg) : undefined}
+      <Controller
+        control={control}
+        name="amount"
+        render={({ field, fieldState }) => (
+          <MoneyInput
+            label={amountLabel}
+            withAsterisk
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={fieldError(fieldState.error)}
+          />
+        )}
       />
       {children}
       <Group justify="flex-end">
         <Button variant="default" onClick={onCancel}>
           {t('common:cancel')}
         </Button>
-        <Button disabled={Boolean(amountMsg) || invalid} loading={pending} onClick={onSubmit}>
+        <Button type="submit" disabled={!formState.isValid} loading={pending}>
           {submitLabel}
         </Button>
       </Group>

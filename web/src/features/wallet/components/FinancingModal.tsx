@@ -1,17 +1,22 @@
-import { toast } from '../hooks/toast.js';
 import { Button, Group, Select, Stack } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
+import { useIdempotencyKey } from '../../../shared/api/use-idempotency-key.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
 import { MoneyInput } from '../../../shared/ui/MoneyInput.js';
+import { notify } from '../../../shared/ui/notify.js';
+import { useFieldError } from '../../../shared/ui/use-field-error.js';
 import { aggregatorsQuery, createFinancing } from '../api/financing.js';
-import { useIdempotencyKey } from '../hooks/use-idempotency-key.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
-import { amountError } from '../model/amount.js';
+import { financingSchema, type FinancingValues } from '../model/forms.js';
 import { fullName } from '../model/types.js';
+
+const EMPTY: FinancingValues = { aggregatorId: '', amount: null };
 
 /** 'Financer un agrégateur': aggregator select and amount. */
 export function FinancingModal({
@@ -25,80 +30,86 @@ export function FinancingModal({
 }) {
   const { t } = useTranslation('wallet');
   const errorText = useErrorText();
+  const fieldError = useFieldError();
   const invalidate = useInvalidateWallet();
-  const key = useIdempotencyKey();
+  const form = useForm<FinancingValues>({
+    resolver: zodResolver(financingSchema),
+    mode: 'onChange',
+    defaultValues: EMPTY,
+  });
+  // Another aggregator or amount is another financing: it gets a new key.
+  const key = useIdempotencyKey(form);
   const [q, setQ] = useState('');
   const [debounced] = useDebouncedValue(q.trim(), 250);
-  const [aggregatorId, setAggregatorId] = useState<string | null>(null);
-  const [amount, setAmount] = useState<number | null>(null);
-  const [touched, setTouched] = useState(false);
   const aggregators = (useQuery(aggregatorsQuery(debounced)).data ?? []).filter(
     (a) => a.id !== myId,
   );
-  const amountMsg = amountError(amount);
   const close = () => {
     onClose();
-    setAggregatorId(null);
-    setAmount(null);
-    setTouched(false);
+    form.reset(EMPTY);
     setQ('');
     key.renew();
   };
   const fund = useMutation({
-    mutationFn: () =>
-      createFinancing({ aggregatorId: aggregatorId!, amount: amount! }, key.current()),
+    mutationFn: (values: FinancingValues) =>
+      createFinancing({ aggregatorId: values.aggregatorId, amount: values.amount! }, key.current()),
     onSuccess: async () => {
-      toast('success', t('financings.success'));
+      notify('success', t('financings.success'));
       await invalidate();
       close();
     },
-    onError: (error) => toast('error', errorText(error)),
+    onError: (error) => notify('error', errorText(error)),
   });
   return (
     <AppModal opened={opened} onClose={close} title={t('financings.new')}>
-      <Stack>
-        <Select
-          label={t('financings.aggregator')}
-          placeholder={t('financings.aggregatorPlaceholder')}
-          withAsterisk
-          searchable
-          searchValue={q}
-          onSearchChange={setQ}
-          filter={({ options }) => options}
-          data={aggregators.map((a) => ({
-            value: a.id,
-            label: [fullName(a), a.organization?.denomination].filter(Boolean).join(' · '),
-          }))}
-          value={aggregatorId}
-          onChange={(v) => {
-            setAggregatorId(v);
-            key.renew();
-          }}
-        />
-        <MoneyInput
-          label={t('financings.amount')}
-          withAsterisk
-          value={amount}
-          onChange={(v) => {
-            setAmount(v);
-            setTouched(true);
-            key.renew();
-          }}
-          error={touched && amountMsg ? t(amountMsg) : undefined}
-        />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            {t('common:cancel')}
-          </Button>
-          <Button
-            disabled={!aggregatorId || Boolean(amountMsg)}
-            loading={fund.isPending}
-            onClick={() => fund.mutate()}
-          >
-            {t('financings.submit')}
-          </Button>
-        </Group>
-      </Stack>
+      <form onSubmit={form.handleSubmit((values) => fund.mutate(values))} noValidate>
+        <Stack>
+          <Controller
+            control={form.control}
+            name="aggregatorId"
+            render={({ field }) => (
+              <Select
+                label={t('financings.aggregator')}
+                placeholder={t('financings.aggregatorPlaceholder')}
+                withAsterisk
+                searchable
+                searchValue={q}
+                onSearchChange={setQ}
+                filter={({ options }) => options}
+                data={aggregators.map((a) => ({
+                  value: a.id,
+                  label: [fullName(a), a.organization?.denomination].filter(Boolean).join(' · '),
+                }))}
+                value={field.value || null}
+                onChange={(v) => field.onChange(v ?? '')}
+                onBlur={field.onBlur}
+              />
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="amount"
+            render={({ field, fieldState }) => (
+              <MoneyInput
+                label={t('financings.amount')}
+                withAsterisk
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={fieldError(fieldState.error)}
+              />
+            )}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              {t('common:cancel')}
+            </Button>
+            <Button type="submit" disabled={!form.formState.isValid} loading={fund.isPending}>
+              {t('financings.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
     </AppModal>
   );
 }

@@ -8,12 +8,13 @@ import { ROLES } from '../../../shared/auth/roles.js';
 import { formatDate } from '../../../shared/format/date.js';
 import { formatNumber } from '../../../shared/format/money.js';
 import type { Column } from '../../../shared/ui/DataTable.js';
+import { ListPage } from '../../../shared/ui/ListPage.js';
+import { listQuery } from '../../../shared/search/list-search.js';
 import { useRealtime } from '../../../shared/realtime/use-realtime.js';
 import { financingsQuery } from '../api/financing.js';
 import { TRANSACTION_STATUSES, type TransactionListSearch } from '../model/search.js';
 import { fullName, type Financing } from '../model/types.js';
 import { FinancingModal } from './FinancingModal.js';
-import { ListPage } from './ListPage.js';
 import { WalletStatusBadge } from './WalletStatusBadge.js';
 
 /** 'Financements': list and 'Financer un agrégateur' (hidden for SFD). */
@@ -29,11 +30,7 @@ export function FinancingsPage({
   const me = useCurrentUser();
   const [open, setOpen] = useState(false);
   const list = useQuery({
-    ...financingsQuery(me?.id ?? '', {
-      page: search.page ?? 1,
-      q: search.q,
-      status: search.status,
-    }),
+    ...financingsQuery(me?.id ?? '', listQuery(search)),
     enabled: Boolean(me),
   });
   const canFund = me?.role?.code !== ROLES.SFD;
@@ -64,8 +61,8 @@ export function FinancingsPage({
       }
       search={search}
       onSearchChange={onSearchChange}
-      statuses={TRANSACTION_STATUSES}
-      statusLabels="financingStatuses"
+      searchPlaceholder={t('searchPlaceholder')}
+      statuses={{ values: TRANSACTION_STATUSES, label: (s) => t(`financingStatuses.${s}`) }}
       columns={columns}
       list={list}
     >

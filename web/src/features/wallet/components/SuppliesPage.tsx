@@ -7,6 +7,8 @@ import { useCurrentUser } from '../../../shared/auth/current-user.js';
 import { formatDate } from '../../../shared/format/date.js';
 import { formatNumber } from '../../../shared/format/money.js';
 import type { Column } from '../../../shared/ui/DataTable.js';
+import { ListPanel } from '../../../shared/ui/ListPage.js';
+import { listQuery } from '../../../shared/search/list-search.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { bankAccountQuery, suppliesQuery } from '../api/supplies.js';
 import { useWidgetResult } from '../hooks/use-widget-result.js';
@@ -19,7 +21,6 @@ import {
 import type { Supply } from '../model/types.js';
 import { WIDGET_MESSAGE } from '../model/widget.js';
 import { BankInfoModal } from './BankInfoModal.js';
-import { ListPanel } from './ListPage.js';
 import { WalletStatusBadge } from './WalletStatusBadge.js';
 import { SupplyModal } from './SupplyModal.js';
 import { SupplyStatsCards } from './SupplyStatsCards.js';
@@ -51,11 +52,10 @@ export function SuppliesPage({
   useRealtime();
   const me = useCurrentUser();
   const tab: SupplyTab = search.tab ?? 'momo-card';
-  const page = search.page ?? 1;
   const bank = useQuery(bankAccountQuery());
   const [bankInfo, setBankInfo] = useState<Supply | null>(null);
   const list = useQuery({
-    ...suppliesQuery(me?.id ?? '', tab, { page, q: search.q, status: search.status }),
+    ...suppliesQuery(me?.id ?? '', tab, listQuery(search)),
     enabled: Boolean(me) && !search.transactionId,
   });
   const widgetResult = useWidgetResult(() =>
@@ -141,7 +141,8 @@ export function SuppliesPage({
       <ListPanel
         search={search}
         onSearchChange={onSearchChange}
-        statuses={SUPPLY_STATUSES}
+        searchPlaceholder={t('searchPlaceholder')}
+        statuses={{ values: SUPPLY_STATUSES, label: (s) => t(`statuses.${s}`) }}
         columns={columns}
         list={list}
         caption={t(`supplies.tabs.${tab}`)}

@@ -1,23 +1,29 @@
-import { toast } from '../hooks/toast.js';
 import { Group, Loader, Select, Text } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Controller, FormProvider, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../../shared/api/api-error.js';
+import { useIdempotencyKey } from '../../../shared/api/use-idempotency-key.js';
+import { useErrorText } from '../../../shared/api/use-error-text.js';
 import type { User } from '../../../shared/auth/user.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
-import { useErrorText } from '../../../shared/api/use-error-text.js';
-import { isApiError } from '../../../shared/api/api-error.js';
-import { bankAccountQuery, createSupply, type SupplyInput } from '../api/supplies.js';
-import { useIdempotencyKey } from '../hooks/use-idempotency-key.js';
+import { notify } from '../../../shared/ui/notify.js';
+import { useFieldError } from '../../../shared/ui/use-field-error.js';
+import { bankAccountQuery, createSupply } from '../api/supplies.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
 import { useWidgetResult } from '../hooks/use-widget-result.js';
+import {
+  PAYMENT_MEANS,
+  supplySchema,
+  type PaymentMeans,
+  type SupplyValues,
+} from '../model/forms.js';
 import type { SupplyCreated } from '../model/types.js';
 import { readWidgetMessage, widgetAddress } from '../model/widget.js';
 import { AmountStep } from './AmountStep.js';
 import { BankInfoModal } from './BankInfoModal.js';
-
-type Mode = SupplyInput['accountType'];
-const MODES = ['MOBILE_MONEY', 'BANK'] as const;
 
 /**
  * 'Nouvel approvisionnement': means and amount (`AmountStep`, and the accepted bank in
@@ -33,23 +39,38 @@ export function SupplyModal({
   opened: boolean;
   onClose: () => void;
   me: User;
-  initialMode?: Mode;
+  initialMode?: PaymentMeans;
 }) {
   const { t } = useTranslation('wallet');
   const errorText = useErrorText();
+  const fieldError = useFieldError();
   const invalidate = useInvalidateWallet();
-  const key = useIdempotencyKey();
-  const [mode, setMode] = useState<Mode>(initialMode);
-  const [amount, setAmount] = useState<number | null>(null);
   // The accepted bank comes from the API (SUPPLY_BANK_NAME); it is preselected.
   const accepted = useQuery(bankAccountQuery());
-  const [chosenBank, setBank] = useState<string | null | undefined>(undefined);
-  const bank = chosenBank === undefined ? (accepted.data?.bankName ?? null) : chosenBank;
+  const form = useForm<SupplyValues>({
+    resolver: zodResolver(supplySchema),
+    mode: 'onChange',
+    defaultValues: { means: initialMode, amount: null, bank: accepted.data?.bankName ?? '' },
+  });
+  // Another means, amount or bank is another supply: it gets a new key.
+  const key = useIdempotencyKey(form);
   const [created, setCreated] = useState<SupplyCreated | null>(null);
-  const bankMissing = mode === 'BANK' && !bank;
+  const means = useWatch({ control: form.control, name: 'means' });
+  const acceptedBank = accepted.data?.bankName;
+
+  useEffect(() => {
+    if (acceptedBank && !form.getFieldState('bank').isDirty && !form.getValues('bank')) {
+      form.setValue('bank', acceptedBank, { shouldValidate: true });
+    }
+  }, [acceptedBank, form]);
+  // A bank transfer without a bank says so once the accepted bank is known (or failed to load).
+  useEffect(() => {
+    if (!accepted.isLoading) void form.trigger('bank');
+  }, [means, accepted.isLoading, form]);
 
   const reset = () => {
-    setAmount(null);
+    // The means and the bank stay as chosen; the amount starts again.
+    form.reset({ ...form.getValues(), amount: null });
     setCreated(null);
     key.renew();
   };
@@ -62,13 +83,13 @@ export function SupplyModal({
   const popup = useRef<Window | null>(null);
 
   const create = useMutation({
-    mutationFn: () =>
+    mutationFn: (values: SupplyValues) =>
       createSupply(
         {
-          amount: amount!,
+          amount: values.amount!,
           walletId: me.walletId,
-          accountType: mode,
-          ...(mode === 'BANK' && bank ? { bank } : {}),
+          accountType: values.means,
+          ...(values.means === 'BANK' && values.bank ? { bank: values.bank } : {}),
         },
         key.current(),
       ),
@@ -88,9 +109,21 @@ export function SupplyModal({
     },
     onError: (error) => {
       popup.current?.close();
-      toast('error', isApiError(error) ? errorText(error) : t('supplies.errors.reference'));
+      notify('error', isApiError(error) ? errorText(error) : t('supplies.errors.reference'));
     },
   });
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    // Opened now, in the click, or the browser blocks it; validation comes after.
+    popup.current =
+      form.getValues('means') === 'MOBILE_MONEY'
+        ? window.open('about:blank', 'filiere-payment')
+        : null;
+    void form.handleSubmit(
+      (values) => create.mutate(values),
+      () => popup.current?.close(),
+    )(event);
+  };
 
   const widgetUrl = created?.widget?.url ? widgetAddress(created.widget.url) : null;
 
@@ -138,44 +171,36 @@ export function SupplyModal({
           </Group>
         )
       ) : (
-        <AmountStep<Mode>
-          modeLabel={t('supplies.mode')}
-          modes={MODES.map((m) => ({ value: m, label: t(`supplies.modes.${m}`) }))}
-          mode={mode}
-          onModeChange={(m) => {
-            setMode(m);
-            key.renew();
-          }}
-          amountLabel={t('supplies.amount')}
-          amount={amount}
-          onAmountChange={(v) => {
-            setAmount(v);
-            key.renew();
-          }}
-          submitLabel={t('supplies.submit')}
-          onSubmit={() => {
-            popup.current =
-              mode === 'MOBILE_MONEY' ? window.open('about:blank', 'filiere-payment') : null;
-            create.mutate();
-          }}
-          onCancel={close}
-          pending={create.isPending}
-          invalid={bankMissing}
-        >
-          {mode === 'BANK' && (
-            <Select
-              label={t('supplies.bank')}
-              withAsterisk
-              data={accepted.data ? [accepted.data.bankName] : []}
-              value={bank}
-              onChange={(v) => {
-                setBank(v);
-                key.renew();
-              }}
-              error={bankMissing && !accepted.isLoading ? t('validation:required') : undefined}
-            />
-          )}
-        </AmountStep>
+        <FormProvider {...form}>
+          <form onSubmit={submit} noValidate>
+            <AmountStep
+              meansLabel={t('supplies.mode')}
+              means={PAYMENT_MEANS.map((m) => ({ value: m, label: t(`supplies.modes.${m}`) }))}
+              amountLabel={t('supplies.amount')}
+              submitLabel={t('supplies.submit')}
+              onCancel={close}
+              pending={create.isPending}
+            >
+              {means === 'BANK' && (
+                <Controller
+                  control={form.control}
+                  name="bank"
+                  render={({ field, fieldState }) => (
+                    <Select
+                      label={t('supplies.bank')}
+                      withAsterisk
+                      data={accepted.data ? [accepted.data.bankName] : []}
+                      value={field.value || null}
+                      onChange={(v) => field.onChange(v ?? '')}
+                      onBlur={field.onBlur}
+                      error={accepted.isLoading ? undefined : fieldError(fieldState.error)}
+                    />
+                  )}
+                />
+              )}
+            </AmountStep>
+          </form>
+        </FormProvider>
       )}
     </AppModal>
   );

@@ -6,10 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../shared/format/date.js';
 import { formatNumber } from '../../../shared/format/money.js';
 import type { Column } from '../../../shared/ui/DataTable.js';
+import { ListPanel } from '../../../shared/ui/ListPage.js';
+import { listQuery } from '../../../shared/search/list-search.js';
 import { transactionsQuery } from '../api/transactions.js';
 import { TRANSACTION_STATUSES, type TransactionListSearch } from '../model/search.js';
 import { fullName, type Transaction } from '../model/types.js';
-import { ListPanel } from './ListPage.js';
 import { WalletStatusBadge } from './WalletStatusBadge.js';
 
 /**
@@ -30,9 +31,7 @@ export function TransactionsTable({
   caption: string;
 }) {
   const { t } = useTranslation('wallet');
-  const list = useQuery(
-    transactionsQuery({ page: search.page ?? 1, q: search.q, status: search.status }),
-  );
+  const list = useQuery(transactionsQuery(listQuery(search)));
   const columns: Column<Transaction>[] = [
     { name: 'reference', title: t('columns.reference') },
     ...(withBeneficiary
@@ -94,11 +93,12 @@ export function TransactionsTable({
     <ListPanel
       search={search}
       onSearchChange={onSearchChange}
-      statuses={TRANSACTION_STATUSES}
+      searchPlaceholder={t('searchPlaceholder')}
+      statuses={{ values: TRANSACTION_STATUSES, label: (s) => t(`statuses.${s}`) }}
       columns={columns}
       list={list}
       caption={caption}
-      toolbarExtra={actions}
+      actions={actions}
     />
   );
 }

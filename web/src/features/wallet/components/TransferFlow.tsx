@@ -1,21 +1,26 @@
-import { toast } from '../hooks/toast.js';
 import { Alert, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
+import { useIdempotencyKey } from '../../../shared/api/use-idempotency-key.js';
 import type { User } from '../../../shared/auth/user.js';
 import { formatNumber } from '../../../shared/format/money.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
 import { MoneyInput } from '../../../shared/ui/MoneyInput.js';
+import { notify } from '../../../shared/ui/notify.js';
+import { useFieldError } from '../../../shared/ui/use-field-error.js';
 import { makeTransfer, recipientsQuery } from '../api/transfers.js';
-import { useIdempotencyKey } from '../hooks/use-idempotency-key.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
-import { amountError, requiredError } from '../model/amount.js';
-import { fullName, type Recipient } from '../model/types.js';
+import { transferSchema, type TransferValues } from '../model/forms.js';
+import { fullName } from '../model/types.js';
 
 type Step = 'search' | 'info' | 'confirm' | 'success';
+
+const EMPTY: TransferValues = { recipient: null, amount: null, reason: '' };
 
 /** 'Transférer': search the recipient, amount and reason, confirm, success. */
 export function TransferFlow({
@@ -29,31 +34,32 @@ export function TransferFlow({
 }) {
   const { t } = useTranslation('wallet');
   const errorText = useErrorText();
+  const fieldError = useFieldError();
   const invalidate = useInvalidateWallet();
-  const key = useIdempotencyKey();
+  const form = useForm<TransferValues>({
+    resolver: zodResolver(transferSchema),
+    mode: 'onChange',
+    defaultValues: EMPTY,
+  });
+  // Another recipient, amount or reason is another transfer: it gets a new key.
+  const key = useIdempotencyKey(form);
   const [step, setStep] = useState<Step>('search');
   const [query, setQuery] = useState('');
   const [debounced] = useDebouncedValue(query.trim(), 250);
-  const [recipient, setRecipient] = useState<Recipient | null>(null);
-  const [noRecipient, setNoRecipient] = useState(false);
-  const [amount, setAmount] = useState<number | null>(null);
-  const [reason, setReason] = useState('');
-  const [touched, setTouched] = useState(false);
   const results = useQuery(recipientsQuery(debounced));
   const options = (results.data ?? []).filter((r) => r.id !== me.id);
-
-  const amountMsg = amountError(amount);
-  const reasonMsg = requiredError(reason);
+  const { errors, isValid } = form.formState;
+  const [recipient, amount] = useWatch({ control: form.control, name: ['recipient', 'amount'] });
   const name = recipient ? fullName(recipient) : '';
 
   const transfer = useMutation({
-    mutationFn: () =>
+    mutationFn: (values: TransferValues) =>
       makeTransfer(
         {
           source: me.walletId ?? me.id,
-          destination: recipient!.id,
-          amount: amount!,
-          reason: reason.trim(),
+          destination: values.recipient!.id,
+          amount: values.amount!,
+          reason: values.reason.trim(),
         },
         key.current(),
       ),
@@ -62,7 +68,7 @@ export function TransferFlow({
       setStep('success');
       await invalidate();
     },
-    onError: (error) => toast('error', errorText(error)),
+    onError: (error) => notify('error', errorText(error)),
   });
 
   const close = () => {
@@ -71,11 +77,7 @@ export function TransferFlow({
     setTimeout(() => {
       setStep('search');
       setQuery('');
-      setRecipient(null);
-      setAmount(null);
-      setReason('');
-      setTouched(false);
-      setNoRecipient(false);
+      form.reset(EMPTY);
       key.renew();
       transfer.reset();
     }, 200);
@@ -92,27 +94,33 @@ export function TransferFlow({
     <AppModal opened={opened} onClose={close} title={title}>
       {step === 'search' && (
         <Stack>
-          <Select
-            label={t('transferFlow.searchLabel')}
-            placeholder={t('transferFlow.searchPlaceholder')}
-            searchable
-            searchValue={query}
-            onSearchChange={setQuery}
-            filter={({ options: all }) => all}
-            nothingFoundMessage={debounced && results.isSuccess ? t('transferFlow.noResult') : null}
-            data={options.map((r) => ({
-              value: r.id,
-              label: [fullName(r), r.phone].filter(Boolean).join(' · '),
-            }))}
-            value={recipient?.id ?? null}
-            onChange={(id) => {
-              setRecipient(options.find((r) => r.id === id) ?? null);
-              setNoRecipient(false);
-            }}
+          <Controller
+            control={form.control}
+            name="recipient"
+            render={({ field }) => (
+              <Select
+                label={t('transferFlow.searchLabel')}
+                placeholder={t('transferFlow.searchPlaceholder')}
+                searchable
+                searchValue={query}
+                onSearchChange={setQuery}
+                filter={({ options: all }) => all}
+                nothingFoundMessage={
+                  debounced && results.isSuccess ? t('transferFlow.noResult') : null
+                }
+                data={options.map((r) => ({
+                  value: r.id,
+                  label: [fullName(r), r.phone].filter(Boolean).join(' · '),
+                }))}
+                value={field.value?.id ?? null}
+                onChange={(id) => field.onChange(options.find((r) => r.id === id) ?? null)}
+                onBlur={field.onBlur}
+              />
+            )}
           />
-          {noRecipient && (
+          {errors.recipient?.message && (
             <Alert color="red" role="alert">
-              {t('transferFlow.noRecipient')}
+              {t(errors.recipient.message)}
             </Alert>
           )}
           <Group justify="flex-end">
@@ -120,9 +128,8 @@ export function TransferFlow({
               {t('common:cancel')}
             </Button>
             <Button
-              onClick={() => {
-                if (!recipient) setNoRecipient(true);
-                else setStep('info');
+              onClick={async () => {
+                if (await form.trigger('recipient')) setStep('info');
               }}
             >
               {t('transferFlow.next')}
@@ -133,33 +140,33 @@ export function TransferFlow({
       {step === 'info' && (
         <Stack>
           <Text fw={600}>{t('transferFlow.recipient', { name })}</Text>
-          <MoneyInput
-            label={t('transferFlow.amount')}
-            withAsterisk
-            value={amount}
-            onChange={(v) => {
-              setAmount(v);
-              setTouched(true);
-              key.renew();
-            }}
-            error={touched && amountMsg ? t(amountMsg) : undefined}
+          <Controller
+            control={form.control}
+            name="amount"
+            // Typing in either field shows what both still miss.
+            rules={{ deps: ['reason'] }}
+            render={({ field, fieldState }) => (
+              <MoneyInput
+                label={t('transferFlow.amount')}
+                withAsterisk
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={fieldError(fieldState.error)}
+              />
+            )}
           />
           <TextInput
             label={t('transferFlow.reason')}
             withAsterisk
-            value={reason}
-            onChange={(e) => {
-              setReason(e.currentTarget.value);
-              setTouched(true);
-              key.renew();
-            }}
-            error={touched && reasonMsg ? t(reasonMsg) : undefined}
+            error={fieldError(errors.reason)}
+            {...form.register('reason', { deps: ['amount'] })}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setStep('search')}>
               {t('common:back')}
             </Button>
-            <Button disabled={Boolean(amountMsg || reasonMsg)} onClick={() => setStep('confirm')}>
+            <Button disabled={!isValid} onClick={() => setStep('confirm')}>
               {t('transferFlow.next')}
             </Button>
           </Group>
@@ -177,7 +184,10 @@ export function TransferFlow({
             <Button variant="default" onClick={close} disabled={transfer.isPending}>
               {t('common:cancel')}
             </Button>
-            <Button loading={transfer.isPending} onClick={() => transfer.mutate()}>
+            <Button
+              loading={transfer.isPending}
+              onClick={form.handleSubmit((values) => transfer.mutate(values))}
+            >
               {t('transferFlow.confirm')}
             </Button>
           </Group>

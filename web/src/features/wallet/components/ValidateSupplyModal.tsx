@@ -1,13 +1,15 @@
-import { toast } from '../hooks/toast.js';
 import { Button, Code, Group, Stack, Text, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { useIdempotencyKey } from '../../../shared/api/use-idempotency-key.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
+import { notify } from '../../../shared/ui/notify.js';
 import { validateBankSupply } from '../api/supplies.js';
-import { useIdempotencyKey } from '../hooks/use-idempotency-key.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
-import { referenceMatches } from '../model/amount.js';
+import { validateSupplySchema, type ValidateSupplyValues } from '../model/forms.js';
 import type { Supply } from '../model/types.js';
 
 /**
@@ -23,17 +25,27 @@ export function ValidateSupplyModal({
 }) {
   const { t } = useTranslation('wallet');
   const invalidate = useInvalidateWallet();
-  const key = useIdempotencyKey();
-  const [typed, setTyped] = useState('');
+  const form = useForm<ValidateSupplyValues>({
+    resolver: zodResolver(validateSupplySchema),
+    mode: 'onChange',
+    defaultValues: { reference: supply?.reference ?? '', typed: '' },
+  });
+  const key = useIdempotencyKey(form);
+  // Another supply to validate: the form starts again with its reference.
+  const reference = supply?.reference;
+  useEffect(() => {
+    if (reference !== undefined) form.reset({ reference, typed: '' });
+  }, [reference, form]);
   const close = () => {
     onClose();
-    setTyped('');
+    form.reset({ reference: '', typed: '' });
     key.renew();
   };
   const validate = useMutation({
-    mutationFn: () => validateBankSupply(supply!, typed, key.current()),
+    mutationFn: (values: ValidateSupplyValues) =>
+      validateBankSupply(supply!, values.typed, key.current()),
     onSuccess: async () => {
-      toast('success', t('adminSupplies.validated'));
+      notify('success', t('adminSupplies.validated'));
       await invalidate();
       close();
     },
@@ -43,7 +55,6 @@ export function ValidateSupplyModal({
       await invalidate();
     },
   });
-  const ok = supply ? referenceMatches(typed, supply.reference) : false;
   return (
     <AppModal
       opened={supply !== null}
@@ -51,30 +62,31 @@ export function ValidateSupplyModal({
       title={t('adminSupplies.modalTitle')}
       size="35%"
     >
-      <Stack>
-        <Text>{t('adminSupplies.modalText')}</Text>
-        <Text>
-          {t('adminSupplies.reference')} :{' '}
-          <Code fz="md" data-testid="validate-reference">
-            {supply?.reference}
-          </Code>
-        </Text>
-        <TextInput
-          label={t('adminSupplies.retype')}
-          value={typed}
-          onChange={(e) => setTyped(e.currentTarget.value)}
-          autoComplete="off"
-          data-autofocus
-        />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            {t('common:cancel')}
-          </Button>
-          <Button disabled={!ok} loading={validate.isPending} onClick={() => validate.mutate()}>
-            {t('adminSupplies.validate')}
-          </Button>
-        </Group>
-      </Stack>
+      <form onSubmit={form.handleSubmit((values) => validate.mutate(values))} noValidate>
+        <Stack>
+          <Text>{t('adminSupplies.modalText')}</Text>
+          <Text>
+            {t('adminSupplies.reference')} :{' '}
+            <Code fz="md" data-testid="validate-reference">
+              {supply?.reference}
+            </Code>
+          </Text>
+          <TextInput
+            label={t('adminSupplies.retype')}
+            autoComplete="off"
+            data-autofocus
+            {...form.register('typed')}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              {t('common:cancel')}
+            </Button>
+            <Button type="submit" disabled={!form.formState.isValid} loading={validate.isPending}>
+              {t('adminSupplies.validate')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
     </AppModal>
   );
 }

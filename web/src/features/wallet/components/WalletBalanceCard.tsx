@@ -5,6 +5,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../shared/format/money.js';
+import { hasScreen } from '../../../shared/navigation/menu.js';
 import { routeByKey } from '../../../shared/navigation/routes.js';
 import { useRealtime } from '../../../shared/realtime/use-realtime.js';
 import { walletStatsQuery } from '../api/stats.js';
@@ -12,7 +13,7 @@ import { walletStatsQuery } from '../api/stats.js';
 /**
  * Balance card of the side navigation: hidden as dots until the eye is
  * pressed; '—' while the wallet API does not answer. A click opens the wallet
- * page when its route is available.
+ * page when its route exists.
  */
 export function WalletBalanceCard() {
   const { t } = useTranslation('nav');
@@ -34,7 +35,7 @@ export function WalletBalanceCard() {
   return (
     <Paper p="sm" radius="md" bg="leaf.9" c="white" data-testid="wallet-card">
       <Group justify="space-between" wrap="nowrap">
-        {routeByKey('wallet').available ? (
+        {hasScreen(routeByKey('wallet')) ? (
           <UnstyledButton
             component={Link}
             to={routeByKey('wallet').path}

@@ -1,4 +1,4 @@
-import { toast } from '../hooks/toast.js';
+import { notify } from '../../../shared/ui/notify.js';
 import { Button, Grid, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconArrowsExchange, IconCash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -107,10 +107,10 @@ export function WalletPage({
               onDownload={async () => {
                 try {
                   if (!(await exportTransactions(me.id))) {
-                    toast('info', t('nothingToDownload'));
+                    notify('info', t('nothingToDownload'));
                   }
                 } catch (error) {
-                  toast('error', errorText(error));
+                  notify('error', errorText(error));
                 }
               }}
             />

@@ -1,19 +1,21 @@
-import { toast } from '../hooks/toast.js';
 import { Button, Group, Stack, Text } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
+import { FormProvider, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../shared/api/api-error.js';
+import { useIdempotencyKey } from '../../../shared/api/use-idempotency-key.js';
 import type { User } from '../../../shared/auth/user.js';
 import { formatNumber } from '../../../shared/format/money.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
-import { makeDebit, type WithdrawInput } from '../api/transfers.js';
-import { useIdempotencyKey } from '../hooks/use-idempotency-key.js';
+import { notify } from '../../../shared/ui/notify.js';
+import { makeDebit } from '../api/transfers.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
+import { PAYMENT_MEANS, withdrawSchema, type WithdrawValues } from '../model/forms.js';
 import { AmountStep } from './AmountStep.js';
 
-type Method = WithdrawInput['paiementMethod'];
-const METHODS = ['MOBILE_MONEY', 'BANK'] as const;
+const EMPTY: WithdrawValues = { means: 'MOBILE_MONEY', amount: null };
 
 /** 'Retirer': means and amount, then the success step. */
 export function WithdrawFlow({
@@ -27,22 +29,30 @@ export function WithdrawFlow({
 }) {
   const { t } = useTranslation('wallet');
   const invalidate = useInvalidateWallet();
-  const key = useIdempotencyKey();
-  const [method, setMethod] = useState<Method>('MOBILE_MONEY');
-  const [amount, setAmount] = useState<number | null>(null);
-  const [done, setDone] = useState(false);
+  const form = useForm<WithdrawValues>({
+    resolver: zodResolver(withdrawSchema),
+    mode: 'onChange',
+    defaultValues: EMPTY,
+  });
+  // Another means or amount is another withdrawal: it gets a new key.
+  const key = useIdempotencyKey(form);
+  const [done, setDone] = useState<number | null>(null);
 
   const debit = useMutation({
-    mutationFn: () =>
-      makeDebit(me.walletId ?? me.id, { paiementMethod: method, amount: amount! }, key.current()),
-    onSuccess: async () => {
+    mutationFn: (values: WithdrawValues) =>
+      makeDebit(
+        me.walletId ?? me.id,
+        { paiementMethod: values.means, amount: values.amount! },
+        key.current(),
+      ),
+    onSuccess: async (_answer, values) => {
       key.renew();
-      setDone(true);
+      setDone(values.amount);
       await invalidate();
     },
     // Spec: a 400 shows the server's message, anything else 'La transation a échouée'.
     onError: (error) =>
-      toast(
+      notify(
         'error',
         isApiError(error, 400) && error.message ? error.message : t('withdrawFlow.failed'),
       ),
@@ -51,8 +61,8 @@ export function WithdrawFlow({
   const close = () => {
     onClose();
     setTimeout(() => {
-      setAmount(null);
-      setDone(false);
+      form.reset(EMPTY);
+      setDone(null);
       key.renew();
       debit.reset();
     }, 200);
@@ -62,37 +72,33 @@ export function WithdrawFlow({
     <AppModal
       opened={opened}
       onClose={close}
-      title={done ? t('withdrawFlow.successTitle') : t('withdrawFlow.title')}
+      title={done !== null ? t('withdrawFlow.successTitle') : t('withdrawFlow.title')}
     >
-      {done ? (
+      {done !== null ? (
         <Stack>
           <Text data-testid="withdraw-success">
-            {t('withdrawFlow.successText', { amount: formatNumber(amount ?? 0) })}
+            {t('withdrawFlow.successText', { amount: formatNumber(done) })}
           </Text>
           <Group justify="flex-end">
             <Button onClick={close}>{t('transferFlow.done')}</Button>
           </Group>
         </Stack>
       ) : (
-        <AmountStep<Method>
-          modeLabel={t('withdrawFlow.method')}
-          modes={METHODS.map((m) => ({ value: m, label: t(`withdrawFlow.methods.${m}`) }))}
-          mode={method}
-          onModeChange={(m) => {
-            setMethod(m);
-            key.renew();
-          }}
-          amountLabel={t('withdrawFlow.amount')}
-          amount={amount}
-          onAmountChange={(v) => {
-            setAmount(v);
-            key.renew();
-          }}
-          submitLabel={t('withdrawFlow.submit')}
-          onSubmit={() => debit.mutate()}
-          onCancel={close}
-          pending={debit.isPending}
-        />
+        <FormProvider {...form}>
+          <form onSubmit={form.handleSubmit((values) => debit.mutate(values))} noValidate>
+            <AmountStep
+              meansLabel={t('withdrawFlow.method')}
+              means={PAYMENT_MEANS.map((m) => ({
+                value: m,
+                label: t(`withdrawFlow.methods.${m}`),
+              }))}
+              amountLabel={t('withdrawFlow.amount')}
+              submitLabel={t('withdrawFlow.submit')}
+              onCancel={close}
+              pending={debit.isPending}
+            />
+          </form>
+        </FormProvider>
       )}
     </AppModal>
   );

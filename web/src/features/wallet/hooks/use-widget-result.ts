@@ -1,6 +1,7 @@
-import { toast } from './toast.js';
+import { notify } from '../../../shared/ui/notify.js';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { idempotencyKeyFor } from '../../../shared/api/idempotency.js';
 import { verifySupply } from '../api/supplies.js';
 import type { WidgetResult } from '../model/widget.js';
 import { useInvalidateWallet } from './use-invalidate-wallet.js';
@@ -16,19 +17,23 @@ export function useWidgetResult(onDone?: () => void) {
     mutationFn: async (result: WidgetResult) => {
       if (result.status !== 'SUCCESS') throw new Error('refused');
       // The provider's transaction id is the natural idempotency key of a verification.
-      return verifySupply(result.transactionId, result.reference, `verify:${result.transactionId}`);
+      return verifySupply(
+        result.transactionId,
+        result.reference,
+        idempotencyKeyFor('verify', result.transactionId),
+      );
     },
     onSuccess: async (supply) => {
       if (supply?.status === 'FAILED') {
-        toast('error', t('supplies.paymentFailed'));
+        notify('error', t('supplies.paymentFailed'));
       } else {
-        toast('success', t('supplies.success'));
+        notify('success', t('supplies.success'));
       }
       await invalidate();
       onDone?.();
     },
     onError: async (error) => {
-      toast(
+      notify(
         'error',
         error instanceof Error && error.message === 'refused'
           ? t('supplies.paymentFailed')

@@ -60,6 +60,25 @@ const ROUTES: { name: string; roles: readonly RoleCode[] | 'all'; request: Reque
     }),
   },
   {
+    name: 'GET /supply/widget/{reference}',
+    roles: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_INDUSTRIAL'],
+    request: () => ({ method: 'GET', url: '/api/supply/widget/APP-NONE' }),
+  },
+  {
+    name: 'POST /supply/cancel/{reference}',
+    roles: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_INDUSTRIAL'],
+    request: () => ({ method: 'POST', url: '/api/supply/cancel/APP-NONE' }),
+  },
+  {
+    name: 'POST /supply/reject-bank-supply',
+    roles: ['ROLE_SUPER_ADMIN'],
+    request: () => ({
+      method: 'POST',
+      url: '/api/supply/reject-bank-supply',
+      payload: { reference: 'APP-NONE', reason: 'x' },
+    }),
+  },
+  {
     name: 'POST /financement',
     roles: ['ROLE_INDUSTRIAL'],
     request: (_me, peer) => ({
@@ -90,7 +109,11 @@ describe('wallet command routes: role × route', () => {
 
   for (const route of ROUTES) {
     it(`${route.name}: ${route.roles === 'all' ? 'every role' : route.roles.join(', ')}`, async () => {
-      const anonymous = await app.inject(route.request(peer, peer));
+      // A well-formed request (money commands require an Idempotency-Key) without a token.
+      const anonymous = await app.inject({
+        ...route.request(peer, peer),
+        headers: { 'idempotency-key': 'anonymous' },
+      });
       expect(anonymous.statusCode).toBe(401);
       for (const role of ROLE_CODES) {
         const me = users.get(role)!;

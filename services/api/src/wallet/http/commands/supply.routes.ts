@@ -1,13 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { storableString } from '@filiere/platform';
 import type { WalletDeps } from '../../commands/context.js';
 import {
+  cancelSupplyByReference,
   createSupply,
+  rejectBankSupplyByReference,
+  supplyWidget,
   validateBankSupplyByReference,
   verifySupplyTransaction,
 } from '../../commands/supply-commands.js';
+import { mailSupplyRejected, walletMailer } from '../../commands/supply-notices.js';
 import {
+  amountUpTo,
   idempotencyHeaders,
   referenceParam,
   supplyBody,
@@ -19,9 +25,33 @@ const key = (headers: { 'idempotency-key'?: string }) => headers['idempotency-ke
 /** Who may top up a wallet (the spec's approvisionnements screen: admins and aggregators). */
 export const SUPPLY_ROLES = ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_INDUSTRIAL'] as const;
 
-/** Supply commands: create, verify (widget), validate a bank supply (super admin). */
+const supplyReference = storableString().min(1).max(100);
+
+/** The payer's mobile money number for the widget (mobile money and card supplies). */
+const payerPhone = storableString()
+  .max(30)
+  .nullish()
+  .describe('The payer’s mobile money number, 8 or 10 digits (+229 optional); given to the widget');
+
+const rejectBody = z.object({
+  reference: supplyReference.describe('The bank supply’s reference'),
+  reason: storableString()
+    .trim()
+    .min(1, { message: 'Ce champ est obligatoire' })
+    .max(500, { message: 'Au plus 500 caractères' })
+    .describe('Why, as the requester will read it'),
+});
+
+/**
+ * Supply commands: create, verify (widget), the widget again ('Réessayer'), cancel (payer),
+ * validate or reject a bank supply (super admin).
+ */
 export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const amount = amountUpTo(deps.limits.maxCommandAmount);
+  const { config, db, logger } = app.deps;
+  const mailer = walletMailer(config, db, logger);
+  if (mailer.close) app.addHook('onClose', async () => mailer.close!());
 
   r.post(
     '/api/supply',
@@ -30,7 +60,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
         tags: ['supply'],
         summary: 'Start a top-up of my wallet: a reference, and the bank account or the widget',
         headers: idempotencyHeaders,
-        body: supplyBody,
+        body: supplyBody.extend({ amount, phone: payerPhone }),
       },
       preHandler: app.requireRoles(...SUPPLY_ROLES),
     },
@@ -62,10 +92,10 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
       schema: {
         tags: ['supply'],
         summary: 'Verify the widget’s transaction with the provider; credits once',
-        params: z.object({ transactionId: z.string().min(1).max(200) }),
+        headers: idempotencyHeaders,
+        params: z.object({ transactionId: storableString().min(1).max(200) }),
         querystring: z.object({
-          reference: z
-            .string()
+          reference: storableString()
             .min(1)
             .max(100)
             .optional()
@@ -80,6 +110,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
         request.user.sub,
         request.params.transactionId,
         request.query.reference,
+        key(request.headers),
       ),
   );
 
@@ -124,5 +155,74 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
         },
         key(request.headers),
       ),
+  );
+
+  r.get(
+    '/api/supply/widget/:reference',
+    {
+      schema: {
+        tags: ['supply'],
+        summary:
+          'The payment widget again for my mobile-money or card supply still waiting for payment (INIT)',
+        params: z.object({ reference: supplyReference }),
+      },
+      preHandler: app.requireRoles(...SUPPLY_ROLES),
+    },
+    async (request) => supplyWidget(deps, request.user.sub, request.params.reference),
+  );
+
+  r.post(
+    '/api/supply/cancel/:reference',
+    {
+      schema: {
+        tags: ['supply'],
+        summary: 'Cancel my mobile-money or card supply not paid yet (INIT → FAILED, cancelled)',
+        headers: idempotencyHeaders,
+        params: z.object({ reference: supplyReference }),
+      },
+      preHandler: app.requireRoles(...SUPPLY_ROLES),
+    },
+    async (request) =>
+      cancelSupplyByReference(
+        deps,
+        request.user.sub,
+        request.params.reference,
+        key(request.headers),
+      ),
+  );
+
+  r.post(
+    '/api/supply/reject-bank-supply',
+    {
+      schema: {
+        tags: ['supply'],
+        summary:
+          'Reject a bank supply with a reason (super admin; INIT/PENDING → FAILED); the requester is told',
+        headers: idempotencyHeaders,
+        body: rejectBody,
+      },
+      preHandler: app.requireRoles('ROLE_SUPER_ADMIN'),
+    },
+    async (request) => {
+      const { rejected, ownerUserId, ...answer } = await rejectBankSupplyByReference(
+        deps,
+        request.user.sub,
+        request.body,
+        key(request.headers),
+      );
+      // Mailed once, when this call recorded the rejection (not on a repeat).
+      if (rejected && ownerUserId) {
+        await mailSupplyRejected(
+          { db, mailer, logger, publicUrl: config.PUBLIC_URL },
+          ownerUserId,
+          {
+            reference: answer.reference,
+            amount: answer.amount,
+            reason: request.body.reason,
+          },
+        );
+      }
+      return answer;
+    },
   );
 }

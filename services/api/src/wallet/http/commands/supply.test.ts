@@ -114,7 +114,7 @@ describe('supplies: POST /api/supply, bank validation, sandbox widget and verifi
     const byGet = await app.inject({
       method: 'GET',
       url: `/api/supply/validate-bank-supply/${reference}`,
-      headers: admin.headers,
+      headers: withKey(admin),
     });
     expect(byGet.statusCode).toBe(403);
 
@@ -126,7 +126,7 @@ describe('supplies: POST /api/supply, bank validation, sandbox widget and verifi
     const viaGet = await app.inject({
       method: 'GET',
       url: `/api/supply/validate-bank-supply/${reference}`,
-      headers: superAdmin.headers,
+      headers: withKey(superAdmin),
     });
     for (const res of [...credited, viaGet]) {
       expect(res.statusCode).toBe(200);
@@ -206,7 +206,7 @@ describe('supplies: POST /api/supply, bank validation, sandbox widget and verifi
       app.inject({
         method: 'GET',
         url: `/api/supply/verify/${transactionId}`,
-        headers: aggregator.headers,
+        headers: withKey(aggregator),
       });
     const first = await verify();
     expect(first.statusCode).toBe(200);
@@ -225,7 +225,7 @@ describe('supplies: POST /api/supply, bank validation, sandbox widget and verifi
     const stranger = await app.inject({
       method: 'GET',
       url: `/api/supply/verify/${transactionId}`,
-      headers: other.headers,
+      headers: withKey(other),
     });
     expect(stranger.statusCode).toBe(403);
   });
@@ -247,7 +247,7 @@ describe('supplies: POST /api/supply, bank validation, sandbox widget and verifi
     const res = await app.inject({
       method: 'GET',
       url: `/api/supply/verify/${location.searchParams.get('transactionId')}`,
-      headers: aggregator.headers,
+      headers: withKey(aggregator),
     });
     expect(res.json()).toMatchObject({ status: 'FAILED', credited: false });
     expect((await walletState(app, aggregator.walletId)).balance).toBe(before);
@@ -260,7 +260,7 @@ describe('supplies: POST /api/supply, bank validation, sandbox widget and verifi
     const res = await app.inject({
       method: 'GET',
       url: '/api/supply/verify/sbx_unknown',
-      headers: aggregator.headers,
+      headers: withKey(aggregator),
     });
     expect(res.statusCode).toBe(404);
   });

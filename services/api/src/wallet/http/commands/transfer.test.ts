@@ -188,6 +188,7 @@ describe('POST /api/wallet/make-transfer', () => {
     const anonymous = await app.inject({
       method: 'POST',
       url: '/api/wallet/make-transfer',
+      headers: { 'idempotency-key': 'anonymous' },
       payload: {
         source: aggregator.walletId,
         destination: grower.walletId,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { WalletDeps } from '../../commands/context.js';
 import { makeFinancing, makeTransfer, makeWithdrawal } from '../../commands/wallet-commands.js';
 import {
+  amountUpTo,
   debitBody,
   financementBody,
   idempotencyHeaders,
@@ -16,6 +17,7 @@ const key = (headers: { 'idempotency-key'?: string }) => headers['idempotency-ke
 /** Wallet commands: transfer, withdrawal, financing. */
 export function registerWalletCommandRoutes(app: FastifyInstance, deps: WalletDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const amount = amountUpTo(deps.limits.maxCommandAmount);
 
   r.post(
     '/api/wallet/make-transfer',
@@ -24,7 +26,7 @@ export function registerWalletCommandRoutes(app: FastifyInstance, deps: WalletDe
         tags: ['wallet'],
         summary: 'Transfer from my wallet to another user’s (422 with missingAmount when short)',
         headers: idempotencyHeaders,
-        body: transferBody,
+        body: transferBody.extend({ amount }),
       },
       preHandler: app.authenticate,
     },
@@ -42,7 +44,7 @@ export function registerWalletCommandRoutes(app: FastifyInstance, deps: WalletDe
         summary: 'Withdraw to my mobile money or bank account (DEBIT PENDING, then paid out)',
         headers: idempotencyHeaders,
         params: z.object({ id: idSchema.describe('My user id or wallet id') }),
-        body: debitBody,
+        body: debitBody.extend({ amount }),
       },
       preHandler: app.authenticate,
     },
@@ -65,7 +67,7 @@ export function registerWalletCommandRoutes(app: FastifyInstance, deps: WalletDe
         tags: ['wallet'],
         summary: 'Fund another aggregator (aggregators only)',
         headers: idempotencyHeaders,
-        body: financementBody,
+        body: financementBody.extend({ amount }),
       },
       preHandler: app.requireRoles('ROLE_INDUSTRIAL'),
     },

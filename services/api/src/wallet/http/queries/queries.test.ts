@@ -148,7 +148,8 @@ describe('wallet queries', () => {
       reference: 'TR-1',
       amount: 7_000,
       reason: 'Achat d’ananas',
-      paymentMeans: 'MOBILE_MONEY',
+      // Wallet to wallet: no mobile money involved (it said MOBILE_MONEY for every row).
+      paymentMeans: 'WALLET',
       beneficiary: {
         name: `${users.g.firstname} ${users.g.lastname}`,
         nip: '1234567890',

@@ -1,8 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sql } from 'kysely';
 import { callerOf, isAdminRole } from './caller.js';
+import { moneyOf } from './money.js';
 import { security, tags } from './schemas.js';
+
+const COLUMNS = [
+  'count_debit',
+  'total_debit',
+  'count_supplies',
+  'total_supplies',
+  'count_transfer',
+  'total_transfer',
+] as const;
 
 const totalsSchema = z.object({
   countDebit: z.number(),
@@ -33,23 +44,17 @@ export function reportingRoutes(scope: FastifyInstance): void {
       const caller = await callerOf(app, request);
       let query = app.deps.db
         .selectFrom('wallet_reporting_totals')
-        .select((eb) => [
-          eb.fn.coalesce(eb.fn.sum<string>('count_debit'), eb.lit(0)).as('count_debit'),
-          eb.fn.coalesce(eb.fn.sum<string>('total_debit'), eb.lit(0)).as('total_debit'),
-          eb.fn.coalesce(eb.fn.sum<string>('count_supplies'), eb.lit(0)).as('count_supplies'),
-          eb.fn.coalesce(eb.fn.sum<string>('total_supplies'), eb.lit(0)).as('total_supplies'),
-          eb.fn.coalesce(eb.fn.sum<string>('count_transfer'), eb.lit(0)).as('count_transfer'),
-          eb.fn.coalesce(eb.fn.sum<string>('total_transfer'), eb.lit(0)).as('total_transfer'),
-        ]);
+        // Sums as text (numeric in PostgreSQL): exact in the database, never a failed read.
+        .select(COLUMNS.map((c) => sql<string>`coalesce(sum(${sql.ref(c)}), 0)::text`.as(c)));
       if (!isAdminRole(caller.role)) query = query.where('wallet_id', '=', caller.walletId);
       const r = await query.executeTakeFirstOrThrow();
       return {
-        countDebit: Number(r.count_debit),
-        totalDebit: Number(r.total_debit),
-        countSupplies: Number(r.count_supplies),
-        totalSupplies: Number(r.total_supplies),
-        countTransfer: Number(r.count_transfer),
-        totalTransfer: Number(r.total_transfer),
+        countDebit: moneyOf(r.count_debit),
+        totalDebit: moneyOf(r.total_debit),
+        countSupplies: moneyOf(r.count_supplies),
+        totalSupplies: moneyOf(r.total_supplies),
+        countTransfer: moneyOf(r.count_transfer),
+        totalTransfer: moneyOf(r.total_transfer),
       };
     },
   );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableString } from '@filiere/platform';
 
 const invalid = { error: 'Valeur invalide' };
 
@@ -12,7 +13,7 @@ export const listQuery = z.object({
     .max(1000, invalid)
     .refine((n) => n !== 0, invalid)
     .default(10),
-  q: z.string().trim().max(100, { error: 'Au plus 100 caractères' }).optional(),
+  q: storableString().trim().max(100, { error: 'Au plus 100 caractères' }).optional(),
 });
 export type ListQuery = z.infer<typeof listQuery>;
 

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { callerOf, targetUser } from './caller.js';
+import { moneyOf, moneyText } from './money.js';
 import { readPage } from './page.js';
 import {
   iso,
@@ -13,9 +14,18 @@ import {
   supplyStatus,
   tags,
   userIdParams,
-  userRef,
   type ListQuery,
 } from './schemas.js';
+
+/** Who asked for the supply, joined from `users` at read time (names are never projected). */
+const requesterSchema = z
+  .object({
+    id: z.string(),
+    firstname: z.string(),
+    lastname: z.string(),
+    organization: z.string().nullable().describe('The requester’s organisation (denomination)'),
+  })
+  .nullable();
 
 const supplySchema = z.object({
   reference: z.string(),
@@ -27,7 +37,11 @@ const supplySchema = z.object({
   walletId: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  user: userRef,
+  /** Why a FAILED supply failed: CANCELLED by its payer, REJECTED by a super admin, else null. */
+  failureCode: z.enum(['CANCELLED', 'REJECTED']).nullable(),
+  failureReason: z.string().nullable(),
+  payerPhone: z.string().nullable(),
+  user: requesterSchema,
 });
 
 const methodsOf = (type: string | undefined): string[] | undefined => {
@@ -57,7 +71,8 @@ async function listSupplies(db: Kysely<any>, f: SupplyFilter) {
   const base = () => {
     let q = db
       .selectFrom('wallet_supplies as s')
-      .leftJoin('users as u', (j) => j.on(sql`u.id::text`, '=', sql.ref('s.owner_user_id')));
+      .leftJoin('users as u', (j) => j.on(sql`u.id::text`, '=', sql.ref('s.owner_user_id')))
+      .leftJoin('organizations as o', 'o.id', 'u.organization_id');
     if (f.userId) q = q.where('s.owner_user_id', '=', f.userId);
     if (f.methods) q = q.where('s.method', 'in', f.methods);
     if (f.status) q = q.where('s.status', '=', f.status);
@@ -69,6 +84,7 @@ async function listSupplies(db: Kysely<any>, f: SupplyFilter) {
         eb.or([
           eb('s.reference', 'ilike', like),
           eb(sql`u.firstname || ' ' || u.lastname`, 'ilike', like),
+          eb('o.denomination', 'ilike', like),
         ]),
       );
     }
@@ -77,7 +93,12 @@ async function listSupplies(db: Kysely<any>, f: SupplyFilter) {
   const page = await readPage(
     base()
       .selectAll('s')
-      .select(['u.id as u_id', 'u.firstname as u_firstname', 'u.lastname as u_lastname'])
+      .select([
+        'u.id as u_id',
+        'u.firstname as u_firstname',
+        'u.lastname as u_lastname',
+        'o.denomination as o_denomination',
+      ])
       .orderBy('s.created_at', 'desc')
       .orderBy('s.reference'),
     base(),
@@ -94,7 +115,17 @@ async function listSupplies(db: Kysely<any>, f: SupplyFilter) {
       walletId: r.wallet_id,
       createdAt: iso(r.created_at)!,
       updatedAt: iso(r.updated_at)!,
-      user: r.u_id ? { id: r.u_id, firstname: r.u_firstname, lastname: r.u_lastname } : null,
+      failureCode: r.failure_code ?? null,
+      failureReason: r.failure_reason ?? null,
+      payerPhone: r.payer_phone ?? null,
+      user: r.u_id
+        ? {
+            id: r.u_id,
+            firstname: r.u_firstname,
+            lastname: r.u_lastname,
+            organization: r.o_denomination ?? null,
+          }
+        : null,
     })),
     count: page.count,
   };
@@ -137,14 +168,14 @@ export function supplyRoutes(scope: FastifyInstance): void {
           .executeTakeFirst(),
         db()
           .selectFrom('wallet_balances')
-          .select('available_balance')
+          .select(moneyText('available_balance').as('available_balance'))
           .where('wallet_id', '=', user.walletId)
           .executeTakeFirst(),
       ]);
       return {
-        availableBalance: Number(balance?.available_balance ?? 0),
+        availableBalance: moneyOf(balance?.available_balance),
         lastSupplyAmount:
-          stats?.last_supply_amount == null ? null : Number(stats.last_supply_amount),
+          stats?.last_supply_amount == null ? null : moneyOf(stats.last_supply_amount),
         lastSupplyDate: iso(stats?.last_supply_date ?? null),
         supplies: stats?.supplies ?? 0,
       };

@@ -3,6 +3,8 @@ import { iso, likePattern, pageOf, type ListQuery } from './schemas.js';
 
 export interface TransactionFilter extends ListQuery {
   status?: string | undefined;
+  /** IN (received) or OUT (paid): 'Paiements effectués' lists the OUT rows. */
+  direction?: 'IN' | 'OUT' | undefined;
   /** Only this wallet's rows; all wallets when absent (admins). */
   walletId?: string | undefined;
 }
@@ -18,6 +20,7 @@ function base(db: Kysely<any>, f: TransactionFilter): SelectQueryBuilder<any, an
     .leftJoin('users as du', (j) => j.on(sql`du.id::text`, '=', sql.ref('t.destination_user_id')));
   if (f.walletId !== undefined) q = q.where('t.wallet_id', '=', f.walletId);
   if (f.status) q = q.where('t.status', '=', f.status);
+  if (f.direction) q = q.where('t.direction', '=', f.direction);
   if (f.q) {
     const like = likePattern(f.q);
     q = q.where((eb) =>
@@ -114,6 +117,7 @@ export async function listTransactions(db: Kysely<any>, f: TransactionFilter) {
     let filtered = db.selectFrom('wallet_transactions');
     if (f.walletId !== undefined) filtered = filtered.where('wallet_id', '=', f.walletId);
     if (f.status) filtered = filtered.where('status', '=', f.status);
+    if (f.direction) filtered = filtered.where('direction', '=', f.direction);
     let page = filtered.selectAll().orderBy('id', 'desc').offset(offset);
     if (limit !== undefined) page = page.limit(limit);
     const [data, total] = await Promise.all([
@@ -142,6 +146,21 @@ export async function findTransaction(db: Kysely<any>, id: number) {
     .where('t.id', '=', id)
     .executeTakeFirst();
   return row ? toDto(row) : undefined;
+}
+
+/** Where a withdrawal was paid out (its DEBIT row's destination): a refund's detail names it. */
+export async function withdrawalPayout(
+  db: Kysely<any>,
+  walletId: string,
+  withdrawalId: string,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom('wallet_transactions')
+    .select('destination')
+    .where('key', '=', `withdrawal:${withdrawalId}`)
+    .where('wallet_id', '=', walletId)
+    .executeTakeFirst();
+  return (row?.destination as string | null | undefined) ?? null;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ForbiddenError, NotFoundError } from '@filiere/platform';
 import { callerOf, isAdminRole, targetUser } from './caller.js';
-import { findTransaction, listTransactions } from './transactions.repository.js';
+import { findTransaction, listTransactions, withdrawalPayout } from './transactions.repository.js';
 import {
   listOf,
   listQuery,
@@ -34,24 +34,45 @@ const transactionSchema = z.object({
   }),
 });
 
+/** One side of a payment as the detail shows it: current name, NIP and phone. */
+const partySchema = z.object({
+  name: z.string().nullable(),
+  nip: z.string().nullable(),
+  phone: z.string().nullable(),
+});
+
 const detailSchema = z.object({
   id: z.string(),
   reference: z.string(),
   amount: z.number(),
   date: z.string(),
   operationType: z.string(),
+  /** IN: the caller's wallet received the money; OUT: it paid. */
+  direction: z.string(),
   status: z.string(),
+  /** MOBILE_MONEY, CARD or BANK (supplies, withdrawals, refunds); WALLET wallet to wallet. */
   paymentMeans: z.string(),
   reason: z.string().nullable(),
-  beneficiary: z.object({
-    name: z.string().nullable(),
-    nip: z.string().nullable(),
-    phone: z.string().nullable(),
-  }),
+  /** Who paid (the other user of an incoming transfer or payment; empty otherwise). */
+  sender: partySchema,
+  /** Who received (the other user of an outgoing transfer or payment). */
+  beneficiary: partySchema,
+  /** A withdrawal's (or its refund's) mobile-money number or bank account. */
+  payoutAccount: z.string().nullable(),
   transaction: transactionSchema,
 });
 
-const transactionsQuery = listQuery.extend({ status: transactionStatus.optional() });
+const transactionsQuery = listQuery.extend({
+  status: transactionStatus.optional(),
+  direction: z.enum(['IN', 'OUT'], { error: 'Valeur invalide' }).optional(),
+});
+
+type Person = z.infer<typeof partyRef>;
+const party = (user: Person) => ({
+  name: user ? `${user.firstname} ${user.lastname}` : null,
+  nip: user?.nip ?? null,
+  phone: user?.phone ?? null,
+});
 
 /** GET transaction, transaction/{id}, transaction/user/{id}: read `wallet_transactions`. */
 export function transactionRoutes(scope: FastifyInstance): void {
@@ -122,22 +143,27 @@ export function transactionRoutes(scope: FastifyInstance): void {
       if (tx.walletId !== caller.walletId && !isAdminRole(caller.role)) {
         throw new ForbiddenError('Cette transaction ne vous concerne pas');
       }
-      const beneficiary = tx.destination.user;
+      // A row names its own wallet on one side: the detail shows the other side's user, never
+      // the caller as its own sender or beneficiary. Names are joined now, not projected.
+      const out = tx.direction === 'OUT';
+      const payoutAccount =
+        tx.operationType === 'REFUND'
+          ? await withdrawalPayout(db(), tx.walletId, tx.reference)
+          : tx.destination.payout;
       return {
         id: tx.id,
         reference: tx.reference,
         amount: tx.amount,
         date: tx.createdAt,
         operationType: tx.operationType,
+        direction: tx.direction,
         status: tx.status,
-        // The spec shows every payment as mobile money; card/bank supplies keep their means.
-        paymentMeans: tx.paymentMeans ?? 'MOBILE_MONEY',
+        // Supplies, withdrawals and refunds carry their means; the rest moved wallet to wallet.
+        paymentMeans: tx.paymentMeans ?? 'WALLET',
         reason: tx.reason,
-        beneficiary: {
-          name: beneficiary ? `${beneficiary.firstname} ${beneficiary.lastname}` : null,
-          nip: beneficiary?.nip ?? null,
-          phone: tx.destination.phone ?? tx.destination.payout,
-        },
+        sender: party(out ? null : tx.source.user),
+        beneficiary: party(out ? tx.destination.user : null),
+        payoutAccount,
         transaction: tx,
       };
     },

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
 import { z } from 'zod';
+import { storableString } from '@filiere/platform';
 import { callerOf, isAdminRole, requireWalletAccess } from './caller.js';
+import { moneyOf, moneyText } from './money.js';
 import { iso, likePattern, listOf, security, tags } from './schemas.js';
 
 const statsSchema = z.object({
@@ -26,6 +29,28 @@ export function walletRoutes(scope: FastifyInstance): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const db = () => app.deps.db;
 
+  /** Balance, available balance and last transaction of a wallet, as `GET wallet/stats`. */
+  const statsOf = async (walletId: string) => {
+    // As text: a balance past 2^53 (a ledger from before the ceilings) must not fail the read.
+    const row = await db()
+      .selectFrom('wallet_balances')
+      .select([
+        moneyText('balance').as('balance'),
+        moneyText('available_balance').as('available_balance'),
+        moneyText('last_transaction_amount').as('last_transaction_amount'),
+        'last_transaction_date',
+      ])
+      .where('wallet_id', '=', walletId)
+      .executeTakeFirst();
+    return {
+      balance: moneyOf(row?.balance),
+      availableBalance: moneyOf(row?.available_balance),
+      lastTransactionAmout:
+        row?.last_transaction_amount == null ? null : moneyOf(row.last_transaction_amount),
+      lastTransactionDate: iso(row?.last_transaction_date ?? null),
+    };
+  };
+
   app.get(
     '/wallet/stats',
     {
@@ -37,21 +62,7 @@ export function walletRoutes(scope: FastifyInstance): void {
       },
       preHandler: app.authenticate,
     },
-    async (request) => {
-      const caller = await callerOf(app, request);
-      const row = await db()
-        .selectFrom('wallet_balances')
-        .selectAll()
-        .where('wallet_id', '=', caller.walletId)
-        .executeTakeFirst();
-      return {
-        balance: Number(row?.balance ?? 0),
-        availableBalance: Number(row?.available_balance ?? 0),
-        lastTransactionAmout:
-          row?.last_transaction_amount == null ? null : Number(row.last_transaction_amount),
-        lastTransactionDate: iso(row?.last_transaction_date ?? null),
-      };
-    },
+    async (request) => statsOf((await callerOf(app, request)).walletId),
   );
 
   app.get(
@@ -60,13 +71,14 @@ export function walletRoutes(scope: FastifyInstance): void {
       schema: {
         tags,
         security,
-        summary: 'Nombre de transactions par mois (janvier à décembre) d’un portefeuille',
+        summary:
+          'Statistiques d’un portefeuille (désigné par son id ou par l’id de son titulaire, comme l’appelle le client d’origine) : solde, dernière transaction et nombre de transactions par mois (janvier à décembre)',
         params: z.object({
-          walletId: z.string().min(1).max(100),
+          walletId: storableString().min(1).max(100),
           year: z.coerce.number({ error: 'Année invalide' }).int().min(2000).max(2100),
         }),
         response: {
-          200: z.object({
+          200: statsSchema.extend({
             walletId: z.string(),
             year: z.number(),
             paiementStats: z.array(z.number()).length(12),
@@ -77,7 +89,14 @@ export function walletRoutes(scope: FastifyInstance): void {
     },
     async (request) => {
       const caller = await callerOf(app, request);
-      const { walletId, year } = request.params;
+      const { year } = request.params;
+      // The original client sends its user id here: a user's id stands for its wallet.
+      const owner = await db()
+        .selectFrom('users')
+        .select('wallet_id')
+        .where(sql<string>`id::text`, '=', request.params.walletId)
+        .executeTakeFirst();
+      const walletId = (owner?.wallet_id as string | undefined) ?? request.params.walletId;
       requireWalletAccess(caller, walletId);
       const rows = await db()
         .selectFrom('wallet_monthly_counts')
@@ -87,7 +106,7 @@ export function walletRoutes(scope: FastifyInstance): void {
         .execute();
       const months = Array.from({ length: 12 }, () => 0);
       for (const r of rows) months[r.month - 1] = r.count;
-      return { walletId, year, paiementStats: months };
+      return { ...(await statsOf(walletId)), walletId, year, paiementStats: months };
     },
   );
 
@@ -99,7 +118,7 @@ export function walletRoutes(scope: FastifyInstance): void {
         security,
         summary:
           'Destinataires d’un transfert : tous les utilisateurs (administrateurs), sinon ceux du cluster de l’appelant ; q vide → liste vide',
-        querystring: z.object({ q: z.string().trim().max(100).optional() }),
+        querystring: z.object({ q: storableString().trim().max(100).optional() }),
         response: { 200: listOf(recipientSchema) },
       },
       preHandler: app.authenticate,

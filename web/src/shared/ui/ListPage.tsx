@@ -1,65 +1,63 @@
 import { Group, Paper } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { DataTable, type Column } from '../../../shared/ui/DataTable.js';
-import { PageTitle } from '../../../shared/ui/PageTitle.js';
-import { PaginationBar } from '../../../shared/ui/PaginationBar.js';
-import { PAGE_SIZE } from '../model/search.js';
+import { PAGE_SIZE, type ListSearch } from '../search/list-search.js';
+import { DataTable, type Column } from './DataTable.js';
 import { ListToolbar } from './ListToolbar.js';
+import { PageTitle } from './PageTitle.js';
+import { PaginationBar } from './PaginationBar.js';
 import { StatusFilter } from './StatusFilter.js';
 
-/** The URL state every wallet list shares. */
-export interface ListSearch<S extends string> {
-  page?: number | undefined;
-  q?: string | undefined;
-  status?: S | undefined;
-}
-
 export interface ListPanelProps<Row extends { id: string | number }, S extends string> {
+  /** The list's URL state (`shared/search/list-search.ts`). */
   search: ListSearch<S>;
   /** A new search or filter goes back to page 1. */
   onSearchChange: (next: ListSearch<S>) => void;
-  statuses: readonly S[];
-  statusLabels?: 'statuses' | 'financingStatuses';
+  searchPlaceholder?: string;
+  /** The status filter: the statuses offered and their labels. */
+  statuses?: { values: readonly S[]; label: (status: S) => string };
+  /** Other filters, right of the status filter (a role…). */
+  filters?: ReactNode;
+  /** At the right end of the toolbar (download button). */
+  actions?: ReactNode;
   columns: Column<Row>[];
   /** The list query's state: one page of rows and the total count. */
   list: { data?: { data: Row[]; count: number } | undefined; isLoading: boolean };
   caption: string;
   /** Above the toolbar (tabs). */
   header?: ReactNode;
-  /** Right of the status filter (download button). */
-  toolbarExtra?: ReactNode;
 }
 
-/** A wallet list: search, status filter, table ('Aucun élément trouvé'), pagination of 10. */
+/** A searchable list: search, filters, table ('Aucun élément trouvé'), pagination of 10. */
 export function ListPanel<Row extends { id: string | number }, S extends string>({
   search,
   onSearchChange,
+  searchPlaceholder,
   statuses,
-  statusLabels,
+  filters,
+  actions,
   columns,
   list,
   caption,
   header,
-  toolbarExtra,
 }: ListPanelProps<Row, S>) {
-  const { t } = useTranslation('wallet');
-  const page = search.page ?? 1;
   return (
     <Paper withBorder p="md" radius="md">
       {header}
       <ListToolbar
         q={search.q}
-        placeholder={t('searchPlaceholder')}
+        placeholder={searchPlaceholder}
         onSearch={(q) => onSearchChange({ q, page: undefined })}
       >
-        <StatusFilter<S>
-          statuses={statuses}
-          value={search.status}
-          {...(statusLabels ? { labels: statusLabels } : {})}
-          onChange={(status) => onSearchChange({ status, page: undefined })}
-        />
-        {toolbarExtra}
+        {statuses && (
+          <StatusFilter<S>
+            statuses={statuses.values}
+            label={statuses.label}
+            value={search.status}
+            onChange={(status) => onSearchChange({ status, page: undefined })}
+          />
+        )}
+        {filters}
+        {actions}
       </ListToolbar>
       <DataTable
         columns={columns}
@@ -68,7 +66,7 @@ export function ListPanel<Row extends { id: string | number }, S extends string>
         caption={caption}
       />
       <PaginationBar
-        page={page}
+        page={search.page ?? 1}
         total={list.data?.count ?? 0}
         perPage={PAGE_SIZE}
         onChange={(p) => onSearchChange({ page: p })}

@@ -1,6 +1,6 @@
 import { Group } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { SearchInput } from '../../../shared/ui/SearchInput.js';
+import { SearchInput } from './SearchInput.js';
 
 /** Search box on the left, filters and actions on the right. */
 export function ListToolbar({

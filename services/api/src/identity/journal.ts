@@ -1,0 +1,75 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Kysely } from 'kysely';
+import type { CommandPipeline } from '@filiere/event-store';
+import { ConcurrencyError } from '@filiere/platform';
+import { userStreamId, type IdentityEvent } from './catalogue.js';
+import { IdentityRepository } from './repository.js';
+
+/** What a write to the identity tables decided: its answer, and the events that record it. */
+export interface IdentityChange<T> {
+  result: T;
+  /** The user whose stream records the events. */
+  userId: string;
+  /** Who made the change (metadata.userId of the events). */
+  actorId: string;
+  events: IdentityEvent[];
+}
+
+/**
+ * Writes to the identity tables together with their audit events, so the two do not diverge.
+ *
+ * Order, inside one PostgreSQL transaction on the `users` table:
+ *   1. `work` locks the user's row (SELECT … FOR UPDATE), checks the rules on the values it
+ *      reads there, and updates the row (not committed yet; a unique-e-mail clash fails here,
+ *      before anything is appended);
+ *   2. the events are appended to `user-<id>` through the command pipeline (`app.commands`,
+ *      its own transaction, committed);
+ *   3. the users transaction commits.
+ * A refusal or a failure in 1 or 2 rolls the row back and appends nothing. The only window
+ * left is a failure of the final COMMIT after the append: the audit then shows a change that
+ * did not happen (an attempt), never a change without its audit event — the safer side for
+ * an audit trail. The row lock serialises concurrent changes of one user, so each event's
+ * `from` is the value it replaced.
+ *
+ * While it waits for the append, the transaction holds one pooled connection: writes are
+ * run one at a time per process so identity writes can never take the whole pool and leave
+ * the pipeline without a connection (they are rare; the API's hot paths never come here).
+ */
+export class IdentityJournal {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly db: Kysely<any>,
+    private readonly pipeline: CommandPipeline,
+  ) {}
+
+  write<T>(work: (repo: IdentityRepository) => Promise<IdentityChange<T>>): Promise<T> {
+    const run = this.tail.then(() =>
+      this.db.transaction().execute(async (trx) => {
+        const change = await work(new IdentityRepository(trx));
+        if (change.events.length) await this.append(change);
+        return change.result;
+      }),
+    );
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  private async append(change: IdentityChange<unknown>): Promise<void> {
+    const streamId = userStreamId(change.userId);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.pipeline.handle({
+          streams: [streamId],
+          metadata: { userId: change.actorId },
+          decide: () => ({ writes: [{ streamId, events: change.events }], result: undefined }),
+        });
+        return;
+      } catch (error) {
+        // Another API process appended to the same stream first; nothing was written.
+        if (!(error instanceof ConcurrencyError) || attempt >= 10) throw error;
+        await sleep(1 + Math.random() * 10);
+      }
+    }
+  }
+}

@@ -1,0 +1,132 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
+import {
+  browserMissingReason,
+  explainFailures,
+  launchBrowser,
+  newPage,
+} from './support/browser.js';
+import { startE2eServer, type E2eServer } from './support/server.js';
+
+const missing = browserMissingReason();
+
+const AGGREGATOR = 'agregateur@demo.filiere.bj';
+const USERS_ME = '**/api/users/me';
+
+/**
+ * The signed-in area's guard asks /users/me before each first screen. Only the server's 401
+ * ends the session: a check cut short (the page reloaded while it was under way), an
+ * unreachable server or a server error keep the token. Before, any failure of that check
+ * deleted the token — a reload right after signing in signed the user out, which is what
+ * failed every test of wallet-flows.test.ts in full CI runs.
+ */
+describe.skipIf(missing !== null)('the session in Chromium', () => {
+  explainFailures();
+  let server: E2eServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    mkdirSync(screenshotDir, { recursive: true });
+    server = await startE2eServer();
+    browser = await launchBrowser();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** The aggregator, signed in and on its wallet screen. */
+  const signedIn = async (): Promise<Page> => {
+    const page = await newPage(browser);
+    await page.goto(`${server.baseUrl}/auth/login?redirect=${encodeURIComponent('/wallet')}`);
+    await page.getByLabel('Email').fill(AGGREGATOR);
+    await page.getByLabel(/^Mot de passe/).fill(server.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.getByRole('heading', { name: 'Mon Wallet' }).waitFor();
+    return page;
+  };
+  const token = (page: Page) => page.evaluate(() => localStorage.getItem('access_token'));
+
+  it('a reload while the signed-in check is under way keeps the session', async () => {
+    const page = await signedIn();
+    const signedToken = await token(page);
+    expect(signedToken).toBeTruthy();
+
+    // The server's next /users/me waits on a lock of the users table: the page is reloaded
+    // while that check is under way, which cuts it short (as a reload or a second visit
+    // right after signing in does).
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const lock = server.db.db.transaction().execute(async (trx) => {
+      await sql`LOCK TABLE users IN ACCESS EXCLUSIVE MODE`.execute(trx);
+      locked();
+      await released;
+    });
+    await lockTaken;
+    try {
+      const asked = page.waitForRequest((r) => r.url().endsWith('/api/users/me'));
+      await page.goto(`${server.baseUrl}/wallet`, { waitUntil: 'commit' });
+      await asked;
+      const cut = page.waitForEvent('requestfailed', (r) => r.url().endsWith('/api/users/me'));
+      const reload = page.goto(`${server.baseUrl}/wallet`);
+      await cut;
+      release();
+      await reload;
+    } finally {
+      release();
+      await lock;
+    }
+
+    await page.getByRole('heading', { name: 'Mon Wallet' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/wallet');
+    expect(await token(page)).toBe(signedToken);
+    await page.context().close();
+  }, 90_000);
+
+  it('an unreachable server or a server error keeps the session: a French message, then Réessayer', async () => {
+    const page = await signedIn();
+    const signedToken = await token(page);
+    const failures: [string, (route: Parameters<Parameters<Page['route']>[1]>[0]) => unknown][] = [
+      ['unreachable', (route) => route.abort('connectionrefused')],
+      ['server error', (route) => route.fulfill({ status: 503, json: { statusCode: 503 } })],
+    ];
+    for (const [name, fail] of failures) {
+      await page.route(USERS_ME, fail);
+      await page.goto(`${server.baseUrl}/wallet`);
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'Une erreur inattendue est survenue' })
+        .waitFor();
+      expect(new URL(page.url()).pathname, name).toBe('/wallet');
+      expect(await token(page), name).toBe(signedToken);
+      await screenshot(page, `session-error-${name.replace(' ', '-')}`);
+      expect(await seriousViolations(page), name).toEqual([]);
+
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      await page.getByRole('button', { name: 'Réessayer' }).click();
+      await page.getByRole('heading', { name: 'Mon Wallet' }).waitFor();
+      expect(await token(page), name).toBe(signedToken);
+    }
+    await page.context().close();
+  }, 90_000);
+
+  it('a token the server no longer accepts (401) still signs out, to the login page', async () => {
+    const page = await signedIn();
+    // A password change, deactivation or role change bumps the version: older tokens are revoked.
+    await server.db.db
+      .updateTable('users')
+      .set({ token_version: sql`token_version + 1` })
+      .where('email', '=', AGGREGATOR)
+      .execute();
+    await page.goto(`${server.baseUrl}/wallet`);
+    await page.waitForURL((url) => url.pathname === '/auth/login');
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/wallet');
+    expect(await token(page)).toBeNull();
+    await page.context().close();
+  }, 90_000);
+});

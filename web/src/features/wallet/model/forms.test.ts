@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import {
+  financingSchema,
+  supplySchema,
+  transferSchema,
+  validateSupplySchema,
+  withdrawSchema,
+} from './forms.js';
+
+/** The i18n message keys a form shows, by field. */
+function messages(schema: z.ZodType, values: unknown): Record<string, string> {
+  const result = schema.safeParse(values);
+  if (result.success) return {};
+  return Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message]));
+}
+
+describe('wallet money forms', () => {
+  it('asks for an amount, then refuses zero ("Entré non valide")', () => {
+    expect(messages(withdrawSchema, { means: 'MOBILE_MONEY', amount: null })).toEqual({
+      amount: 'validation:required',
+    });
+    expect(messages(withdrawSchema, { means: 'BANK', amount: 0 })).toEqual({
+      amount: 'validation:invalid',
+    });
+    expect(messages(withdrawSchema, { means: 'BANK', amount: 30_000 })).toEqual({});
+  });
+
+  it('names the bank of a supply by transfer, not of a mobile-money one', () => {
+    expect(messages(supplySchema, { means: 'BANK', amount: null, bank: '' })).toEqual({
+      amount: 'validation:required',
+      bank: 'validation:required',
+    });
+    expect(messages(supplySchema, { means: 'MOBILE_MONEY', amount: 500_000, bank: '' })).toEqual(
+      {},
+    );
+    expect(messages(supplySchema, { means: 'BANK', amount: 500_000, bank: 'BOA' })).toEqual({});
+  });
+
+  it('wants a recipient, an amount and a reason to transfer', () => {
+    expect(messages(transferSchema, { recipient: null, amount: null, reason: ' ' })).toEqual({
+      recipient: 'wallet:transferFlow.noRecipient',
+      amount: 'validation:required',
+      reason: 'validation:required',
+    });
+    expect(
+      messages(transferSchema, { recipient: { id: 'u2' }, amount: 25_000, reason: 'Avance' }),
+    ).toEqual({});
+  });
+
+  it('wants an aggregator and an amount to finance', () => {
+    expect(messages(financingSchema, { aggregatorId: '', amount: 1.5 })).toEqual({
+      aggregatorId: 'validation:required',
+      amount: 'validation:invalid',
+    });
+  });
+
+  it('validates a bank supply only for the exact reference retyped', () => {
+    expect(messages(validateSupplySchema, { reference: 'SUP-1', typed: 'sup-1' })).toEqual({
+      typed: 'validation:invalid',
+    });
+    expect(messages(validateSupplySchema, { reference: 'SUP-1', typed: 'SUP-1' })).toEqual({});
+  });
+});

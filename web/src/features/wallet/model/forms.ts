@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { msg } from '../../../shared/validation/rules.js';
+import { amountError, referenceMatches, requiredError } from './amount.js';
+import type { Recipient } from './types.js';
+
+/**
+ * The zod schemas of the wallet's money forms (react-hook-form + `zodResolver`, as the identity
+ * forms). Messages are i18n keys ('validation:required' → 'Ce champ est obligatoire',
+ * 'validation:invalid' → 'Entré non valide'); `useFieldError` translates them.
+ */
+const check =
+  <T>(rule: (value: T) => string | null) =>
+  (value: T, ctx: z.RefinementCtx) => {
+    const message = rule(value);
+    if (message) ctx.addIssue({ code: 'custom', message });
+  };
+
+/** A MoneyInput's integer F CFA: required, then a whole number above zero. */
+export const amountField = () => z.number().nullable().superRefine(check(amountError));
+
+export const PAYMENT_MEANS = ['MOBILE_MONEY', 'BANK'] as const;
+export type PaymentMeans = (typeof PAYMENT_MEANS)[number];
+
+/** The step shared by 'Retirer' and 'Nouvel approvisionnement': a means and an amount. */
+export interface AmountValues {
+  means: PaymentMeans;
+  amount: number | null;
+}
+
+/** 'Retirer': the means of the payout and the amount. */
+export const withdrawSchema = z.object({ means: z.enum(PAYMENT_MEANS), amount: amountField() });
+export type WithdrawValues = z.infer<typeof withdrawSchema>;
+
+/** 'Nouvel approvisionnement': a bank transfer names the bank (the accepted one, preselected). */
+export const supplySchema = z
+  .object({ means: z.enum(PAYMENT_MEANS), amount: amountField(), bank: z.string() })
+  .refine((v) => v.means !== 'BANK' || v.bank.trim() !== '', {
+    path: ['bank'],
+    message: msg.required,
+  });
+export type SupplyValues = z.infer<typeof supplySchema>;
+
+/** 'Transférer': the recipient picked in the search step, then the amount and the reason. */
+export const transferSchema = z.object({
+  recipient: z
+    .custom<Recipient>()
+    .nullable()
+    .refine((r) => Boolean(r), 'wallet:transferFlow.noRecipient'),
+  amount: amountField(),
+  reason: z.string().superRefine(check(requiredError)),
+});
+export type TransferValues = z.infer<typeof transferSchema>;
+
+/** 'Financer un agrégateur': the aggregator and the amount. */
+export const financingSchema = z.object({
+  aggregatorId: z.string().min(1, msg.required),
+  amount: amountField(),
+});
+export type FinancingValues = z.infer<typeof financingSchema>;
+
+/** 'Valider l'approvisionnement': the reference retyped must equal the displayed one exactly. */
+export const validateSupplySchema = z
+  .object({ reference: z.string(), typed: z.string() })
+  .refine((v) => referenceMatches(v.typed, v.reference), { path: ['typed'], message: msg.invalid });
+export type ValidateSupplyValues = z.infer<typeof validateSupplySchema>;
