@@ -121,10 +121,11 @@ describe.skipIf(missing !== null)('wallet flows in Chromium', () => {
     await check(page, 'wallet-withdraw');
     expect(await dialog.getByRole('button', { name: 'Annuler' }).count()).toBe(1);
     await submit.click();
-    await dialog.getByRole('heading', { name: 'Retrait effectué' }).waitFor();
-    expect((await dialog.getByTestId('withdraw-success').textContent())?.replace(/\s/g, ' ')).toBe(
-      'Votre retrait de 30 000 FCFA a été enregistré.',
-    );
+    // Under way until the payout job runs (it said 'Retrait effectué' before paying).
+    await dialog.getByRole('heading', { name: 'Retrait en cours' }).waitFor();
+    expect(
+      (await dialog.getByTestId('withdraw-result').textContent())?.replace(/\s/g, ' '),
+    ).toMatch(/^Votre retrait de 30 000 FCFA vers \S+ \(Mobile money\) est en cours\./);
     await check(page, 'wallet-withdraw-success');
     await dialog.getByRole('button', { name: 'Terminer' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
@@ -152,7 +153,7 @@ describe.skipIf(missing !== null)('wallet flows in Chromium', () => {
     // The demo aggregator's bank account is one the sandbox refuses payouts to.
     const { dialog, submit } = await withdraw(page, 20_000, 'Virement bancaire');
     await submit.click();
-    await dialog.getByTestId('withdraw-success').waitFor();
+    await dialog.getByTestId('withdraw-result').waitFor();
     await dialog.getByRole('button', { name: 'Terminer' }).click();
     await expect.poll(() => available(page)).toBe(before - 20_000);
 
@@ -177,6 +178,7 @@ describe.skipIf(missing !== null)('wallet flows in Chromium', () => {
     await dialog.getByLabel('Montant').fill('45000');
     await expect.poll(() => submit.isDisabled()).toBe(false);
     await submit.click();
+    await dialog.getByRole('button', { name: 'Oui, financer' }).click();
     await page.getByText('Financement effectué avec succès').waitFor();
     const row = new RegExp(`${SECOND}.*45\\s000.*Succès`);
     await expect

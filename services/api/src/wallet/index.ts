@@ -63,5 +63,6 @@ export {
   type WalletState,
 } from './domain/index.js';
 export { ExportRunner } from './export/export-runner.js';
+export { DEMO_REFUSED_BANK_ACCOUNT } from './demo/wallet.js';
 export { requireEmptyWallet, walletBalanceOf } from './balance-of.js';
 export { widgetContentSecurity } from './providers/widget-csp.js';

@@ -32,6 +32,12 @@ describe('realtime push → query invalidations', () => {
       ['financement'],
     ]);
     expect(invalidationsFor(push({ type: 'reporting.updated' }))).toEqual([]);
+    const settled = push({
+      type: 'withdrawal.settled',
+      data: { withdrawalId: 'RET-1', amount: 20_000, status: 'FAILED' },
+    });
+    expect(settled.data).toEqual({ withdrawalId: 'RET-1', amount: 20_000, status: 'FAILED' });
+    expect(invalidationsFor(settled)).toEqual([['wallet'], ['transaction']]);
   });
 
   it("refreshes the user queries on the identity context's pushes only", () => {
@@ -71,10 +77,12 @@ describe('realtime push → query invalidations', () => {
         'ready',
         'reporting.updated',
         'supplies.updated',
+        'supply.rejected',
         'transactions.updated',
         'user.inactive.created',
         'user.status.changed',
         'wallet.updated',
+        'withdrawal.settled',
       ].sort(),
     );
     // An unknown type does not compile …

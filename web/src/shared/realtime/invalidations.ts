@@ -16,6 +16,10 @@ export interface PushPayloads {
   'supplies.updated': null;
   'financing.updated': null;
   'reporting.updated': null;
+  /** A super admin rejected one of my bank supplies, with the reason (to its requester). */
+  'supply.rejected': { reference: string; reason: string };
+  /** A withdrawal was paid out (SUCCESS) or failed and was refunded (FAILED). */
+  'withdrawal.settled': { withdrawalId: string; amount: number; status: 'SUCCESS' | 'FAILED' };
   'export.progress': { jobId: string; done: number; total: number };
   'export.ready': { jobId: string; url: string };
   'export.failed': { jobId: string };
@@ -49,6 +53,10 @@ export const INVALIDATIONS: { [T in PushType]: (data: PushPayloads[T]) => QueryK
   'financing.updated': () => [...WALLET, ['financement']],
   // The reporting screens do not exist in the web app yet.
   'reporting.updated': none,
+  // The row changes by `supplies.updated`; the toast is the wallet's (use-supply-notices.ts).
+  'supply.rejected': none,
+  // Also toasted by the wallet (features/wallet/hooks/use-withdrawal-notices.ts).
+  'withdrawal.settled': () => WALLET,
   'export.progress': none,
   'export.ready': none,
   'export.failed': none,

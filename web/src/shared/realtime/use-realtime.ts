@@ -1,8 +1,16 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { getToken } from '../auth/session.js';
 import { RealtimeConnection } from './connection.js';
-import { invalidationsFor } from './invalidations.js';
+import {
+  invalidationsFor,
+  type PushMessage,
+  type PushPayloads,
+  type PushType,
+} from './invalidations.js';
+
+/** Screens that act on a push itself (a toast), beside the query invalidations. */
+const listeners = new Set<(message: PushMessage) => void>();
 
 let shared: { connection: RealtimeConnection; users: number } | null = null;
 
@@ -14,6 +22,7 @@ function acquire(queryClient: QueryClient): void {
         for (const queryKey of invalidationsFor(message)) {
           void queryClient.invalidateQueries({ queryKey });
         }
+        for (const listener of listeners) listener(message);
       },
       // Whatever was pushed while disconnected: refresh the wallet once reconnected.
       () => void queryClient.invalidateQueries({ queryKey: ['wallet'] }),
@@ -49,4 +58,25 @@ export function useRealtime(): void {
     acquire(queryClient);
     return release;
   }, [queryClient]);
+}
+
+/**
+ * Calls `handler` with each push of `type` while the component is mounted (and the shared
+ * socket is open: mount `useRealtime` too).
+ */
+export function usePush<T extends PushType>(
+  type: T,
+  handler: (data: PushPayloads[T]) => void,
+): void {
+  const latest = useRef(handler);
+  useEffect(() => {
+    latest.current = handler;
+  });
+  useEffect(() => {
+    const listener = (message: PushMessage) => {
+      if (message.type === type) latest.current(message.data as PushPayloads[T]);
+    };
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  }, [type]);
 }

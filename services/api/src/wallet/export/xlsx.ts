@@ -1,22 +1,7 @@
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { forEachExportPage, type ExportRow } from './export-rows.js';
-import {
-  contentTypes,
-  coreProps,
-  escapeXml,
-  rootRels,
-  sharedStrings,
-  sheetEnd,
-  sheetStart,
-  STYLE,
-  styles,
-  workbook,
-  workbookRels,
-} from './xlsx-parts.js';
-import { ZipArchive } from './zip-archive.js';
+import { MAX_SHEET_ROWS, SheetCells, writeSheetXlsx } from './xlsx-sheet.js';
 
 const OPERATION_LABELS: Record<string, string> = {
   SUPPLY: 'Approvisionnement',
@@ -64,7 +49,7 @@ export const EXPORT_COLUMNS = [
 ] as const;
 
 /** A sheet holds 1,048,576 rows: the header and this many transactions. */
-export const MAX_EXPORT_ROWS = 1_048_575;
+export const MAX_EXPORT_ROWS = MAX_SHEET_ROWS;
 
 /** Labels every row repeats, written once as shared strings. */
 const SHARED = [
@@ -74,20 +59,13 @@ const SHARED = [
   ...Object.values(DIRECTION_LABELS),
   ...Object.values(PAYMENT_MEANS_LABELS),
 ];
-const SHARED_INDEX = new Map(SHARED.map((s, i) => [s, i]));
+const CELLS = new SheetCells(SHARED);
 
 /** Excel's serial date (days since 1899-12-30) of an instant, in Benin's time. */
 export const beninSerial = (epochSeconds: number) =>
   (epochSeconds + BENIN_UTC_OFFSET_SECONDS) / 86_400 + 25_569;
 
-function text(ref: string, value: string | null | undefined): string {
-  if (!value) return '';
-  const shared = SHARED_INDEX.get(value);
-  if (shared !== undefined) return `<c r="${ref}" t="s"><v>${shared}</v></c>`;
-  const clipped = value.length > 32_767 ? value.slice(0, 32_767) : value;
-  const space = clipped.trim() === clipped ? '' : ' xml:space="preserve"';
-  return `<c r="${ref}" t="inlineStr"><is><t${space}>${escapeXml(clipped)}</t></is></c>`;
-}
+const text = (ref: string, value: string | null | undefined): string => CELLS.text(ref, value);
 
 const label = (labels: Record<string, string>, value: string) => labels[value] ?? value;
 
@@ -98,27 +76,16 @@ export function renderRow(n: number, r: ExportRow): string {
     text(`A${n}`, r.reference) +
     text(`B${n}`, label(OPERATION_LABELS, r.operation_type)) +
     text(`C${n}`, label(DIRECTION_LABELS, r.direction)) +
-    `<c r="D${n}" s="${STYLE.amount}"><v>${Number(r.amount)}</v></c>` +
+    CELLS.amount(`D${n}`, Number(r.amount)) +
     text(`E${n}`, label(STATUS_LABELS, r.status)) +
     text(`F${n}`, r.reason) +
     text(`G${n}`, label(PAYMENT_MEANS_LABELS, meansOf(r) ?? '')) +
     text(`H${n}`, r.source_name) +
     text(`I${n}`, r.destination_name || r.destination) +
-    `<c r="J${n}" s="${STYLE.date}"><v>${beninSerial(Number(r.epoch))}</v></c>` +
+    CELLS.date(`J${n}`, beninSerial(Number(r.epoch))) +
     '</row>'
   );
 }
-
-function headerRow(): string {
-  const cells = EXPORT_COLUMNS.map(
-    (c, i) =>
-      `<c r="${String.fromCharCode(65 + i)}1" s="${STYLE.header}" t="s"><v>${SHARED_INDEX.get(c.header)}</v></c>`,
-  );
-  return `<row r="1">${cells.join('')}</row>`;
-}
-
-/** Text of a page is handed to the deflater in chunks of about this many characters. */
-const CHUNK = 128 * 1024;
 
 export interface ExportOptions {
   /** zlib level, 1 (fast) … 9 (small); default 4. */
@@ -129,8 +96,8 @@ export interface ExportOptions {
 /**
  * Streams a wallet's transactions (oldest first) as an .xlsx into `output` or a file: rows
  * come from one server-side cursor, become sheet XML written by hand, and are deflated into
- * a streaming ZIP (yazl, `zip-archive.ts`), so memory stays flat whatever the row count. Calls `onProgress` after
- * each page with the rows written so far; returns the rows written.
+ * a streaming ZIP (`writeSheetXlsx`, yazl), so memory stays flat whatever the row count.
+ * Calls `onProgress` after each page with the rows written so far; returns the rows written.
  *
  * exceljs's streaming WorkbookWriter was measured at about 65 CPU-seconds per 1,000,000
  * rows for its own work (per-cell objects and style lookups), over the 30 s budget of the
@@ -143,46 +110,20 @@ export async function writeTransactionsXlsx(
   onProgress?: (rows: number) => Promise<void> | void,
   options: ExportOptions = {},
 ): Promise<number> {
-  const out = 'stream' in target ? target.stream : createWriteStream(target.filename);
-  try {
-    const zip = new ZipArchive(out, options.level ?? 4);
-    zip.add('[Content_Types].xml', contentTypes());
-    zip.add('_rels/.rels', rootRels());
-    zip.add('docProps/core.xml', coreProps('Filière', new Date()));
-    zip.add('xl/workbook.xml', workbook('Transactions'));
-    zip.add('xl/_rels/workbook.xml.rels', workbookRels());
-    zip.add('xl/styles.xml', styles());
-    zip.add('xl/sharedStrings.xml', sharedStrings(SHARED));
-    const sheet = zip.entry('xl/worksheets/sheet1.xml');
-    await sheet.write(sheetStart(EXPORT_COLUMNS.map((c) => c.width)) + headerRow());
-    let written = 0;
-    await forEachExportPage(
-      db,
-      walletId,
-      async (rows) => {
-        let chunk = '';
-        for (let i = 0; i < rows.length; i++) {
-          const row = rows[i]!;
-          // Rendered rows are let go at once: fewer survive to the old generation.
-          rows[i] = undefined as never;
-          chunk += renderRow(++written + 1, row);
-          if (chunk.length >= CHUNK) {
-            await sheet.write(chunk);
-            chunk = '';
-          }
-        }
-        if (chunk) await sheet.write(chunk);
-        await onProgress?.(written);
-      },
-      { max: MAX_EXPORT_ROWS, ...(options.pageSize ? { pageSize: options.pageSize } : {}) },
-    );
-    await sheet.write(sheetEnd());
-    await sheet.end();
-    await zip.finish();
-    if ('filename' in target && !out.closed) await once(out, 'close');
-    return written;
-  } catch (error) {
-    out.destroy(error as Error);
-    throw error;
-  }
+  return writeSheetXlsx<ExportRow>(
+    {
+      name: 'Transactions',
+      columns: EXPORT_COLUMNS,
+      shared: SHARED,
+      pages: (onPage, max) =>
+        forEachExportPage(db, walletId, onPage, {
+          max,
+          ...(options.pageSize ? { pageSize: options.pageSize } : {}),
+        }),
+      render: (n, row) => renderRow(n, row),
+    },
+    target,
+    onProgress,
+    options.level === undefined ? {} : { level: options.level },
+  );
 }

@@ -61,10 +61,19 @@ describe('payment widget: configured script, in the supply answer and the CSP', 
     return res.json() as { reference: string; widget: Record<string, unknown> };
   };
 
+  /** What the web reads before the payer submits: the provider and its script. */
+  const provider = async (app: FastifyInstance) => {
+    const user = await walletUser(app, testDb.db, 'ROLE_ADMIN');
+    const res = await app.inject({ url: '/api/supply/payment-provider', headers: user.headers });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+
   it('sandbox: scripts and frames of this site only; the widget is our page', async () => {
     const app = await start({});
     expect(await csp(app)).toEqual({ scriptSrc: ["'self'"], frameSrc: ["'self'"] });
     expect((await supply(app)).widget).not.toHaveProperty('script');
+    expect(await provider(app)).toEqual({ provider: 'sandbox', script: null });
   });
 
   it('KKiaPay: the configured k.js in the supply answer and the CSP, with the payer’s number', async () => {
@@ -84,6 +93,10 @@ describe('payment widget: configured script, in the supply answer and the CSP', 
       data: created.reference,
       partnerId: created.reference,
       phone: '2290197000001',
+      script: 'http://127.0.0.1:4199/kkiapay/k.js',
+    });
+    expect(await provider(app)).toEqual({
+      provider: 'kkiapay',
       script: 'http://127.0.0.1:4199/kkiapay/k.js',
     });
   });
@@ -114,6 +127,10 @@ describe('payment widget: configured script, in the supply answer and the CSP', 
         custom_metadata: { reference: created.reference },
       },
       customer: { phone_number: { number: '+2290196000003', country: 'bj' } },
+      script: 'https://checkout.example/checkout.js?v=9',
+    });
+    expect(await provider(app)).toEqual({
+      provider: 'fedapay',
       script: 'https://checkout.example/checkout.js?v=9',
     });
   });

@@ -4,10 +4,12 @@ import type { IdempotencyKey } from '../../../shared/api/idempotency.js';
 import { toPage, type Page } from '../../../shared/auth/user.js';
 import { pageParams, type ListQuery } from '../../../shared/search/list-search.js';
 import type { SupplyStatus, SupplyTab } from '../model/search.js';
-import type { Supply, SupplyCreated, SupplyStats } from '../model/types.js';
+import type { SupplyRow } from '../model/supply-row.js';
+import type { Supply, SupplyCreated, SupplyStats, SupplyWidget } from '../model/types.js';
+import { downloadSpreadsheet } from './export.js';
 
 /** Supplies have no id of their own: the reference identifies one. */
-const withIds = (page: Page<Supply>): Page<Supply> => ({
+const withIds = (page: Page<SupplyRow>): Page<SupplyRow> => ({
   ...page,
   data: page.data.map((s) => ({ ...s, id: s.id ?? s.reference })),
 });
@@ -24,7 +26,7 @@ export const suppliesQuery = (userId: string, tab: SupplyTab, search: ListQuery<
     queryFn: async () =>
       withIds(
         toPage(
-          await api<Page<Supply> | Supply[]>(`/supply/${tab}/${encodeURIComponent(userId)}`, {
+          await api<Page<SupplyRow> | SupplyRow[]>(`/supply/${tab}/${encodeURIComponent(userId)}`, {
             query: pageParams(search),
           }),
         ),
@@ -39,7 +41,7 @@ export const bankSuppliesQuery = (search: ListQuery<SupplyStatus>) =>
     queryFn: async () =>
       withIds(
         toPage(
-          await api<Page<Supply> | Supply[]>('/supply', {
+          await api<Page<SupplyRow> | SupplyRow[]>('/supply', {
             query: { ...pageParams(search), type: 'BANK' },
           }),
         ),
@@ -52,6 +54,8 @@ export interface SupplyInput {
   walletId: string | null;
   accountType: 'BANK' | 'MOBILE_MONEY';
   bank?: string;
+  /** The payer's mobile money number for the widget (mobile money only). */
+  phone?: string;
 }
 
 export function createSupply(input: SupplyInput, key: IdempotencyKey): Promise<SupplyCreated> {
@@ -69,6 +73,49 @@ export function verifySupply(
     method: 'GET',
   });
 }
+
+/** 'Réessayer': the widget again for my supply still waiting for its payment (INIT). */
+export function supplyWidget(
+  reference: string,
+): Promise<{ reference: string; widget: SupplyWidget }> {
+  return api(`/supply/widget/${encodeURIComponent(reference)}`);
+}
+
+/** 'Annuler': my mobile-money or card supply not paid yet becomes FAILED (cancelled). */
+export function cancelSupply(reference: string, key: IdempotencyKey): Promise<Supply> {
+  return command<Supply>(`/supply/cancel/${encodeURIComponent(reference)}`, key, {
+    method: 'POST',
+  });
+}
+
+/** Super admin: rejects a bank supply; the requester is told the reason. */
+export function rejectBankSupply(supply: Supply, reason: string, key: IdempotencyKey) {
+  return command<Supply>('/supply/reject-bank-supply', key, {
+    body: { reference: supply.reference, reason },
+  });
+}
+
+/** 'Télécharger' on Approvisionnements: both tabs as an .xlsx (false: nothing to export). */
+export function exportSupplies(userId: string): Promise<boolean> {
+  return downloadSpreadsheet(
+    `/supply/user/${encodeURIComponent(userId)}/export/xlsx`,
+    'approvisionnements.xlsx',
+  );
+}
+
+/**
+ * The provider of mobile-money and card supplies and its checkout script (configured on the
+ * server; none for the sandbox, whose widget is a page of ours). It changes only with a restart.
+ */
+export const paymentProviderQuery = () =>
+  queryOptions({
+    queryKey: ['payment-provider'],
+    queryFn: () =>
+      api<{ provider: 'sandbox' | 'kkiapay' | 'fedapay'; script: string | null }>(
+        '/supply/payment-provider',
+      ),
+    staleTime: Infinity,
+  });
 
 /** Super admin: validates a bank supply by its retyped reference. */
 export function validateBankSupply(supply: Supply, reference: string, key: IdempotencyKey) {

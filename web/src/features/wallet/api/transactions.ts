@@ -3,16 +3,17 @@ import { api } from '../../../shared/api/client.js';
 import { toPage, type Page } from '../../../shared/auth/user.js';
 import { pageParams, type ListQuery } from '../../../shared/search/list-search.js';
 import type { TransactionStatus } from '../model/search.js';
-import type { Transaction, TransactionDetail } from '../model/types.js';
+import type { Direction, Transaction, TransactionDetail } from '../model/types.js';
 import { downloadSpreadsheet } from './export.js';
 
-export const transactionsQuery = (search: ListQuery<TransactionStatus>) =>
+/** The caller's transactions; `direction` OUT: only what it paid ('Paiements effectués'). */
+export const transactionsQuery = (search: ListQuery<TransactionStatus>, direction?: Direction) =>
   queryOptions({
-    queryKey: ['transaction', 'list', search],
+    queryKey: ['transaction', 'list', search, direction ?? 'ALL'],
     queryFn: async () =>
       toPage(
         await api<Page<Transaction> | Transaction[]>('/transaction', {
-          query: pageParams(search),
+          query: { ...pageParams(search), direction },
         }),
       ),
     placeholderData: keepPreviousData,

@@ -35,8 +35,21 @@ export interface WithdrawInput {
   amount: number;
 }
 
+/** `POST wallet/make-debit/{id}`'s answer: the withdrawal is PENDING until paid out. */
+export interface WithdrawalAnswer {
+  withdrawalId: string;
+  reference: string;
+  status: 'PENDING' | 'SUCCESS' | 'FAILED';
+  amount: number;
+  paiementMethod: 'MOBILE_MONEY' | 'BANK';
+  /** The mobile-money number or bank account the money goes to. */
+  destination: string;
+}
+
 export function makeDebit(walletOrUserId: string, input: WithdrawInput, key: IdempotencyKey) {
-  return command<Transaction>(`/wallet/make-debit/${encodeURIComponent(walletOrUserId)}`, key, {
-    body: input,
-  });
+  return command<WithdrawalAnswer>(
+    `/wallet/make-debit/${encodeURIComponent(walletOrUserId)}`,
+    key,
+    { body: input },
+  );
 }

@@ -1,4 +1,4 @@
-import { Button } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,15 +10,19 @@ import { listQuery } from '../../../shared/search/list-search.js';
 import { useRealtime } from '../../../shared/realtime/use-realtime.js';
 import { bankAccountQuery, bankSuppliesQuery } from '../api/supplies.js';
 import { SUPPLY_STATUSES, type AdminSupplySearch } from '../model/search.js';
-import type { Supply } from '../model/types.js';
+import type { SupplyRow } from '../model/supply-row.js';
+import { RejectSupplyModal } from './RejectSupplyModal.js';
+import { SupplyRequester } from './SupplyRequester.js';
+import { SupplyStatusBadge } from './SupplyStatusBadge.js';
 import { ValidateSupplyModal } from './ValidateSupplyModal.js';
-import { WalletStatusBadge } from './WalletStatusBadge.js';
 
 const VALIDATABLE = ['INIT', 'PENDING'];
 
 /**
- * Super admin: bank supplies; 'Valider' only for INIT or PENDING. A supply created or
- * changed anywhere reaches this open page by push (`supplies.updated` to admins).
+ * Super admin: bank supplies with who asked (name, organisation: joined by the API from the
+ * users at read time); 'Valider' or 'Rejeter' (with a reason) only for INIT or PENDING. A
+ * supply created or changed anywhere reaches this open page by push (`supplies.updated` to
+ * admins).
  */
 export function AdminSuppliesPage({
   search,
@@ -31,9 +35,15 @@ export function AdminSuppliesPage({
   useRealtime();
   const list = useQuery(bankSuppliesQuery(listQuery(search)));
   const bank = useQuery(bankAccountQuery());
-  const [validating, setValidating] = useState<Supply | null>(null);
-  const columns: Column<Supply>[] = [
+  const [validating, setValidating] = useState<SupplyRow | null>(null);
+  const [rejecting, setRejecting] = useState<SupplyRow | null>(null);
+  const columns: Column<SupplyRow>[] = [
     { name: 'reference', title: t('columns.reference') },
+    {
+      name: 'requester',
+      title: t('adminSupplies.requester'),
+      transform: (s) => <SupplyRequester supply={s} />,
+    },
     // Spec: always the same bank label, the accepted bank's (from the API).
     { name: 'bank', title: t('columns.bank'), transform: () => bank.data?.bankName ?? '—' },
     { name: 'amount', title: t('columns.amountFcfa'), transform: (s) => formatNumber(s.amount) },
@@ -41,20 +51,31 @@ export function AdminSuppliesPage({
     {
       name: 'status',
       title: t('columns.status'),
-      transform: (s) => <WalletStatusBadge status={s.status} />,
+      transform: (s) => <SupplyStatusBadge supply={s} />,
     },
     {
       name: 'action',
       title: t('columns.action'),
       transform: (s) =>
         VALIDATABLE.includes(s.status) ? (
-          <Button
-            size="compact-sm"
-            onClick={() => setValidating(s)}
-            aria-label={t('adminSupplies.validateOf', { reference: s.reference })}
-          >
-            {t('adminSupplies.validate')}
-          </Button>
+          <Group gap="xs" wrap="nowrap">
+            <Button
+              size="compact-sm"
+              onClick={() => setValidating(s)}
+              aria-label={t('adminSupplies.validateOf', { reference: s.reference })}
+            >
+              {t('adminSupplies.validate')}
+            </Button>
+            <Button
+              size="compact-sm"
+              variant="light"
+              color="red"
+              onClick={() => setRejecting(s)}
+              aria-label={t('adminSupplies.rejectOf', { reference: s.reference })}
+            >
+              {t('adminSupplies.reject')}
+            </Button>
+          </Group>
         ) : null,
     },
   ];
@@ -69,6 +90,7 @@ export function AdminSuppliesPage({
       list={list}
     >
       <ValidateSupplyModal supply={validating} onClose={() => setValidating(null)} />
+      <RejectSupplyModal supply={rejecting} onClose={() => setRejecting(null)} />
     </ListPage>
   );
 }

@@ -10,8 +10,8 @@ import type { AmountValues, PaymentMeans } from '../model/forms.js';
  * The step that picks a means and an amount, shared by 'Nouvel approvisionnement' and
  * 'Retirer', inside the form (react-hook-form, `FormProvider`) of either: the means as a
  * segmented control, the amount (grouped by thousands, integer, not zero: 'Entré non valide'
- * once typed), extra fields (`children`: the bank), then 'Annuler' and the submit button,
- * disabled while the form is invalid.
+ * once typed), extra fields (`children`: the bank, or where a withdrawal goes), then 'Annuler'
+ * and the submit button, disabled while the form is invalid or `blocked`.
  */
 export function AmountStep({
   meansLabel,
@@ -20,6 +20,7 @@ export function AmountStep({
   submitLabel,
   onCancel,
   pending = false,
+  blocked = false,
   children,
 }: {
   meansLabel: string;
@@ -28,6 +29,8 @@ export function AmountStep({
   submitLabel: string;
   onCancel: () => void;
   pending?: boolean;
+  /** Something outside the form prevents submitting (a withdrawal with nowhere to go). */
+  blocked?: boolean;
   children?: ReactNode;
 }) {
   const { t } = useTranslation('wallet');
@@ -73,7 +76,7 @@ export function AmountStep({
         <Button variant="default" onClick={onCancel}>
           {t('common:cancel')}
         </Button>
-        <Button type="submit" disabled={!formState.isValid} loading={pending}>
+        <Button type="submit" disabled={!formState.isValid || blocked} loading={pending}>
           {submitLabel}
         </Button>
       </Group>

@@ -1,4 +1,5 @@
-import { Button, CopyButton, Group, Paper, Stack, Text } from '@mantine/core';
+import { ActionIcon, Button, CopyButton, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../shared/ui/AppModal.js';
 
@@ -28,14 +29,19 @@ export function BankInfoModal({
         </Text>
         <CopyButton value={value}>
           {({ copied, copy }) => (
-            <Button
-              size="compact-xs"
-              variant="subtle"
-              onClick={copy}
-              aria-label={`${label} : ${value}`}
-            >
-              {copied ? '✓' : '⧉'}
-            </Button>
+            // An icon (Tabler, an SVG): the former '⧉' glyph is missing from the font and
+            // showed as an empty box.
+            <Tooltip label={copied ? t('supplies.copied') : t('supplies.copy')} withArrow>
+              <ActionIcon
+                variant="subtle"
+                color={copied ? 'teal' : 'gray'}
+                onClick={copy}
+                aria-label={`${t('supplies.copy')} ${label} : ${value}`}
+                data-testid={`copy-${testId}`}
+              >
+                {copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
+              </ActionIcon>
+            </Tooltip>
           )}
         </CopyButton>
       </Group>

@@ -1,24 +1,32 @@
-import { Button, Group, Select, Stack } from '@mantine/core';
+import { Button, Group, Select, Stack, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
 import { useIdempotencyKey } from '../../../shared/api/use-idempotency-key.js';
+import { formatNumber } from '../../../shared/format/money.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
 import { MoneyInput } from '../../../shared/ui/MoneyInput.js';
 import { notify } from '../../../shared/ui/notify.js';
 import { useFieldError } from '../../../shared/ui/use-field-error.js';
 import { aggregatorsQuery, createFinancing } from '../api/financing.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
+import { refusalMessage } from '../model/errors.js';
 import { financingSchema, type FinancingValues } from '../model/forms.js';
-import { fullName } from '../model/types.js';
+import { fullName, type Aggregator } from '../model/types.js';
 
 const EMPTY: FinancingValues = { aggregatorId: '', amount: null };
 
-/** 'Financer un agrégateur': aggregator select and amount. */
+const labelOf = (a: Aggregator) =>
+  [fullName(a), a.organization?.denomination].filter(Boolean).join(' · ');
+
+/**
+ * 'Financer un agrégateur': aggregator select and amount, then a confirmation naming both
+ * (money leaves the wallet only after 'Oui, financer'), as 'Transférer' does.
+ */
 export function FinancingModal({
   opened,
   onClose,
@@ -39,15 +47,21 @@ export function FinancingModal({
   });
   // Another aggregator or amount is another financing: it gets a new key.
   const key = useIdempotencyKey(form);
+  const [step, setStep] = useState<'form' | 'confirm'>('form');
   const [q, setQ] = useState('');
   const [debounced] = useDebouncedValue(q.trim(), 250);
   const aggregators = (useQuery(aggregatorsQuery(debounced)).data ?? []).filter(
     (a) => a.id !== myId,
   );
+  // The chosen aggregator, kept once picked (the search results change as one types).
+  const [chosen, setChosen] = useState<Aggregator | null>(null);
+  const amount = useWatch({ control: form.control, name: 'amount' });
   const close = () => {
     onClose();
     form.reset(EMPTY);
     setQ('');
+    setChosen(null);
+    setStep('form');
     key.renew();
   };
   const fund = useMutation({
@@ -58,58 +72,91 @@ export function FinancingModal({
       await invalidate();
       close();
     },
-    onError: (error) => notify('error', errorText(error)),
+    // The server's reason for any refusal (4xx), else the catalogue's generic text.
+    onError: (error) => notify('error', refusalMessage(error) ?? errorText(error)),
   });
   return (
-    <AppModal opened={opened} onClose={close} title={t('financings.new')}>
-      <form onSubmit={form.handleSubmit((values) => fund.mutate(values))} noValidate>
+    <AppModal
+      opened={opened}
+      onClose={close}
+      title={step === 'confirm' ? t('financings.confirmTitle') : t('financings.new')}
+    >
+      {step === 'confirm' ? (
         <Stack>
-          <Controller
-            control={form.control}
-            name="aggregatorId"
-            render={({ field }) => (
-              <Select
-                label={t('financings.aggregator')}
-                placeholder={t('financings.aggregatorPlaceholder')}
-                withAsterisk
-                searchable
-                searchValue={q}
-                onSearchChange={setQ}
-                filter={({ options }) => options}
-                data={aggregators.map((a) => ({
-                  value: a.id,
-                  label: [fullName(a), a.organization?.denomination].filter(Boolean).join(' · '),
-                }))}
-                value={field.value || null}
-                onChange={(v) => field.onChange(v ?? '')}
-                onBlur={field.onBlur}
-              />
-            )}
-          />
-          <Controller
-            control={form.control}
-            name="amount"
-            render={({ field, fieldState }) => (
-              <MoneyInput
-                label={t('financings.amount')}
-                withAsterisk
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                error={fieldError(fieldState.error)}
-              />
-            )}
-          />
+          <Text data-testid="financing-confirm">
+            {t('financings.confirmText', {
+              amount: formatNumber(amount ?? 0),
+              aggregator: chosen ? fullName(chosen) : '',
+            })}
+          </Text>
           <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
+            <Button variant="default" onClick={close} disabled={fund.isPending}>
               {t('common:cancel')}
             </Button>
-            <Button type="submit" disabled={!form.formState.isValid} loading={fund.isPending}>
-              {t('financings.submit')}
+            <Button
+              loading={fund.isPending}
+              onClick={form.handleSubmit((values) => fund.mutate(values))}
+            >
+              {t('financings.confirm')}
             </Button>
           </Group>
         </Stack>
-      </form>
+      ) : (
+        <form onSubmit={form.handleSubmit(() => setStep('confirm'))} noValidate>
+          <Stack>
+            <Controller
+              control={form.control}
+              name="aggregatorId"
+              render={({ field }) => (
+                <Select
+                  label={t('financings.aggregator')}
+                  placeholder={t('financings.aggregatorPlaceholder')}
+                  withAsterisk
+                  searchable
+                  searchValue={q}
+                  onSearchChange={setQ}
+                  filter={({ options }) => options}
+                  data={[
+                    // The chosen one stays selectable while another search is typed.
+                    ...(chosen && !aggregators.some((a) => a.id === chosen.id) ? [chosen] : []),
+                    ...aggregators,
+                  ].map((a) => ({ value: a.id, label: labelOf(a) }))}
+                  value={field.value || null}
+                  onChange={(v) => {
+                    setChosen(
+                      aggregators.find((a) => a.id === v) ?? (v === chosen?.id ? chosen : null),
+                    );
+                    field.onChange(v ?? '');
+                  }}
+                  onBlur={field.onBlur}
+                />
+              )}
+            />
+            <Controller
+              control={form.control}
+              name="amount"
+              render={({ field, fieldState }) => (
+                <MoneyInput
+                  label={t('financings.amount')}
+                  withAsterisk
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  error={fieldError(fieldState.error)}
+                />
+              )}
+            />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                {t('common:cancel')}
+              </Button>
+              <Button type="submit" disabled={!form.formState.isValid || !chosen}>
+                {t('financings.submit')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
     </AppModal>
   );
 }

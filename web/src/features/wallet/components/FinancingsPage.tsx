@@ -6,7 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../../shared/auth/current-user.js';
 import { ROLES } from '../../../shared/auth/roles.js';
 import { formatDate } from '../../../shared/format/date.js';
-import { formatNumber } from '../../../shared/format/money.js';
 import type { Column } from '../../../shared/ui/DataTable.js';
 import { ListPage } from '../../../shared/ui/ListPage.js';
 import { listQuery } from '../../../shared/search/list-search.js';
@@ -15,6 +14,7 @@ import { financingsQuery } from '../api/financing.js';
 import { TRANSACTION_STATUSES, type TransactionListSearch } from '../model/search.js';
 import { fullName, type Financing } from '../model/types.js';
 import { FinancingModal } from './FinancingModal.js';
+import { SignedAmount } from './SignedAmount.js';
 import { WalletStatusBadge } from './WalletStatusBadge.js';
 
 /** 'Financements': list and 'Financer un agrégateur' (hidden for SFD). */
@@ -41,7 +41,17 @@ export function FinancingsPage({
       title: t('columns.aggregator'),
       transform: (f) => fullName(f.aggregator) || '—',
     },
-    { name: 'amount', title: t('columns.amountFcfa'), transform: (f) => formatNumber(f.amount) },
+    {
+      name: 'amount',
+      title: t('columns.amountFcfa'),
+      // Given (SENT) is money out of the wallet, received money in.
+      transform: (f) => (
+        <SignedAmount
+          amount={f.amount}
+          direction={f.direction === 'SENT' ? 'OUT' : f.direction === 'RECEIVED' ? 'IN' : null}
+        />
+      ),
+    },
     { name: 'createdAt', title: t('columns.date'), transform: (f) => formatDate(f.createdAt) },
     {
       name: 'status',

@@ -4,7 +4,10 @@ import type { TransactionListSearch } from '../model/search.js';
 import { TransactionsTable } from './TransactionsTable.js';
 import { useRealtime } from '../../../shared/realtime/use-realtime.js';
 
-/** 'Paiements effectués': the user's transactions with their beneficiary. */
+/**
+ * 'Paiements effectués': the payments the user made (transfers, financings, contract
+ * payments, withdrawals: the OUT rows, filtered by the server) with their beneficiary.
+ */
 export function PaymentsPage({
   search,
   onSearchChange,
@@ -21,6 +24,7 @@ export function PaymentsPage({
         search={search}
         onSearchChange={onSearchChange}
         withBeneficiary
+        direction="OUT"
         caption={t('payments.title')}
       />
     </>

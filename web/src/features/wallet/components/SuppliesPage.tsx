@@ -1,16 +1,20 @@
-import { Button, Group, Tabs } from '@mantine/core';
+import { Button, Group, Stack, Tabs, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useErrorText } from '../../../shared/api/use-error-text.js';
 import { useCurrentUser } from '../../../shared/auth/current-user.js';
 import { formatDate } from '../../../shared/format/date.js';
 import { formatNumber } from '../../../shared/format/money.js';
 import type { Column } from '../../../shared/ui/DataTable.js';
+import { DownloadButton } from '../../../shared/ui/DownloadButton.js';
 import { ListPanel } from '../../../shared/ui/ListPage.js';
+import { notify } from '../../../shared/ui/notify.js';
 import { listQuery } from '../../../shared/search/list-search.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
-import { bankAccountQuery, suppliesQuery } from '../api/supplies.js';
+import { bankAccountQuery, exportSupplies, suppliesQuery, supplyWidget } from '../api/supplies.js';
+import { usePaymentWidget } from '../hooks/use-payment-widget.js';
 import { useWidgetResult } from '../hooks/use-widget-result.js';
 import {
   SUPPLY_STATUSES,
@@ -18,10 +22,11 @@ import {
   type SupplyListSearch,
   type SupplyTab,
 } from '../model/search.js';
-import type { Supply } from '../model/types.js';
+import { awaitsPayment, type SupplyRow } from '../model/supply-row.js';
 import { WIDGET_MESSAGE } from '../model/widget.js';
 import { BankInfoModal } from './BankInfoModal.js';
-import { WalletStatusBadge } from './WalletStatusBadge.js';
+import { CancelSupplyModal } from './CancelSupplyModal.js';
+import { SupplyStatusBadge } from './SupplyStatusBadge.js';
 import { SupplyModal } from './SupplyModal.js';
 import { SupplyStatsCards } from './SupplyStatsCards.js';
 import { useRealtime } from '../../../shared/realtime/use-realtime.js';
@@ -38,8 +43,10 @@ const fromOpener = () => {
 
 /**
  * 'Approvisionnements': stats, mobile-money/card and bank tabs, 'Nouvel
- * approvisionnement' (`?showModal=1` opens it). Also the sandbox widget's
- * return page: in the payment window it hands the outcome to the opener and closes.
+ * approvisionnement' (`?showModal=1` opens it), 'Télécharger' (both tabs as an .xlsx), and
+ * on a supply still waiting for its payment 'Réessayer' (the widget again, same reference)
+ * and 'Annuler'. Also the sandbox widget's return page: in the payment window it hands the
+ * outcome to the opener and closes.
  */
 export function SuppliesPage({
   search,
@@ -49,14 +56,22 @@ export function SuppliesPage({
   onSearchChange: (next: Partial<SupplyListSearch>) => void;
 }) {
   const { t } = useTranslation('wallet');
+  const errorText = useErrorText();
   useRealtime();
   const me = useCurrentUser();
   const tab: SupplyTab = search.tab ?? 'momo-card';
   const bank = useQuery(bankAccountQuery());
-  const [bankInfo, setBankInfo] = useState<Supply | null>(null);
+  const [bankInfo, setBankInfo] = useState<SupplyRow | null>(null);
+  const [cancelling, setCancelling] = useState<SupplyRow | null>(null);
+  const [retrying, setRetrying] = useState<string | null>(null);
   const list = useQuery({
     ...suppliesQuery(me?.id ?? '', tab, listQuery(search)),
     enabled: Boolean(me) && !search.transactionId,
+  });
+  // The widget settled (verified, or closed): the new-supply dialog, if open, is done.
+  const payment = usePaymentWidget(me ?? null, () => {
+    setRetrying(null);
+    if (search.showModal) onSearchChange({ showModal: undefined });
   });
   const widgetResult = useWidgetResult(() =>
     onSearchChange({ transactionId: undefined, reference: undefined, status: undefined }),
@@ -83,7 +98,20 @@ export function SuppliesPage({
 
   if (search.transactionId && (inFrame() || fromOpener())) return null;
 
-  const columns: Column<Supply>[] = [
+  /** 'Réessayer': the same reference's widget again (the sandbox's window opens in the click). */
+  const retry = (supply: SupplyRow) => {
+    payment.prepare();
+    setRetrying(supply.reference);
+    supplyWidget(supply.reference)
+      .then((answer) => payment.show(answer.widget))
+      .catch((error: unknown) => {
+        payment.abandon();
+        setRetrying(null);
+        notify('error', errorText(error));
+      });
+  };
+
+  const columns: Column<SupplyRow>[] = [
     { name: 'reference', title: t('columns.reference') },
     {
       name: 'bank',
@@ -100,11 +128,24 @@ export function SuppliesPage({
       name: 'status',
       title: t('columns.status'),
       transform: (s) => (
-        <WalletStatusBadge
-          // Bank tab: INIT is a warning, anything else a success (spec §4).
-          kind={tab === 'bank' ? (s.status === 'INIT' ? 'warning' : 'success') : undefined}
-          status={s.status}
-        />
+        <Stack gap={2} align="flex-start">
+          <SupplyStatusBadge
+            supply={s}
+            // Bank tab: INIT is a warning, anything else a success (spec §4); a refused one is not.
+            kind={
+              tab === 'bank' && s.status !== 'FAILED'
+                ? s.status === 'INIT'
+                  ? 'warning'
+                  : 'success'
+                : undefined
+            }
+          />
+          {s.failureCode === 'REJECTED' && s.failureReason && (
+            <Text size="xs" c="dark.5" data-testid={`supply-reason-${s.reference}`}>
+              {t('supplies.rejectedBecause', { reason: s.failureReason })}
+            </Text>
+          )}
+        </Stack>
       ),
     },
     {
@@ -120,6 +161,28 @@ export function SuppliesPage({
           >
             {t('supplies.bankInfoTitle')}
           </Button>
+        ) : awaitsPayment(s) ? (
+          <Group gap="xs" wrap="nowrap">
+            <Button
+              size="compact-sm"
+              variant="light"
+              loading={retrying === s.reference}
+              disabled={payment.state === 'verifying' && retrying !== s.reference}
+              onClick={() => retry(s)}
+              aria-label={t('supplies.retryOf', { reference: s.reference })}
+            >
+              {t('supplies.retry')}
+            </Button>
+            <Button
+              size="compact-sm"
+              variant="subtle"
+              color="red"
+              onClick={() => setCancelling(s)}
+              aria-label={t('supplies.cancelOf', { reference: s.reference })}
+            >
+              {t('supplies.cancel')}
+            </Button>
+          </Group>
         ) : (
           '—'
         ),
@@ -146,6 +209,19 @@ export function SuppliesPage({
         columns={columns}
         list={list}
         caption={t(`supplies.tabs.${tab}`)}
+        actions={
+          me && (
+            <DownloadButton
+              onDownload={async () => {
+                try {
+                  if (!(await exportSupplies(me.id))) notify('info', t('nothingToDownload'));
+                } catch (error) {
+                  notify('error', errorText(error));
+                }
+              }}
+            />
+          )
+        }
         header={
           <Tabs
             value={tab}
@@ -169,6 +245,7 @@ export function SuppliesPage({
           opened={search.showModal === 1}
           onClose={() => onSearchChange({ showModal: undefined })}
           me={me}
+          payment={payment}
           initialMode={tab === 'bank' ? 'BANK' : 'MOBILE_MONEY'}
         />
       )}
@@ -181,6 +258,7 @@ export function SuppliesPage({
           reference={bankInfo.reference}
         />
       )}
+      <CancelSupplyModal supply={cancelling} onClose={() => setCancelling(null)} />
     </>
   );
 }

@@ -1,44 +1,54 @@
 import { Group, Loader, Select, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Controller, FormProvider, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../shared/api/api-error.js';
 import { useIdempotencyKey } from '../../../shared/api/use-idempotency-key.js';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
 import type { User } from '../../../shared/auth/user.js';
+import { toLocalPhone } from '../../../shared/format/phone.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
+import { DigitsInput } from '../../../shared/ui/DigitsInput.js';
 import { notify } from '../../../shared/ui/notify.js';
 import { useFieldError } from '../../../shared/ui/use-field-error.js';
 import { bankAccountQuery, createSupply } from '../api/supplies.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
-import { useWidgetResult } from '../hooks/use-widget-result.js';
+import type { PaymentWidget } from '../hooks/use-payment-widget.js';
 import {
   PAYMENT_MEANS,
   supplySchema,
   type PaymentMeans,
   type SupplyValues,
 } from '../model/forms.js';
+import { operatorOf } from '../model/supply-row.js';
 import type { SupplyCreated } from '../model/types.js';
-import { readWidgetMessage, widgetAddress } from '../model/widget.js';
 import { AmountStep } from './AmountStep.js';
 import { BankInfoModal } from './BankInfoModal.js';
 
+/** The payer's number to prefill: the profile's mobile money number, else its phone. */
+const profileNumber = (me: User) => toLocalPhone(me.momoAccountNumber ?? me.phone);
+
 /**
- * 'Nouvel approvisionnement': means and amount (`AmountStep`, and the accepted bank in
- * transfer mode). Mobile money or card opens the provider's widget in a payment window;
- * a bank transfer shows the account number and the reference to write on the slip.
+ * 'Nouvel approvisionnement': means and amount (`AmountStep`), the accepted bank in transfer
+ * mode, the payer's mobile money number (prefilled from the profile, its operator shown) in
+ * mobile-money mode. Mobile money or card opens the configured provider's widget (`payment`,
+ * owned by the page, which closes this dialog once the widget settled: the sandbox's page in
+ * a payment window, KKiaPay's or FedaPay's widget over the page, this dialog closed first);
+ * a bank transfer shows the account number and the slip's reference.
  */
 export function SupplyModal({
   opened,
   onClose,
   me,
+  payment,
   initialMode = 'MOBILE_MONEY',
 }: {
   opened: boolean;
   onClose: () => void;
   me: User;
+  payment: PaymentWidget;
   initialMode?: PaymentMeans;
 }) {
   const { t } = useTranslation('wallet');
@@ -50,12 +60,19 @@ export function SupplyModal({
   const form = useForm<SupplyValues>({
     resolver: zodResolver(supplySchema),
     mode: 'onChange',
-    defaultValues: { means: initialMode, amount: null, bank: accepted.data?.bankName ?? '' },
+    defaultValues: {
+      means: initialMode,
+      amount: null,
+      bank: accepted.data?.bankName ?? '',
+      phone: profileNumber(me),
+    },
   });
-  // Another means, amount or bank is another supply: it gets a new key.
+  // Another means, amount, bank or number is another supply: it gets a new key.
   const key = useIdempotencyKey(form);
   const [created, setCreated] = useState<SupplyCreated | null>(null);
   const means = useWatch({ control: form.control, name: 'means' });
+  const phone = useWatch({ control: form.control, name: 'phone' });
+  const operator = operatorOf(phone ?? '');
   const acceptedBank = accepted.data?.bankName;
 
   useEffect(() => {
@@ -68,19 +85,19 @@ export function SupplyModal({
     if (!accepted.isLoading) void form.trigger('bank');
   }, [means, accepted.isLoading, form]);
 
-  const reset = () => {
-    // The means and the bank stay as chosen; the amount starts again.
-    form.reset({ ...form.getValues(), amount: null });
-    setCreated(null);
-    key.renew();
-  };
-  const close = () => {
-    onClose();
-    setTimeout(reset, 200);
-  };
-  const widgetResult = useWidgetResult(close);
-  // The payment window: opened on the click (popup blockers), pointed at the widget later.
-  const popup = useRef<Window | null>(null);
+  // Closed by anyone (its buttons, the page once the widget settled): it starts again. The
+  // means, the bank and the number stay as chosen; the amount starts again.
+  const renewKey = key.renew;
+  useEffect(() => {
+    if (opened) return;
+    const timer = setTimeout(() => {
+      form.reset({ ...form.getValues(), amount: null });
+      setCreated(null);
+      renewKey();
+    }, 200);
+    return () => clearTimeout(timer);
+  }, [opened, form, renewKey]);
+  const close = onClose;
 
   const create = useMutation({
     mutationFn: (values: SupplyValues) =>
@@ -90,54 +107,36 @@ export function SupplyModal({
           walletId: me.walletId,
           accountType: values.means,
           ...(values.means === 'BANK' && values.bank ? { bank: values.bank } : {}),
+          ...(values.means === 'MOBILE_MONEY' ? { phone: values.phone.trim() } : {}),
         },
         key.current(),
       ),
     onSuccess: async (answer) => {
       key.renew();
-      setCreated(answer);
-      const url = answer.widget?.url;
-      if (url && popup.current && !popup.current.closed) {
-        popup.current.location.href = widgetAddress(url);
-      } else if (url) {
-        // No window could be opened: the widget comes back to this page.
-        window.location.assign(widgetAddress(url, '/approvisionnements'));
+      if (answer.widget) {
+        if (answer.widget.provider === 'sandbox') setCreated(answer);
+        else close(); // the provider's widget opens over the page, not over this dialog
+        await payment.show(answer.widget);
       } else {
-        popup.current?.close();
+        payment.abandon();
+        setCreated(answer);
       }
       await invalidate();
     },
     onError: (error) => {
-      popup.current?.close();
+      payment.abandon();
       notify('error', isApiError(error) ? errorText(error) : t('supplies.errors.reference'));
     },
   });
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
-    // Opened now, in the click, or the browser blocks it; validation comes after.
-    popup.current =
-      form.getValues('means') === 'MOBILE_MONEY'
-        ? window.open('about:blank', 'filiere-payment')
-        : null;
+    // The sandbox's window is opened now, in the click, or the browser blocks it.
+    if (form.getValues('means') === 'MOBILE_MONEY') payment.prepare();
     void form.handleSubmit(
       (values) => create.mutate(values),
-      () => popup.current?.close(),
+      () => payment.abandon(),
     )(event);
   };
-
-  const widgetUrl = created?.widget?.url ? widgetAddress(created.widget.url) : null;
-
-  // The widget's return page (in the payment window) posts its outcome here.
-  useEffect(() => {
-    if (!widgetUrl) return;
-    const onMessage = (event: MessageEvent) => {
-      if (event.origin !== window.location.origin) return;
-      const result = readWidgetMessage(event.data);
-      if (result && !widgetResult.isPending) widgetResult.mutate(result);
-    };
-    window.addEventListener('message', onMessage);
-    return () => window.removeEventListener('message', onMessage);
-  }, [widgetUrl, widgetResult]);
 
   if (created?.bankAccountNumber) {
     return (
@@ -151,15 +150,16 @@ export function SupplyModal({
     );
   }
 
+  const inWidget = created?.widget?.provider === 'sandbox';
   return (
     <AppModal
       opened={opened}
       onClose={close}
-      title={widgetUrl ? t('supplies.widgetTitle') : t('supplies.modalTitle')}
-      size={widgetUrl ? 620 : 500}
+      title={inWidget ? t('supplies.widgetTitle') : t('supplies.modalTitle')}
+      size={inWidget ? 620 : 500}
     >
-      {widgetUrl ? (
-        widgetResult.isPending ? (
+      {inWidget ? (
+        payment.state === 'verifying' ? (
           <Group>
             <Loader size="sm" />
             <Text>{t('supplies.verifying')}</Text>
@@ -194,6 +194,31 @@ export function SupplyModal({
                       onChange={(v) => field.onChange(v ?? '')}
                       onBlur={field.onBlur}
                       error={accepted.isLoading ? undefined : fieldError(fieldState.error)}
+                    />
+                  )}
+                />
+              )}
+              {means === 'MOBILE_MONEY' && (
+                <Controller
+                  control={form.control}
+                  name="phone"
+                  render={({ field, fieldState }) => (
+                    <DigitsInput
+                      label={t('supplies.phone')}
+                      withAsterisk
+                      autoComplete="tel-national"
+                      placeholder="01XXXXXXXX"
+                      value={field.value}
+                      onChange={(event) => field.onChange(event.currentTarget.value)}
+                      onBlur={field.onBlur}
+                      error={fieldError(fieldState.error)}
+                      description={
+                        operator ? (
+                          <span data-testid="supply-operator">
+                            {t('supplies.operator', { operator })}
+                          </span>
+                        ) : undefined
+                      }
                     />
                   )}
                 />

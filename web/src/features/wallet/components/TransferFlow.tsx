@@ -15,6 +15,7 @@ import { notify } from '../../../shared/ui/notify.js';
 import { useFieldError } from '../../../shared/ui/use-field-error.js';
 import { makeTransfer, recipientsQuery } from '../api/transfers.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
+import { refusalMessage } from '../model/errors.js';
 import { transferSchema, type TransferValues } from '../model/forms.js';
 import { fullName } from '../model/types.js';
 
@@ -68,7 +69,8 @@ export function TransferFlow({
       setStep('success');
       await invalidate();
     },
-    onError: (error) => notify('error', errorText(error)),
+    // The server's reason for any refusal (4xx), else the catalogue's generic text.
+    onError: (error) => notify('error', refusalMessage(error) ?? errorText(error)),
   });
 
   const close = () => {

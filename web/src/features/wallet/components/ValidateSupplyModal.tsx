@@ -5,25 +5,29 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useIdempotencyKey } from '../../../shared/api/use-idempotency-key.js';
+import { useErrorText } from '../../../shared/api/use-error-text.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
 import { notify } from '../../../shared/ui/notify.js';
 import { validateBankSupply } from '../api/supplies.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
 import { validateSupplySchema, type ValidateSupplyValues } from '../model/forms.js';
-import type { Supply } from '../model/types.js';
+import type { SupplyRow } from '../model/supply-row.js';
+import { SupplyRequester } from './SupplyRequester.js';
 
 /**
- * 'Valider l'approvisionnement': shows the bank reference; Valider is enabled
- * only once the super admin has retyped it exactly (35 % wide, as the spec says).
+ * 'Valider l'approvisionnement': shows who asked (name, organisation) and the bank
+ * reference; Valider is enabled only once the super admin has retyped it exactly (35 % wide,
+ * as the spec says). A refusal (a rejected supply…) is shown as the server says it.
  */
 export function ValidateSupplyModal({
   supply,
   onClose,
 }: {
-  supply: Supply | null;
+  supply: SupplyRow | null;
   onClose: () => void;
 }) {
   const { t } = useTranslation('wallet');
+  const errorText = useErrorText();
   const invalidate = useInvalidateWallet();
   const form = useForm<ValidateSupplyValues>({
     resolver: zodResolver(validateSupplySchema),
@@ -49,9 +53,11 @@ export function ValidateSupplyModal({
       await invalidate();
       close();
     },
-    // Spec: supply validation errors are only logged; the list reloads.
+    // The spec only logged validation errors; a refusal the admin can hit (the supply was
+    // rejected or validated meanwhile) is now shown as the server says it. The list reloads.
     onError: async (error) => {
       console.error('validate supply', error);
+      notify('error', errorText(error));
       await invalidate();
     },
   });
@@ -65,6 +71,14 @@ export function ValidateSupplyModal({
       <form onSubmit={form.handleSubmit((values) => validate.mutate(values))} noValidate>
         <Stack>
           <Text>{t('adminSupplies.modalText')}</Text>
+          {supply && (
+            <div data-testid="validate-requester">
+              <Text size="sm" c="dark.5">
+                {t('adminSupplies.requester')}
+              </Text>
+              <SupplyRequester supply={supply} />
+            </div>
+          )}
           <Text>
             {t('adminSupplies.reference')} :{' '}
             <Code fz="md" data-testid="validate-reference">

@@ -9,6 +9,8 @@ import { hasScreen } from '../../../shared/navigation/menu.js';
 import { routeByKey } from '../../../shared/navigation/routes.js';
 import { useRealtime } from '../../../shared/realtime/use-realtime.js';
 import { walletStatsQuery } from '../api/stats.js';
+import { useSupplyNotices } from '../hooks/use-supply-notices.js';
+import { useWithdrawalNotices } from '../hooks/use-withdrawal-notices.js';
 
 /**
  * Balance card of the side navigation: hidden as dots until the eye is
@@ -21,6 +23,9 @@ export function WalletBalanceCard() {
   const stats = useQuery(walletStatsQuery);
   // The side card is in every signed-in screen: it keeps the websocket open (live balance).
   useRealtime();
+  // …and tells how a withdrawal ended, whichever screen is open.
+  useWithdrawalNotices();
+  useSupplyNotices();
   const value = stats.data ? formatMoney(stats.data.availableBalance ?? stats.data.balance) : '—';
   const balance = (
     <>

@@ -16,6 +16,9 @@ const KIND: Record<string, Kind> = {
   FAILED: 'danger',
   PENDING: 'warning',
   INIT: 'neutral',
+  // Supplies: FAILED because the payer cancelled it or a super admin rejected it.
+  CANCELLED: 'danger',
+  REJECTED: 'danger',
 };
 
 /** A transaction, supply or financing status with the spec's label ('Succès', 'Échouée', …). */
@@ -25,7 +28,7 @@ export function WalletStatusBadge({
   kind,
 }: {
   status: string;
-  labels?: 'statuses' | 'financingStatuses';
+  labels?: 'statuses' | 'financingStatuses' | 'supplyOutcomes';
   kind?: Kind;
 }) {
   const { t } = useTranslation('wallet');

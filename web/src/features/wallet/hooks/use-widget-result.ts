@@ -7,38 +7,32 @@ import type { WidgetResult } from '../model/widget.js';
 import { useInvalidateWallet } from './use-invalidate-wallet.js';
 
 /**
- * The widget reported: on success the server verifies the provider's transaction
- * (idempotent on its id) and the stats reload; 'Approvisionnement effectuée avec succès'.
+ * The widget reported a transaction: the server verifies it with the provider (idempotent on
+ * its id), whatever the widget said — a refused payment is verified too, so the supply
+ * becomes FAILED ('Échouée') instead of staying 'Nouveau'. The toast says what the server
+ * decided: 'Approvisionnement effectuée avec succès', 'Le paiement n'a pas abouti', or
+ * still being checked (PENDING: the provider had not settled it; checked in the background).
  */
 export function useWidgetResult(onDone?: () => void) {
   const { t } = useTranslation('wallet');
   const invalidate = useInvalidateWallet();
   return useMutation({
-    mutationFn: async (result: WidgetResult) => {
-      if (result.status !== 'SUCCESS') throw new Error('refused');
+    mutationFn: (result: WidgetResult) =>
       // The provider's transaction id is the natural idempotency key of a verification.
-      return verifySupply(
+      verifySupply(
         result.transactionId,
         result.reference,
         idempotencyKeyFor('verify', result.transactionId),
-      );
-    },
+      ),
     onSuccess: async (supply) => {
-      if (supply?.status === 'FAILED') {
-        notify('error', t('supplies.paymentFailed'));
-      } else {
-        notify('success', t('supplies.success'));
-      }
+      if (supply?.status === 'SUCCESS') notify('success', t('supplies.success'));
+      else if (supply?.status === 'PENDING') notify('info', t('supplies.pendingCheck'));
+      else notify('error', t('supplies.paymentFailed'));
       await invalidate();
       onDone?.();
     },
-    onError: async (error) => {
-      notify(
-        'error',
-        error instanceof Error && error.message === 'refused'
-          ? t('supplies.paymentFailed')
-          : t('supplies.errors.verify'),
-      );
+    onError: async () => {
+      notify('error', t('supplies.errors.verify'));
       await invalidate();
       onDone?.();
     },

@@ -27,14 +27,31 @@ describe('wallet money forms', () => {
   });
 
   it('names the bank of a supply by transfer, not of a mobile-money one', () => {
-    expect(messages(supplySchema, { means: 'BANK', amount: null, bank: '' })).toEqual({
+    expect(messages(supplySchema, { means: 'BANK', amount: null, bank: '', phone: '' })).toEqual({
       amount: 'validation:required',
       bank: 'validation:required',
     });
-    expect(messages(supplySchema, { means: 'MOBILE_MONEY', amount: 500_000, bank: '' })).toEqual(
-      {},
-    );
-    expect(messages(supplySchema, { means: 'BANK', amount: 500_000, bank: 'BOA' })).toEqual({});
+    expect(
+      messages(supplySchema, {
+        means: 'MOBILE_MONEY',
+        amount: 500_000,
+        bank: '',
+        phone: '0196000001',
+      }),
+    ).toEqual({});
+    expect(
+      messages(supplySchema, { means: 'BANK', amount: 500_000, bank: 'BOA', phone: '' }),
+    ).toEqual({});
+  });
+
+  it('wants the payer’s mobile money number (8 or 10 digits) for a mobile-money supply', () => {
+    const momo = (phone: string) =>
+      messages(supplySchema, { means: 'MOBILE_MONEY', amount: 1_000, bank: '', phone });
+    expect(momo('')).toEqual({ phone: 'validation:required' });
+    expect(momo('12345')).toEqual({ phone: 'validation:phone' });
+    expect(momo('0296000001')).toEqual({ phone: 'validation:phone' });
+    expect(momo('96000001')).toEqual({});
+    expect(momo('0196000001')).toEqual({});
   });
 
   it('wants a recipient, an amount and a reason to transfer', () => {

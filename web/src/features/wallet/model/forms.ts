@@ -31,12 +31,28 @@ export interface AmountValues {
 export const withdrawSchema = z.object({ means: z.enum(PAYMENT_MEANS), amount: amountField() });
 export type WithdrawValues = z.infer<typeof withdrawSchema>;
 
-/** 'Nouvel approvisionnement': a bank transfer names the bank (the accepted one, preselected). */
+/**
+ * 'Nouvel approvisionnement': a bank transfer names the bank (the accepted one, preselected);
+ * mobile money names the payer's number (prefilled from the profile), 8 or 10 digits.
+ */
 export const supplySchema = z
-  .object({ means: z.enum(PAYMENT_MEANS), amount: amountField(), bank: z.string() })
+  .object({
+    means: z.enum(PAYMENT_MEANS),
+    amount: amountField(),
+    bank: z.string(),
+    phone: z.string(),
+  })
   .refine((v) => v.means !== 'BANK' || v.bank.trim() !== '', {
     path: ['bank'],
     message: msg.required,
+  })
+  .superRefine((v, ctx) => {
+    if (v.means !== 'MOBILE_MONEY') return;
+    const phone = v.phone.trim();
+    if (!phone) ctx.addIssue({ code: 'custom', path: ['phone'], message: msg.required });
+    else if (!/^(\d{8}|01\d{8})$/.test(phone)) {
+      ctx.addIssue({ code: 'custom', path: ['phone'], message: msg.phone });
+    }
   });
 export type SupplyValues = z.infer<typeof supplySchema>;
 
@@ -63,3 +79,9 @@ export const validateSupplySchema = z
   .object({ reference: z.string(), typed: z.string() })
   .refine((v) => referenceMatches(v.typed, v.reference), { path: ['typed'], message: msg.invalid });
 export type ValidateSupplyValues = z.infer<typeof validateSupplySchema>;
+
+/** 'Rejeter l'approvisionnement': the reason the requester will read (required, ≤ 500). */
+export const rejectSupplySchema = z.object({
+  reason: z.string().trim().min(1, msg.required).max(500, msg.invalid),
+});
+export type RejectSupplyValues = z.infer<typeof rejectSupplySchema>;

@@ -10,17 +10,29 @@ export interface PartyUser {
   npi?: string | null;
 }
 
+/** IN: the wallet received the money; OUT: it paid. */
+export type Direction = 'IN' | 'OUT';
+
 export interface Transaction {
   id: string;
   reference: string;
   operationType: OperationType | string;
+  direction?: Direction | string;
   amount: number;
   createdAt: string;
   status: string;
   reason?: string | null;
   paymentMethod?: string | null;
   source?: { user?: PartyUser | null } | null;
-  destination?: { user?: PartyUser | null } | null;
+  /** `payout`: a withdrawal's mobile-money number or bank account. */
+  destination?: { user?: PartyUser | null; payout?: string | null } | null;
+}
+
+/** One side of a payment in the detail: current name, NIP and phone. */
+export interface DetailParty {
+  name: string | null;
+  nip: string | null;
+  phone: string | null;
 }
 
 /** `GET transaction/{id}`: the detail screen's fields, and the row. */
@@ -30,10 +42,17 @@ export interface TransactionDetail {
   amount: number;
   date: string;
   operationType: string;
+  direction?: Direction | string;
   status: string;
+  /** MOBILE_MONEY, CARD, BANK, or WALLET (wallet to wallet). */
   paymentMeans: string | null;
   reason: string | null;
-  beneficiary: { name: string | null; nip: string | null; phone: string | null };
+  /** Who paid: the other user of an incoming payment. */
+  sender?: DetailParty | null;
+  /** Who received: the other user of an outgoing payment. */
+  beneficiary: DetailParty;
+  /** Where a withdrawal (or its refund) was paid out. */
+  payoutAccount?: string | null;
   transaction?: Transaction;
 }
 

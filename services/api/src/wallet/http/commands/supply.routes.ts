@@ -12,6 +12,7 @@ import {
   verifySupplyTransaction,
 } from '../../commands/supply-commands.js';
 import { mailSupplyRejected, walletMailer } from '../../commands/supply-notices.js';
+import { widgetScriptUrl } from '../../providers/widget-csp.js';
 import {
   amountUpTo,
   idempotencyHeaders,
@@ -84,6 +85,27 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
     },
     // From SUPPLY_BANK_NAME / SUPPLY_BANK_ACCOUNT; the web shows it instead of a constant.
     async () => ({ accountNumber: deps.bank.accountNumber, bankName: deps.bank.name }),
+  );
+
+  r.get(
+    '/api/supply/payment-provider',
+    {
+      schema: {
+        tags: ['supply'],
+        summary:
+          'The payment provider of mobile-money and card supplies and its checkout script (none for the sandbox)',
+        response: {
+          200: z.object({
+            provider: z.enum(['sandbox', 'kkiapay', 'fedapay']),
+            script: z.string().nullable(),
+          }),
+        },
+      },
+      preHandler: app.requireRoles(...SUPPLY_ROLES),
+    },
+    // The web loads the script before the payer submits (KKIAPAY_WIDGET_SCRIPT_URL /
+    // FEDAPAY_CHECKOUT_SCRIPT_URL), and opens the sandbox's page in a window on the click.
+    async () => ({ provider: deps.provider.name, script: widgetScriptUrl(config) }),
   );
 
   r.get(

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { registerWalletExport } from './export.routes.js';
+import { registerSuppliesExport } from './supplies-export.routes.js';
 import { financingRoutes } from './financing.routes.js';
 import { reportingRoutes } from './reporting.routes.js';
 import { supplyRoutes } from './supplies.routes.js';
@@ -20,6 +21,7 @@ export async function registerWalletQueries(app: FastifyInstance): Promise<void>
       supplyRoutes(scope);
       financingRoutes(scope);
       registerWalletExport(scope);
+      registerSuppliesExport(scope);
     },
     { prefix: '/api' },
   );
