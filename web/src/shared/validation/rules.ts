@@ -13,6 +13,17 @@ export const msg = {
   phone: 'validation:phone',
 } as const;
 
+/**
+ * zod's own messages are English ('Invalid input: expected string, received number'): every
+ * issue a schema gives no message of its own gets an i18n key instead, so no zod text can
+ * reach a user. Schema messages (the keys above) still win; `useFieldError` translates.
+ */
+export function zodIssueKey(issue: { code: string; input?: unknown }): string {
+  const absent = issue.input === undefined || issue.input === null || issue.input === '';
+  return issue.code === 'invalid_type' && absent ? msg.required : msg.invalid;
+}
+z.config({ customError: zodIssueKey });
+
 export const requiredText = () => z.string().trim().min(1, msg.required);
 
 export const emailText = () => z.string().trim().min(1, msg.required).email(msg.email);

@@ -41,3 +41,9 @@ export const forgotPassword = (email: string) =>
 
 export const resetPassword = (body: PasswordWithToken) =>
   api<unknown>('/users/reset-password', { method: 'POST', body, skipAuthRedirect: true });
+
+export type LinkType = 'INVITATION' | 'RESET';
+
+/** Whether a mailed link still sets a password (checked when its page opens; not spent). */
+export const checkLink = (body: { token: string; email: string; type: LinkType }) =>
+  api<{ valid: boolean }>('/users/link/check', { method: 'POST', body, skipAuthRedirect: true });

@@ -30,23 +30,35 @@ export const inactiveCountQuery = queryOptions({
   queryFn: () => api<{ count: number }>('/users/count-inactives'),
 });
 
-interface Named {
+/** `GET /clusters`: `{id, label}` (a cluster has no other name). */
+export interface Cluster {
   id: string;
-  name?: string;
-  denomination?: string;
+  label: string;
+}
+
+/** `GET /organizations`. */
+export interface OrganizationItem {
+  id: string;
+  denomination: string;
+  organizationType: string;
+  ifu: string | null;
 }
 
 export const clustersQuery = queryOptions({
   queryKey: ['clusters'],
   queryFn: async () =>
-    toPage(await api<Page<Named> | Named[]>('/clusters', { query: { limit: -1 } })),
+    toPage(await api<Page<Cluster> | Cluster[]>('/clusters', { query: { limit: -1 } })),
   staleTime: 300_000,
 });
 
 export const organizationsQuery = queryOptions({
   queryKey: ['organizations'],
   queryFn: async () =>
-    toPage(await api<Page<Named> | Named[]>('/organizations', { query: { limit: -1 } })),
+    toPage(
+      await api<Page<OrganizationItem> | OrganizationItem[]>('/organizations', {
+        query: { limit: -1 },
+      }),
+    ),
   staleTime: 300_000,
 });
 
@@ -55,6 +67,7 @@ export interface UserInput {
   lastname: string;
   email: string;
   phone: string;
+  /** A role id as its decimal text (the API accepts a number or a numeric string). */
   roleId: string;
   organizationId?: string;
   clusterId?: string;

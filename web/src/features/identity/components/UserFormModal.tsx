@@ -14,105 +14,32 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
 import { useCurrentUser } from '../../../shared/auth/current-user.js';
-import { ROLES } from '../../../shared/auth/roles.js';
 import type { User } from '../../../shared/auth/user.js';
-import { toE164, toLocalPhone } from '../../../shared/format/phone.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
 import { DigitsInput } from '../../../shared/ui/DigitsInput.js';
 import { FormAlert } from '../../../shared/ui/FormAlert.js';
 import { useFieldError } from '../../../shared/ui/use-field-error.js';
-import { emailText, msg, phoneText, requiredText } from '../../../shared/validation/rules.js';
 import {
   clustersQuery,
   createUser,
   organizationsQuery,
   rolesQuery,
   updateUser,
-  type UserInput,
 } from '../api/users.js';
+import {
+  assignableRoles,
+  emptyUserForm,
+  formFieldsFor,
+  toCreateInput,
+  toEditInput,
+  toFormValues,
+  userEditSchema,
+  userFormSchema,
+  type UserFormValues,
+} from '../model/user-form.js';
 import { notify } from '../../../shared/ui/notify.js';
-
-const schema = z.object({
-  lastname: requiredText(),
-  firstname: requiredText(),
-  email: emailText(),
-  phone: phoneText(),
-  roleId: z.string().min(1, msg.required),
-  organizationId: z.string(),
-  clusterId: z.string(),
-  momoAccountNumber: z.string().trim(),
-  bankAccountNumber: z.string().trim(),
-});
-type Values = z.infer<typeof schema>;
-/** Editing: the owner's fields are read-only and not sent, so not checked either. */
-const editSchema = schema.extend({ email: z.string(), phone: z.string() });
-
-const empty: Values = {
-  lastname: '',
-  firstname: '',
-  email: '',
-  phone: '',
-  roleId: '',
-  organizationId: '',
-  clusterId: '',
-  momoAccountNumber: '',
-  bankAccountNumber: '',
-};
-
-function toValues(user: User): Values {
-  return {
-    lastname: user.lastname,
-    firstname: user.firstname,
-    email: user.email,
-    phone: toLocalPhone(user.phone),
-    roleId: user.roleId ?? user.role?.id ?? '',
-    organizationId: user.organizationId ?? '',
-    clusterId: user.clusterId ?? '',
-    momoAccountNumber: user.momoAccountNumber ?? '',
-    bankAccountNumber: user.bankAccountNumber ?? '',
-  };
-}
-
-function toInput(v: Values): UserInput {
-  const opt = (s: string) => (s ? s : undefined);
-  return {
-    lastname: v.lastname,
-    firstname: v.firstname,
-    email: v.email,
-    phone: toE164(v.phone),
-    roleId: v.roleId,
-    organizationId: opt(v.organizationId),
-    clusterId: opt(v.clusterId),
-    momoAccountNumber: opt(v.momoAccountNumber),
-    bankAccountNumber: opt(v.bankAccountNumber),
-  };
-}
-
-/**
- * On someone else's account, the e-mail, phone and payout accounts are their owner's alone
- * (the server's field rules): the edit form shows them read-only and never sends them.
- */
-function toEditInput(v: Values): Partial<UserInput> {
-  const {
-    email: _email,
-    phone: _phone,
-    momoAccountNumber: _momo,
-    bankAccountNumber: _bank,
-    ...rest
-  } = toInput(v);
-  return rest;
-}
-
-/** Staff rank, as the server's field rules: a role is assigned only below one's own. */
-const RANK: Record<string, number> = {
-  [ROLES.SUPER_ADMIN]: 3,
-  [ROLES.ADMIN]: 2,
-  [ROLES.CLUSTER_MANAGER]: 1,
-};
-const rankOf = (code: string | undefined) => RANK[code ?? ''] ?? 0;
 
 /** 'Ajouter un utilisateur' / 'Modifier un utilisateur'; creation ends in a success box. */
 /** Mounted per user (keyed), so its form starts from that user's values. */
@@ -124,19 +51,23 @@ export function UserFormModal({ user, onClose }: { user: User | 'new'; onClose: 
   const me = useCurrentUser();
   const opened = true;
   const isNew = user === 'new';
+  const self = !isNew && user.id === me?.id;
   const [added, setAdded] = useState(false);
+  const myRole = me?.role?.code;
+  const fields = formFieldsFor(myRole);
   const roles = useQuery({ ...rolesQuery, enabled: opened }).data ?? [];
-  const clusters = useQuery({ ...clustersQuery, enabled: opened }).data?.data ?? [];
-  const organizations = useQuery({ ...organizationsQuery, enabled: opened }).data?.data ?? [];
-  const form = useForm<Values>({
-    resolver: zodResolver(isNew ? schema : editSchema),
+  const clusters = useQuery({ ...clustersQuery, enabled: fields.cluster }).data?.data ?? [];
+  const organizations =
+    useQuery({ ...organizationsQuery, enabled: fields.organization }).data?.data ?? [];
+  const form = useForm<UserFormValues>({
+    resolver: zodResolver(isNew ? userFormSchema : userEditSchema),
     mode: 'onChange',
-    defaultValues: isNew ? empty : toValues(user),
+    defaultValues: isNew ? emptyUserForm : toFormValues(user),
   });
 
   const mutation = useMutation({
-    mutationFn: (v: Values) =>
-      isNew ? createUser(toInput(v)) : updateUser((user as User).id, toEditInput(v)),
+    mutationFn: (v: UserFormValues) =>
+      isNew ? createUser(toCreateInput(v)) : updateUser((user as User).id, toEditInput(v, fields)),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['users'] });
       if (isNew) setAdded(true);
@@ -150,16 +81,11 @@ export function UserFormModal({ user, onClose }: { user: User | 'new'; onClose: 
     mutation.reset();
     onClose();
   };
-  const myRole = me?.role?.code;
   const currentRoleId = isNew ? undefined : (user.roleId ?? user.role?.id);
-  const roleOptions = roles
-    .filter(
-      (r) =>
-        myRole === ROLES.SUPER_ADMIN ||
-        rankOf(r.code) < rankOf(myRole) ||
-        String(r.id) === String(currentRoleId),
-    )
-    .map((r) => ({ value: r.id, label: r.name }));
+  const roleOptions = assignableRoles(roles, myRole, currentRoleId).map((r) => ({
+    value: String(r.id),
+    label: r.name,
+  }));
   const ownerOnly = !isNew;
   const { errors, isValid } = form.formState;
 
@@ -182,6 +108,7 @@ export function UserFormModal({ user, onClose }: { user: User | 'new'; onClose: 
     label: string,
     data: { value: string; label: string }[],
     required = false,
+    disabled = false,
   ) => (
     <Controller
       control={form.control}
@@ -194,6 +121,7 @@ export function UserFormModal({ user, onClose }: { user: User | 'new'; onClose: 
           searchable
           placeholder={required ? undefined : t('form.none')}
           data={data}
+          disabled={disabled}
           value={field.value || null}
           onChange={(v) => field.onChange(v ?? '')}
           onBlur={field.onBlur}
@@ -244,17 +172,24 @@ export function UserFormModal({ user, onClose }: { user: User | 'new'; onClose: 
               error={fieldError(errors.phone)}
               {...form.register('phone')}
             />
-            {select('roleId', t('form.role'), roleOptions, true)}
-            {select(
-              'organizationId',
-              t('form.organization'),
-              organizations.map((o) => ({ value: o.id, label: o.denomination ?? o.name ?? o.id })),
-            )}
-            {select(
-              'clusterId',
-              t('form.cluster'),
-              clusters.map((c) => ({ value: c.id, label: c.name ?? c.denomination ?? c.id })),
-            )}
+            {/* Nobody changes its own role, organisation or cluster (the field rules). */}
+            {select('roleId', t('form.role'), roleOptions, true, self)}
+            {fields.organization &&
+              select(
+                'organizationId',
+                t('form.organization'),
+                organizations.map((o) => ({ value: o.id, label: o.denomination })),
+                false,
+                self,
+              )}
+            {fields.cluster &&
+              select(
+                'clusterId',
+                t('form.cluster'),
+                clusters.map((c) => ({ value: c.id, label: c.label })),
+                false,
+                self,
+              )}
             <DigitsInput
               label={t('form.momo')}
               readOnly={ownerOnly}

@@ -1,8 +1,9 @@
-import { ActionIcon, Button, Group, Paper, Select, Stack, Text } from '@mantine/core';
-import { IconPencil, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react';
+import { ActionIcon, Alert, Button, Group, Paper, Select, Stack, Text } from '@mantine/core';
+import { IconAlertCircle, IconPencil, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../../shared/api/api-error.js';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
 import { useCurrentUser } from '../../../shared/auth/current-user.js';
 import { ROLES } from '../../../shared/auth/roles.js';
@@ -12,11 +13,17 @@ import { ListPanel } from '../../../shared/ui/ListPage.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { StatusBadge } from '../../../shared/ui/StatusBadge.js';
 import { rolesQuery, toggleActivation, usersQuery, type UsersSearch } from '../api/users.js';
+import { missingScopeOf } from '../model/user-form.js';
 import { DeleteUserModal } from './DeleteUserModal.js';
 import { UserFormModal } from './UserFormModal.js';
 import { notify } from '../../../shared/ui/notify.js';
 
-/** 'Utilisateurs': search, role filter (super admin), pagination of 10, add/edit/delete, activation. */
+/**
+ * 'Utilisateurs': search, role filter (super admin), pagination of 10, add/edit/delete,
+ * activation (super admin and cluster manager), never on one's own row. The aggregator and the
+ * SFD manage their organisation's staff. A cluster manager without a cluster (or an aggregator
+ * without an organisation) is told what is missing instead of an empty list.
+ */
 export function UsersPage({
   search,
   onSearchChange,
@@ -31,7 +38,17 @@ export function UsersPage({
   const role = me?.role?.code;
   const isSuperAdmin = role === ROLES.SUPER_ADMIN;
   const canToggle = isSuperAdmin || role === ROLES.CLUSTER_MANAGER;
-  const list = useQuery(usersQuery(search));
+  const missingKnown = me ? missingScopeOf(me) : null;
+  const list = useQuery({ ...usersQuery(search), enabled: missingKnown === null });
+  // The server says so too (e.g. the cluster was taken away during the session).
+  const refused =
+    isApiError(list.error) &&
+    (list.error.reason === 'NO_CLUSTER' || list.error.reason === 'NO_ORGANIZATION')
+      ? list.error.reason === 'NO_CLUSTER'
+        ? 'noCluster'
+        : 'noOrganization'
+      : null;
+  const missing = missingKnown ?? refused;
   const roles = useQuery({ ...rolesQuery, enabled: isSuperAdmin }).data ?? [];
   const [editing, setEditing] = useState<User | 'new' | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
@@ -64,26 +81,36 @@ export function UsersPage({
     {
       name: 'action',
       title: t('columns.action'),
-      transform: (u) =>
-        canToggle ? (
-          <Button
-            size="compact-sm"
-            variant={u.isActive ? 'default' : 'filled'}
-            color={u.isActive ? 'red' : 'leaf'}
-            loading={toggle.isPending && toggle.variables?.id === u.id}
-            onClick={() => toggle.mutate(u)}
-            aria-label={`${t(u.isActive ? 'deactivate' : 'activate')} ${name(u)}`}
-          >
-            {t(u.isActive ? 'deactivate' : 'activate')}
-          </Button>
-        ) : (
+      // One's own row: no activation and no deletion (the server refuses both); its profile
+      // is where one edits oneself.
+      transform: (u) => {
+        const own = u.id === me?.id;
+        if (own)
+          return (
+            <Text size="sm" c="dark.4">
+              {t('you')}
+            </Text>
+          );
+        return (
           <Group gap={4} wrap="nowrap">
+            {canToggle && (
+              <Button
+                size="compact-sm"
+                variant={u.isActive ? 'default' : 'filled'}
+                color={u.isActive ? 'red' : 'leaf'}
+                loading={toggle.isPending && toggle.variables?.id === u.id}
+                onClick={() => toggle.mutate(u)}
+                aria-label={`${t(u.isActive ? 'deactivate' : 'activate')} ${name(u)}`}
+              >
+                {t(u.isActive ? 'deactivate' : 'activate')}
+              </Button>
+            )}
             <ActionIcon
               variant="subtle"
               aria-label={t('editAction', { name: name(u) })}
               onClick={() => setEditing(u)}
             >
-              <IconPencil size={18} />
+              <IconPencil size={18} aria-hidden />
             </ActionIcon>
             <ActionIcon
               variant="subtle"
@@ -91,10 +118,11 @@ export function UsersPage({
               aria-label={t('deleteAction', { name: name(u) })}
               onClick={() => setDeleting(u)}
             >
-              <IconTrash size={18} />
+              <IconTrash size={18} aria-hidden />
             </ActionIcon>
           </Group>
-        ),
+        );
+      },
     },
   ];
 
@@ -105,6 +133,24 @@ export function UsersPage({
   );
   const filtered = Boolean(search.q || search.role);
   const empty = list.isSuccess && list.data.count === 0 && !filtered && (search.page ?? 1) === 1;
+
+  if (missing) {
+    return (
+      <>
+        <PageTitle>{t('title')}</PageTitle>
+        <Alert
+          color="leaf"
+          variant="light"
+          role="status"
+          data-testid="users-missing-scope"
+          icon={<IconAlertCircle aria-hidden />}
+          title={t(`missing.${missing}.title`)}
+        >
+          {t(`missing.${missing}.text`)}
+        </Alert>
+      </>
+    );
+  }
 
   return (
     <>
