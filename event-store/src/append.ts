@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { eventCatalogue, type EventCatalogue } from './catalogue.js';
+import type { EventCatalogue } from './catalogue.js';
 import { ConcurrencyError } from './errors.js';
 import { findCommands } from './idempotency.js';
 import { streamVersions } from './read.js';
@@ -15,7 +15,7 @@ export interface AppendOptions {
   /** A key seen before returns the first result and appends nothing. */
   idempotencyKey?: string;
   metadata?: EventMetadata;
-  catalogue?: EventCatalogue;
+  catalogue: EventCatalogue;
   /** Attempts when every write expects `any` and another writer takes a version first. */
   maxAttempts?: number;
   /** The head this writer last saw, to hash in JavaScript (see writeEvents). */
@@ -39,9 +39,9 @@ export interface AppendResult {
 export async function append(
   db: Kysely<any>,
   writes: StreamWrite[],
-  options: AppendOptions = {},
+  options: AppendOptions,
 ): Promise<AppendResult> {
-  const catalogue = options.catalogue ?? eventCatalogue;
+  const catalogue = options.catalogue;
   const key = options.idempotencyKey;
   const ids = writes.map((w) => w.streamId);
   if (new Set(ids).size !== ids.length) throw new Error('append: a stream appears twice');

@@ -17,30 +17,43 @@ export interface EventDefinition<Type extends string = string, Data = unknown> {
   create(data: Data): NewEvent<Type, Data>;
 }
 
+/**
+ * Describes an event type (no registry: a catalogue is built from a list of definitions).
+ * Each bounded context lists its definitions in its module; the product's catalogue is
+ * built from every module (services/api/src/kernel/catalogue.ts).
+ */
+export function defineEvent<Type extends string, Schema extends z.ZodType>(spec: {
+  type: Type;
+  version: number;
+  schema: Schema;
+  upcast?: (data: unknown, fromVersion: number) => unknown;
+}): EventDefinition<Type, z.infer<Schema>> {
+  if (!Number.isInteger(spec.version) || spec.version < 1) {
+    throw new Error(`Event type "${spec.type}": version must be an integer ≥ 1`);
+  }
+  return {
+    ...spec,
+    schema: spec.schema as z.ZodType<z.infer<Schema>>,
+    create: (data) => ({ type: spec.type, data }),
+  };
+}
+
+/**
+ * The event types one process reads and writes, built explicitly from their definitions
+ * and handed to whoever encodes or decodes events (event store, pipeline, projectors,
+ * rebuild, check). A type it does not know is an error, never a pass-through.
+ */
 export class EventCatalogue {
   private readonly definitions = new Map<string, EventDefinition>();
 
-  define<Type extends string, Schema extends z.ZodType>(spec: {
-    type: Type;
-    version: number;
-    schema: Schema;
-    upcast?: (data: unknown, fromVersion: number) => unknown;
-  }): EventDefinition<Type, z.infer<Schema>> {
-    if (!Number.isInteger(spec.version) || spec.version < 1) {
-      throw new Error(`Event type "${spec.type}": version must be an integer ≥ 1`);
+  constructor(definitions: Iterable<EventDefinition<string, any>> = []) {
+    for (const definition of definitions) {
+      const existing = this.definitions.get(definition.type);
+      if (existing && existing !== definition) {
+        throw new Error(`Event type "${definition.type}" is defined twice`);
+      }
+      this.definitions.set(definition.type, definition as EventDefinition);
     }
-    const existing = this.definitions.get(spec.type);
-    if (existing && (existing.schema !== spec.schema || existing.version !== spec.version)) {
-      throw new Error(`Event type "${spec.type}" is already defined`);
-    }
-    if (existing) return existing as EventDefinition<Type, z.infer<Schema>>;
-    const definition: EventDefinition<Type, z.infer<Schema>> = {
-      ...spec,
-      schema: spec.schema as z.ZodType<z.infer<Schema>>,
-      create: (data) => ({ type: spec.type, data }),
-    };
-    this.definitions.set(spec.type, definition as EventDefinition);
-    return definition;
   }
 
   get(type: string): EventDefinition | undefined {
@@ -80,17 +93,4 @@ export class EventCatalogue {
     if (!parsed.success) throw new EventDecodeError(position, type, parsed.error.message);
     return parsed.data;
   }
-}
-
-/** The process-wide catalogue every bounded context defines its events in. */
-export const eventCatalogue = new EventCatalogue();
-
-/** Defines an event type in the process-wide catalogue. */
-export function defineEvent<Type extends string, Schema extends z.ZodType>(spec: {
-  type: Type;
-  version: number;
-  schema: Schema;
-  upcast?: (data: unknown, fromVersion: number) => unknown;
-}): EventDefinition<Type, z.infer<Schema>> {
-  return eventCatalogue.define(spec);
 }

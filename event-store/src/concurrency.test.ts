@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ConcurrencyError } from './errors.js';
 import { EventStore } from './event-store.js';
 import { streamVersions } from './read.js';
-import { Credited } from './test-fixtures.js';
+import { Credited, testCatalogue } from './test-fixtures.js';
 import { verifyLog } from './verify.js';
 
 const database = useTestDatabase();
@@ -13,7 +13,7 @@ const TOTAL = 50 * APPENDS_EACH;
 
 describe('50 concurrent appenders on 10 streams', () => {
   it('loses and duplicates no version, and positions become visible in increasing order', async () => {
-    const store = new EventStore(database.db);
+    const store = new EventStore(database.db, testCatalogue);
     const streams = Array.from({ length: 10 }, (_, i) => `account-s${i}`);
     const written: string[] = [];
     let conflicts = 0;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { append, type AppendOptions, type AppendResult } from './append.js';
-import { eventCatalogue, type EventCatalogue } from './catalogue.js';
+import type { EventCatalogue } from './catalogue.js';
 import { headPosition, readAll, readStream } from './read.js';
 import type { RecordedEvent, StreamWrite } from './types.js';
 import type { HeadHint } from './write.js';
@@ -19,7 +19,8 @@ export class EventStore {
 
   constructor(
     readonly db: Kysely<any>,
-    readonly catalogue: EventCatalogue = eventCatalogue,
+    /** The event types this process reads and writes (built from the modules' definitions). */
+    readonly catalogue: EventCatalogue,
   ) {}
 
   /** Registers a listener; returns the function that removes it. */

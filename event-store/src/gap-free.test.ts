@@ -3,14 +3,14 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import { describe, expect, it } from 'vitest';
 import { EventStore } from './event-store.js';
 import { readAll } from './read.js';
-import { Credited } from './test-fixtures.js';
+import { Credited, testCatalogue } from './test-fixtures.js';
 import { writeEvents } from './write.js';
 
 const database = useTestDatabase();
 
 describe('global order without gaps for readers', () => {
   it('never lets a reader read past a transaction that took its position and stalls 2 s', async () => {
-    const store = new EventStore(database.db);
+    const store = new EventStore(database.db, testCatalogue);
     for (let i = 0; i < 3; i++) {
       await store.append([
         {
@@ -28,13 +28,21 @@ describe('global order without gaps for readers', () => {
     const reader = (async () => {
       let last = 0;
       while (!done) {
-        const page = await readAll(database.db, { after: last, limit: 100 });
+        const page = await readAll(database.db, {
+          after: last,
+          limit: 100,
+          catalogue: testCatalogue,
+        });
         if (!commitIssued) readsBeforeCommit.push(page.map((e) => e.position));
         for (const event of page) observed.push(event.position);
         last = page.at(-1)?.position ?? last;
       }
       for (;;) {
-        const page = await readAll(database.db, { after: last, limit: 100 });
+        const page = await readAll(database.db, {
+          after: last,
+          limit: 100,
+          catalogue: testCatalogue,
+        });
         if (page.length === 0) break;
         observed.push(...page.map((e) => e.position));
         last = page.at(-1)!.position;

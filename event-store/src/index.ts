@@ -1,7 +1,6 @@
 export * from './append.js';
 export * from './canonical-json.js';
 export * from './catalogue.js';
-export * from './decider.js';
 export * from './errors.js';
 export * from './event-store.js';
 export * from './hash.js';

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { eventCatalogue, type EventCatalogue } from './catalogue.js';
+import type { EventCatalogue } from './catalogue.js';
 import type { EventMetadata, RecordedEvent } from './types.js';
 
 interface EventRow {
@@ -62,23 +62,23 @@ export async function readAllRaw(
  */
 export async function readAll(
   db: Kysely<any>,
-  opts: { after: number; limit: number; catalogue?: EventCatalogue },
+  opts: { after: number; limit: number; catalogue: EventCatalogue },
 ): Promise<RecordedEvent[]> {
   const rows = await readAllRaw(db, opts);
-  return rows.map((row) => decoded(row, opts.catalogue ?? eventCatalogue));
+  return rows.map((row) => decoded(row, opts.catalogue));
 }
 
 /** A stream's events with version > afterVersion (default 0: all), ascending. */
 export async function readStream(
   db: Kysely<any>,
   streamId: string,
-  opts: { afterVersion?: number; catalogue?: EventCatalogue } = {},
+  opts: { afterVersion?: number; catalogue: EventCatalogue },
 ): Promise<RecordedEvent[]> {
   const { rows } = await sql<EventRow>`
     select position, stream_id, version, type, schema_version, data, metadata, recorded_at, hash
     from events where stream_id = ${streamId} and version > ${opts.afterVersion ?? 0}
     order by version`.execute(db);
-  return rows.map((row) => decoded(toStored(row), opts.catalogue ?? eventCatalogue));
+  return rows.map((row) => decoded(toStored(row), opts.catalogue));
 }
 
 /**
@@ -89,7 +89,7 @@ export async function readStream(
 export async function readStreams(
   db: Kysely<any>,
   streamIds: string[],
-  catalogue: EventCatalogue = eventCatalogue,
+  catalogue: EventCatalogue,
   afterVersions?: ReadonlyMap<string, number>,
 ): Promise<Map<string, RecordedEvent[]>> {
   const result = new Map<string, RecordedEvent[]>(streamIds.map((id) => [id, []]));

@@ -4,14 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { ConcurrencyError, EventDecodeError, EventEncodeError } from './errors.js';
 import { EventStore } from './event-store.js';
 import { headPosition, readAll, readStream } from './read.js';
-import { Credited, Debited, Noted } from './test-fixtures.js';
+import { Credited, Debited, Noted, testCatalogue } from './test-fixtures.js';
 import { verifyLog } from './verify.js';
 
 const database = useTestDatabase();
 
 describe('the event store', () => {
   it('appends several streams in one transaction with gap-free positions and versions', async () => {
-    const store = new EventStore(database.db);
+    const store = new EventStore(database.db, testCatalogue);
     const heads: number[] = [];
     store.onAppended((head) => heads.push(head));
     const result = await store.append([
@@ -32,7 +32,7 @@ describe('the event store', () => {
       duplicate: false,
     });
     expect(heads).toEqual([3]);
-    const b = await readStream(database.db, 'account-b');
+    const b = await readStream(database.db, 'account-b', { catalogue: testCatalogue });
     expect(b.map((e) => [e.version, e.type, e.data])).toEqual([
       [1, 'test.Credited', { amount: 5 }],
       [2, 'test.Debited', { amount: 2 }],
@@ -42,7 +42,7 @@ describe('the event store', () => {
   });
 
   it('refuses a wrong expected version with ConcurrencyError and appends nothing', async () => {
-    const store = new EventStore(database.db);
+    const store = new EventStore(database.db, testCatalogue);
     const before = await headPosition(database.db);
     const attempt = store.append([
       {
@@ -63,11 +63,11 @@ describe('the event store', () => {
       ]),
     ).rejects.toMatchObject({ statusCode: 409, data: { expectedVersion: 7, actualVersion: 1 } });
     expect(await headPosition(database.db)).toBe(before);
-    expect(await readStream(database.db, 'account-c')).toEqual([]);
+    expect(await readStream(database.db, 'account-c', { catalogue: testCatalogue })).toEqual([]);
   });
 
   it('returns the first result for an idempotency key seen before and appends nothing', async () => {
-    const store = new EventStore(database.db);
+    const store = new EventStore(database.db, testCatalogue);
     const write = [
       {
         streamId: 'account-d',
@@ -81,13 +81,13 @@ describe('the event store', () => {
     });
     const again = await store.append(write, { idempotencyKey: 'key-1' });
     expect(again).toEqual({ ...first, duplicate: true });
-    const events = await readStream(database.db, 'account-d');
+    const events = await readStream(database.db, 'account-d', { catalogue: testCatalogue });
     expect(events).toHaveLength(1);
     expect(events[0]!.metadata).toEqual({ userId: 'u1', commandId: 'key-1' });
   });
 
   it('refuses to append an event outside the catalogue or failing its schema', async () => {
-    const store = new EventStore(database.db);
+    const store = new EventStore(database.db, testCatalogue);
     await expect(
       store.append([
         { streamId: 'account-e', expectedVersion: 'any', events: [{ type: 'nope', data: {} }] },
@@ -106,7 +106,7 @@ describe('the event store', () => {
 
   it('upcasts old schema versions and fails loudly, with the position, on unreadable events', async () => {
     const head = await headPosition(database.db);
-    const store = new EventStore(database.db);
+    const store = new EventStore(database.db, testCatalogue);
     await store.append([
       { streamId: 'note-1', expectedVersion: 'any', events: [Noted.create({ count: 3 })] },
     ]);
@@ -114,22 +114,26 @@ describe('the event store', () => {
     await sql`update events set schema_version = 1, data = '{"n": 4}' where position = ${head + 1}`.execute(
       database.db,
     );
-    const [upcast] = await readAll(database.db, { after: head, limit: 10 });
+    const [upcast] = await readAll(database.db, {
+      after: head,
+      limit: 10,
+      catalogue: testCatalogue,
+    });
     expect(upcast).toMatchObject({ position: head + 1, schemaVersion: 1, data: { count: 4 } });
 
     await sql`update events set type = 'test.Unknown' where position = ${head + 1}`.execute(
       database.db,
     );
-    const unknown = readAll(database.db, { after: head, limit: 10 });
+    const unknown = readAll(database.db, { after: head, limit: 10, catalogue: testCatalogue });
     await expect(unknown).rejects.toBeInstanceOf(EventDecodeError);
     await expect(unknown).rejects.toMatchObject({ position: head + 1 });
 
     await sql`update events set type = 'test.Credited', data = '{"amount": "x"}' where position = ${head + 1}`.execute(
       database.db,
     );
-    await expect(readAll(database.db, { after: head, limit: 10 })).rejects.toThrow(
-      `position ${head + 1}`,
-    );
+    await expect(
+      readAll(database.db, { after: head, limit: 10, catalogue: testCatalogue }),
+    ).rejects.toThrow(`position ${head + 1}`);
     await sql`delete from events where position = ${head + 1}`.execute(database.db);
   });
 
@@ -142,7 +146,7 @@ describe('the event store', () => {
         listener.on('notification', (n) => resolve(n.payload ?? '')),
       );
       await listener.query('LISTEN filiere_events');
-      const store = new EventStore(database.db);
+      const store = new EventStore(database.db, testCatalogue);
       const { positions } = await store.append([
         { streamId: 'account-f', expectedVersion: 'any', events: [Credited.create({ amount: 1 })] },
       ]);

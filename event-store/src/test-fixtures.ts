@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from './catalogue.js';
+import { defineEvent, EventCatalogue } from './catalogue.js';
 import type { StreamType } from './pipeline/types.js';
 
 /** Event types and stream types used by this package's tests and benchmark. */
@@ -22,6 +22,9 @@ export const Noted = defineEvent({
   schema: z.object({ count: z.number().int() }),
   upcast: (data, fromVersion) => (fromVersion === 1 ? { count: (data as { n: number }).n } : data),
 });
+
+/** The catalogue of this package's tests (each test file's stores are built with it). */
+export const testCatalogue = new EventCatalogue([Credited, Debited, Noted]);
 
 export interface Account {
   balance: number;

@@ -2,15 +2,15 @@ import { sql } from 'kysely';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { describe, expect, it } from 'vitest';
 import { EventStore } from './event-store.js';
-import { Credited } from './test-fixtures.js';
+import { Credited, testCatalogue } from './test-fixtures.js';
 import { verifyLog } from './verify.js';
 
 const database = useTestDatabase();
 
 describe('verifying the hash chain', () => {
   it('holds whether hashes come from the writer (known head) or the database (head moved)', async () => {
-    const one = new EventStore(database.db);
-    const two = new EventStore(database.db);
+    const one = new EventStore(database.db, testCatalogue);
+    const two = new EventStore(database.db, testCatalogue);
     for (let i = 0; i < 6; i++) {
       const store = i % 3 === 0 ? two : one; // "two" often finds the head moved by "one"
       await store.append([
@@ -27,7 +27,7 @@ describe('verifying the hash chain', () => {
   });
 
   it('passes on an untouched log and finds the position of an event altered by SQL', async () => {
-    const store = new EventStore(database.db);
+    const store = new EventStore(database.db, testCatalogue);
     for (let i = 1; i <= 20; i++) {
       await store.append([
         {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { EventCatalogue } from './catalogue.js';
 import { GENESIS_HASH, eventHash } from './hash.js';
 import { readAllRaw } from './read.js';
 
@@ -15,11 +16,17 @@ export interface VerifyReport {
  * Walks the whole log in position order, recomputes the hash chain from the
  * genesis hash and reports the first position where it breaks: a missing
  * position, a stored hash that is not sha256(previous ‖ canonical event), or a
- * head row that disagrees with the last event.
+ * head row that disagrees with the last event. With a catalogue, each event must also
+ * decode through it (known type, payload valid, upcaster for an older version): the log
+ * is one this code can read.
  */
 export async function verifyLog(
   db: Kysely<any>,
-  options: { pageSize?: number; onProgress?: (checked: number) => void } = {},
+  options: {
+    pageSize?: number;
+    onProgress?: (checked: number) => void;
+    catalogue?: EventCatalogue;
+  } = {},
 ): Promise<VerifyReport> {
   const pageSize = options.pageSize ?? 5000;
   let previousHash = GENESIS_HASH;
@@ -32,6 +39,13 @@ export async function verifyLog(
       }
       if (eventHash(previousHash, event) !== event.hash) {
         return broken(last, event.position, 'stored hash does not match the event');
+      }
+      if (options.catalogue) {
+        try {
+          options.catalogue.decode(event.position, event.type, event.schemaVersion, event.data);
+        } catch (error) {
+          return broken(last, event.position, (error as Error).message);
+        }
       }
       previousHash = event.hash;
       last = event.position;

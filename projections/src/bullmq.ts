@@ -69,7 +69,7 @@ export class ProjectionQueue {
 export interface ProjectionWorkerOptions extends RunOptions {
   db: Kysely<any>;
   redisUrl: string;
-  projectors: Projector[];
+  projectors: readonly Projector[];
   logger: Logger;
   /** How often this worker enqueues every projector, recovering lost wake-ups (default 3 s). */
   sweepMs?: number;

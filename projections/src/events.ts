@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { eventCatalogue, type RecordedEvent } from '@filiere/event-store';
+import type { EventCatalogue, RecordedEvent } from '@filiere/event-store';
 
 /**
  * Reading the event log (the `events` table of the engine contract). Kept as a
@@ -52,11 +52,11 @@ export async function readHead(db: Kysely<any>): Promise<number> {
 }
 
 /**
- * Decodes (and upcasts) payloads through the event store's catalogue. A type
- * this process has not defined in the catalogue is handed as stored (it was
- * validated on append): a worker need not import every bounded context.
+ * Decodes (and upcasts) payloads through the given catalogue, the one built from the
+ * modules (live projectors, rebuild and check all use it, so a replay reads what the live
+ * system read). A type the catalogue does not know is an error (EventDecodeError), never
+ * handed on as stored.
  */
-export const catalogueDecoder: EventDecoder = (e) =>
-  eventCatalogue.get(e.type)
-    ? eventCatalogue.decode(e.position, e.type, e.schemaVersion, e.data)
-    : e.data;
+export function catalogueDecoder(catalogue: EventCatalogue): EventDecoder {
+  return (e) => catalogue.decode(e.position, e.type, e.schemaVersion, e.data);
+}

@@ -7,7 +7,7 @@ import { catchUp, type RunOptions } from './runner.js';
 
 export interface InProcessOptions extends RunOptions {
   db: Kysely<any>;
-  projectors: Projector[];
+  projectors: readonly Projector[];
   logger: Logger;
   /** LISTEN on filiere_events with this URL (appends from any process wake the projectors). */
   databaseUrl?: string;

@@ -16,20 +16,21 @@ import {
   type Config,
 } from '@filiere/platform';
 import { allMigrations, buildApp } from '@filiere/api';
-// Identity's own service, journal, repository, mailers and field rules, wired as
-// registerIdentity wires them: the account, its UserRegistered audit event and its invitation
-// are made exactly as POST /api/users/invitation/signup?typeUser=user makes them (no SQL here).
-import { AuthService } from '../../services/api/src/identity/auth.service.js';
-import { IdentityJournal } from '../../services/api/src/identity/journal.js';
-import type { Mail, Mailer } from '../../services/api/src/identity/mail/mailer.js';
-import { outboxMailer } from '../../services/api/src/identity/mail/outbox-mailer.js';
-import { smtpMailer } from '../../services/api/src/identity/mail/smtp-mailer.js';
-import { IdentityRepository, type UserRow } from '../../services/api/src/identity/repository.js';
-import { email, phone, text } from '../../services/api/src/identity/schemas.js';
-import type { SignupBody } from '../../services/api/src/identity/schemas.js';
-import { TOKEN_TTL_MS } from '../../services/api/src/identity/tokens.js';
-import { UsersService } from '../../services/api/src/identity/users.service.js';
-import { requireEmptyWallet } from '../../services/api/src/wallet/balance-of.js';
+// Identity's own services, wired as the API wires them (identityServices): the account, its
+// UserRegistered audit event and its invitation are made exactly as POST
+// /api/users/invitation/signup?typeUser=user makes them (no SQL here).
+import {
+  createMailer,
+  email,
+  identityServices,
+  phone,
+  text,
+  TOKEN_TTL_MS,
+  type Mail,
+  type Mailer,
+  type SignupBody,
+  type UserRow,
+} from '@filiere/api/identity';
 
 /**
  * `npm run admin:create -- --email a@b.bj --firstname … --lastname … [--phone …]`: the first
@@ -132,17 +133,13 @@ async function create(
   config: Config,
   input: z.infer<typeof inputSchema>,
 ): Promise<number> {
-  const repo = new IdentityRepository(db);
   const refuseTaken = () =>
     new Refused(
       `admin:create : un compte existe déjà avec l’adresse ${input.email} ; rien n’a été créé.`,
     );
-  if (await repo.findByEmail(input.email)) throw refuseTaken();
 
   const logger = createLogger('silent', false);
-  const mailer: Mailer = config.SMTP_URL
-    ? smtpMailer(config.SMTP_URL, config.MAIL_FROM)
-    : outboxMailer(db, logger);
+  const mailer: Mailer = createMailer(config, db, logger);
   // AuthService logs a failed send and keeps the account (as the API does); we must say it.
   let sent: Mail | undefined;
   let failure: unknown;
@@ -161,25 +158,16 @@ async function create(
   // listening: the services below take from it what registerIdentity gives them.
   const app = await buildApp({ config, db, logger });
   try {
-    const journal = new IdentityJournal(db, app.commands);
-    const accessChanged = (userIds: string[]) => app.accessChanged(userIds);
-    const auth = new AuthService({
-      repo,
-      mailer: watched,
-      publicUrl: config.PUBLIC_URL,
+    const { repo, users } = identityServices({
+      db,
+      config,
       logger,
+      mailer: watched,
+      commands: app.commands,
       sign: (claims) => app.jwt.sign(claims),
-      journal,
-      accessChanged,
+      accessChanged: (userIds) => app.accessChanged(userIds),
     });
-    const users = new UsersService(
-      repo,
-      auth,
-      undefined,
-      (userId) => requireEmptyWallet(db, userId),
-      journal,
-      accessChanged,
-    );
+    if (await repo.findByEmail(input.email)) throw refuseTaken();
     await users.createInternal(CONSOLE_OPERATOR, {
       email: input.email,
       firstname: input.firstname,

@@ -13,8 +13,7 @@ import {
   type EmbeddedPostgresHandle,
 } from '@filiere/platform';
 import { allMigrations, startServer, WEB_DIST_DIR, type RunningServer } from '@filiere/api';
-import { demoAccounts, DEMO_PASSWORD } from './demo/accounts.js';
-import { DEMO_SECOND_AGGREGATOR } from './demo/identity.js';
+import { demoAccounts, DEMO_PASSWORD, DEMO_SECOND_AGGREGATOR } from '@filiere/api/identity';
 import { loadDemoData } from './demo/load.js';
 import { ensureWebBuilt } from './web-build.js';
 

@@ -3,8 +3,8 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '@filiere/api';
 import { createLogger, parseConfig } from '@filiere/platform';
-import { DEMO_SECOND_AGGREGATOR } from '../../scripts/src/demo/identity.js';
-import { DEMO_REFUSED_BANK_ACCOUNT } from '../../scripts/src/demo/wallet.js';
+import { DEMO_SECOND_AGGREGATOR } from '@filiere/api/identity';
+import { DEMO_REFUSED_BANK_ACCOUNT } from '@filiere/api/wallet';
 import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
 import {
   browserMissingReason,

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '@filiere/api';
 import { createLogger, parseConfig } from '@filiere/platform';
-import { DEMO_SECOND_AGGREGATOR } from '../../scripts/src/demo/identity.js';
+import { DEMO_SECOND_AGGREGATOR } from '@filiere/api/identity';
 import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
 import {
   browserMissingReason,

@@ -2,10 +2,10 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineEvent } from '../catalogue.js';
+import { defineEvent, EventCatalogue } from '../catalogue.js';
 import { EventStore } from '../event-store.js';
 import { readAll } from '../read.js';
-import { accountType, Credited, type Account } from '../test-fixtures.js';
+import { accountType, Credited, Debited, type Account } from '../test-fixtures.js';
 import { UnstorableValueError } from '../write.js';
 import { verifyLog } from '../verify.js';
 import { CommandPipeline } from './pipeline.js';
@@ -26,9 +26,12 @@ const Noted = defineEvent({
   version: 1,
   schema: z.object({ text: z.string() }),
 });
+const catalogue = new EventCatalogue([Credited, Debited, Noted]);
 
 function pipeline(options: ConstructorParameters<typeof CommandPipeline>[1] = {}) {
-  return new CommandPipeline(new EventStore(database.db), options).registerStreamType(accountType);
+  return new CommandPipeline(new EventStore(database.db, catalogue), options).registerStreamType(
+    accountType,
+  );
 }
 
 /** Credits 1 to a stream and records a note, both in one command. */
@@ -98,7 +101,7 @@ async function expectOnlyGoodCommitted(prefix: string, result: Run): Promise<voi
     expect(reason.message).toMatch(/ne peut pas être enregistrée/);
   }
 
-  const events = (await readAll(database.db, { after: 0, limit: 100_000 })).filter((e) =>
+  const events = (await readAll(database.db, { after: 0, limit: 100_000, catalogue })).filter((e) =>
     e.streamId.startsWith(`account-${prefix}-`),
   );
   // Exactly the good commands' events: two each, once, at the positions each caller was told.
@@ -127,7 +130,7 @@ async function expectOnlyGoodCommitted(prefix: string, result: Run): Promise<voi
   expect(rows.map((r) => r.key).sort()).toEqual(result.good.map((g) => g.key).sort());
   for (const row of rows) expect(row.positions).toEqual(byCommand.get(row.key));
 
-  const report = await verifyLog(database.db);
+  const report = await verifyLog(database.db, { catalogue });
   expect(report).toMatchObject({ ok: true });
 }
 
@@ -169,11 +172,11 @@ describe('a command whose values PostgreSQL refuses, in a group-commit batch', (
     const p = pipeline();
     const text = 'Récolte 🌾 \uFFFF \u0001 fin';
     await p.handle(noted('account-emoji-1', text, 'emoji-1'));
-    const [, note] = (await readAll(database.db, { after: 0, limit: 100_000 })).filter(
+    const [, note] = (await readAll(database.db, { after: 0, limit: 100_000, catalogue })).filter(
       (e) => e.streamId === 'account-emoji-1',
     );
     expect(note!.data).toEqual({ text });
-    expect((await verifyLog(database.db)).ok).toBe(true);
+    expect((await verifyLog(database.db, { catalogue })).ok).toBe(true);
     await p.close();
   });
 });

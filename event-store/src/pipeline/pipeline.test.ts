@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BusinessRuleError, ConcurrencyError } from '../errors.js';
 import { EventStore } from '../event-store.js';
 import { readStream } from '../read.js';
-import { accountType, Credited, Debited, type Account } from '../test-fixtures.js';
+import { accountType, Credited, Debited, testCatalogue, type Account } from '../test-fixtures.js';
 import { verifyLog } from '../verify.js';
 import { CommandPipeline } from './pipeline.js';
 import type { Command } from './types.js';
@@ -12,7 +12,10 @@ import type { StreamState } from './state-cache.js';
 const database = useTestDatabase();
 
 function pipeline(options: ConstructorParameters<typeof CommandPipeline>[1] = {}) {
-  return new CommandPipeline(new EventStore(database.db), options).registerStreamType(accountType);
+  return new CommandPipeline(
+    new EventStore(database.db, testCatalogue),
+    options,
+  ).registerStreamType(accountType);
 }
 
 const credit = (streamId: string, amount: number, key?: string): Command<{ balance: number }> => ({
@@ -56,9 +59,11 @@ describe('the command pipeline', () => {
       statusCode: 422,
       data: { missing: 30 },
     });
-    expect((await readStream(database.db, 'account-t2')).map((e) => e.data)).toEqual([
-      { amount: 30 },
-    ]);
+    expect(
+      (await readStream(database.db, 'account-t2', { catalogue: testCatalogue })).map(
+        (e) => e.data,
+      ),
+    ).toEqual([{ amount: 30 }]);
     await p.close();
   });
 
@@ -83,7 +88,7 @@ describe('the command pipeline', () => {
       Array.from({ length: 50 }, (_, i) => 49 - i),
     );
     expect(commits).toBeLessThanOrEqual(3);
-    const events = await readStream(database.db, 'account-g1');
+    const events = await readStream(database.db, 'account-g1', { catalogue: testCatalogue });
     expect(events.map((e) => e.version)).toEqual(Array.from({ length: 51 }, (_, i) => i + 1));
     await p.close();
   });
@@ -97,7 +102,9 @@ describe('the command pipeline', () => {
     expect(a).toEqual(b);
     const later = await pipeline().handle(credit('account-i1', 10, 'pay-1'));
     expect(later).toEqual(a);
-    expect(await readStream(database.db, 'account-i1')).toHaveLength(1);
+    expect(await readStream(database.db, 'account-i1', { catalogue: testCatalogue })).toHaveLength(
+      1,
+    );
     await p.close();
   });
 
@@ -146,14 +153,16 @@ describe('the command pipeline', () => {
     // One transaction for the three (same recorded_at), right after each other.
     const last = await Promise.all(
       ['account-b1', 'account-b2', 'account-b3'].map(async (id) =>
-        (await readStream(database.db, id)).at(-1)!,
+        (await readStream(database.db, id, { catalogue: testCatalogue })).at(-1)!,
       ),
     );
     expect(new Set(last.map((e) => e.recordedAt.getTime())).size).toBe(1);
     expect(last.map((e) => e.position)).toEqual(outcomes.map((o) => o.positions[0]));
-    expect((await readStream(database.db, 'account-b1')).map((e) => e.version)).toEqual([
-      1, 2, 3, 4, 5, 6, 7, 8, 9,
-    ]);
+    expect(
+      (await readStream(database.db, 'account-b1', { catalogue: testCatalogue })).map(
+        (e) => e.version,
+      ),
+    ).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     await p1.close();
   });
 
@@ -170,7 +179,9 @@ describe('the command pipeline', () => {
     ]);
     expect(first.result).toEqual({ balance: 102 });
     expect(second.result).toEqual({ left: 52 });
-    const versions = (await readStream(database.db, 'account-s1')).map((e) => e.version);
+    const versions = (
+      await readStream(database.db, 'account-s1', { catalogue: testCatalogue })
+    ).map((e) => e.version);
     expect(versions).toEqual([1, 2, 3, 4]);
     await p1.close();
   });

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { getPostgreSQLEventStore } from '@event-driven-io/emmett-postgresql';
 import {
   CommandPipeline,
+  EventCatalogue,
   EventStore,
   canonicalJson,
   defineEvent,
@@ -188,7 +189,7 @@ async function main(): Promise<void> {
     ).rows[0]!.v;
     results.push(await ceiling(db));
 
-    const store = new EventStore(db);
+    const store = new EventStore(db, new EventCatalogue([Credited]));
     for (const c of CONCURRENCY) {
       const pipeline = new CommandPipeline(store, { batchMax: 1024, batchWaitMs: 1 });
       pipeline.registerStreamType(accountType);

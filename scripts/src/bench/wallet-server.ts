@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { Redis } from 'ioredis';
-import { buildApp } from '@filiere/api';
+import { buildApp, product } from '@filiere/api';
 import { EVENTS_CHANNEL } from '@filiere/event-store';
 import { createDb, createLogger, parseConfig } from '@filiere/platform';
 import {
@@ -9,7 +9,6 @@ import {
   pgPushPublisher,
   pgPushSource,
   ProjectionQueue,
-  projectors,
   startInProcessProjections,
 } from '@filiere/projections';
 
@@ -56,7 +55,7 @@ async function serve(): Promise<void> {
   if (config.REDIS_URL) {
     const queue = new ProjectionQueue(
       config.REDIS_URL,
-      projectors.map((p) => p.name),
+      product.projectors.map((p) => p.name),
       logger,
     );
     const listener = listenChannel(databaseUrl, EVENTS_CHANNEL, () => queue.wake());
@@ -68,11 +67,11 @@ async function serve(): Promise<void> {
   } else {
     const running = startInProcessProjections({
       db,
-      projectors,
+      projectors: product.projectors,
       logger,
       databaseUrl,
       publish: pgPushPublisher(db),
-      decode: catalogueDecoder,
+      decode: catalogueDecoder(product.catalogue),
     });
     stopDispatch = running.close;
   }

@@ -1,50 +1,18 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Logger } from '@filiere/platform';
-import { identityDemoStep } from './identity.js';
-import { walletDemoStep } from './wallet.js';
-
-export interface DemoContext {
-  db: Kysely<any>;
-  logger: Logger;
-}
-
-/** A named, run-once piece of demo data. Later parts of the product append steps. */
-export interface DemoStep {
-  name: string;
-  run(ctx: DemoContext): Promise<void>;
-}
-
-/** The demo steps, in order. */
-export const demoSteps: DemoStep[] = [identityDemoStep, walletDemoStep];
+import { buildApp, product, runDemoSteps, type DemoStep } from '@filiere/api';
 
 /**
- * Runs each demo step that has not run on this database yet, recording it in
- * platform_meta, so a second start loads nothing twice.
+ * Runs the modules' demo steps (each context's `demo/`, in the order of the module list)
+ * that have not run on this database yet; a step that goes through the real commands gets
+ * an app on the same database. Returns the names of the steps run.
  */
-export async function loadDemoData(
-  ctx: DemoContext,
-  steps: DemoStep[] = demoSteps,
+export function loadDemoData(
+  ctx: { db: Kysely<any>; logger: Logger },
+  steps: readonly DemoStep[] = product.demo,
 ): Promise<string[]> {
-  const ran: string[] = [];
-  for (const step of steps) {
-    const key = `demo:${step.name}`;
-    const done = await ctx.db
-      .selectFrom('platform_meta')
-      .select('key')
-      .where('key', '=', key)
-      .executeTakeFirst();
-    if (done) continue;
-    await step.run(ctx);
-    await ctx.db
-      .insertInto('platform_meta')
-      .values({
-        key,
-        value: JSON.stringify({ loadedAt: new Date().toISOString() }),
-        updated_at: sql`now()`,
-      })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
-    ran.push(step.name);
-  }
-  return ran;
+  return runDemoSteps(
+    { ...ctx, openApp: (config) => buildApp({ config, db: ctx.db, logger: ctx.logger }) },
+    steps,
+  );
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { catalogueDecoder, checkProjector, projectors as registered } from '@filiere/projections';
-import { selectProjectors, type LedgerProjectionOptions } from './rebuild-run.js';
+import { checkProjector } from '@filiere/projections';
+import { ledgerProjection, selectProjectors, type LedgerProjectionOptions } from './rebuild-run.js';
 
 /**
  * `ledger:check [projector…]`: replays each projector into a scratch schema
@@ -11,17 +11,15 @@ export async function runLedgerCheck(
   db: Kysely<any>,
   opts: LedgerProjectionOptions,
 ): Promise<number> {
-  const available = opts.projectors ?? registered;
+  const { projectors: available, decode } = ledgerProjection(opts);
   const selected = selectProjectors(opts.names, available);
-  if (!Array.isArray(selected)) {
+  if ('unknown' in selected) {
     opts.print(`Unknown projector: ${selected.unknown.join(', ')}`);
     return 2;
   }
   let differing = 0;
   for (const projector of selected) {
-    const result = await checkProjector(db, projector, {
-      decode: opts.decode === undefined && !opts.projectors ? catalogueDecoder : opts.decode,
-    });
+    const result = await checkProjector(db, projector, { decode });
     if (!result.differences.length) {
       opts.print(`${projector.name}: OK at position ${result.position}`);
       continue;

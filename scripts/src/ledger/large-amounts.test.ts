@@ -1,16 +1,16 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EventStore, eventCatalogue } from '@filiere/event-store';
+import { EventCatalogue, EventStore } from '@filiere/event-store';
 import {
   move,
   walletAccount,
   walletEvent,
-  walletEventSchemas,
+  walletModule,
   walletStreamId,
   type WalletEvent,
-} from '@filiere/api/wallet/domain';
+} from '@filiere/api/wallet';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { catalogueDecoder, catchUp, walletProjectors } from '@filiere/projections';
+import { catalogueDecoder, catchUp } from '@filiere/projections';
 import { runLedgerCheck } from './check-run.js';
 import { createLedgerDb } from './database.js';
 import { runLedgerRebuild } from './rebuild-run.js';
@@ -28,16 +28,13 @@ const CREDITS = 7;
  * in one batch, where JavaScript numbers used to round the sum.
  */
 beforeAll(async () => {
-  for (const [type, def] of Object.entries(walletEventSchemas)) {
-    if (!eventCatalogue.get(type)) {
-      eventCatalogue.define({ type, version: def.version, schema: def.schema });
-    }
-  }
-  const store = new EventStore(t.db);
+  const catalogue = new EventCatalogue(walletModule.events);
+  const decode = catalogueDecoder(catalogue);
+  const store = new EventStore(t.db, catalogue);
   const appendAndProject = async (streamId: string, event: WalletEvent) => {
     await store.append([{ streamId, expectedVersion: 'any', events: [event] }]);
-    for (const projector of walletProjectors) {
-      await catchUp(t.db, projector, { decode: catalogueDecoder });
+    for (const projector of walletModule.projectors) {
+      await catchUp(t.db, projector, { decode });
     }
   };
   await appendAndProject(
@@ -79,8 +76,7 @@ describe('ledger:check and ledger:rebuild on amounts past 2^53', () => {
     const lines: string[] = [];
     const code = await runLedgerCheck(t.db, {
       names: [],
-      projectors: walletProjectors,
-      decode: catalogueDecoder,
+      modules: [walletModule],
       print: (line) => lines.push(line),
     });
     expect(lines.filter((l) => !l.includes(': OK at position'))).toEqual([]);
@@ -92,8 +88,7 @@ describe('ledger:check and ledger:rebuild on amounts past 2^53', () => {
     expect(
       await runLedgerRebuild(t.db, {
         names: [],
-        projectors: walletProjectors,
-        decode: catalogueDecoder,
+        modules: [walletModule],
         print: (line) => lines.push(line),
       }),
     ).toBe(0);
@@ -116,8 +111,7 @@ describe('ledger:check and ledger:rebuild on amounts past 2^53', () => {
     expect(
       await runLedgerCheck(t.db, {
         names: [],
-        projectors: walletProjectors,
-        decode: catalogueDecoder,
+        modules: [walletModule],
         print: () => undefined,
       }),
     ).toBe(0);
@@ -132,8 +126,7 @@ describe('ledger:check and ledger:rebuild on amounts past 2^53', () => {
       const lines: string[] = [];
       const code = await runLedgerCheck(db, {
         names: ['wallet-balances'],
-        projectors: walletProjectors,
-        decode: catalogueDecoder,
+        modules: [walletModule],
         print: (line) => lines.push(line),
       });
       expect(code).toBe(1);
@@ -143,8 +136,7 @@ describe('ledger:check and ledger:rebuild on amounts past 2^53', () => {
       expect(
         await runLedgerRebuild(db, {
           names: ['wallet-balances'],
-          projectors: walletProjectors,
-          decode: catalogueDecoder,
+          modules: [walletModule],
           print: () => undefined,
         }),
       ).toBe(0);
@@ -154,8 +146,7 @@ describe('ledger:check and ledger:rebuild on amounts past 2^53', () => {
     expect(
       await runLedgerCheck(t.db, {
         names: [],
-        projectors: walletProjectors,
-        decode: catalogueDecoder,
+        modules: [walletModule],
         print: () => undefined,
       }),
     ).toBe(0);

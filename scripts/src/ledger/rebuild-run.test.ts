@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { ContextModule } from '@filiere/api/modules';
+import { defineEvent } from '@filiere/event-store';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { catchUp } from '@filiere/projections';
+import { catchUp, type Projector } from '@filiere/projections';
 import {
   appendTestEvents,
   countingProjector,
@@ -13,6 +16,15 @@ import { runLedgerCheck } from './check-run.js';
 import { runLedgerRebuild } from './rebuild-run.js';
 
 const t = useTestDatabase();
+
+/** The ledger commands take projectors and catalogue from modules: one for the counting projector. */
+const Counted = defineEvent({ type: 'Counted', version: 1, schema: z.object({}) });
+const countingModule = (projector: Projector): ContextModule => ({
+  name: 'counting',
+  events: [Counted],
+  migrations: {},
+  projectors: [projector],
+});
 
 beforeAll(async () => {
   await ensureEventsTable(t.db);
@@ -26,34 +38,34 @@ beforeAll(async () => {
 describe('ledger:rebuild and ledger:check', () => {
   it('check exits 0 on a healthy projection, 1 with the differing rows printed; rebuild repairs it', async () => {
     const projector = countingProjector('cli');
-    const projectors = [projector];
+    const modules = [countingModule(projector)];
     await catchUp(t.db, projector);
     const lines: string[] = [];
     const print = (l: string) => lines.push(l);
-    expect(await runLedgerCheck(t.db, { names: [], projectors, print })).toBe(0);
+    expect(await runLedgerCheck(t.db, { names: [], modules, print })).toBe(0);
     expect(lines.at(-1)).toMatch(/^cli: OK at position \d+$/);
 
     const healthy = await snapshotCounting(t.db, 'cli');
     await sql`update cli_counts set n = 42 where stream_id = 'x-1'`.execute(t.db);
     lines.length = 0;
-    expect(await runLedgerCheck(t.db, { names: ['cli'], projectors, print })).toBe(1);
+    expect(await runLedgerCheck(t.db, { names: ['cli'], modules, print })).toBe(1);
     expect(lines).toContain('  cli_counts live only:   {"stream_id":"x-1","n":42}');
     expect(lines.some((l) => l.startsWith('  cli_counts replay only: {"stream_id":"x-1"'))).toBe(
       true,
     );
 
     lines.length = 0;
-    expect(await runLedgerRebuild(t.db, { names: ['cli'], projectors, print })).toBe(0);
+    expect(await runLedgerRebuild(t.db, { names: ['cli'], modules, print })).toBe(0);
     expect(lines[0]).toMatch(/^cli: rebuilt from \d+ events up to position \d+/);
     expect(await snapshotCounting(t.db, 'cli')).toEqual(healthy);
-    expect(await runLedgerCheck(t.db, { names: [], projectors, print })).toBe(0);
+    expect(await runLedgerCheck(t.db, { names: [], modules, print })).toBe(0);
   });
 
   it('names unknown projectors and exits 2', async () => {
     const lines: string[] = [];
     const code = await runLedgerRebuild(t.db, {
       names: ['nope'],
-      projectors: [countingProjector('cli')],
+      modules: [countingModule(countingProjector('cli'))],
       print: (l) => lines.push(l),
     });
     expect(code).toBe(2);

@@ -1,25 +1,30 @@
 import type { Kysely } from 'kysely';
-import {
-  catalogueDecoder,
-  projectors as registered,
-  rebuildProjector,
-  type EventDecoder,
-  type Projector,
-} from '@filiere/projections';
+import { assembleProduct, product, type ContextModule } from '@filiere/api/modules';
+import { catalogueDecoder, rebuildProjector, type Projector } from '@filiere/projections';
 
 export interface LedgerProjectionOptions {
-  /** Projector names from the command line; all registered ones when empty. */
+  /** Projector names from the command line; all the modules' when empty. */
   names: string[];
-  projectors?: Projector[];
-  decode?: EventDecoder | undefined;
+  /** Whose projectors and event catalogue to use; default the product's (modules.ts). */
+  modules?: readonly ContextModule[];
   print: (line: string) => void;
+}
+
+/**
+ * The projectors and the decoder of the modules: the same catalogue as the live system,
+ * so a replay upcasts exactly as the live projectors did, and an event type no module
+ * defines stops the replay instead of passing through undecoded.
+ */
+export function ledgerProjection(opts: Pick<LedgerProjectionOptions, 'modules'>) {
+  const { projectors, catalogue } = opts.modules ? assembleProduct(opts.modules) : product;
+  return { projectors, decode: catalogueDecoder(catalogue) };
 }
 
 /** The projectors named (all when none), or a message naming the unknown ones. */
 export function selectProjectors(
   names: string[],
-  available: Projector[],
-): Projector[] | { unknown: string[] } {
+  available: readonly Projector[],
+): readonly Projector[] | { unknown: string[] } {
   if (!names.length) return available;
   const byName = new Map(available.map((p) => [p.name, p]));
   const unknown = names.filter((n) => !byName.has(n));
@@ -35,18 +40,16 @@ export async function runLedgerRebuild(
   db: Kysely<any>,
   opts: LedgerProjectionOptions,
 ): Promise<number> {
-  const available = opts.projectors ?? registered;
+  const { projectors: available, decode } = ledgerProjection(opts);
   const selected = selectProjectors(opts.names, available);
-  if (!Array.isArray(selected)) {
+  if ('unknown' in selected) {
     opts.print(
       `Unknown projector: ${selected.unknown.join(', ')} (known: ${available.map((p) => p.name).join(', ') || 'none'})`,
     );
     return 2;
   }
   for (const projector of selected) {
-    const result = await rebuildProjector(db, projector, {
-      decode: opts.decode === undefined && !opts.projectors ? catalogueDecoder : opts.decode,
-    });
+    const result = await rebuildProjector(db, projector, { decode });
     const rate = result.ms > 0 ? Math.round(result.events / (result.ms / 1000)) : result.events;
     opts.print(
       `${projector.name}: rebuilt from ${result.events} events up to position ${result.position} ` +

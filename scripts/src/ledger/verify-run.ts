@@ -1,15 +1,20 @@
 import type { Kysely } from 'kysely';
 import { verifyLog } from '@filiere/event-store';
+import { assembleProduct, product, type ContextModule } from '@filiere/api/modules';
 
 /**
- * Checks the whole event log's hash chain and prints the outcome. Returns the
- * exit code: 0 when the chain holds, 1 at the first broken position.
+ * Checks the whole event log's hash chain, and that every event decodes through the
+ * modules' catalogue, and prints the outcome. Returns the exit code: 0 when the chain
+ * holds, 1 at the first broken position.
  */
 export async function runLedgerVerify(
   db: Kysely<any>,
   print: (line: string) => void,
+  modules?: readonly ContextModule[],
 ): Promise<0 | 1> {
+  const { catalogue } = modules ? assembleProduct(modules) : product;
   const report = await verifyLog(db, {
+    catalogue,
     onProgress: (checked) => {
       if (checked > 0 && checked % 100_000 === 0) print(`… ${checked} events checked`);
     },

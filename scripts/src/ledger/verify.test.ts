@@ -3,19 +3,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
-import { z } from 'zod';
-import { defineEvent, EventStore } from '@filiere/event-store';
+import { EventStore } from '@filiere/event-store';
+import { product } from '@filiere/api/modules';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { describe, expect, it } from 'vitest';
 import { runLedgerVerify } from './verify-run.js';
 
 const database = useTestDatabase();
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const Paid = defineEvent({
-  type: 'verifyTest.Paid',
-  version: 1,
-  schema: z.object({ amount: z.number().int() }),
-});
+// ledger:verify also decodes every event through the modules' catalogue: use one of theirs.
+const Opened = product.catalogue.get('WalletOpened')!;
 
 async function cli(env: Record<string, string>) {
   try {
@@ -33,10 +30,14 @@ async function cli(env: Record<string, string>) {
 
 describe('npm run ledger:verify', () => {
   it('reports OK, then the first position altered by SQL with exit code 1', async () => {
-    const store = new EventStore(database.db);
+    const store = new EventStore(database.db, product.catalogue);
     for (let i = 1; i <= 5; i++) {
       await store.append([
-        { streamId: 'wallet-v', expectedVersion: 'any', events: [Paid.create({ amount: i })] },
+        {
+          streamId: 'wallet-v',
+          expectedVersion: 'any',
+          events: [Opened.create({ walletId: `w-${i}`, ownerUserId: 'u-v' })],
+        },
       ]);
     }
     const lines: string[] = [];

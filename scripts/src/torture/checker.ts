@@ -1,13 +1,14 @@
 import { sql, type Kysely } from 'kysely';
 import { verifyLog } from '@filiere/event-store';
-import { catalogueDecoder, checkProjector, projectors } from '@filiere/projections';
+import { product } from '@filiere/api/modules';
 import {
   evolveWallet,
   initialWalletState,
   postingsOf,
   type WalletEvent,
   type WalletState,
-} from '@filiere/api/wallet/domain';
+} from '@filiere/api/wallet';
+import { catalogueDecoder, checkProjector } from '@filiere/projections';
 import { sentPayouts, type ProviderStub } from './provider-stub.js';
 import type { BalanceObservation, CommandRecord } from './workload.js';
 
@@ -254,16 +255,16 @@ export async function checkInvariants(
   });
 
   await run('the hash chain verifies (ledger:verify)', async (fail) => {
-    const report = await verifyLog(db);
+    const report = await verifyLog(db, { catalogue: product.catalogue });
     if (!report.ok) fail(`broken at position ${report.brokenAt}: ${report.reason}`);
     return report.checked;
   });
 
   await run('every read table equals its rebuild (ledger:check)', async (fail) => {
     let tables = 0;
-    for (const projector of projectors) {
+    for (const projector of product.projectors) {
       const result = await checkProjector(db, projector, {
-        decode: catalogueDecoder,
+        decode: catalogueDecoder(product.catalogue),
         sampleLimit: 3,
       });
       tables += projector.tables.length;

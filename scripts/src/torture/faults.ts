@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { projectionLag, projectors } from '@filiere/projections';
+import { product } from '@filiere/api/modules';
+import { projectionLag } from '@filiere/projections';
 import type { TortureEnvironment } from './environment.js';
 
 export type FaultKind =
@@ -147,7 +148,7 @@ async function untilProjectionsBehind(env: TortureEnvironment): Promise<void> {
     try {
       const lag = await projectionLag(
         env.db,
-        projectors.map((p) => p.name),
+        product.projectors.map((p) => p.name),
       );
       if (Object.values(lag.projectors).some((p) => p.lag > 0)) return;
     } catch {

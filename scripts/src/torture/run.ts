@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
-import { projectionLag, projectors } from '@filiere/projections';
+import { product } from '@filiere/api/modules';
+import { projectionLag } from '@filiere/projections';
 import { checkInvariants, type CheckReport, type Violation } from './checker.js';
 import { TORTURE_JWT_SECRET, TortureEnvironment } from './environment.js';
 import { describeFault, faultSchedule, injectFaults, type InjectedFault } from './faults.js';
@@ -210,7 +211,7 @@ async function settle(
       const jobs = Number(rows[0]?.n ?? 0);
       const lag = await projectionLag(
         db,
-        projectors.map((p) => p.name),
+        product.projectors.map((p) => p.name),
       );
       const behind = Object.entries(lag.projectors).filter(([, p]) => p.checkpoint < lag.head);
       if (jobs === 0 && behind.length === 0) return undefined;

@@ -3,53 +3,26 @@ import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
-import type { Kysely } from 'kysely';
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { EventStore } from '@filiere/event-store';
-import type { Config, Logger, TrustProxy } from '@filiere/platform';
+import type { TrustProxy } from '@filiere/platform';
 import { registerCommandPipeline } from './commands.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/error-handler.js';
-import {
-  databaseCheck,
-  redisCheck,
-  registerHealthRoutes,
-  type ReadinessCheck,
-} from './http/health.js';
+import { databaseCheck, redisCheck, registerHealthRoutes } from './http/health.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRequestLog } from './http/request-log.js';
 import { validatorCompiler } from './http/validator.js';
 import { registerWebApp } from './http/web-static.js';
-import { registerIdentity } from './identity/index.js';
-import { registerRealtime, type RealtimeOptions } from './realtime/index.js';
-import { registerWallet } from './wallet/index.js';
-import { widgetContentSecurity } from './wallet/providers/widget-csp.js';
+import type { AppDeps } from './kernel/app-deps.js';
+import { product } from './modules.js';
+import { registerRealtime } from './realtime/index.js';
+import { userLoader } from './identity/index.js';
+import { widgetContentSecurity } from './wallet/index.js';
 
 // French default messages for every zod schema (the UI's language).
 z.config(z.locales.fr());
 
-export interface AppDeps {
-  config: Config;
-  db: Kysely<any>;
-  logger: Logger;
-  /** Present when REDIS_URL is configured. */
-  redis?: Redis;
-  /** Directory of the built web app to serve at `/`, if any. */
-  webDir?: string;
-  /** The event store to append through (shared with the projection dispatch); a new one when absent. */
-  eventStore?: EventStore;
-  /** Extra readiness checks (projection lag, …). */
-  readiness?: Record<string, ReadinessCheck>;
-  /** Websocket hub: push source and heartbeat (realtime/). */
-  realtime?: RealtimeOptions;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    deps: AppDeps;
-  }
-}
+export type { AppDeps } from './kernel/app-deps.js';
 
 /** Builds the HTTP application without listening; tests use `app.inject`. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -98,10 +71,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...deps.readiness,
   });
 
-  await registerAuth(app, deps.config.JWT_SECRET);
-  registerCommandPipeline(app, deps.eventStore);
-  await registerIdentity(app);
-  await registerWallet(app);
+  await registerAuth(app, deps.config.JWT_SECRET, userLoader(deps.db));
+  registerCommandPipeline(app, product, deps.eventStore);
+  // Each context's routes, in the order of the module list (modules.ts).
+  for (const module of product.modules) {
+    if (module.http) await (await module.http())(app);
+  }
   await registerRealtime(app);
 
   if (deps.webDir) await registerWebApp(app, deps.webDir);

@@ -1,9 +1,8 @@
 import { Redis } from 'ioredis';
-import { defineWalletEvents, startExportWorker, startWalletJobWorker } from '@filiere/api';
+import { product, type JobModule } from '@filiere/api/modules';
 import { createDb, type Config, type Logger } from '@filiere/platform';
 import {
   catalogueDecoder,
-  projectors as registeredProjectors,
   redisPushPublisher,
   startProjectionWorkers,
   type EventDecoder,
@@ -15,15 +14,13 @@ export interface WorkerOptions {
   databaseUrl: string;
   redisUrl: string;
   logger: Logger;
-  /** Defaults to the registry's product projectors. */
-  projectors?: Projector[];
-  /** Payload decoding; defaults to the event catalogue, `null` hands raw payloads. */
+  /** Defaults to the modules' projectors. */
+  projectors?: readonly Projector[];
+  /** Payload decoding; defaults to the modules' event catalogue, `null` hands raw payloads. */
   decode?: EventDecoder | null;
   batchSize?: number;
-  /** Run the wallet's background jobs (payouts, supply checks) too; default true. */
-  walletJobs?: boolean;
-  /** Run the background .xlsx exports (files under DATA_DIR/exports) too; default true. */
-  exports?: boolean;
+  /** Background work to run (payouts, supply checks, exports…); defaults to the modules' jobs. */
+  jobs?: readonly JobModule[];
 }
 
 export interface RunningWorker {
@@ -31,52 +28,45 @@ export interface RunningWorker {
 }
 
 /**
- * Starts the BullMQ projection workers, the wallet's job worker and the export worker: any number
- * of these processes may run; the checkpoint row lock keeps one projector
- * applied by one of them at a time, and a job row's claim lease keeps one
- * payout or supply check run by one of them at a time.
+ * Starts the BullMQ projection workers and each module's background jobs (the wallet's
+ * payouts and supply checks, its .xlsx exports), all taken from the module list
+ * (services/api/src/modules.ts) without loading the API's routes or Fastify. Any number
+ * of these processes may run: the checkpoint row lock keeps one projector applied by one
+ * of them at a time, and a job row's claim lease keeps one job run by one of them at a time.
  */
 export async function runWorker(options: WorkerOptions): Promise<RunningWorker> {
-  // The wallet's event types, so payloads decode (and upcast) through the catalogue.
-  defineWalletEvents();
   const db = createDb(options.databaseUrl, { max: 10, applicationName: 'filiere-worker' });
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   redis.on('error', (err) => options.logger.warn({ err }, 'redis connection error'));
-  // Projectors and exports push through the same publisher (the hub subscribes to Redis).
+  // Projectors and jobs push through the same publisher (the hub subscribes to Redis).
   const publish = redisPushPublisher(redis);
   const workers = await startProjectionWorkers({
     db,
     redisUrl: options.redisUrl,
-    projectors: options.projectors ?? registeredProjectors,
+    projectors: options.projectors ?? product.projectors,
     logger: options.logger,
     publish,
-    decode: options.decode === null ? undefined : (options.decode ?? catalogueDecoder),
+    decode:
+      options.decode === null ? undefined : (options.decode ?? catalogueDecoder(product.catalogue)),
     ...(options.batchSize ? { batchSize: options.batchSize } : {}),
   });
-  const walletJobs =
-    options.walletJobs === false
-      ? undefined
-      : await startWalletJobWorker({
-          config: options.config,
-          db,
-          redisUrl: options.redisUrl,
-          logger: options.logger,
-        });
-  const exports =
-    options.exports === false
-      ? undefined
-      : await startExportWorker({
-          db,
-          redisUrl: options.redisUrl,
-          publish,
-          logger: options.logger,
-          runner: { dataDir: options.config.DATA_DIR },
-        });
+  const jobs: { close(): Promise<void> }[] = [];
+  for (const job of options.jobs ?? product.jobs) {
+    jobs.push(
+      await job.start({
+        config: options.config,
+        db,
+        logger: options.logger,
+        redisUrl: options.redisUrl,
+        catalogue: product.catalogue,
+        publish,
+      }),
+    );
+  }
   return {
     async close() {
       await workers.close();
-      await walletJobs?.close();
-      await exports?.close();
+      for (const job of jobs) await job.close();
       redis.disconnect();
       await db.destroy();
     },

@@ -6,13 +6,13 @@ import { buildApp } from '@filiere/api';
 import { createLogger, parseConfig } from '@filiere/platform';
 import { pgPushSource, type PushSource } from '@filiere/projections';
 import { createTestDatabase, type TestDatabase } from '@filiere/platform/testing';
-import { DEMO_PASSWORD, demoAccounts } from '../../../scripts/src/demo/accounts.js';
+import { DEMO_PASSWORD, demoAccounts } from '@filiere/api/identity';
 import { loadDemoData } from '../../../scripts/src/demo/load.js';
 import {
   startProjectionDispatch,
   type ProjectionDispatch,
 } from '../../../services/api/src/realtime/projections.js';
-import { exportSettings } from '../../../services/api/src/wallet/export/routes.js';
+import { exportSettings } from '../../../services/api/src/wallet/http/queries/export.routes.js';
 import { builtWebCopy } from './build.js';
 import { freePort } from './free-port.js';
 import { startMailBox, type MailBox } from './mail.js';

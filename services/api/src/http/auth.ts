@@ -6,24 +6,10 @@ import type {
   preHandlerAsyncHookHandler,
 } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '@filiere/platform';
-import { IdentityRepository, type UserRow } from '../identity/repository.js';
+import type { SignedInUser } from '../kernel/actor.js';
+import type { RoleCode } from '../kernel/roles.js';
 
-/** The 12 role codes of the spec. */
-export const ROLE_CODES = [
-  'ROLE_SUPER_ADMIN',
-  'ROLE_ADMIN',
-  'ROLE_GROWER',
-  'ROLE_CARRIER',
-  'ROLE_INDUSTRIAL',
-  'ROLE_SECRETARY',
-  'ROLE_ACCOUNTING',
-  'ROLE_DIRECTOR',
-  'ROLE_INPUT_PROVIDER',
-  'ROLE_FARMER_ORGANIZATION',
-  'ROLE_CLUSTER_MANAGER',
-  'ROLE_SFD',
-] as const;
-export type RoleCode = (typeof ROLE_CODES)[number];
+export { ROLE_CODES, type RoleCode } from '../kernel/roles.js';
 
 /** Who may call a route, as its guard declares it: no guard, any valid token, or these roles. */
 export type RouteAccess = 'public' | 'signed-in' | readonly RoleCode[];
@@ -67,7 +53,7 @@ declare module 'fastify' {
     /** preHandler: 401 as `authenticate`, 403 unless the user's CURRENT role is one of `roles`. */
     requireRoles(...roles: RoleCode[]): preHandlerAsyncHookHandler;
     /** The user an access token designates, as the guard checks it (websocket, own guards). */
-    userOfToken(token: string): Promise<UserRow>;
+    userOfToken(token: string): Promise<SignedInUser>;
     /** `METHOD /url` → the access its guard declares, for every route registered after auth. */
     routeAccess: Map<string, RouteAccess>;
   }
@@ -76,9 +62,12 @@ declare module 'fastify' {
      * The signed-in user as the database has it now (role, cluster, state), loaded once
      * per request by `authenticate`/`requireRoles`: the one actor every route reads.
      */
-    actor?: UserRow;
+    actor?: SignedInUser;
   }
 }
+
+/** Finds a user (not deleted) by id, as identity stores it: identity's module provides it. */
+export type UserLoader = (userId: string) => Promise<SignedInUser | undefined>;
 
 export const NOT_AUTHENTICATED = 'Session invalide ou expirée : veuillez vous reconnecter';
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -89,14 +78,14 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
  * or reset, a deactivation, a deletion or a role change bumps it, revoking older tokens).
  */
 export async function currentUser(
-  repo: IdentityRepository,
+  loadUser: UserLoader,
   claims: Partial<AccessClaims> | undefined,
-): Promise<UserRow> {
+): Promise<SignedInUser> {
   const sub = claims?.sub;
   if (typeof sub !== 'string' || !UUID_RE.test(sub) || !claims?.role) {
     throw new UnauthorizedError(NOT_AUTHENTICATED);
   }
-  const row = await repo.findById(sub);
+  const row = await loadUser(sub);
   const version = typeof claims.tv === 'number' ? claims.tv : 0;
   if (!row || !row.is_active || row.token_version !== version) {
     throw new UnauthorizedError(NOT_AUTHENTICATED);
@@ -113,14 +102,17 @@ export const ACCESS_TOKEN_TTL = '12h';
  * token's role claim. Ownership checks stay in the route's service, next to the data they
  * protect.
  */
-export async function registerAuth(app: FastifyInstance, secret: string): Promise<void> {
+export async function registerAuth(
+  app: FastifyInstance,
+  secret: string,
+  loadUser: UserLoader,
+): Promise<void> {
   await app.register(fastifyJwt, {
     secret,
     sign: { algorithm: 'HS256', expiresIn: ACCESS_TOKEN_TTL },
     verify: { algorithms: ['HS256'] },
   });
 
-  const repo = new IdentityRepository(app.deps.db);
   const authenticate = async (request: FastifyRequest, _reply: FastifyReply) => {
     if (request.actor) return; // already loaded by an earlier guard of this request
     try {
@@ -128,7 +120,7 @@ export async function registerAuth(app: FastifyInstance, secret: string): Promis
     } catch {
       throw new UnauthorizedError(NOT_AUTHENTICATED);
     }
-    request.actor = await currentUser(repo, request.user);
+    request.actor = await currentUser(loadUser, request.user);
   };
   app.decorate('authenticate', withAccess(authenticate, 'signed-in'));
   app.decorate('requireRoles', (...roles: RoleCode[]) => {
@@ -147,7 +139,7 @@ export async function registerAuth(app: FastifyInstance, secret: string): Promis
     } catch {
       throw new UnauthorizedError(NOT_AUTHENTICATED);
     }
-    return currentUser(repo, claims);
+    return currentUser(loadUser, claims);
   });
   // The route table with each route's declared access: the security matrix reads it.
   const routeAccess = new Map<string, RouteAccess>();

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { metricsAccess } from '../realtime/metrics.js';
+import { metricsAccess } from './operator-access.js';
 
 export type ReadinessCheck = () => Promise<{ ok: boolean; details?: unknown }>;
 

@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import { metricsAccess } from '../realtime/metrics.js';
+import { metricsAccess } from './operator-access.js';
 
 /**
  * The OpenAPI document, generated from the routes' zod schemas, at /api/docs. Open in

@@ -11,7 +11,7 @@ import {
   walletUser,
   withKey,
   type TestUser,
-} from '../wallet/routes/test-support.js';
+} from '../wallet/http/commands/test-support.js';
 
 /**
  * Text PostgreSQL cannot store (NUL, a lone UTF-16 surrogate) is refused at validation with

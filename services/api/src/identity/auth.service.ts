@@ -1,5 +1,5 @@
 import { NotAcceptableError, UnauthorizedError, type Logger } from '@filiere/platform';
-import type { RoleCode } from '../http/auth.js';
+import type { RoleCode } from '../kernel/roles.js';
 import { identityEvent } from './catalogue.js';
 import { invalidToken } from './errors.js';
 import type { IdentityJournal } from './journal.js';

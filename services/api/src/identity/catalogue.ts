@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { eventCatalogue, type CommandPipeline, type StreamType } from '@filiere/event-store';
-import { ROLE_CODES } from '../http/auth.js';
+import { defineEvent, type EventDefinition, type StreamType } from '@filiere/event-store';
+import { ROLE_CODES } from '../kernel/roles.js';
 
 /**
  * Identity's audit events, one stream per user (`user-<id>`): who changed what and when on
@@ -73,15 +73,10 @@ export const userStream: StreamType<{ events: number }> = {
   evolve: (state) => ({ events: state.events + 1 }),
 };
 
-/** Defines identity's event types in the process-wide catalogue (idempotent, as the wallet's). */
-export function defineIdentityEvents(): void {
-  for (const [type, schema] of Object.entries(schemas)) {
-    eventCatalogue.define({ type, version: 1, schema });
-  }
-}
+/** Identity's event types, for the product's catalogue (built from the modules). */
+export const identityEvents: EventDefinition<string, any>[] = Object.entries(schemas).map(
+  ([type, schema]) => defineEvent({ type, version: 1, schema }),
+);
 
-/** Identity's stream type (`user-…`) on a pipeline, its event types defined. */
-export function registerIdentityStreams(pipeline: CommandPipeline): CommandPipeline {
-  defineIdentityEvents();
-  return pipeline.registerStreamType(userStream);
-}
+/** Identity's stream types (`user-…`). */
+export const identityStreams: StreamType[] = [userStream as StreamType];

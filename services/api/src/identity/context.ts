@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import type { RoleCode } from '../http/auth.js';
+import type { RoleCode } from '../kernel/roles.js';
 import type { AuthService } from './auth.service.js';
 import type { IdentityRepository, UserRow } from './repository.js';
 import type { UsersService } from './users.service.js';

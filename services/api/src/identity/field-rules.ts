@@ -1,4 +1,4 @@
-import type { RoleCode } from '../http/auth.js';
+import type { RoleCode } from '../kernel/roles.js';
 import {
   canManageUser,
   isOrganizationManager,

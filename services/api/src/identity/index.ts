@@ -1,75 +1,47 @@
-import type { FastifyInstance } from 'fastify';
-import { AuthService } from './auth.service.js';
-import { registerIdentityStreams } from './catalogue.js';
-import { makeGuard, type IdentityContext } from './context.js';
-import type { Mailer } from './mail/mailer.js';
-import { outboxMailer } from './mail/outbox-mailer.js';
-import { smtpMailer } from './mail/smtp-mailer.js';
-import { superAdminNotifier } from './notify.js';
-import { registerAttemptLimit } from './rate-limit.js';
-import { IdentityJournal } from './journal.js';
+import type { Kysely } from 'kysely';
+import type { SignedInUser } from '../kernel/actor.js';
+import type { ContextModule } from '../kernel/module.js';
+import { identityEvents, identityStreams } from './catalogue.js';
+import { identityDemoStep } from './demo/identity.js';
+import { identityMigrations } from './migrations/index.js';
+import { USER_PUSH } from './notify.js';
 import { IdentityRepository } from './repository.js';
-import { authRoutes } from './routes/auth.routes.js';
-import { profileRoutes } from './routes/profile.routes.js';
-import { referenceRoutes } from './routes/reference.routes.js';
-import { signupRoutes } from './routes/signup.routes.js';
-import { usersRoutes } from './routes/users.routes.js';
-import { UsersService } from './users.service.js';
-import { requireEmptyWallet } from '../wallet/balance-of.js';
-
-export { identityMigrations } from './migrations/index.js';
-export { hashPassword } from './password.js';
-export { ROLES, ORGANIZATION_TYPES } from './roles.js';
 
 /**
- * Identity and access under /api: sign-in, registration, invitation and reset
- * links, user administration, profile, audit trail. Mail goes through SMTP when
- * SMTP_URL is set, else to the outbox table and the log. Changes of an account are
- * recorded as events of its `user-<id>` stream, through the app's command pipeline.
+ * Identity and access: users, organisations, clusters, sign-in, invitations. Its tables are
+ * the state the API reads; every change of an account is also an event of its `user-<id>`
+ * stream (the audit trail); its routes are under /api (http/).
  */
-export async function registerIdentity(app: FastifyInstance): Promise<void> {
-  const { config, db, logger } = app.deps;
-  const mailer: Mailer = config.SMTP_URL
-    ? smtpMailer(config.SMTP_URL, config.MAIL_FROM)
-    : outboxMailer(db, logger);
-  if (mailer.close) app.addHook('onClose', async () => mailer.close!());
-  registerIdentityStreams(app.commands);
-  const journal = new IdentityJournal(db, app.commands);
-  // The websocket hub (realtime/, registered after identity) closes the sockets that lost access.
-  const accessChanged = (userIds: string[]) => app.accessChanged(userIds);
+export const identityModule: ContextModule = {
+  name: 'identity',
+  events: identityEvents,
+  streams: identityStreams,
+  migrations: identityMigrations,
+  projectors: [],
+  demo: [identityDemoStep],
+  pushes: Object.values(USER_PUSH),
+  http: async () => (await import('./http/index.js')).registerIdentity,
+};
 
-  await app.register(
-    async (scope) => {
-      const repo = new IdentityRepository(db);
-      const auth = new AuthService({
-        repo,
-        mailer,
-        publicUrl: config.PUBLIC_URL,
-        logger,
-        sign: (claims) => app.jwt.sign(claims),
-        journal,
-        accessChanged,
-      });
-      const ctx: IdentityContext = {
-        repo,
-        auth,
-        users: new UsersService(
-          repo,
-          auth,
-          superAdminNotifier(app, repo),
-          (userId) => requireEmptyWallet(db, userId),
-          journal,
-          accessChanged,
-        ),
-        limitAttempts: await registerAttemptLimit(scope),
-        ...makeGuard(app),
-      };
-      authRoutes(scope, ctx);
-      signupRoutes(scope, ctx);
-      profileRoutes(scope, ctx);
-      usersRoutes(scope, ctx);
-      referenceRoutes(scope, ctx);
-    },
-    { prefix: '/api' },
-  );
-}
+// The public face: what other contexts and the scripts may use.
+/** The auth guard's loader (http/auth.ts): a user, not deleted, by id, with its role. */
+export const userLoader =
+  (db: Kysely<any>) =>
+  (userId: string): Promise<SignedInUser | undefined> =>
+    new IdentityRepository(db).findById(userId);
+export { hashPassword } from './password.js';
+export { createMailer, identityServices, type IdentityServiceDeps } from './services.js';
+export type { Mail, Mailer } from './mail/mailer.js';
+export type { SignupBody } from './schemas.js';
+export { email, phone, text } from './schemas.js';
+export { TOKEN_TTL_MS } from './tokens.js';
+export type { UserRow } from './repository.js';
+export { ROLES, ORGANIZATION_TYPES } from './roles.js';
+export { demoAccounts, DEMO_PASSWORD } from './demo/accounts.js';
+export {
+  DEMO_CLUSTER,
+  DEMO_PENDING_AGGREGATOR,
+  DEMO_SECOND_AGGREGATOR,
+  findDemoUser,
+  type DemoUserRef,
+} from './demo/identity.js';

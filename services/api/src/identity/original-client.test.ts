@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
 import type { RoleCode } from '../http/auth.js';
 import { buildTestApp } from '../test-app.js';
-import { WalletEvents } from '../wallet/queries/test-events.js';
+import { WalletEvents } from '../wallet/http/queries/test-events.js';
 import { seedCluster, seedUser, TEST_PASSWORD } from './test-support.js';
 
 /**

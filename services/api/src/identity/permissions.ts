@@ -1,4 +1,4 @@
-import { ROLE_CODES, type RoleCode } from '../http/auth.js';
+import { ROLE_CODES, type RoleCode } from '../kernel/roles.js';
 
 /**
  * Who may call what: the single table the routes use for their role guard and

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeWithRedis, useTestDatabase } from '@filiere/platform/testing';
 import { buildTestApp } from '../test-app.js';
-import { LIMITS, REDIS_PREFIX, tooManyMessage } from './rate-limit.js';
+import { LIMITS, REDIS_PREFIX, tooManyMessage } from './http/rate-limit.js';
 import { seedUser, TEST_PASSWORD } from './test-support.js';
 
 const ATTEMPT = LIMITS.attempt;

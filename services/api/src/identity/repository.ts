@@ -1,36 +1,12 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { RoleCode } from '../http/auth.js';
-import type { OrganizationType } from './roles.js';
+import type { SignedInUser } from '../kernel/actor.js';
+import type { OrganizationType, RoleCode } from '../kernel/roles.js';
 import type { UserDto } from './schemas.js';
 import type { TokenKind } from './tokens.js';
 
 /** A user as read from the database, with its role and organisation. */
-export interface UserRow {
-  id: string;
-  firstname: string;
-  lastname: string;
-  email: string;
-  username: string;
-  phone: string | null;
-  /** National identification number (numeric, ≤ 10 characters), when known. */
-  nip: string | null;
-  password_hash: string | null;
-  role_id: number;
-  role_code: RoleCode;
-  role_name: string;
-  organization_id: string | null;
-  denomination: string | null;
-  organization_type: OrganizationType | null;
-  cluster_id: string | null;
-  wallet_id: string;
-  momo_account_number: string | null;
-  bank_account_number: string | null;
-  is_active: boolean;
-  self_registered: boolean;
-  /** Access tokens carry it (claim `tv`); bumping it revokes every token issued before. */
-  token_version: number;
-  created_at: Date;
-}
+/** A user as the guard loads it (kernel/actor.ts): identity's row of `users` + its role. */
+export type UserRow = SignedInUser;
 
 export interface NewUser {
   firstname: string;

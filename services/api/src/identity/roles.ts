@@ -1,4 +1,4 @@
-import type { RoleCode } from '../http/auth.js';
+import type { RoleCode } from '../kernel/roles.js';
 
 /** The 12 roles with their French names; ids are fixed so seeds and clients agree. */
 export const ROLES: ReadonlyArray<{ id: number; code: RoleCode; name: string }> = [
@@ -16,16 +16,7 @@ export const ROLES: ReadonlyArray<{ id: number; code: RoleCode; name: string }> 
   { id: 12, code: 'ROLE_SFD', name: 'SFD' },
 ];
 
-export const ORGANIZATION_TYPES = [
-  'BANK',
-  'INDUSTRIAL',
-  'MICROFINANCE',
-  'PROVIDER',
-  'COOPERATIVE',
-  'INTERNATIONAL_TRADER',
-  'PAYMENT_PROVIDER',
-] as const;
-export type OrganizationType = (typeof ORGANIZATION_TYPES)[number];
+export { ORGANIZATION_TYPES, type OrganizationType } from '../kernel/roles.js';
 
 export function roleIdOf(code: RoleCode): number {
   return ROLES.find((r) => r.code === code)!.id;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { storableString } from '@filiere/platform';
-import { ROLE_CODES } from '../http/auth.js';
+import { ROLE_CODES } from '../kernel/roles.js';
 import { isStrongPassword } from './password.js';
 import { normalizeBeninPhone } from './phone.js';
 import { ORGANIZATION_TYPES } from './roles.js';

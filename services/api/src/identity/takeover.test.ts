@@ -9,7 +9,7 @@ import {
   walletUser,
   withKey,
   type TestUser,
-} from '../wallet/routes/test-support.js';
+} from '../wallet/http/commands/test-support.js';
 import { userStreamId } from './catalogue.js';
 import { RULE_MESSAGES } from './field-rules.js';
 import { seedCluster, seedUser, TEST_PASSWORD } from './test-support.js';

@@ -1,5 +1,5 @@
 import { BusinessRuleError, ForbiddenError, NotFoundError } from '@filiere/platform';
-import type { RoleCode } from '../http/auth.js';
+import type { RoleCode } from '../kernel/roles.js';
 import type { AuthService } from './auth.service.js';
 import { identityEvent, type IdentityEvent, type PayoutAccount } from './catalogue.js';
 import { fieldError, forbidden, isDuplicateEmail, userAlreadyExists } from './errors.js';

@@ -15,28 +15,13 @@ import { registerSocketRoute } from './socket.js';
 export { projectionsReadiness } from './metrics.js';
 export { ACCESS_CHANGED, Rooms } from './hub.js';
 
-export interface RealtimeOptions {
-  /** Where pushes come from; by default Redis (REDIS_URL) or LISTEN filiere_push (DATABASE_URL). */
-  pushes?: PushSource;
-  /** Heartbeat period (default 30 s): a socket that misses one pong is dropped. */
-  pingIntervalMs?: number;
-  /** How long a socket may stay unauthenticated (default 10 s). */
-  authTimeoutMs?: number;
-  /**
-   * Period of the recheck of every connected user's access (default 60 s): catches a change
-   * whose notice was lost (Redis or LISTEN down) or made outside the API.
-   */
-  accessRecheckMs?: number;
-}
+import type { RealtimeOptions } from '../kernel/app-deps.js';
+
+export type { RealtimeOptions };
 
 declare module 'fastify' {
   interface FastifyInstance {
     rooms: Rooms;
-    /**
-     * Tells every API process's hub that these users' access changed (tokens revoked,
-     * deactivated, deleted, role changed): each closes their sockets that lost access.
-     */
-    accessChanged(userIds: string[]): Promise<void>;
   }
 }
 

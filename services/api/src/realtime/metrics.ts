@@ -1,11 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { Gauge, Registry } from 'prom-client';
-import { ForbiddenError, UnauthorizedError } from '@filiere/platform';
-import { projectionLag, projectors } from '@filiere/projections';
-import { NOT_AUTHENTICATED } from '../http/auth.js';
+import { projectionLag } from '@filiere/projections';
 import type { ReadinessCheck } from '../http/health.js';
+import { metricsAccess } from '../http/operator-access.js';
+import { product } from '../modules.js';
 
 /**
  * `/api/metrics` (Prometheus text): each projector's lag in events and the
@@ -19,7 +18,7 @@ export function registerMetrics(app: FastifyInstance): void {
   const read = () =>
     (scrape ??= projectionLag(
       app.deps.db,
-      projectors.map((p) => p.name),
+      product.projectors.map((p) => p.name),
       { only: false },
     ));
   new Gauge({
@@ -116,41 +115,16 @@ async function walletJobs(db: Kysely<any>): Promise<JobsRow[]> {
   return rows;
 }
 
-const METRICS_ROLES = new Set(['ROLE_ADMIN', 'ROLE_SUPER_ADMIN']);
-
-/**
- * 401 without credentials, 403 for a signed-in user who is not an admin. In production it
- * also guards /api/docs and the details of /api/ready (http/openapi.ts, http/health.ts).
- */
-export function metricsAccess(app: FastifyInstance) {
-  const token = app.deps.config.METRICS_TOKEN;
-  const expected = token === undefined ? undefined : digest(token);
-  return async (request: FastifyRequest) => {
-    const presented = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    if (presented === undefined) throw new UnauthorizedError(NOT_AUTHENTICATED);
-    if (expected && timingSafeEqual(digest(presented), expected)) return;
-    // As the guard of every route: the user as it is now (a deleted or demoted admin's
-    // token no longer reads the metrics).
-    const user = await app.userOfToken(presented);
-    if (!METRICS_ROLES.has(user.role_code)) {
-      throw new ForbiddenError('Vous n’avez pas accès à cette ressource');
-    }
-  };
-}
-
-/** Fixed-length digests, so the comparison takes the same time whatever the token's length. */
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
-}
-
 /** Readiness detail: `{ ok, details: { <projector>: { checkpoint, head, lag } } }`. */
 export function projectionsReadiness(db: Kysely<any>): ReadinessCheck {
   return async () => {
     const lag = await projectionLag(
       db,
-      projectors.map((p) => p.name),
+      product.projectors.map((p) => p.name),
       { only: false },
     );
     return { ok: true, details: lag.projectors };
   };
 }
+
+export { metricsAccess };

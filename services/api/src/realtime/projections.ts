@@ -6,9 +6,9 @@ import {
   listenChannel,
   pgPushPublisher,
   ProjectionQueue,
-  projectors,
   startInProcessProjections,
 } from '@filiere/projections';
+import { product } from '../modules.js';
 
 export interface ProjectionDispatch {
   /** Wakes every projector (e.g. from the event store's onAppended hook). */
@@ -29,6 +29,7 @@ export function startProjectionDispatch(opts: {
   databaseUrl: string | undefined;
 }): ProjectionDispatch {
   const { config, db, logger, databaseUrl } = opts;
+  const { projectors, catalogue } = product;
   if (config.REDIS_URL) {
     const queue = new ProjectionQueue(
       config.REDIS_URL,
@@ -54,7 +55,7 @@ export function startProjectionDispatch(opts: {
     logger,
     ...(databaseUrl ? { databaseUrl } : {}),
     publish: pgPushPublisher(db),
-    decode: catalogueDecoder,
+    decode: catalogueDecoder(catalogue),
   });
   return { wake: running.wake, close: running.close };
 }

@@ -4,8 +4,8 @@ import WebSocket from 'ws';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { pgPushPublisher, pgPushSource, type PushSource } from '@filiere/projections';
 import { buildTestApp } from '../test-app.js';
-import { exportSettings } from '../wallet/export/routes.js';
-import { withKey } from '../wallet/routes/test-support.js';
+import { exportSettings } from '../wallet/http/queries/export.routes.js';
+import { withKey } from '../wallet/http/commands/test-support.js';
 import { headPosition, project, seedWorld, type Actor, type World } from './world.js';
 
 /**

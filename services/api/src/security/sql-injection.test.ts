@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { buildTestApp } from '../test-app.js';
-import { withKey } from '../wallet/routes/test-support.js';
+import { withKey } from '../wallet/http/commands/test-support.js';
 import { project, seedWorld, type World } from './world.js';
 
 /** Quote-laden and SQL-meta strings, as a user could type them into a search box. */

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { catalogueDecoder, catchUp, projectors, type PushPublisher } from '@filiere/projections';
+import { catalogueDecoder, catchUp, type PushPublisher } from '@filiere/projections';
 import { ROLE_CODES, type RoleCode } from '../http/auth.js';
 import { seedCluster } from '../identity/test-support.js';
-import { fund, walletUser, withKey, type TestUser } from '../wallet/routes/test-support.js';
+import { product } from '../modules.js';
+import { fund, walletUser, withKey, type TestUser } from '../wallet/http/commands/test-support.js';
 
 /** A seeded user the probes act as. */
 export interface Actor extends TestUser {
@@ -42,8 +43,9 @@ async function actor(
 
 /** Applies every projector up to the head of the log (the read side the routes query). */
 export async function project(db: Kysely<any>, publish?: PushPublisher): Promise<void> {
-  for (const projector of projectors) {
-    await catchUp(db, projector, { decode: catalogueDecoder, ...(publish ? { publish } : {}) });
+  const decode = catalogueDecoder(product.catalogue);
+  for (const projector of product.projectors) {
+    await catchUp(db, projector, { decode, ...(publish ? { publish } : {}) });
   }
 }
 

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import { readStream } from '@filiere/event-store';
+import { EventCatalogue, readStream } from '@filiere/event-store';
 import { BusinessRuleError } from '@filiere/platform';
+import { walletEvents } from './catalogue.js';
 import {
   evolveWallet,
   initialWalletState,
@@ -8,6 +9,9 @@ import {
   withdrawalStreamId,
   type WalletEvent,
 } from './domain/index.js';
+
+/** Only the wallet's own streams are read here. */
+const walletCatalogue = new EventCatalogue(walletEvents);
 
 /** What a user's wallet holds, and may still get back, read from the event log itself. */
 export interface WalletHoldings {
@@ -29,7 +33,7 @@ export async function walletBalanceOf(db: Kysely<any>, userId: string): Promise<
     .executeTakeFirst();
   if (!user?.wallet_id) return { balance: 0, withdrawalsInFlight: 0 };
   const stream = walletStreamId(String(user.wallet_id));
-  const state = (await readStream(db, stream)).reduce(
+  const state = (await readStream(db, stream, { catalogue: walletCatalogue })).reduce(
     (s, event) => evolveWallet(s, event as unknown as WalletEvent),
     initialWalletState(),
   );

@@ -1,29 +1,30 @@
-import type { CommandPipeline } from '@filiere/event-store';
-import { eventCatalogue } from '@filiere/event-store';
+import {
+  defineEvent,
+  type CommandPipeline,
+  type EventDefinition,
+  type StreamType,
+} from '@filiere/event-store';
 import {
   supplyStream,
   walletEventSchemas,
   walletStream,
   withdrawalStream,
-  type WalletEventType,
 } from './domain/index.js';
 
-/**
- * Defines every wallet event type in the process-wide event catalogue. `define` is
- * idempotent for the same schema object, so calling this once per app (or per worker)
- * is safe.
- */
-export function defineWalletEvents(): void {
-  for (const [type, { version, schema }] of Object.entries(walletEventSchemas)) {
-    eventCatalogue.define({ type: type as WalletEventType, version, schema });
-  }
-}
+/** The wallet's event types, for the product's catalogue (built from the modules). */
+export const walletEvents: EventDefinition<string, any>[] = Object.entries(walletEventSchemas).map(
+  ([type, { version, schema }]) => defineEvent({ type, version, schema }),
+);
 
-/** The wallet's stream types (`wallet-…`, `supply-…`, `withdrawal-…`) on a pipeline. */
+/** The wallet's stream types (`wallet-…`, `supply-…`, `withdrawal-…`). */
+export const walletStreams: StreamType[] = [walletStream, supplyStream, withdrawalStream];
+
+/**
+ * The wallet's stream types on a pipeline. The API's pipeline gets them from the module
+ * list; the worker's job pipeline and tests' own pipelines get them here (registering the
+ * same stream type twice is a no-op).
+ */
 export function registerWalletStreams(pipeline: CommandPipeline): CommandPipeline {
-  defineWalletEvents();
-  return pipeline
-    .registerStreamType(walletStream)
-    .registerStreamType(supplyStream)
-    .registerStreamType(withdrawalStream);
+  for (const stream of walletStreams) pipeline.registerStreamType(stream);
+  return pipeline;
 }

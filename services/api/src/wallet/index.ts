@@ -1,60 +1,68 @@
-import type { FastifyInstance } from 'fastify';
-import type { MigrationSet } from '@filiere/platform';
-import type { WalletDeps } from './commands/context.js';
-import { WalletJobQueue } from './jobs/bullmq.js';
-import { InProcessJobLoop } from './jobs/in-process.js';
-import type { WalletJobRunner } from './jobs/job-runner.js';
+import type { ContextModule, JobModule } from '../kernel/module.js';
+import { walletEvents, walletStreams } from './catalogue.js';
+import { walletDemoStep } from './demo/wallet.js';
+import { startExportWorker } from './export/export-queue.js';
+import { startWalletJobWorker } from './jobs/bullmq.js';
 import { walletWriteMigrations } from './migrations/index.js';
-import { registerWalletQueries } from './queries/index.js';
-import { registerSupplyCommandRoutes } from './routes/supply.routes.js';
-import { registerWalletCommandRoutes } from './routes/wallet.routes.js';
-import { registerSandboxWidget } from './sandbox/widget.routes.js';
-import { createWalletWriteSide } from './write-side.js';
+import { walletProjectors, walletReadMigrations } from './read-model/index.js';
 
-export { createWalletWriteSide } from './write-side.js';
-export { startWalletJobWorker } from './jobs/bullmq.js';
+/** Payouts and supply checks (`wallet_jobs`), run by the worker when BullMQ wakes it. */
+const walletJobs: JobModule = {
+  name: 'wallet-jobs',
+  start: (ctx) => startWalletJobWorker(ctx),
+};
 
-/** The wallet ledger's tables of the write side (the read side's are in projections/). */
-export const walletMigrations: MigrationSet = { ...walletWriteMigrations };
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The wallet's write side: command dependencies, job runner, in-process job loop. */
-    wallet: {
-      deps: WalletDeps;
-      runner: WalletJobRunner;
-      /** Present without REDIS_URL; started when the app is ready (not under NODE_ENV=test). */
-      loop?: InProcessJobLoop;
-    };
-  }
-}
+/** Background .xlsx exports (`wallet_exports`, files under DATA_DIR/exports). */
+const walletExports: JobModule = {
+  name: 'wallet-exports',
+  start: (ctx) =>
+    startExportWorker({
+      db: ctx.db,
+      redisUrl: ctx.redisUrl,
+      publish: ctx.publish,
+      logger: ctx.logger,
+      runner: { dataDir: ctx.config.DATA_DIR },
+    }),
+};
 
 /**
- * The wallet: command routes (transfer, withdrawal, financing, supplies, sandbox widget),
- * background jobs (payouts, supply checks: in-process, or BullMQ wake-ups for the worker
- * with REDIS_URL), and the read routes of `queries/`.
+ * The wallet: a double-entry ledger in F CFA (streams `wallet-…`, `supply-…`,
+ * `withdrawal-…`), its read model, payouts, supply checks and exports, and its routes (http/).
  */
-export async function registerWallet(app: FastifyInstance): Promise<void> {
-  const { config, db, logger } = app.deps;
-  const side = createWalletWriteSide({ db, config, logger, pipeline: app.commands });
-  let loop: InProcessJobLoop | undefined;
-  if (config.REDIS_URL) {
-    const queue = new WalletJobQueue(config.REDIS_URL, logger);
-    side.runner.onScheduled = (runAt) => queue.wake(runAt);
-    app.addHook('onClose', () => queue.close());
-  } else {
-    loop = new InProcessJobLoop(side.runner, logger);
-    if (config.NODE_ENV !== 'test') app.addHook('onReady', async () => loop!.start());
-    app.addHook('onClose', () => loop!.stop());
-  }
-  app.decorate('wallet', { deps: side.deps, runner: side.runner, ...(loop ? { loop } : {}) });
+export const walletModule: ContextModule = {
+  name: 'wallet',
+  events: walletEvents,
+  streams: walletStreams,
+  migrations: { ...walletReadMigrations, ...walletWriteMigrations },
+  projectors: walletProjectors,
+  jobs: [walletJobs, walletExports],
+  demo: [walletDemoStep],
+  pushes: [
+    'wallet.updated',
+    'transactions.updated',
+    'supplies.updated',
+    'financing.updated',
+    'reporting.updated',
+    'export.progress',
+    'export.ready',
+    'export.failed',
+  ],
+  http: async () => (await import('./http/index.js')).registerWallet,
+};
 
-  registerWalletCommandRoutes(app, side.deps);
-  registerSupplyCommandRoutes(app, side.deps);
-  // Its public widget credits a supply without payment: never served in production (where
-  // parseConfig already refuses the sandbox; this holds for a configuration built by hand).
-  if (side.deps.provider.name === 'sandbox' && config.NODE_ENV !== 'production') {
-    await registerSandboxWidget(app, side.deps, side.sandboxStore);
-  }
-  await registerWalletQueries(app);
-}
+// The public face: what other contexts and the scripts may use.
+export {
+  evolveWallet,
+  initialWalletState,
+  move,
+  postingsOf,
+  walletAccount,
+  walletEvent,
+  walletStreamId,
+  type WalletEvent,
+  type WalletState,
+} from './domain/index.js';
+export { ExportRunner } from './export/export-runner.js';
+export { DEMO_REFUSED_BANK_ACCOUNT } from './demo/wallet.js';
+export { requireEmptyWallet, walletBalanceOf } from './balance-of.js';
+export { widgetContentSecurity } from './providers/widget-csp.js';

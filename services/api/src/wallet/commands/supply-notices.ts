@@ -1,8 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Config, Logger } from '@filiere/platform';
-import type { Mail, Mailer } from '../../identity/mail/mailer.js';
-import { outboxMailer } from '../../identity/mail/outbox-mailer.js';
-import { smtpMailer } from '../../identity/mail/smtp-mailer.js';
+import { createMailer, type Mail, type Mailer } from '../../identity/index.js';
 import { formatFcfa } from '../domain/index.js';
 
 /**
@@ -14,7 +12,7 @@ export function walletMailer(
   db: Kysely<any>,
   logger: Logger,
 ): Mailer {
-  return config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(db, logger);
+  return createMailer(config, db, logger);
 }
 
 const escapeHtml = (value: string): string =>

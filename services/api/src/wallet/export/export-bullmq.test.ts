@@ -15,7 +15,7 @@ import {
 import { bearer, seedCluster, seedUser } from '../../identity/test-support.js';
 import { buildTestApp } from '../../test-app.js';
 import { startExportWorker, type ExportWorker } from './export-queue.js';
-import { exportSettings } from './routes.js';
+import { exportSettings } from '../http/queries/export.routes.js';
 import { addTransactionRows, readSheet, until } from './testing/export-fixtures.js';
 
 describeWithRedis(

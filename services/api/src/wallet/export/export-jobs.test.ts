@@ -12,7 +12,7 @@ import type { RoleCode } from '../../http/auth.js';
 import { bearer, seedCluster, seedUser } from '../../identity/test-support.js';
 import { buildTestApp } from '../../test-app.js';
 import { ExportRunner } from './export-runner.js';
-import { exportSettings } from './routes.js';
+import { exportSettings } from '../http/queries/export.routes.js';
 import { addTransactionRows, readSheet, until } from './testing/export-fixtures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

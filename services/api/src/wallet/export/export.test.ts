@@ -9,8 +9,8 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import type { RoleCode } from '../../http/auth.js';
 import { bearer, seedCluster, seedUser } from '../../identity/test-support.js';
 import { buildTestApp } from '../../test-app.js';
-import { WalletEvents } from '../queries/test-events.js';
-import { exportSettings } from './routes.js';
+import { WalletEvents } from '../http/queries/test-events.js';
+import { exportSettings } from '../http/queries/export.routes.js';
 
 const t = useTestDatabase();
 let app: FastifyInstance;

@@ -1,10 +1,12 @@
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogueDecoder, catchUp, walletProjectors } from '@filiere/projections';
+import { catchUp } from '@filiere/projections';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { buildTestApp } from '../../test-app.js';
-import { walletUser, withKey, type TestUser } from '../routes/test-support.js';
+import { walletUser, withKey, type TestUser } from '../http/commands/test-support.js';
+import { walletProjectors } from '../read-model/index.js';
+import { walletDecoder } from '../read-model/test-support.js';
 
 /** 'Télécharger' on Approvisionnements: both tabs in one .xlsx, French, Benin time. */
 describe('GET supply/user/{id}/export/xlsx', () => {
@@ -49,7 +51,7 @@ describe('GET supply/user/{id}/export/xlsx', () => {
       reference: refs.validated,
     });
     for (const projector of walletProjectors) {
-      await catchUp(testDb.db, projector, { decode: catalogueDecoder });
+      await catchUp(testDb.db, projector, { decode: walletDecoder });
     }
   });
   afterAll(async () => {

@@ -12,7 +12,7 @@ import {
   withdrawalState,
   withKey,
   type TestUser,
-} from '../routes/test-support.js';
+} from '../http/commands/test-support.js';
 
 /** A provider whose answers the test scripts: each call takes the next answer. */
 function scriptedProvider(base: PaymentProvider) {

@@ -10,8 +10,9 @@ import {
   withdrawalState,
   withKey,
   type TestUser,
-} from '../routes/test-support.js';
+} from '../http/commands/test-support.js';
 import { makeWithdrawal } from '../commands/wallet-commands.js';
+import { walletCatalogue } from '../read-model/test-support.js';
 import { startWalletJobWorker, type WalletJobWorker } from './bullmq.js';
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
@@ -43,6 +44,7 @@ describeWithRedis('wallet jobs through BullMQ (REDIS_URL): the worker pays out',
       db: testDb.db,
       redisUrl,
       logger: createLogger('silent', false),
+      catalogue: walletCatalogue,
       sweepMs: 60_000, // only BullMQ wake-ups run the jobs in this test
     });
   });
@@ -80,6 +82,7 @@ describeWithRedis('wallet jobs through BullMQ (REDIS_URL): the worker pays out',
       db: testDb.db,
       redisUrl,
       logger: createLogger('silent', false),
+      catalogue: walletCatalogue,
       sweepMs: 50,
       recoverEveryMs: 200,
     });

@@ -1,6 +1,6 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { Kysely } from 'kysely';
-import { CommandPipeline, EventStore } from '@filiere/event-store';
+import { CommandPipeline, EventStore, type EventCatalogue } from '@filiere/event-store';
 import type { Config, Logger } from '@filiere/platform';
 import { createWalletWriteSide } from '../write-side.js';
 
@@ -72,11 +72,13 @@ export async function startWalletJobWorker(options: {
   db: Kysely<any>;
   redisUrl: string;
   logger: Logger;
+  /** The product's catalogue (the job pipeline's event store encodes and decodes with it). */
+  catalogue: EventCatalogue;
   sweepMs?: number;
   /** How often payouts are recovered from the ledger's state (default 60 s). */
   recoverEveryMs?: number;
 }): Promise<WalletJobWorker> {
-  const pipeline = new CommandPipeline(new EventStore(options.db), {
+  const pipeline = new CommandPipeline(new EventStore(options.db, options.catalogue), {
     batchMax: options.config.COMMAND_BATCH_MAX,
     batchWaitMs: options.config.COMMAND_BATCH_WAIT_MS,
   });

@@ -5,7 +5,7 @@ import { createLogger } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { buildTestApp } from '../../test-app.js';
 import type { PaymentProvider } from '../providers/port.js';
-import { fund, walletUser, withKey } from '../routes/test-support.js';
+import { fund, walletUser, withKey } from '../http/commands/test-support.js';
 import { WalletJobRunner } from './job-runner.js';
 import { JobStore } from './job-store.js';
 

@@ -162,7 +162,9 @@ export class WalletJobRunner implements JobScheduler {
     // Read from the log itself, never from this process's cached state: another process may
     // have settled the withdrawal meanwhile, and paying on a stale PENDING pays twice (the
     // bank test found such double payouts).
-    const withdrawal = (await readStream(deps.db, stream)).reduce(
+    const withdrawal = (
+      await readStream(deps.db, stream, { catalogue: deps.pipeline.store.catalogue })
+    ).reduce(
       (state, event) => evolveWithdrawal(state, event as unknown as WalletEvent),
       initialWithdrawalState(),
     );

@@ -15,7 +15,7 @@ import {
   withdrawalState,
   withKey,
   type TestUser,
-} from '../routes/test-support.js';
+} from '../http/commands/test-support.js';
 
 const stub = new FedapayStub();
 const keys = { publicKey: 'pk_sandbox', secretKey: 'sk_sandbox' };

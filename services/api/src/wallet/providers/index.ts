@@ -4,4 +4,3 @@ export * from './http.js';
 export * from './kkiapay.js';
 export * from './port.js';
 export * from './sandbox.js';
-export * from './sandbox-page.js';

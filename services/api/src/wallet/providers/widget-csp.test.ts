@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { buildTestApp } from '../../test-app.js';
-import { walletUser, withKey } from '../routes/test-support.js';
+import { walletUser, withKey } from '../http/commands/test-support.js';
 
 /**
  * The real payment widgets: the checkout script is a setting the API hands the web with the

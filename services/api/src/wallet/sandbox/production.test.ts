@@ -5,7 +5,7 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import { buildApp } from '../../app.js';
 import { createPaymentProvider } from '../providers/create-provider.js';
 import type { SandboxStore } from '../providers/sandbox.js';
-import { supplyState, walletUser, withKey } from '../routes/test-support.js';
+import { supplyState, walletUser, withKey } from '../http/commands/test-support.js';
 
 /**
  * parseConfig refuses the sandbox in production (platform/src/config.test.ts). These cases

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
+import { createLogger, parseConfig, type Logger } from '@filiere/platform';
+import { useTestDatabase } from '@filiere/platform/testing';
+import { buildApp } from '../../app.js';
+import { runDemoSteps } from '../../kernel/demo.js';
+import { product } from '../../modules.js';
+import { demoAccounts, DEMO_PASSWORD } from './accounts.js';
+import { DEMO_CLUSTER, findDemoUser } from './identity.js';
+
+/** Every module's demo steps, as `npm start` loads them. */
+const loadDemoData = (ctx: { db: Kysely<any>; logger: Logger }) =>
+  runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, product.demo);
+
+describe('identity demo data', () => {
+  const testDb = useTestDatabase();
+
+  it('every demo account signs in with its role; one aggregator waits; the cluster holds four users', async () => {
+    const logger = createLogger('silent', false);
+    expect(await loadDemoData({ db: testDb.db, logger })).toContain('identity');
+    expect(await loadDemoData({ db: testDb.db, logger })).toEqual([]);
+
+    const app = await buildApp({
+      config: parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
+      db: testDb.db,
+      logger,
+    });
+    const tokens: Record<string, string> = {};
+    for (const [i, account] of demoAccounts.entries()) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: account.email, password: DEMO_PASSWORD },
+        remoteAddress: `10.9.0.${i + 1}`,
+      });
+      expect(response.statusCode, account.email).toBe(200);
+      expect(response.json().user.role.code).toBe(account.role);
+      tokens[account.role] = response.json().access_token;
+    }
+    const get = (url: string, role: string) =>
+      app.inject({ url, headers: { authorization: `Bearer ${tokens[role]}` } });
+
+    expect((await get('/api/users/count-inactives', 'ROLE_SUPER_ADMIN')).json()).toEqual({
+      count: 1,
+    });
+    const me = (await get('/api/users/me', 'ROLE_INDUSTRIAL')).json();
+    expect(me.organization).toMatchObject({
+      denomination: 'Ananas Export SA',
+      organizationType: 'INDUSTRIAL',
+    });
+    expect(me.phone).toMatch(/^\+22901\d{8}$/);
+
+    const clusters = (await get('/api/clusters', 'ROLE_ADMIN')).json();
+    const allada = clusters.data.find((c: { label: string }) => c.label === DEMO_CLUSTER);
+    const members = (await get(`/api/users/cluster/${allada.id}`, 'ROLE_CLUSTER_MANAGER')).json();
+    expect(members.data.map((u: { email: string }) => u.email).sort()).toEqual([
+      'agregateur@demo.filiere.bj',
+      'cooperative@demo.filiere.bj',
+      'gestionnaire@demo.filiere.bj',
+      'producteur@demo.filiere.bj',
+    ]);
+    const types = (await get('/api/organizations', 'ROLE_ADMIN'))
+      .json()
+      .data.map((o: { organizationType: string }) => o.organizationType);
+    for (const type of [
+      'INDUSTRIAL',
+      'PROVIDER',
+      'COOPERATIVE',
+      'MICROFINANCE',
+      'BANK',
+      'PAYMENT_PROVIDER',
+    ]) {
+      expect(types).toContain(type);
+    }
+
+    const ref = await findDemoUser(testDb.db, 'producteur@demo.filiere.bj');
+    expect(ref).toMatchObject({
+      clusterId: allada.id,
+      walletId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    await app.close();
+  });
+});

@@ -1,0 +1,62 @@
+import type { Kysely } from 'kysely';
+import type { CommandPipeline } from '@filiere/event-store';
+import type { Config, Logger } from '@filiere/platform';
+import type { RoleCode } from '../kernel/roles.js';
+import { requireEmptyWallet } from '../wallet/index.js';
+import { AuthService } from './auth.service.js';
+import { IdentityJournal } from './journal.js';
+import type { Mailer } from './mail/mailer.js';
+import { outboxMailer } from './mail/outbox-mailer.js';
+import { smtpMailer } from './mail/smtp-mailer.js';
+import { IdentityRepository } from './repository.js';
+import { UsersService } from './users.service.js';
+
+/** Mail as every context sends it: SMTP with SMTP_URL, else the `outbox` table and the log. */
+export function createMailer(
+  config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>,
+  db: Kysely<any>,
+  logger: Logger,
+): Mailer {
+  return config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(db, logger);
+}
+
+export interface IdentityServiceDeps {
+  db: Kysely<any>;
+  config: Pick<Config, 'PUBLIC_URL'>;
+  logger: Logger;
+  mailer: Mailer;
+  /** The app's command pipeline: account changes are appended as `user-<id>` events. */
+  commands: CommandPipeline;
+  sign(claims: { sub: string; role: RoleCode; tv: number }): string;
+  /** Tells the websocket hubs that these users' access changed. */
+  accessChanged(userIds: string[]): Promise<void>;
+  /** Tells the super admins (websocket), e.g. of a new inactive account. */
+  notifySuperAdmins?: (type: string, data: Record<string, unknown>) => Promise<void>;
+}
+
+/**
+ * Identity's services wired once: the API's routes (http/index.ts) and `npm run
+ * admin:create` build them here, so an account is made the same way by both.
+ */
+export function identityServices(deps: IdentityServiceDeps) {
+  const repo = new IdentityRepository(deps.db);
+  const journal = new IdentityJournal(deps.db, deps.commands);
+  const auth = new AuthService({
+    repo,
+    mailer: deps.mailer,
+    publicUrl: deps.config.PUBLIC_URL,
+    logger: deps.logger,
+    sign: deps.sign,
+    journal,
+    accessChanged: deps.accessChanged,
+  });
+  const users = new UsersService(
+    repo,
+    auth,
+    deps.notifySuperAdmins,
+    (userId) => requireEmptyWallet(deps.db, userId),
+    journal,
+    deps.accessChanged,
+  );
+  return { repo, journal, auth, users };
+}

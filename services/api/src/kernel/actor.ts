@@ -1,0 +1,33 @@
+import type { OrganizationType, RoleCode } from './roles.js';
+
+/**
+ * The signed-in user as the auth guard loads it on every request (http/auth.ts), from the
+ * loader identity's module provides: its current role and state, never the token's claims.
+ * Routes read it as `request.actor`.
+ */
+export interface SignedInUser {
+  id: string;
+  firstname: string;
+  lastname: string;
+  email: string;
+  username: string;
+  phone: string | null;
+  /** National identification number (numeric, ≤ 10 characters), when known. */
+  nip: string | null;
+  password_hash: string | null;
+  role_id: number;
+  role_code: RoleCode;
+  role_name: string;
+  organization_id: string | null;
+  denomination: string | null;
+  organization_type: OrganizationType | null;
+  cluster_id: string | null;
+  wallet_id: string;
+  momo_account_number: string | null;
+  bank_account_number: string | null;
+  is_active: boolean;
+  self_registered: boolean;
+  /** Access tokens carry it (claim `tv`); bumping it revokes every token issued before. */
+  token_version: number;
+  created_at: Date;
+}

@@ -1,0 +1,4 @@
+export * from './app-deps.js';
+export * from './demo.js';
+export * from './module.js';
+export * from './modules.js';

@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { EventCatalogue, EventDefinition, StreamType } from '@filiere/event-store';
+import type { Config, Logger, MigrationSet } from '@filiere/platform';
+import type { Projector, PushPublisher } from '@filiere/projections';
+import type { AppDeps } from './app-deps.js';
+
+/**
+ * A bounded context, as the rest of the product sees it: one folder under
+ * services/api/src/<context>/ exports one of these from its index.ts, and the list in
+ * services/api/src/modules.ts drives the API, the worker, migrations, the ledger commands,
+ * the demo loader and the security route table. Nothing in it loads Fastify: routes are
+ * behind `http`, imported only by the API.
+ */
+export interface ContextModule {
+  /** Unique; names the context in logs and errors. */
+  name: string;
+  /** Its event types (with versions and upcasters): the product catalogue is built from them. */
+  events: readonly EventDefinition<string, any>[];
+  /** Stream types registered on the API's command pipeline. */
+  streams?: readonly StreamType[];
+  /** Its tables, write side and read model; names start with a date and a block number. */
+  migrations: MigrationSet;
+  /** Its projectors (read model), run by the API in-process or by the worker. */
+  projectors: readonly Projector[];
+  /** Its background work on the worker side (REDIS_URL); the API side starts with `http`. */
+  jobs?: readonly JobModule[];
+  /** Run-once demo data, in order (never in production). */
+  demo?: readonly DemoStep[];
+  /** The push types it publishes (the web's typed table mirrors them). */
+  pushes?: readonly string[];
+  /** Its HTTP registration, imported lazily so that the worker never loads routes or Fastify. */
+  http?: () => Promise<HttpRegistration>;
+}
+
+/**
+ * Registers a context's routes (and its API-side background loops) on the app, whose
+ * `deps` (AppDeps), `commands` and `eventStore` it may use.
+ */
+export type HttpRegistration = (app: FastifyInstance & { deps: AppDeps }) => Promise<void>;
+
+/** What a context's worker-side jobs get from the worker process. */
+export interface JobContext {
+  config: Config;
+  db: Kysely<any>;
+  logger: Logger;
+  redisUrl: string;
+  /** The product's catalogue (a job that appends events builds its event store with it). */
+  catalogue: EventCatalogue;
+  /** Publishes pushes to the websocket hub (Redis). */
+  publish: PushPublisher;
+}
+
+/** Background work a context runs in the worker process (`npm run worker`, BullMQ wake-ups). */
+export interface JobModule {
+  name: string;
+  start(ctx: JobContext): Promise<{ close(): Promise<void> }>;
+}
+
+export interface DemoContext {
+  db: Kysely<any>;
+  logger: Logger;
+  /**
+   * An app on the demo database for steps that go through the real commands
+   * (`app.inject`); the caller closes it. Given by the loader, so that a context never
+   * imports the app.
+   */
+  openApp(config: Config): Promise<FastifyInstance>;
+}
+
+/** A named, run-once piece of demo data (recorded in platform_meta). */
+export interface DemoStep {
+  name: string;
+  run(ctx: DemoContext): Promise<void>;
+}

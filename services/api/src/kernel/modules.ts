@@ -1,0 +1,78 @@
+import { EventCatalogue, eventStoreMigrations, type StreamType } from '@filiere/event-store';
+import { mergeMigrations, platformMigrations, type MigrationSet } from '@filiere/platform';
+import { projectionMigrations, type Projector } from '@filiere/projections';
+import type { ContextModule, DemoStep, JobModule } from './module.js';
+
+/**
+ * What the list of modules adds up to. Checked once when built: names are unique, and
+ * every event type a projector handles is in the catalogue (a projector waiting for a type
+ * nobody defines would never see it).
+ */
+export interface Product {
+  modules: readonly ContextModule[];
+  /** Every context's event types: what the pipeline encodes and every reader decodes. */
+  catalogue: EventCatalogue;
+  projectors: readonly Projector[];
+  streams: readonly StreamType[];
+  jobs: readonly JobModule[];
+  demo: readonly DemoStep[];
+  /** The engine's tables (platform, event store, checkpoints) and every context's. */
+  migrations: MigrationSet;
+}
+
+export function assembleProduct(modules: readonly ContextModule[]): Product {
+  unique(
+    'context',
+    modules.map((m) => m.name),
+  );
+  const catalogue = buildCatalogue(modules);
+  const projectors = modules.flatMap((m) => m.projectors);
+  unique(
+    'projector',
+    projectors.map((p) => p.name),
+  );
+  for (const projector of projectors) {
+    for (const type of projector.eventTypes) {
+      if (!catalogue.get(type)) {
+        throw new Error(`Projector ${projector.name} handles ${type}, which no module defines`);
+      }
+    }
+  }
+  const jobs = modules.flatMap((m) => m.jobs ?? []);
+  unique(
+    'job',
+    jobs.map((j) => j.name),
+  );
+  const demo = modules.flatMap((m) => m.demo ?? []);
+  unique(
+    'demo step',
+    demo.map((s) => s.name),
+  );
+  return {
+    modules,
+    catalogue,
+    projectors,
+    streams: modules.flatMap((m) => m.streams ?? []),
+    jobs,
+    demo,
+    migrations: mergeMigrations(
+      platformMigrations,
+      eventStoreMigrations,
+      projectionMigrations,
+      ...modules.map((m) => m.migrations),
+    ),
+  };
+}
+
+/** The catalogue of the modules' event types (a type defined twice is an error). */
+export function buildCatalogue(modules: readonly ContextModule[]): EventCatalogue {
+  return new EventCatalogue(modules.flatMap((m) => m.events));
+}
+
+function unique(what: string, names: string[]): void {
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (seen.has(name)) throw new Error(`Two ${what}s are named ${name}`);
+    seen.add(name);
+  }
+}

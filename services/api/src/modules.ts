@@ -1,0 +1,20 @@
+import { identityModule } from './identity/index.js';
+import { assembleProduct, type ContextModule } from './kernel/index.js';
+import { walletModule } from './wallet/index.js';
+
+/**
+ * Every bounded context, in registration order. This list drives the API (routes, command
+ * pipeline streams), the worker (projectors, jobs), the migrations, the event catalogue, the
+ * ledger:* commands, the bank test's checker and the demo loader. Adding a context is its
+ * folder under services/api/src/ plus one line here (docs/architecture.md).
+ *
+ * Loading this file loads no route and no Fastify: the worker imports it.
+ */
+export const modules: readonly ContextModule[] = [identityModule, walletModule];
+
+/** What the modules add up to: catalogue, projectors, jobs, demo steps, migrations. */
+export const product = assembleProduct(modules);
+
+export { assembleProduct, buildCatalogue, runDemoSteps } from './kernel/index.js';
+export type * from './kernel/module.js';
+export type { Product } from './kernel/modules.js';

@@ -1,0 +1,84 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { WalletDeps } from '../../commands/context.js';
+import { makeFinancing, makeTransfer, makeWithdrawal } from '../../commands/wallet-commands.js';
+import {
+  amountUpTo,
+  debitBody,
+  financementBody,
+  idempotencyHeaders,
+  idSchema,
+  transferBody,
+} from './schemas.js';
+
+const key = (headers: { 'idempotency-key'?: string }) => headers['idempotency-key'];
+
+/** Wallet commands: transfer, withdrawal, financing. */
+export function registerWalletCommandRoutes(app: FastifyInstance, deps: WalletDeps): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const amount = amountUpTo(deps.limits.maxCommandAmount);
+
+  r.post(
+    '/api/wallet/make-transfer',
+    {
+      schema: {
+        tags: ['wallet'],
+        summary: 'Transfer from my wallet to another user’s (422 with missingAmount when short)',
+        headers: idempotencyHeaders,
+        body: transferBody.extend({ amount }),
+      },
+      preHandler: app.authenticate,
+    },
+    async (request, reply) => {
+      const result = await makeTransfer(deps, request.user.sub, request.body, key(request.headers));
+      return reply.status(201).send(result);
+    },
+  );
+
+  r.post(
+    '/api/wallet/make-debit/:id',
+    {
+      schema: {
+        tags: ['wallet'],
+        summary: 'Withdraw to my mobile money or bank account (DEBIT PENDING, then paid out)',
+        headers: idempotencyHeaders,
+        params: z.object({ id: idSchema.describe('My user id or wallet id') }),
+        body: debitBody.extend({ amount }),
+      },
+      preHandler: app.authenticate,
+    },
+    async (request, reply) => {
+      const result = await makeWithdrawal(
+        deps,
+        request.user.sub,
+        request.params.id,
+        request.body,
+        key(request.headers),
+      );
+      return reply.status(201).send(result);
+    },
+  );
+
+  r.post(
+    '/api/financement',
+    {
+      schema: {
+        tags: ['wallet'],
+        summary: 'Fund another aggregator (aggregators only)',
+        headers: idempotencyHeaders,
+        body: financementBody.extend({ amount }),
+      },
+      preHandler: app.requireRoles('ROLE_INDUSTRIAL'),
+    },
+    async (request, reply) => {
+      const result = await makeFinancing(
+        deps,
+        request.user.sub,
+        request.body,
+        key(request.headers),
+      );
+      return reply.status(201).send(result);
+    },
+  );
+}

@@ -1,0 +1,60 @@
+import type { WalletEvent } from '../domain/index.js';
+import type { Kysely } from 'kysely';
+import type { RecordedEvent } from '@filiere/projections';
+
+/** A recorded event seen as the wallet domain's union (its data was validated on append). */
+export const asWalletEvent = (e: RecordedEvent): WalletEvent =>
+  ({ type: e.type, data: e.data }) as WalletEvent;
+
+/** `wallet-<id>` → id; undefined for the supply and withdrawal streams. */
+export function walletIdOfStream(streamId: string): string | undefined {
+  return streamId.startsWith('wallet-') ? streamId.slice('wallet-'.length) : undefined;
+}
+
+/** Year and month (1–12) of an instant in Benin's time (Africa/Porto-Novo: UTC+1, no DST). */
+export function beninMonth(at: Date): { year: number; month: number } {
+  const local = new Date(at.getTime() + 3_600_000);
+  return { year: local.getUTCFullYear(), month: local.getUTCMonth() + 1 };
+}
+
+/**
+ * A projector's own copy of "which user owns which wallet" (from WalletOpened). Each
+ * projector keeps its own so that a replay never reads another projector's tables.
+ */
+export async function recordOwners(
+  trx: Kysely<any>,
+  table: string,
+  events: RecordedEvent[],
+): Promise<void> {
+  const rows = events
+    .filter((e) => e.type === 'WalletOpened')
+    .map((e) => {
+      const data = e.data as { walletId: string; ownerUserId: string };
+      return { wallet_id: data.walletId, user_id: data.ownerUserId };
+    });
+  if (rows.length) {
+    await trx
+      .insertInto(table)
+      .values(rows)
+      .onConflict((oc) => oc.column('wallet_id').doNothing())
+      .execute();
+  }
+}
+
+export async function loadOwners(
+  trx: Kysely<any>,
+  table: string,
+  walletIds: Iterable<string>,
+): Promise<Map<string, string>> {
+  const ids = [...new Set(walletIds)];
+  if (!ids.length) return new Map();
+  const rows = await trx
+    .selectFrom(table)
+    .select(['wallet_id', 'user_id'])
+    .where('wallet_id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r.wallet_id as string, r.user_id as string]));
+}
+
+export const defined = <T>(values: Iterable<T | null | undefined>): T[] =>
+  [...new Set(values)].filter((v): v is T => v !== null && v !== undefined);

@@ -1,0 +1,24 @@
+import type { Projector } from '@filiere/projections';
+import { balancesProjector } from './balances.js';
+import { financingProjector } from './financing.js';
+import { reportingProjector } from './reporting.js';
+import { suppliesProjector } from './supplies.js';
+import { transactionsProjector } from './transactions.js';
+
+export { walletReadMigrations } from './migrations/index.js';
+export {
+  balancesProjector,
+  financingProjector,
+  reportingProjector,
+  suppliesProjector,
+  transactionsProjector,
+};
+
+/** The wallet's projectors (balances, transactions, supplies, stats, financing, reporting). */
+export const walletProjectors: Projector[] = [
+  balancesProjector,
+  transactionsProjector,
+  suppliesProjector,
+  financingProjector,
+  reportingProjector,
+];
