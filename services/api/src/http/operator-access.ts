@@ -2,8 +2,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '@filiere/platform';
 import { NOT_AUTHENTICATED } from './auth.js';
+import { ROLE, type RoleCode } from '../kernel/roles.js';
 
-const METRICS_ROLES = new Set(['ROLE_ADMIN', 'ROLE_SUPER_ADMIN']);
+const METRICS_ROLES = new Set<RoleCode>([ROLE.ADMIN, ROLE.SUPER_ADMIN]);
 
 /**
  * 401 without credentials, 403 for a signed-in user who is not an admin. In production it

@@ -1,4 +1,4 @@
-import type { RoleCode } from '../kernel/roles.js';
+import { ROLE, type RoleCode } from '../kernel/roles.js';
 import {
   canManageUser,
   isOrganizationManager,
@@ -101,11 +101,11 @@ const refuse = (message: string): Verdict => ({ allowed: false, message });
 /** Rank in the staff hierarchy: super admin 3, admin 2, cluster manager 1, every other role 0. */
 export function rankOf(role: RoleCode): number {
   switch (role) {
-    case 'ROLE_SUPER_ADMIN':
+    case ROLE.SUPER_ADMIN:
       return 3;
-    case 'ROLE_ADMIN':
+    case ROLE.ADMIN:
       return 2;
-    case 'ROLE_CLUSTER_MANAGER':
+    case ROLE.CLUSTER_MANAGER:
       return 1;
     default:
       return 0;
@@ -118,7 +118,7 @@ const isManager = (role: RoleCode) =>
 /** May `actor` give `role` (to someone else; who is checked by the callers)? */
 export function mayAssignRole(actor: Party, role: RoleCode): Verdict {
   if (!isManager(actor.role)) return refuse(RULE_MESSAGES.notManager);
-  if (actor.role === 'ROLE_SUPER_ADMIN') return allow();
+  if (actor.role === ROLE.SUPER_ADMIN) return allow();
   if (isOrganizationManager(actor.role)) {
     return STAFF_ROLES.includes(role) ? allow() : refuse(RULE_MESSAGES.staffRoles);
   }
@@ -154,7 +154,7 @@ export function mayChange(actor: Party, target: Party, change: FieldChange): Ver
       if (!canManageUser(actor, target)) return refuse(RULE_MESSAGES.reach);
       // Its reach is its organisation's staff, whom it gives staff roles only.
       if (isOrganizationManager(actor.role)) return mayAssignRole(actor, change.to);
-      if (actor.role !== 'ROLE_SUPER_ADMIN' && rankOf(target.role) >= rankOf(actor.role)) {
+      if (actor.role !== ROLE.SUPER_ADMIN && rankOf(target.role) >= rankOf(actor.role)) {
         return refuse(RULE_MESSAGES.targetRank);
       }
       return mayAssignRole(actor, change.to);
@@ -162,7 +162,7 @@ export function mayChange(actor: Party, target: Party, change: FieldChange): Ver
     case 'cluster':
       if (self) return refuse(RULE_MESSAGES.ownCluster);
       if (!canManageUser(actor, target)) return refuse(RULE_MESSAGES.reach);
-      if (actor.role === 'ROLE_CLUSTER_MANAGER') return refuse(RULE_MESSAGES.clusterByManager);
+      if (actor.role === ROLE.CLUSTER_MANAGER) return refuse(RULE_MESSAGES.clusterByManager);
       if (isOrganizationManager(actor.role)) return refuse(RULE_MESSAGES.clusterByOrganization);
       return allow();
     case 'active':
@@ -202,7 +202,7 @@ export function mayCreate(
   if (!assign.allowed) return assign;
   const missing = missingScopeMessage(actor);
   if (missing) return refuse(missing);
-  if (actor.role === 'ROLE_CLUSTER_MANAGER') {
+  if (actor.role === ROLE.CLUSTER_MANAGER) {
     if (clusterId !== null && clusterId !== actor.clusterId) return refuse(RULE_MESSAGES.reach);
   }
   if (isOrganizationManager(actor.role)) {
@@ -218,7 +218,7 @@ export function mayCreate(
  * or SFD's staff, their employer's (they see what their organisation's cluster sees).
  */
 export function clusterOfNewUser(actor: Party, clusterId: string | null): string | null {
-  return actor.role === 'ROLE_CLUSTER_MANAGER' || isOrganizationManager(actor.role)
+  return actor.role === ROLE.CLUSTER_MANAGER || isOrganizationManager(actor.role)
     ? actor.clusterId
     : clusterId;
 }

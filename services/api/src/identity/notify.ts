@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pgPushPublisher, redisPushPublisher, type PushPublisher } from '@filiere/projections';
 import type { IdentityRepository } from './repository.js';
+import { ROLE } from '../kernel/roles.js';
 
 /** Push types the web app reacts to (types containing "user" refresh its user queries). */
 export const USER_PUSH = {
@@ -19,7 +20,7 @@ export function superAdminNotifier(app: FastifyInstance, repo: IdentityRepositor
     : pgPushPublisher(app.deps.db);
   return async (type: string, data: Record<string, unknown>): Promise<void> => {
     try {
-      const { rows } = await repo.list({ roles: ['ROLE_SUPER_ADMIN'], activeOnly: true }, 1, -1);
+      const { rows } = await repo.list({ roles: [ROLE.SUPER_ADMIN], activeOnly: true }, 1, -1);
       if (rows.length) await publish([{ type, userIds: rows.map((r) => r.id), data }]);
     } catch (error) {
       app.log.warn({ err: error, type }, 'push not published');

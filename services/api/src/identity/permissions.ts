@@ -1,4 +1,4 @@
-import { ROLE_CODES, type RoleCode } from '../kernel/roles.js';
+import { ROLE, ROLE_CODES, type RoleCode } from '../kernel/roles.js';
 
 /**
  * Who may call what: the single table the routes use for their role guard and
@@ -12,44 +12,28 @@ export const ROUTE_ROLES = {
    * PATCH users/{id} on someone else (every signed-in user may PATCH itself). The aggregator
    * and the SFD manage their own organisation's staff only.
    */
-  manageUsers: [
-    'ROLE_SUPER_ADMIN',
-    'ROLE_ADMIN',
-    'ROLE_CLUSTER_MANAGER',
-    'ROLE_INDUSTRIAL',
-    'ROLE_SFD',
-  ],
+  manageUsers: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.CLUSTER_MANAGER, ROLE.INDUSTRIAL, ROLE.SFD],
   /** GET users: all, a cluster's, or an organisation's staff (see userListScope). */
-  listUsers: [
-    'ROLE_SUPER_ADMIN',
-    'ROLE_ADMIN',
-    'ROLE_CLUSTER_MANAGER',
-    'ROLE_INDUSTRIAL',
-    'ROLE_SFD',
-  ],
+  listUsers: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.CLUSTER_MANAGER, ROLE.INDUSTRIAL, ROLE.SFD],
   /** GET users/cluster/{clusterId}. */
-  clusterUsers: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_CLUSTER_MANAGER'],
+  clusterUsers: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.CLUSTER_MANAGER],
   /** GET users/count-inactives. */
-  countInactives: ['ROLE_SUPER_ADMIN'],
+  countInactives: [ROLE.SUPER_ADMIN],
   /** GET users/industrials. */
-  industrials: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_INDUSTRIAL', 'ROLE_SFD'],
+  industrials: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.INDUSTRIAL, ROLE.SFD],
   /** GET clusters, GET organizations (the user form's selects). */
-  referenceLists: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_CLUSTER_MANAGER'],
+  referenceLists: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.CLUSTER_MANAGER],
   /** GET users/{id}/audit: the account's audit events, for auditors. */
-  audit: ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_ACCOUNTING'],
+  audit: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.ACCOUNTING],
 } as const satisfies Record<string, readonly RoleCode[]>;
 
-export const ADMIN_ROLES: readonly RoleCode[] = ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN'];
+export const ADMIN_ROLES: readonly RoleCode[] = [ROLE.SUPER_ADMIN, ROLE.ADMIN];
 
 /** An organisation's staff: what its aggregator or SFD registers and manages. */
-export const STAFF_ROLES: readonly RoleCode[] = [
-  'ROLE_SECRETARY',
-  'ROLE_ACCOUNTING',
-  'ROLE_DIRECTOR',
-];
+export const STAFF_ROLES: readonly RoleCode[] = [ROLE.SECRETARY, ROLE.ACCOUNTING, ROLE.DIRECTOR];
 
 /** The roles that manage their own organisation's staff (and nobody else). */
-export const ORGANIZATION_MANAGERS: readonly RoleCode[] = ['ROLE_INDUSTRIAL', 'ROLE_SFD'];
+export const ORGANIZATION_MANAGERS: readonly RoleCode[] = [ROLE.INDUSTRIAL, ROLE.SFD];
 
 export interface Party {
   id: string;
@@ -77,7 +61,7 @@ function isStaffOf(actor: Party, target: Party): boolean {
  * an organisation. Undefined when nothing is missing.
  */
 export function missingScope(actor: Party): 'NO_CLUSTER' | 'NO_ORGANIZATION' | undefined {
-  if (actor.role === 'ROLE_CLUSTER_MANAGER' && !actor.clusterId) return 'NO_CLUSTER';
+  if (actor.role === ROLE.CLUSTER_MANAGER && !actor.clusterId) return 'NO_CLUSTER';
   if (isOrganizationManager(actor.role) && !actor.organizationId) return 'NO_ORGANIZATION';
   return undefined;
 }
@@ -91,19 +75,19 @@ export function canSeeUser(actor: Party, target: Party): boolean {
 /** May `actor` edit, delete or (de)activate `target`? */
 export function canManageUser(actor: Party, target: Party): boolean {
   switch (actor.role) {
-    case 'ROLE_SUPER_ADMIN':
+    case ROLE.SUPER_ADMIN:
       return true;
-    case 'ROLE_ADMIN':
-      return target.role !== 'ROLE_SUPER_ADMIN';
-    case 'ROLE_CLUSTER_MANAGER':
+    case ROLE.ADMIN:
+      return target.role !== ROLE.SUPER_ADMIN;
+    case ROLE.CLUSTER_MANAGER:
       return (
         actor.clusterId !== null &&
         target.clusterId === actor.clusterId &&
         !isAdminRole(target.role) &&
-        (target.role !== 'ROLE_CLUSTER_MANAGER' || target.id === actor.id)
+        (target.role !== ROLE.CLUSTER_MANAGER || target.id === actor.id)
       );
-    case 'ROLE_INDUSTRIAL':
-    case 'ROLE_SFD':
+    case ROLE.INDUSTRIAL:
+    case ROLE.SFD:
       return isStaffOf(actor, target);
     default:
       return false;
@@ -112,17 +96,15 @@ export function canManageUser(actor: Party, target: Party): boolean {
 
 /** The roles `actor` is offered in the role list. */
 export function visibleRoles<T extends { code: RoleCode }>(actor: Party, roles: T[]): T[] {
-  return actor.role === 'ROLE_SUPER_ADMIN'
-    ? roles
-    : roles.filter((r) => r.code !== 'ROLE_SUPER_ADMIN');
+  return actor.role === ROLE.SUPER_ADMIN ? roles : roles.filter((r) => r.code !== ROLE.SUPER_ADMIN);
 }
 
 /** What part of the user list `actor` sees, or null for none. */
 export function userListScope(
   actor: Party,
 ): { clusterId?: string; organizationId?: string; excludeRoles?: RoleCode[] } | null {
-  if (actor.role === 'ROLE_SUPER_ADMIN' || actor.role === 'ROLE_ADMIN') return {};
-  if (actor.role === 'ROLE_CLUSTER_MANAGER' && actor.clusterId) {
+  if (actor.role === ROLE.SUPER_ADMIN || actor.role === ROLE.ADMIN) return {};
+  if (actor.role === ROLE.CLUSTER_MANAGER && actor.clusterId) {
     return { clusterId: actor.clusterId, excludeRoles: [...ADMIN_ROLES] };
   }
   if (isOrganizationManager(actor.role) && actor.organizationId) {

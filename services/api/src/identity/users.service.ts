@@ -1,5 +1,5 @@
 import { BusinessRuleError, ForbiddenError, NotFoundError } from '@filiere/platform';
-import type { RoleCode } from '../kernel/roles.js';
+import { ROLE, type RoleCode } from '../kernel/roles.js';
 import type { AuthService } from './auth.service.js';
 import { identityEvent, type IdentityEvent, type PayoutAccount } from './catalogue.js';
 import { fieldError, forbidden, isDuplicateEmail, userAlreadyExists } from './errors.js';
@@ -35,9 +35,9 @@ import { MSG } from './schemas.js';
 export type TypeUser = 'user' | 'industrial' | 'cluster-manager' | 'sfd';
 
 const SELF_ROLES: Record<Exclude<TypeUser, 'user'>, RoleCode> = {
-  industrial: 'ROLE_INDUSTRIAL',
-  'cluster-manager': 'ROLE_CLUSTER_MANAGER',
-  sfd: 'ROLE_SFD',
+  industrial: ROLE.INDUSTRIAL,
+  'cluster-manager': ROLE.CLUSTER_MANAGER,
+  sfd: ROLE.SFD,
 };
 
 export const partyOf = (row: UserRow): Party => ({
@@ -277,7 +277,7 @@ export class UsersService {
 
   async industrials(actor: UserRow, page: Page) {
     const { rows, count } = await this.repo.list(
-      { roles: ['ROLE_INDUSTRIAL'], activeOnly: true, excludeId: actor.id, q: page.q },
+      { roles: [ROLE.INDUSTRIAL], activeOnly: true, excludeId: actor.id, q: page.q },
       page.page,
       page.limit,
     );
@@ -296,7 +296,7 @@ export class UsersService {
   }
 
   countInactives(): Promise<number> {
-    return this.repo.countInactive('ROLE_INDUSTRIAL');
+    return this.repo.countInactive(ROLE.INDUSTRIAL);
   }
 
   /** The target, its row locked, or 404. */
@@ -383,7 +383,7 @@ export class UsersService {
     }
     // A cluster manager's form sends its own cluster or nothing: an empty select changes nothing.
     const clusterSent =
-      party.role === 'ROLE_CLUSTER_MANAGER' ? body.clusterId || undefined : body.clusterId;
+      party.role === ROLE.CLUSTER_MANAGER ? body.clusterId || undefined : body.clusterId;
     if (clusterSent !== undefined && clusterSent !== target.cluster_id) {
       check({ field: 'cluster', to: clusterSent });
       values.cluster_id = clusterSent;

@@ -19,6 +19,26 @@ export const ROLE_CODES = [
 ] as const;
 export type RoleCode = (typeof ROLE_CODES)[number];
 
+/**
+ * The role codes by name, for code that speaks of one role: `ROLE.SUPER_ADMIN` instead of a
+ * bare `'ROLE_SUPER_ADMIN'`, so that a typo is a compile error. The `satisfies` makes the
+ * table exact: every code has its key (its name without `ROLE_`), and nothing else.
+ */
+export const ROLE = {
+  SUPER_ADMIN: 'ROLE_SUPER_ADMIN',
+  ADMIN: 'ROLE_ADMIN',
+  GROWER: 'ROLE_GROWER',
+  CARRIER: 'ROLE_CARRIER',
+  INDUSTRIAL: 'ROLE_INDUSTRIAL',
+  SECRETARY: 'ROLE_SECRETARY',
+  ACCOUNTING: 'ROLE_ACCOUNTING',
+  DIRECTOR: 'ROLE_DIRECTOR',
+  INPUT_PROVIDER: 'ROLE_INPUT_PROVIDER',
+  FARMER_ORGANIZATION: 'ROLE_FARMER_ORGANIZATION',
+  CLUSTER_MANAGER: 'ROLE_CLUSTER_MANAGER',
+  SFD: 'ROLE_SFD',
+} as const satisfies { [K in RoleCode as K extends `ROLE_${infer N}` ? N : never]: K };
+
 export const ORGANIZATION_TYPES = [
   'BANK',
   'INDUSTRIAL',

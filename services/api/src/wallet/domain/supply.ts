@@ -29,6 +29,7 @@ import {
 } from './limits.js';
 import { supplyStreamId, type SupplyState, type SupplyStatus } from './supply-stream.js';
 import { walletStreamId, type WalletState } from './wallet-stream.js';
+import { ROLE } from '../../kernel/roles.js';
 
 /** The one bank accepted for top-ups by transfer (from configuration). */
 export interface AcceptedBank {
@@ -115,7 +116,7 @@ function requireSupply(supply: SupplyState): string {
 function requireSupplyActor(supply: SupplyState, actor: Actor): void {
   const allowed =
     actor.role === SYSTEM_ROLE ||
-    actor.role === 'ROLE_SUPER_ADMIN' ||
+    actor.role === ROLE.SUPER_ADMIN ||
     (supply.walletId !== null && actor.walletId === supply.walletId);
   if (!allowed) throw new ForbiddenError('Cet approvisionnement ne vous appartient pas');
 }
@@ -297,7 +298,7 @@ export function validateBankSupply(
   actor: Actor,
   facts: { limits?: AmountLimits } = {},
 ): Decision<SupplyAnswer> {
-  if (actor.role !== 'ROLE_SUPER_ADMIN') {
+  if (actor.role !== ROLE.SUPER_ADMIN) {
     throw new ForbiddenError('Seul un super administrateur valide un approvisionnement');
   }
   const reference = requireSupply(states.supply);
@@ -375,7 +376,7 @@ export function rejectBankSupply(
   command: { reference: string; reason: string },
   actor: Actor,
 ): Decision<SupplyAnswer> {
-  if (actor.role !== 'ROLE_SUPER_ADMIN') {
+  if (actor.role !== ROLE.SUPER_ADMIN) {
     throw new ForbiddenError('Seul un super administrateur rejette un approvisionnement');
   }
   const reference = requireSupply(supply);

@@ -17,6 +17,7 @@ import {
   type AmountLimits,
 } from './limits.js';
 import { walletStreamId, type WalletState } from './wallet-stream.js';
+import { ROLE } from '../../kernel/roles.js';
 
 /** Facts about the recipient, looked up outside the decider. */
 export interface Recipient {
@@ -146,10 +147,10 @@ export function finance(
   assertAmount(command.amount);
   const limits = facts.limits ?? DEFAULT_AMOUNT_LIMITS;
   requireCommandAmountWithin(command.amount, limits);
-  if (actor.role !== 'ROLE_INDUSTRIAL') {
+  if (actor.role !== ROLE.INDUSTRIAL) {
     throw new ForbiddenError('Seul un agrégateur peut financer un agrégateur');
   }
-  if (facts.recipient.role !== 'ROLE_INDUSTRIAL') {
+  if (facts.recipient.role !== ROLE.INDUSTRIAL) {
     throw new ValidationError('Le bénéficiaire doit être un agrégateur', {
       fields: { aggregatorId: 'Le bénéficiaire doit être un agrégateur' },
     });

@@ -1,9 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { Projector } from '@filiere/projections';
 import { asWalletEvent, defined } from './events.js';
+import { ROLE } from '../../kernel/roles.js';
 
 /** The roles whose open 'Approvisionnements' (admin) list follows every bank supply. */
-export const SUPPLY_ADMIN_ROLES = ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN'];
+export const SUPPLY_ADMIN_ROLES = [ROLE.SUPER_ADMIN, ROLE.ADMIN];
 
 /**
  * The users to tell about bank supplies: active super admins and admins. Read from the live

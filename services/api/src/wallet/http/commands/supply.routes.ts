@@ -20,11 +20,12 @@ import {
   supplyBody,
   validateBankSupplyBody,
 } from './schemas.js';
+import { ROLE } from '../../../kernel/roles.js';
 
 const key = (headers: { 'idempotency-key'?: string }) => headers['idempotency-key'];
 
 /** Who may top up a wallet (the spec's approvisionnements screen: admins and aggregators). */
-export const SUPPLY_ROLES = ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN', 'ROLE_INDUSTRIAL'] as const;
+export const SUPPLY_ROLES = [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.INDUSTRIAL] as const;
 
 const supplyReference = storableString().min(1).max(100);
 
@@ -145,7 +146,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
         headers: idempotencyHeaders,
         params: referenceParam,
       },
-      preHandler: app.requireRoles('ROLE_SUPER_ADMIN'),
+      preHandler: app.requireRoles(ROLE.SUPER_ADMIN),
     },
     async (request) =>
       validateBankSupplyByReference(
@@ -165,7 +166,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
         headers: idempotencyHeaders,
         body: validateBankSupplyBody,
       },
-      preHandler: app.requireRoles('ROLE_SUPER_ADMIN'),
+      preHandler: app.requireRoles(ROLE.SUPER_ADMIN),
     },
     async (request) =>
       validateBankSupplyByReference(
@@ -223,7 +224,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
         headers: idempotencyHeaders,
         body: rejectBody,
       },
-      preHandler: app.requireRoles('ROLE_SUPER_ADMIN'),
+      preHandler: app.requireRoles(ROLE.SUPER_ADMIN),
     },
     async (request) => {
       const { rejected, ownerUserId, ...answer } = await rejectBankSupplyByReference(

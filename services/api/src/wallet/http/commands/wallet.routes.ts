@@ -11,6 +11,7 @@ import {
   idSchema,
   transferBody,
 } from './schemas.js';
+import { ROLE } from '../../../kernel/roles.js';
 
 const key = (headers: { 'idempotency-key'?: string }) => headers['idempotency-key'];
 
@@ -69,7 +70,7 @@ export function registerWalletCommandRoutes(app: FastifyInstance, deps: WalletDe
         headers: idempotencyHeaders,
         body: financementBody.extend({ amount }),
       },
-      preHandler: app.requireRoles('ROLE_INDUSTRIAL'),
+      preHandler: app.requireRoles(ROLE.INDUSTRIAL),
     },
     async (request, reply) => {
       const result = await makeFinancing(

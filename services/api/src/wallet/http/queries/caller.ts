@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '@filiere/platform';
+import { ROLE } from '../../../kernel/roles.js';
 
 /** The signed-in user as the wallet's queries need it (read from `users`, not the token). */
 export interface Caller {
@@ -13,7 +14,7 @@ export interface Caller {
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const isAdminRole = (role: string): boolean =>
-  role === 'ROLE_ADMIN' || role === 'ROLE_SUPER_ADMIN';
+  role === ROLE.ADMIN || role === ROLE.SUPER_ADMIN;
 
 export async function loadCaller(db: Kysely<any>, request: FastifyRequest): Promise<Caller> {
   const sub = request.user?.sub;

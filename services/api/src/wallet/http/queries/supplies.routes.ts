@@ -16,6 +16,7 @@ import {
   userIdParams,
   type ListQuery,
 } from './schemas.js';
+import { ROLE } from '../../../kernel/roles.js';
 
 /** Who asked for the supply, joined from `users` at read time (names are never projected). */
 const requesterSchema = z
@@ -224,7 +225,7 @@ export function supplyRoutes(scope: FastifyInstance): void {
         }),
         response: { 200: listOf(supplySchema) },
       },
-      preHandler: app.requireRoles('ROLE_SUPER_ADMIN', 'ROLE_ADMIN'),
+      preHandler: app.requireRoles(ROLE.SUPER_ADMIN, ROLE.ADMIN),
     },
     async (request) => {
       await callerOf(app, request);
