@@ -30,6 +30,7 @@ import { scopedKey, type WalletDeps } from './context.js';
 import { newReference } from './references.js';
 import { openingWallets, requestFingerprint, runCommand } from './run-command.js';
 import { actorOf, findWalletUsers, loadActor } from './users.js';
+import { ROLE } from '../../kernel/roles.js';
 
 export interface SupplyInput {
   amount: number;
@@ -259,7 +260,7 @@ export async function validateBankSupplyByReference(
   idempotencyKey?: string,
 ): Promise<SupplySummary> {
   const actor = actorOf(await loadActor(deps.db, userId));
-  if (actor.role !== 'ROLE_SUPER_ADMIN') {
+  if (actor.role !== ROLE.SUPER_ADMIN) {
     throw new ForbiddenError('Seul un super administrateur valide un approvisionnement');
   }
   const reference = input.reference ?? input.retypedReference;
@@ -297,7 +298,7 @@ export async function supplyForViewer(
 ): Promise<SupplyState> {
   const [me] = await findWalletUsers(deps.db, [userId]);
   const supply = await loadSupply(deps, reference);
-  if (me?.role !== 'ROLE_SUPER_ADMIN' && supply.walletId !== me?.walletId) {
+  if (me?.role !== ROLE.SUPER_ADMIN && supply.walletId !== me?.walletId) {
     throw new NotFoundError('Approvisionnement introuvable');
   }
   return supply;
@@ -377,7 +378,7 @@ export async function rejectBankSupplyByReference(
   idempotencyKey?: string,
 ): Promise<SupplySummary & { rejected: boolean; ownerUserId: string | null }> {
   const actor = actorOf(await loadActor(deps.db, userId));
-  if (actor.role !== 'ROLE_SUPER_ADMIN') {
+  if (actor.role !== ROLE.SUPER_ADMIN) {
     throw new ForbiddenError('Seul un super administrateur rejette un approvisionnement');
   }
   const supply = await loadSupply(deps, input.reference);

@@ -1,6 +1,7 @@
 import { BusinessRuleError, ForbiddenError, NotFoundError } from '@filiere/platform';
 import type { WalletEvent } from './events.js';
 import type { WalletState } from './wallet-stream.js';
+import { ROLE } from '../../kernel/roles.js';
 
 /** Who issues a command. `role` is a role code (ROLE_…) or SYSTEM for background jobs. */
 export interface Actor {
@@ -56,5 +57,4 @@ export function requireOwnWallet(actor: Actor, walletId: string): void {
   }
 }
 
-export const isAdmin = (role: string): boolean =>
-  role === 'ROLE_ADMIN' || role === 'ROLE_SUPER_ADMIN';
+export const isAdmin = (role: string): boolean => role === ROLE.ADMIN || role === ROLE.SUPER_ADMIN;
