@@ -6,4 +6,5 @@ export * from './migrations.js';
 export * from './services/embedded-postgres.js';
 export * from './services/redis-server.js';
 export * from './migrations/index.js';
+export * from './redis.js';
 export * from './text.js';

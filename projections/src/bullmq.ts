@@ -1,24 +1,10 @@
-import { Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { Queue, Worker, type Job } from 'bullmq';
 import type { Kysely } from 'kysely';
-import type { Logger } from '@filiere/platform';
+import { redisConnection, type Logger } from '@filiere/platform';
 import type { Projector } from './projector.js';
 import { catchUp, type RunOptions } from './runner.js';
 
 export const PROJECTION_QUEUE = 'filiere-projections';
-
-function connection(redisUrl: string, forWorker: boolean): ConnectionOptions {
-  const url = new URL(redisUrl);
-  return {
-    host: url.hostname,
-    port: Number(url.port || 6379),
-    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
-    ...(url.pathname.length > 1 ? { db: Number(url.pathname.slice(1)) } : {}),
-    // Workers wait for Redis forever; producers fail fast (a wake-up is best effort).
-    maxRetriesPerRequest: forWorker ? null : 1,
-    ...(forWorker ? {} : { enableOfflineQueue: false }),
-  };
-}
 
 interface JobData {
   attempt?: number;
@@ -38,7 +24,7 @@ export class ProjectionQueue {
     private readonly names: string[],
     private readonly logger?: Logger,
   ) {
-    this.queue = new Queue(PROJECTION_QUEUE, { connection: connection(redisUrl, false) });
+    this.queue = new Queue(PROJECTION_QUEUE, { connection: redisConnection(redisUrl, 'producer') });
     this.queue.on('error', () => undefined);
   }
 
@@ -121,7 +107,7 @@ export async function startProjectionWorkers(
       }
     },
     {
-      connection: connection(opts.redisUrl, true),
+      connection: redisConnection(opts.redisUrl, 'worker'),
       concurrency: Math.max(1, names.length),
       // A crashed worker's job goes back to the queue within seconds (its lock is renewed
       // every lockDuration/2 while alive); correctness never depends on this lock.

@@ -1,7 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
-import type { Logger } from '@filiere/platform';
+import { redisConnection, type Logger } from '@filiere/platform';
 import type { PushPublisher } from '@filiere/projections';
 import type { InProcessLoop } from '../jobs/in-process.js';
 import { exportLoop, type ExportLoopOptions } from './export-loop.js';
@@ -22,7 +22,7 @@ export class ExportQueue {
     redisUrl: string,
     private readonly logger?: Logger,
   ) {
-    this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    this.redis = new Redis(redisConnection(redisUrl, 'producer'));
     this.redis.on('error', () => undefined);
     this.queue = new Queue(EXPORT_QUEUE, { connection: this.redis });
     this.queue.on('error', () => undefined);
@@ -63,7 +63,7 @@ export async function startExportWorker(options: {
     ...options.runner,
   });
   const loop = exportLoop(runner, options.logger, options.loop);
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const redis = new Redis(redisConnection(options.redisUrl, 'worker'));
   redis.on('error', (err) => options.logger.warn({ err }, 'export worker redis error'));
   const worker = new Worker(
     EXPORT_QUEUE,

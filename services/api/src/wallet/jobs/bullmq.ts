@@ -1,23 +1,10 @@
-import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import type { Kysely } from 'kysely';
 import { CommandPipeline, EventStore, type EventCatalogue } from '@filiere/event-store';
-import type { Config, Logger } from '@filiere/platform';
+import { redisConnection, type Config, type Logger } from '@filiere/platform';
 import { createWalletWriteSide } from '../write-side.js';
 
 export const WALLET_JOB_QUEUE = 'filiere-wallet-jobs';
-
-function connection(redisUrl: string, forWorker: boolean): ConnectionOptions {
-  const url = new URL(redisUrl);
-  return {
-    host: url.hostname,
-    port: Number(url.port || 6379),
-    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
-    ...(url.pathname.length > 1 ? { db: Number(url.pathname.slice(1)) } : {}),
-    maxRetriesPerRequest: forWorker ? null : 1,
-    ...(forWorker ? {} : { enableOfflineQueue: false }),
-  };
-}
 
 /**
  * The API side with REDIS_URL: a job added to `wallet_jobs` becomes a BullMQ job (delayed
@@ -32,7 +19,7 @@ export class WalletJobQueue {
     redisUrl: string,
     private readonly logger?: Logger,
   ) {
-    this.queue = new Queue(WALLET_JOB_QUEUE, { connection: connection(redisUrl, false) });
+    this.queue = new Queue(WALLET_JOB_QUEUE, { connection: redisConnection(redisUrl, 'producer') });
     this.queue.on('error', () => undefined);
   }
 
@@ -96,7 +83,7 @@ export async function startWalletJobWorker(options: {
     }
   };
   const worker = new Worker(WALLET_JOB_QUEUE, run, {
-    connection: connection(options.redisUrl, true),
+    connection: redisConnection(options.redisUrl, 'worker'),
     concurrency: 1,
   });
   worker.on('error', (err) => options.logger.warn({ err }, 'wallet job worker error'));
