@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { EventStoreTables } from './schema/tables.js';
 import type { EventCatalogue } from './catalogue.js';
 import { ConcurrencyError } from './errors.js';
 import { findCommands } from './idempotency.js';
@@ -36,8 +37,8 @@ export interface AppendResult {
  * two wallet streams at once). A stream not at its expected version raises
  * ConcurrencyError and nothing is appended.
  */
-export async function append(
-  db: Kysely<any>,
+export async function append<DB extends EventStoreTables>(
+  db: Kysely<DB>,
   writes: StreamWrite[],
   options: AppendOptions,
 ): Promise<AppendResult> {

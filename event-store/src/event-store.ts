@@ -1,4 +1,6 @@
+import { narrowDb } from '@filiere/platform';
 import type { Kysely } from 'kysely';
+import type { EventStoreTables } from './schema/tables.js';
 import { append, type AppendOptions, type AppendResult } from './append.js';
 import type { EventCatalogue } from './catalogue.js';
 import { headPosition, readAll, readStream } from './read.js';
@@ -12,16 +14,21 @@ export type AppendListener = (head: number) => void;
  * told the new head right after each commit (to wake projectors or enqueue
  * jobs). Other processes LISTEN on EVENTS_CHANNEL instead.
  */
-export class EventStore {
+export class EventStore<DB extends EventStoreTables = EventStoreTables> {
   private readonly listeners = new Set<AppendListener>();
   /** The head this process last wrote: lets appends hash in JavaScript. */
   readonly headHint: HeadHint = {};
 
+  /** The event store's own tables (the pool is the caller's, whatever else it holds). */
+  readonly db: Kysely<EventStoreTables>;
+
   constructor(
-    readonly db: Kysely<any>,
+    db: Kysely<DB>,
     /** The event types this process reads and writes (built from the modules' definitions). */
     readonly catalogue: EventCatalogue,
-  ) {}
+  ) {
+    this.db = narrowDb<EventStoreTables>()(db);
+  }
 
   /** Registers a listener; returns the function that removes it. */
   onAppended(listener: AppendListener): () => void {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { EventStoreTables } from './schema/tables.js';
 
 export interface RecordedCommand {
   result: unknown;
@@ -6,8 +7,8 @@ export interface RecordedCommand {
 }
 
 /** First results of the given idempotency keys that were already recorded. */
-export async function findCommands(
-  db: Kysely<any>,
+export async function findCommands<DB extends EventStoreTables>(
+  db: Kysely<DB>,
   keys: string[],
 ): Promise<Map<string, RecordedCommand>> {
   const found = new Map<string, RecordedCommand>();

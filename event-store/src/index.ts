@@ -8,6 +8,7 @@ export * from './idempotency.js';
 export * from './pipeline/index.js';
 export * from './read.js';
 export { eventStoreMigrations } from './schema/index.js';
+export type { EventStoreTables } from './schema/tables.js';
 export * from './types.js';
 export * from './verify.js';
 export * from './write.js';

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { EventStoreTables } from './schema/tables.js';
 import type { EventCatalogue } from './catalogue.js';
 import type { EventMetadata, RecordedEvent } from './types.js';
 
@@ -45,8 +46,8 @@ function decoded(event: StoredEvent, catalogue: EventCatalogue): RecordedEvent {
 }
 
 /** Stored rows with position > after, ascending, as stored (no catalogue): for audits. */
-export async function readAllRaw(
-  db: Kysely<any>,
+export async function readAllRaw<DB extends EventStoreTables>(
+  db: Kysely<DB>,
   opts: { after: number; limit: number },
 ): Promise<StoredEvent[]> {
   const { rows } = await sql<EventRow>`
@@ -60,8 +61,8 @@ export async function readAllRaw(
  * catalogue. Positions become visible in order (see docs/event-store.md), so a
  * reader that keeps the last position it saw never skips a late commit.
  */
-export async function readAll(
-  db: Kysely<any>,
+export async function readAll<DB extends EventStoreTables>(
+  db: Kysely<DB>,
   opts: { after: number; limit: number; catalogue: EventCatalogue },
 ): Promise<RecordedEvent[]> {
   const rows = await readAllRaw(db, opts);
@@ -69,8 +70,8 @@ export async function readAll(
 }
 
 /** A stream's events with version > afterVersion (default 0: all), ascending. */
-export async function readStream(
-  db: Kysely<any>,
+export async function readStream<DB extends EventStoreTables>(
+  db: Kysely<DB>,
   streamId: string,
   opts: { afterVersion?: number; catalogue: EventCatalogue },
 ): Promise<RecordedEvent[]> {
@@ -86,8 +87,8 @@ export async function readStream(
  * With `afterVersions`, a stream listed there yields only its events past that version
  * (to bring a known state up to date); the others yield all their events.
  */
-export async function readStreams(
-  db: Kysely<any>,
+export async function readStreams<DB extends EventStoreTables>(
+  db: Kysely<DB>,
   streamIds: string[],
   catalogue: EventCatalogue,
   afterVersions?: ReadonlyMap<string, number>,
@@ -111,8 +112,8 @@ export async function readStreams(
 }
 
 /** Current version of each stream (0 when it has no event). */
-export async function streamVersions(
-  db: Kysely<any>,
+export async function streamVersions<DB extends EventStoreTables>(
+  db: Kysely<DB>,
   streamIds: string[],
 ): Promise<Map<string, number>> {
   const result = new Map<string, number>(streamIds.map((id) => [id, 0]));
@@ -125,7 +126,7 @@ export async function streamVersions(
 }
 
 /** Position of the last committed event; 0 when the log is empty. */
-export async function headPosition(db: Kysely<any>): Promise<number> {
+export async function headPosition<DB extends EventStoreTables>(db: Kysely<DB>): Promise<number> {
   const { rows } = await sql<{ position: number }>`
     select coalesce(max(position), 0) as position from events`.execute(db);
   return Number(rows[0]!.position);

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { EventStoreTables } from './schema/tables.js';
 import type { EventCatalogue } from './catalogue.js';
 import { GENESIS_HASH, eventHash } from './hash.js';
 import { readAllRaw } from './read.js';
@@ -20,8 +21,8 @@ export interface VerifyReport {
  * decode through it (known type, payload valid, upcaster for an older version): the log
  * is one this code can read.
  */
-export async function verifyLog(
-  db: Kysely<any>,
+export async function verifyLog<DB extends EventStoreTables>(
+  db: Kysely<DB>,
   options: {
     pageSize?: number;
     onProgress?: (checked: number) => void;

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { EventStoreTables } from './schema/tables.js';
 import { canonicalJson } from './canonical-json.js';
 import { ConcurrencyError, ValidationError } from './errors.js';
 import { createHash } from 'node:crypto';
@@ -72,8 +73,8 @@ export interface HeadHint {
  * of the first row (the head before + 1). A version already taken raises
  * ConcurrencyError and nothing is appended.
  */
-export async function writeEvents(
-  executor: Kysely<any>,
+export async function writeEvents<DB extends EventStoreTables>(
+  executor: Kysely<DB>,
   events: PendingEvent[],
   commands: PendingCommandRecord[] = [],
   hint: HeadHint = {},
@@ -125,8 +126,8 @@ export function prepareEvents(events: PendingEvent[]): PreparedEvents {
 }
 
 /** The I/O half of writeEvents. */
-export async function writePrepared(
-  executor: Kysely<any>,
+export async function writePrepared<DB extends EventStoreTables>(
+  executor: Kysely<DB>,
   prepared: PreparedEvents,
   commands: PendingCommandRecord[],
   hint: HeadHint = {},

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type ColumnType } from 'kysely';
 import pg from 'pg';
 
 // int8 (bigint) columns hold money and positions: parse them to numbers, refusing
@@ -10,6 +10,31 @@ pg.types.setTypeParser(20, (value: string) => {
   }
   return parsed;
 });
+
+/** A `timestamptz` with a database default: read as a Date, optional on insert. */
+export type CreatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+
+/** A `jsonb` column: any JSON value on insert and update (as text or value), `unknown` when read. */
+export type Json<Read = unknown> = ColumnType<Read, unknown, unknown>;
+
+/** The tables platform's migrations create. */
+export interface PlatformTables {
+  platform_meta: {
+    key: string;
+    value: Json;
+    updated_at: CreatedAt;
+  };
+}
+
+/**
+ * The same connection seen through fewer tables. `Kysely<DB>` is invariant in `DB`, so the
+ * API's merged database cannot be passed where an engine expects its own tables: this is
+ * the one cast that allows it, checked (the wide database must hold every narrow table).
+ * `narrowDb<EventStoreTables>()(db)` gives the event store the tables it owns.
+ */
+export function narrowDb<Narrow>(): <Wide extends Narrow>(db: Kysely<Wide>) => Kysely<Narrow> {
+  return (db) => db as unknown as Kysely<Narrow>;
+}
 
 export interface DbOptions {
   max?: number;

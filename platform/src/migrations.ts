@@ -18,8 +18,8 @@ export function mergeMigrations(...sets: MigrationSet[]): MigrationSet {
   return merged;
 }
 
-export async function migrateToLatest(
-  db: Kysely<unknown>,
+export async function migrateToLatest<DB>(
+  db: Kysely<DB>,
   migrations: MigrationSet,
 ): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => migrations };

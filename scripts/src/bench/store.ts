@@ -8,6 +8,7 @@ import {
   CommandPipeline,
   EventCatalogue,
   EventStore,
+  type EventStoreTables,
   canonicalJson,
   defineEvent,
   eventHash,
@@ -178,7 +179,10 @@ async function main(): Promise<void> {
       await client.query(`CREATE DATABASE "${name}"`);
     }
   });
-  const db = createDb(withDatabase(adminUrl, ours), { max: 4, applicationName: 'bench' });
+  const db = createDb<EventStoreTables>(withDatabase(adminUrl, ours), {
+    max: 4,
+    applicationName: 'bench',
+  });
   const emmett = getPostgreSQLEventStore(withDatabase(adminUrl, theirs));
   const results: Figures[] = [];
   let pgVersion = '';
