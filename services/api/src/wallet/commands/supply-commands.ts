@@ -29,7 +29,8 @@ import {
 import { scopedKey, type WalletDeps } from './context.js';
 import { newReference } from './references.js';
 import { openingWallets, requestFingerprint, runCommand } from './run-command.js';
-import { actorOf, findWalletUsers, loadActor } from './users.js';
+import { actorOf } from './users.js';
+import type { SignedInUser } from '../../kernel/actor.js';
 import { ROLE } from '../../kernel/roles.js';
 
 export interface SupplyInput {
@@ -56,11 +57,11 @@ export interface SupplyCreated {
  */
 export async function createSupply(
   deps: WalletDeps,
-  userId: string,
+  me: SignedInUser,
   input: SupplyInput,
   idempotencyKey?: string,
 ): Promise<SupplyCreated> {
-  const actor = actorOf(await loadActor(deps.db, userId));
+  const actor = actorOf(me);
   if (input.walletId.toLowerCase() !== actor.walletId) {
     throw new ForbiddenError('Ce portefeuille ne vous appartient pas');
   }
@@ -203,12 +204,12 @@ export async function applyVerification(
  */
 export async function verifySupplyTransaction(
   deps: WalletDeps,
-  userId: string,
+  me: SignedInUser,
   transactionId: string,
   reference?: string,
   idempotencyKey?: string,
 ): Promise<SupplySummary> {
-  const actor = actorOf(await loadActor(deps.db, userId));
+  const actor = actorOf(me);
   let verification: ProviderTransaction;
   try {
     verification = await deps.provider.verify(transactionId);
@@ -255,11 +256,11 @@ export async function markPending(
  */
 export async function validateBankSupplyByReference(
   deps: WalletDeps,
-  userId: string,
+  me: SignedInUser,
   input: { reference?: string; retypedReference: string },
   idempotencyKey?: string,
 ): Promise<SupplySummary> {
-  const actor = actorOf(await loadActor(deps.db, userId));
+  const actor = actorOf(me);
   if (actor.role !== ROLE.SUPER_ADMIN) {
     throw new ForbiddenError('Seul un super administrateur valide un approvisionnement');
   }
@@ -293,12 +294,11 @@ export async function validateBankSupplyByReference(
 /** The owner (or a super admin) may see a supply; others get 404. */
 export async function supplyForViewer(
   deps: WalletDeps,
-  userId: string,
+  me: SignedInUser,
   reference: string,
 ): Promise<SupplyState> {
-  const [me] = await findWalletUsers(deps.db, [userId]);
   const supply = await loadSupply(deps, reference);
-  if (me?.role !== ROLE.SUPER_ADMIN && supply.walletId !== me?.walletId) {
+  if (me.role_code !== ROLE.SUPER_ADMIN && supply.walletId !== me.wallet_id) {
     throw new NotFoundError('Approvisionnement introuvable');
   }
   return supply;
@@ -311,12 +311,11 @@ export async function supplyForViewer(
  */
 export async function supplyWidget(
   deps: WalletDeps,
-  userId: string,
+  me: SignedInUser,
   reference: string,
 ): Promise<{ reference: string; status: SupplyStatus; widget: WidgetConfig }> {
-  const [me] = await findWalletUsers(deps.db, [userId]);
   const supply = await loadSupply(deps, reference);
-  if (!me || supply.walletId !== me.walletId) {
+  if (supply.walletId !== me.wallet_id) {
     throw new NotFoundError('Approvisionnement introuvable');
   }
   if (supply.method === 'BANK') {
@@ -344,11 +343,11 @@ export async function supplyWidget(
 /** 'Annuler': the payer gives up its INIT mobile-money or card supply (FAILED, cancelled). */
 export async function cancelSupplyByReference(
   deps: WalletDeps,
-  userId: string,
+  me: SignedInUser,
   reference: string,
   idempotencyKey?: string,
 ): Promise<SupplySummary> {
-  const actor = actorOf(await loadActor(deps.db, userId));
+  const actor = actorOf(me);
   const supply = await loadSupply(deps, reference);
   // Another user's supply is not even named: 404, as when reading it.
   if (supply.walletId !== actor.walletId) throw new NotFoundError('Approvisionnement introuvable');
@@ -373,11 +372,11 @@ export async function cancelSupplyByReference(
  */
 export async function rejectBankSupplyByReference(
   deps: WalletDeps,
-  userId: string,
+  me: SignedInUser,
   input: { reference: string; reason: string },
   idempotencyKey?: string,
 ): Promise<SupplySummary & { rejected: boolean; ownerUserId: string | null }> {
-  const actor = actorOf(await loadActor(deps.db, userId));
+  const actor = actorOf(me);
   if (actor.role !== ROLE.SUPER_ADMIN) {
     throw new ForbiddenError('Seul un super administrateur rejette un approvisionnement');
   }

@@ -1,8 +1,13 @@
 import type { Kysely } from 'kysely';
-import { NotFoundError, UnauthorizedError } from '@filiere/platform';
+import { NotFoundError } from '@filiere/platform';
+import type { SignedInUser } from '../../kernel/actor.js';
 import type { Actor, RecipientStatus } from '../domain/index.js';
 
-/** What the wallet needs to know about a user (from the identity tables). */
+/**
+ * What the wallet needs to know about ANOTHER user (a recipient, a target), from the identity
+ * tables. The signed-in user is never looked up here: the auth guard loaded it already
+ * (`request.actor`), and `actorOf` makes the deciders' `Actor` of it.
+ */
 export interface WalletUser {
   id: string;
   role: string;
@@ -75,18 +80,17 @@ export function pickUser(users: WalletUser[], idOrWalletId: string): WalletUser 
   return users.find((u) => u.id === id || u.walletId === id);
 }
 
-/** The signed-in user as a command actor (401 when the account is gone or inactive). */
-export function actorOf(user: WalletUser | undefined): Actor {
-  if (!user || !user.isActive || user.deleted) throw new UnauthorizedError('Not authenticated');
-  return { userId: user.id, role: user.role, walletId: user.walletId, clusterId: user.clusterId };
-}
-
-export async function loadActor(db: Kysely<any>, userId: string): Promise<WalletUser> {
-  const [user] = await findWalletUsers(db, [userId]);
-  if (!user || user.id !== userId.toLowerCase() || !user.isActive || user.deleted) {
-    throw new UnauthorizedError('Not authenticated');
-  }
-  return user;
+/**
+ * The deciders' `Actor` of the signed-in user the auth guard loaded (`request.actor`): the one
+ * place the wallet builds it. The guard already refused a deleted, inactive or revoked account.
+ */
+export function actorOf(user: SignedInUser): Actor {
+  return {
+    userId: user.id,
+    role: user.role_code,
+    walletId: user.wallet_id,
+    clusterId: user.cluster_id,
+  };
 }
 
 /** A recipient's account status, as the transfer and financing deciders check it. */

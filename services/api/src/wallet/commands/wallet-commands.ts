@@ -1,4 +1,5 @@
-import { ForbiddenError, ValidationError } from '@filiere/platform';
+import { ValidationError } from '@filiere/platform';
+import type { SignedInUser } from '../../kernel/actor.js';
 import {
   finance,
   requestWithdrawal,
@@ -42,27 +43,22 @@ export interface TransferResult extends MovementAnswer {
 }
 
 /**
- * `POST /wallet/make-transfer`. `source` is the caller's wallet id (or user id);
- * `destination` is the recipient's wallet id or user id.
+ * `POST /wallet/make-transfer` by `me`, the signed-in user the auth guard loaded. `source`
+ * is my wallet id (or user id); `destination` is the recipient's wallet id or user id. That
+ * the source is mine is checked once, by the decider.
  */
 export async function makeTransfer(
   deps: WalletDeps,
-  userId: string,
+  me: SignedInUser,
   input: TransferInput,
   idempotencyKey?: string,
 ): Promise<TransferResult> {
+  const actor = actorOf(me);
   // Deleted users too: paying one is refused with a clear 422 by the decider, not a 404.
-  const users = await findWalletUsers(deps.db, [userId, input.destination], {
-    includeDeleted: true,
-  });
-  const me = pickUser(users, userId);
-  const actor = actorOf(me?.id === userId.toLowerCase() ? me : undefined);
-  const source = input.source.toLowerCase();
-  if (source !== actor.walletId && source !== actor.userId) {
-    throw new ForbiddenError('Ce portefeuille ne vous appartient pas');
-  }
+  const users = await findWalletUsers(deps.db, [input.destination], { includeDeleted: true });
   const recipient = requireUser(pickUser(users, input.destination), 'Destinataire introuvable');
   const { answer, from } = await moveBetweenWallets(deps, actor, recipient, {
+    from: ownWalletOr(actor, input.source),
     command: 'transfer',
     referencePrefix: 'TRF',
     idempotencyKey,
@@ -98,27 +94,24 @@ export interface WithdrawalResult extends WithdrawalAnswer {
 }
 
 /**
- * `POST /wallet/make-debit/{id}`: `id` is the caller's user id or wallet id. Debits at once
+ * `POST /wallet/make-debit/{id}` by `me`, the signed-in user the auth guard loaded: `id` is
+ * my user id or wallet id (checked once, by the decider). Debits at once
  * (DEBIT, PENDING); the payout runs in the background once the debit has committed.
  * MOBILE_MONEY pays the profile's momo number (its phone when none is set); BANK its bank
  * account.
  */
 export async function makeWithdrawal(
   deps: WalletDeps,
-  userId: string,
+  me: SignedInUser,
   id: string,
   input: WithdrawalInput,
   idempotencyKey?: string,
 ): Promise<WithdrawalResult> {
-  const me = pickUser(await findWalletUsers(deps.db, [userId]), userId);
   const actor = actorOf(me);
   const target = id.toLowerCase();
-  if (target !== actor.userId && target !== actor.walletId) {
-    throw new ForbiddenError('Ce portefeuille ne vous appartient pas');
-  }
-  const walletId = actor.walletId!;
+  const walletId = ownWalletOr(actor, target);
   const destination =
-    input.paiementMethod === 'BANK' ? me!.bankAccountNumber : (me!.momoAccountNumber ?? me!.phone);
+    input.paiementMethod === 'BANK' ? me.bank_account_number : (me.momo_account_number ?? me.phone);
   const withdrawalId = newReference('RET');
   const walletStream = walletStreamId(walletId);
   const stream = withdrawalStreamId(withdrawalId);
@@ -127,7 +120,7 @@ export async function makeWithdrawal(
     fingerprint: requestFingerprint('withdrawal', { id: target, ...input }),
     streams: [walletStream, stream],
     userId: actor.userId,
-    decide: openingWallets([{ walletId, ownerUserId: actor.userId }], (states) =>
+    decide: openingWallets(ownWallets(actor, walletId), (states) =>
       requestWithdrawal(
         {
           wallet: states[walletStream]!.state as WalletState,
@@ -159,18 +152,18 @@ export interface FinancingResult extends MovementAnswer {
   aggregator: { id: string; firstname: string; lastname: string; walletId: string };
 }
 
-/** `POST /financement {aggregatorId, amount}`: an aggregator funds another aggregator. */
+/**
+ * `POST /financement {aggregatorId, amount}` by `me`, the signed-in user the auth guard
+ * loaded: an aggregator funds another aggregator.
+ */
 export async function makeFinancing(
   deps: WalletDeps,
-  userId: string,
+  me: SignedInUser,
   input: { aggregatorId: string; amount: number },
   idempotencyKey?: string,
 ): Promise<FinancingResult> {
-  const users = await findWalletUsers(deps.db, [userId, input.aggregatorId], {
-    includeDeleted: true,
-  });
-  const me = users.find((u) => u.id === userId.toLowerCase());
   const actor = actorOf(me);
+  const users = await findWalletUsers(deps.db, [input.aggregatorId], { includeDeleted: true });
   const recipient = requireUser(
     users.find((u) => u.id === input.aggregatorId.toLowerCase()),
     'Agrégateur introuvable',
@@ -184,6 +177,7 @@ export async function makeFinancing(
     command: 'financing',
     referencePrefix: 'FIN',
     idempotencyKey,
+    from: actor.walletId!,
     fingerprint: requestFingerprint('financing', input),
     decide: (states, ids, facts) => finance(states, { ...ids, amount: input.amount }, actor, facts),
   });
@@ -201,6 +195,20 @@ export async function makeFinancing(
 }
 
 /**
+ * The wallet an id the client gave designates for `actor`: its own wallet when the id is its
+ * user id or wallet id, else the id as given (a wallet that is not the actor's, which the
+ * decider refuses with 403 — the one ownership check of the command).
+ */
+function ownWalletOr(actor: Actor, id: string): string {
+  const wanted = id.toLowerCase();
+  return wanted === actor.userId ? actor.walletId! : wanted;
+}
+
+/** The actor's wallet to open on first use, when `walletId` is it (never another's). */
+const ownWallets = (actor: Actor, walletId: string) =>
+  walletId === actor.walletId ? [{ walletId, ownerUserId: actor.userId }] : [];
+
+/**
  * A wallet-to-wallet movement (transfer, financing): one command over both streams (a
  * wallet used for the first time is opened in the same append), keyed per user and command.
  */
@@ -210,6 +218,8 @@ async function moveBetweenWallets(
   recipient: WalletUser,
   move: {
     command: 'transfer' | 'financing';
+    /** The source wallet as asked for: the decider refuses one that is not the actor's. */
+    from: string;
     referencePrefix: 'TRF' | 'FIN';
     idempotencyKey: string | undefined;
     /** The client's request (requestFingerprint), tied to its idempotency key. */
@@ -221,7 +231,7 @@ async function moveBetweenWallets(
     ): Decision<MovementAnswer>;
   },
 ): Promise<{ answer: MovementAnswer; from: string }> {
-  const from = actor.walletId!;
+  const from = move.from;
   const ids = {
     reference: newReference(move.referencePrefix),
     sourceWalletId: from,
@@ -235,10 +245,7 @@ async function moveBetweenWallets(
     streams: [fromStream, toStream],
     userId: actor.userId,
     decide: openingWallets(
-      [
-        { walletId: from, ownerUserId: actor.userId },
-        { walletId: recipient.walletId, ownerUserId: recipient.id },
-      ],
+      [...ownWallets(actor, from), { walletId: recipient.walletId, ownerUserId: recipient.id }],
       (states) =>
         move.decide(
           {

@@ -94,7 +94,8 @@ describeWithRedis('wallet jobs through BullMQ (REDIS_URL): the worker pays out',
       };
       const orphan = await makeWithdrawal(
         { ...app.wallet.deps, jobs: lost },
-        aggregator.id,
+        // The signed-in user as the auth guard loads it for the route.
+        await app.userOfToken(aggregator.headers.authorization!.slice('Bearer '.length)),
         aggregator.id,
         { paiementMethod: 'MOBILE_MONEY', amount: 1_000 },
         'orphaned-withdrawal',

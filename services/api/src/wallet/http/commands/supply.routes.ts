@@ -67,7 +67,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
       preHandler: app.requireRoles(...SUPPLY_ROLES),
     },
     async (request, reply) => {
-      const result = await createSupply(deps, request.user.sub, request.body, key(request.headers));
+      const result = await createSupply(deps, request.actor!, request.body, key(request.headers));
       return reply.status(201).send(result);
     },
   );
@@ -130,7 +130,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
     async (request) =>
       verifySupplyTransaction(
         deps,
-        request.user.sub,
+        request.actor!,
         request.params.transactionId,
         request.query.reference,
         key(request.headers),
@@ -151,7 +151,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
     async (request) =>
       validateBankSupplyByReference(
         deps,
-        request.user.sub,
+        request.actor!,
         { retypedReference: request.params.id },
         key(request.headers),
       ),
@@ -171,7 +171,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
     async (request) =>
       validateBankSupplyByReference(
         deps,
-        request.user.sub,
+        request.actor!,
         {
           retypedReference: request.body.reference,
           ...(request.body.supplyReference ? { reference: request.body.supplyReference } : {}),
@@ -191,7 +191,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
       },
       preHandler: app.requireRoles(...SUPPLY_ROLES),
     },
-    async (request) => supplyWidget(deps, request.user.sub, request.params.reference),
+    async (request) => supplyWidget(deps, request.actor!, request.params.reference),
   );
 
   r.post(
@@ -206,12 +206,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
       preHandler: app.requireRoles(...SUPPLY_ROLES),
     },
     async (request) =>
-      cancelSupplyByReference(
-        deps,
-        request.user.sub,
-        request.params.reference,
-        key(request.headers),
-      ),
+      cancelSupplyByReference(deps, request.actor!, request.params.reference, key(request.headers)),
   );
 
   r.post(
@@ -229,7 +224,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
     async (request) => {
       const { rejected, ownerUserId, ...answer } = await rejectBankSupplyByReference(
         deps,
-        request.user.sub,
+        request.actor!,
         request.body,
         key(request.headers),
       );

@@ -32,7 +32,7 @@ export function registerWalletCommandRoutes(app: FastifyInstance, deps: WalletDe
       preHandler: app.authenticate,
     },
     async (request, reply) => {
-      const result = await makeTransfer(deps, request.user.sub, request.body, key(request.headers));
+      const result = await makeTransfer(deps, request.actor!, request.body, key(request.headers));
       return reply.status(201).send(result);
     },
   );
@@ -52,7 +52,7 @@ export function registerWalletCommandRoutes(app: FastifyInstance, deps: WalletDe
     async (request, reply) => {
       const result = await makeWithdrawal(
         deps,
-        request.user.sub,
+        request.actor!,
         request.params.id,
         request.body,
         key(request.headers),
@@ -73,12 +73,7 @@ export function registerWalletCommandRoutes(app: FastifyInstance, deps: WalletDe
       preHandler: app.requireRoles(ROLE.INDUSTRIAL),
     },
     async (request, reply) => {
-      const result = await makeFinancing(
-        deps,
-        request.user.sub,
-        request.body,
-        key(request.headers),
-      );
+      const result = await makeFinancing(deps, request.actor!, request.body, key(request.headers));
       return reply.status(201).send(result);
     },
   );

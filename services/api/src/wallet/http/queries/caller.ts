@@ -3,7 +3,10 @@ import type { Kysely } from 'kysely';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '@filiere/platform';
 import { ROLE } from '../../../kernel/roles.js';
 
-/** The signed-in user as the wallet's queries need it (read from `users`, not the token). */
+/**
+ * The signed-in user as the wallet's queries need it: the user the auth guard loaded from
+ * the database on this request (`request.actor`), never the token's claims.
+ */
 export interface Caller {
   id: string;
   role: string;
@@ -11,25 +14,19 @@ export interface Caller {
   clusterId: string | null;
 }
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const isAdminRole = (role: string): boolean =>
   role === ROLE.ADMIN || role === ROLE.SUPER_ADMIN;
 
-export async function loadCaller(db: Kysely<any>, request: FastifyRequest): Promise<Caller> {
-  const sub = request.user?.sub;
-  const row =
-    sub && UUID_RE.test(sub)
-      ? await db
-          .selectFrom('users as u')
-          .innerJoin('roles as r', 'r.id', 'u.role_id')
-          .select(['u.id', 'u.wallet_id', 'u.cluster_id', 'r.code', 'u.is_active'])
-          .where('u.id', '=', sub)
-          .where('u.deleted_at', 'is', null)
-          .executeTakeFirst()
-      : undefined;
-  if (!row || !row.is_active) throw new UnauthorizedError('Not authenticated');
-  return { id: row.id, role: row.code, walletId: row.wallet_id, clusterId: row.cluster_id };
+/** The caller of a guarded route, from `request.actor` (no query: the guard loaded it). */
+export function callerOfRequest(request: FastifyRequest): Caller {
+  const actor = request.actor;
+  if (!actor) throw new UnauthorizedError('Not authenticated');
+  return {
+    id: actor.id,
+    role: actor.role_code,
+    walletId: actor.wallet_id,
+    clusterId: actor.cluster_id,
+  };
 }
 
 /** The user whose data is asked for: the caller itself, or anyone for an admin. */
@@ -58,5 +55,6 @@ export function requireWalletAccess(caller: Caller, walletId: string): void {
   }
 }
 
-export const callerOf = (app: FastifyInstance, request: FastifyRequest) =>
-  loadCaller(app.deps.db, request);
+/** The caller of a guarded route (async for the routes that await it; no query is made). */
+export const callerOf = async (_app: FastifyInstance, request: FastifyRequest): Promise<Caller> =>
+  callerOfRequest(request);
