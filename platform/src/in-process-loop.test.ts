@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createLogger } from '@filiere/platform';
-import { InProcessLoop, type LoopRunner } from './in-process.js';
+import { InProcessLoop, type LoopRunner } from './in-process-loop.js';
+import { createLogger } from './logger.js';
 
 const logger = createLogger('silent', false);
 

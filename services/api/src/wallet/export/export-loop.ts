@@ -1,11 +1,10 @@
-import type { Logger } from '@filiere/platform';
-import { InProcessLoop, type InProcessLoopOptions } from '../jobs/in-process.js';
+import { InProcessLoop, type InProcessLoopOptions, type Logger } from '@filiere/platform';
 import type { ExportRunner } from './export-runner.js';
 
 export type ExportLoopOptions = Pick<InProcessLoopOptions, 'pollMs' | 'sweepMs'>;
 
 /**
- * The export runner driven by the wallet's in-process loop: jobs run one after the other
+ * The export runner driven by platform's in-process loop: jobs run one after the other
  * when woken (a new job, a BullMQ wake-up) and every `pollMs` (2 s: a lost wake-up, a dead
  * runner's lease), expired jobs and files swept every `sweepMs` (10 minutes) and at start.
  * The API uses it without REDIS_URL; the worker uses it behind its BullMQ queue.

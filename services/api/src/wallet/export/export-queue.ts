@@ -1,9 +1,8 @@
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
-import { redisConnection, type Logger } from '@filiere/platform';
+import { redisConnection, type InProcessLoop, type Logger } from '@filiere/platform';
 import type { PushPublisher } from '@filiere/projections';
-import type { InProcessLoop } from '../jobs/in-process.js';
 import { exportLoop, type ExportLoopOptions } from './export-loop.js';
 import { ExportRunner, type ExportRunnerOptions } from './export-runner.js';
 

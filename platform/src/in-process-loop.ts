@@ -1,0 +1,110 @@
+import type { Logger } from './logger.js';
+
+/** What an in-process loop drives: e.g. the wallet's job runner, the export runner. */
+export interface LoopRunner {
+  /** Runs the jobs due now; answers how many it ran (the loop calls it again until 0). */
+  runDue(): Promise<number>;
+  /** Called once at start, before the first run (jobs rebuilt from the ledger's state). */
+  recover?(): Promise<unknown>;
+  /** Set by the loop while it runs: a job scheduled at or before now wakes it. */
+  onScheduled?: (runAt: Date) => void;
+  /** Housekeeping (old files, old jobs), at start and every `sweepMs`. */
+  sweep?(): Promise<unknown>;
+}
+
+export interface InProcessLoopOptions {
+  /** Names the jobs in log messages ('wallet jobs failed'). */
+  name: string;
+  /** Due jobs are looked for this often (delayed retries, lost wake-ups, dead runners' leases). */
+  pollMs?: number;
+  /** `sweep` runs this often (and at start) when the runner has one; default 10 minutes. */
+  sweepMs?: number;
+}
+
+/**
+ * Runs a runner's jobs inside this process, one run at a time: at start it recovers (when
+ * the runner can) and sweeps, then runs due jobs when woken (a job scheduled, a new export,
+ * a BullMQ wake-up) and every `pollMs`. Wake-ups during a run are coalesced into one more run.
+ */
+export class InProcessLoop {
+  private timers: NodeJS.Timeout[] = [];
+  private current: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+
+  constructor(
+    readonly runner: LoopRunner,
+    private readonly logger: Logger,
+    private readonly options: InProcessLoopOptions,
+  ) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    const { runner } = this;
+    if ('onScheduled' in runner) {
+      runner.onScheduled = (runAt) => {
+        if (runAt.getTime() <= Date.now()) this.wake();
+      };
+    }
+    const poll = setInterval(() => this.wake(), this.options.pollMs ?? 1000);
+    poll.unref();
+    this.timers = [poll];
+    if (runner.sweep) {
+      const sweep = setInterval(() => void this.sweep(), this.options.sweepMs ?? 10 * 60_000);
+      sweep.unref();
+      this.timers.push(sweep);
+      void this.sweep();
+    }
+    if (runner.recover) {
+      runner
+        .recover()
+        .catch((err: unknown) => this.logger.error({ err }, `${this.options.name} recovery failed`))
+        .finally(() => this.wake());
+    } else {
+      this.wake();
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      await this.runner.sweep?.();
+    } catch (err) {
+      this.logger.warn({ err }, `${this.options.name} sweep failed`);
+    }
+  }
+
+  /** Runs due jobs now (coalesced with a run in progress). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.current) {
+      this.again = true;
+      return;
+    }
+    this.current = (async () => {
+      do {
+        this.again = false;
+        try {
+          while (!this.stopped && (await this.runner.runDue()) > 0);
+        } catch (err) {
+          this.logger.error({ err }, `${this.options.name} failed`);
+        }
+      } while (this.again && !this.stopped);
+    })().finally(() => {
+      this.current = undefined;
+    });
+  }
+
+  /** Waits for the run in progress, if any. */
+  async idle(): Promise<void> {
+    while (this.current) await this.current;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+    if ('onScheduled' in this.runner) this.runner.onScheduled = () => undefined;
+    await this.idle();
+  }
+}
