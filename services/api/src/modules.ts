@@ -15,6 +15,6 @@ export const modules: readonly ContextModule[] = [identityModule, walletModule];
 /** What the modules add up to: catalogue, projectors, jobs, demo steps, migrations. */
 export const product = assembleProduct(modules);
 
-export { assembleProduct, buildCatalogue, runDemoSteps } from './kernel/index.js';
+export { assembleProduct, buildCatalogue, HUB_MESSAGES, runDemoSteps } from './kernel/index.js';
 export type * from './kernel/module.js';
 export type { Product } from './kernel/modules.js';

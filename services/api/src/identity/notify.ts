@@ -3,11 +3,15 @@ import { pgPushPublisher, redisPushPublisher, type PushPublisher } from '@filier
 import type { IdentityRepository } from './repository.js';
 import { ROLE } from '../kernel/roles.js';
 
-/** Push types the web app reacts to (types containing "user" refresh its user queries). */
+/**
+ * Every push type identity publishes (to the signed-in super admins): the module declares
+ * them (index.ts) and the web's typed table maps each to the queries it refreshes.
+ */
 export const USER_PUSH = {
   inactiveCreated: 'user.inactive.created',
   statusChanged: 'user.status.changed',
 } as const;
+export type UserPushType = (typeof USER_PUSH)[keyof typeof USER_PUSH];
 
 /**
  * Tells the signed-in super admins that the inactive-aggregator counter moved,
@@ -18,7 +22,7 @@ export function superAdminNotifier(app: FastifyInstance, repo: IdentityRepositor
   const publish: PushPublisher = app.deps.redis
     ? redisPushPublisher(app.deps.redis)
     : pgPushPublisher(app.deps.db);
-  return async (type: string, data: Record<string, unknown>): Promise<void> => {
+  return async (type: UserPushType, data: Record<string, unknown>): Promise<void> => {
     try {
       const { rows } = await repo.list({ roles: [ROLE.SUPER_ADMIN], activeOnly: true }, 1, -1);
       if (rows.length) await publish([{ type, userIds: rows.map((r) => r.id), data }]);

@@ -5,6 +5,7 @@ import type { RoleCode } from '../kernel/roles.js';
 import { requireEmptyWallet } from '../wallet/index.js';
 import { AuthService } from './auth.service.js';
 import { IdentityJournal } from './journal.js';
+import type { UserPushType } from './notify.js';
 import type { Mailer } from './mail/mailer.js';
 import { outboxMailer } from './mail/outbox-mailer.js';
 import { smtpMailer } from './mail/smtp-mailer.js';
@@ -31,7 +32,7 @@ export interface IdentityServiceDeps {
   /** Tells the websocket hubs that these users' access changed. */
   accessChanged(userIds: string[]): Promise<void>;
   /** Tells the super admins (websocket), e.g. of a new inactive account. */
-  notifySuperAdmins?: (type: string, data: Record<string, unknown>) => Promise<void>;
+  notifySuperAdmins?: (type: UserPushType, data: Record<string, unknown>) => Promise<void>;
 }
 
 /**

@@ -24,7 +24,7 @@ import {
   userListScope,
   type Party,
 } from './permissions.js';
-import { USER_PUSH } from './notify.js';
+import { USER_PUSH, type UserPushType } from './notify.js';
 import { verifyPassword } from './password.js';
 import type { IdentityRepository, NewUser, UserFilter, UserRow } from './repository.js';
 import { REVOKE_TOKENS, toUserDto } from './repository.js';
@@ -102,7 +102,7 @@ export class UsersService {
     private readonly repo: IdentityRepository,
     private readonly auth: AuthService,
     private readonly notifySuperAdmins: (
-      type: string,
+      type: UserPushType,
       data: Record<string, unknown>,
     ) => Promise<void> = async () => {},
     /** 422 while the user's wallet holds money or a withdrawal is in flight (the wallet's). */

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { PushMessage } from '@filiere/projections';
+import type { HubMessageType } from '../kernel/pushes.js';
 
 /** Internal notice (never sent to sockets): these users' access changed, recheck their sockets. */
 export const ACCESS_CHANGED = 'identity.access.changed';
@@ -70,7 +71,7 @@ export class Rooms {
         if (socket.readyState === socket.OPEN) {
           socket.send(
             JSON.stringify({
-              type: 'error',
+              type: 'error' satisfies HubMessageType,
               data: { statusCode: 401, message: 'Session expirée : veuillez vous reconnecter' },
             }),
           );

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
+import type { HubMessageType } from '../kernel/pushes.js';
 import type { Rooms } from './hub.js';
 
 interface SocketOptions {
@@ -10,7 +11,7 @@ interface SocketOptions {
 /** Close codes: 4401 = no valid access token. */
 export const CLOSE_UNAUTHENTICATED = 4401;
 
-function send(socket: WebSocket, type: string, data?: unknown): void {
+function send(socket: WebSocket, type: HubMessageType, data?: unknown): void {
   if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type, data: data ?? null }));
 }
 

@@ -5,6 +5,7 @@ import { startExportWorker } from './export/export-queue.js';
 import { startWalletJobWorker } from './jobs/bullmq.js';
 import { walletWriteMigrations } from './migrations/index.js';
 import { walletProjectors, walletReadMigrations } from './read-model/index.js';
+import { WALLET_PUSHES } from './pushes.js';
 
 /** Payouts and supply checks (`wallet_jobs`), run by the worker when BullMQ wakes it. */
 const walletJobs: JobModule = {
@@ -37,16 +38,7 @@ export const walletModule: ContextModule = {
   projectors: walletProjectors,
   jobs: [walletJobs, walletExports],
   demo: [walletDemoStep],
-  pushes: [
-    'wallet.updated',
-    'transactions.updated',
-    'supplies.updated',
-    'financing.updated',
-    'reporting.updated',
-    'export.progress',
-    'export.ready',
-    'export.failed',
-  ],
+  pushes: WALLET_PUSHES,
   http: async () => (await import('./http/index.js')).registerWallet,
 };
 

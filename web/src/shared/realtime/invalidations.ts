@@ -1,10 +1,10 @@
 /**
- * What the hub at `/api/ws` sends, by type: `{type, data}`. The types the server sends today:
- * the socket's control messages (services/api/src/realtime/socket.ts), the wallet
- * projectors' (projections/src/wallet/*.ts), background exports'
- * (services/api/src/wallet/export/export-runner.ts) and the identity context's to super
- * admins (services/api/src/identity/notify.ts). A new push type is added here first: the
- * table below must then say what it refreshes, or the web app does not compile.
+ * What the hub at `/api/ws` sends, by type: `{type, data}`: the hub's own control messages
+ * (`HUB_MESSAGES`, services/api/src/realtime/socket.ts) and the push types each context's
+ * module declares (`pushes` in services/api/src/<context>/index.ts: identity's to super
+ * admins, the wallet's projectors', toasts and exports'). A new push type is declared by its
+ * module first; the table below must then say what it refreshes, or the web app does not
+ * compile, and server-pushes.test.ts fails until both name the same types.
  */
 export interface PushPayloads {
   ready: { room: string };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Logger } from '@filiere/platform';
 import type { PushPublisher } from '@filiere/projections';
+import type { WalletPushType } from '../pushes.js';
 import { ExportStore, type ClaimedExport } from './export-store.js';
 import { writeTransactionsXlsx } from './xlsx.js';
 
@@ -65,7 +66,7 @@ export class ExportRunner {
     return path.resolve(this.options.dataDir, relative);
   }
 
-  private push(userId: string, type: string, data: unknown): Promise<void> {
+  private push(userId: string, type: WalletPushType, data: unknown): Promise<void> {
     return this.publish([{ type, userIds: [userId], data }]).catch((err: unknown) => {
       this.options.logger?.warn({ err, type }, 'export push failed');
     });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { transactionEffects, walletAccount } from '../domain/index.js';
 import type { Projector } from '@filiere/projections';
+import { walletPush } from '../pushes.js';
 import { asWalletEvent, defined, walletIdOfStream } from './events.js';
 
 /** Sums as bigint: a batch of large events would round in JavaScript numbers past 2^53. */
@@ -98,6 +99,6 @@ export const balancesProjector: Projector = {
       .returning(['wallet_id', 'owner_user_id'])
       .execute();
     const userIds = defined(touched.map((r) => r.owner_user_id as string | null));
-    if (userIds.length) ctx.push({ type: 'wallet.updated', userIds });
+    if (userIds.length) ctx.push(walletPush({ type: 'wallet.updated', userIds }));
   },
 };

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Projector } from '@filiere/projections';
+import { walletPush } from '../pushes.js';
 import { asWalletEvent, defined } from './events.js';
 
 /**
@@ -41,6 +42,6 @@ export const financingProjector: Projector = {
       touched.push(...defined([fromUser, toUser]));
     }
     const userIds = defined(touched);
-    if (userIds.length) ctx.push({ type: 'financing.updated', userIds });
+    if (userIds.length) ctx.push(walletPush({ type: 'financing.updated', userIds }));
   },
 };

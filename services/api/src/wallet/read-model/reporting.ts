@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Projector } from '@filiere/projections';
+import { walletPush } from '../pushes.js';
 import { asWalletEvent, defined, loadOwners, recordOwners } from './events.js';
 
 const OWNERS = 'wallet_reporting_owners';
@@ -64,6 +65,6 @@ export const reportingProjector: Projector = {
       .execute();
     const owners = await loadOwners(trx, OWNERS, totals.keys());
     const userIds = defined([...totals.keys()].map((w) => owners.get(w)));
-    if (userIds.length) ctx.push({ type: 'reporting.updated', userIds });
+    if (userIds.length) ctx.push(walletPush({ type: 'reporting.updated', userIds }));
   },
 };

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Projector } from '@filiere/projections';
+import { walletPush } from '../pushes.js';
 import { asWalletEvent, defined } from './events.js';
 import { ROLE } from '../../kernel/roles.js';
 
@@ -123,11 +124,13 @@ export const suppliesProjector: Projector = {
           if (row.method === 'BANK') bankTouched = true;
           if (event.type === 'SupplyRejected') {
             // The requester is told at once (a toast), wherever it is in the app.
-            ctx.push({
-              type: 'supply.rejected',
-              userIds: [row.owner_user_id as string],
-              data: { reference: d.reference, reason: event.data.reason },
-            });
+            ctx.push(
+              walletPush({
+                type: 'supply.rejected',
+                userIds: [row.owner_user_id as string],
+                data: { reference: d.reference, reason: event.data.reason },
+              }),
+            );
           }
           if (event.type === 'SupplySucceeded') {
             await trx
@@ -145,10 +148,10 @@ export const suppliesProjector: Projector = {
       }
     }
     const userIds = defined(touched);
-    if (userIds.length) ctx.push({ type: 'supplies.updated', userIds });
+    if (userIds.length) ctx.push(walletPush({ type: 'supplies.updated', userIds }));
     if (bankTouched) {
       const admins = await supplyAdmins(trx);
-      if (admins.length) ctx.push({ type: 'supplies.updated', userIds: admins });
+      if (admins.length) ctx.push(walletPush({ type: 'supplies.updated', userIds: admins }));
     }
   },
 };

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { transactionEffects, type TransactionRow, type WalletEvent } from '../domain/index.js';
 import type { Projector } from '@filiere/projections';
+import { walletPush } from '../pushes.js';
 import { asWalletEvent, beninMonth, defined, loadOwners, recordOwners } from './events.js';
 
 const OWNERS = 'wallet_transaction_owners';
@@ -159,11 +160,11 @@ export const transactionsProjector: Projector = {
       ...creates.map((c) => owner(c.row.walletId)),
       ...changes.map((c) => owner(c.walletId)),
     ]);
-    if (userIds.length) ctx.push({ type: 'transactions.updated', userIds });
+    if (userIds.length) ctx.push(walletPush({ type: 'transactions.updated', userIds }));
     // The owner is told how its withdrawal ended (the web's toast), after the row changed.
     for (const { walletId, ...data } of settled) {
       const userId = owner(walletId);
-      if (userId) ctx.push({ type: 'withdrawal.settled', userIds: [userId], data });
+      if (userId) ctx.push(walletPush({ type: 'withdrawal.settled', userIds: [userId], data }));
     }
   },
 };
