@@ -1,5 +1,6 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Kysely } from 'kysely';
+import type { ProjectionTables } from './migrations/tables.js';
 import { redisConnection, type Logger } from '@filiere/platform';
 import type { Projector } from './projector.js';
 import { catchUp, type RunOptions } from './runner.js';
@@ -52,8 +53,10 @@ export class ProjectionQueue {
   }
 }
 
-export interface ProjectionWorkerOptions extends RunOptions {
-  db: Kysely<any>;
+export interface ProjectionWorkerOptions<
+  DB extends ProjectionTables = ProjectionTables,
+> extends RunOptions {
+  db: Kysely<DB>;
   redisUrl: string;
   projectors: readonly Projector[];
   logger: Logger;
@@ -78,8 +81,8 @@ export interface ProjectionWorkers {
  * `maxBatches` batches and re-enqueues itself while behind; a failure
  * re-enqueues with exponential backoff.
  */
-export async function startProjectionWorkers(
-  opts: ProjectionWorkerOptions,
+export async function startProjectionWorkers<DB extends ProjectionTables>(
+  opts: ProjectionWorkerOptions<DB>,
 ): Promise<ProjectionWorkers> {
   const byName = new Map(opts.projectors.map((p) => [p.name, p]));
   const names = [...byName.keys()];

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { EventCatalogue, RecordedEvent } from '@filiere/event-store';
+import type { ProjectionTables } from './migrations/tables.js';
 
 /**
  * Reading the event log (the `events` table of the engine contract). Kept as a
@@ -12,8 +13,8 @@ export type { EventMetadata, RecordedEvent } from '@filiere/event-store';
 export type EventDecoder = (event: RecordedEvent) => unknown;
 
 /** Events with after < position (≤ until when given), ascending, at most `limit`. */
-export async function readEvents(
-  db: Kysely<any>,
+export async function readEvents<DB extends ProjectionTables>(
+  db: Kysely<DB>,
   opts: { after: number; limit: number; until?: number | undefined },
 ): Promise<RecordedEvent[]> {
   const until = opts.until ?? Number.MAX_SAFE_INTEGER;
@@ -44,7 +45,7 @@ export async function readEvents(
 }
 
 /** The last committed position, 0 when the log is empty. */
-export async function readHead(db: Kysely<any>): Promise<number> {
+export async function readHead<DB extends ProjectionTables>(db: Kysely<DB>): Promise<number> {
   const { rows } = await sql<{
     head: number | null;
   }>`select max(position) as head from public.events`.execute(db);

@@ -1,12 +1,15 @@
 import type { Kysely } from 'kysely';
+import type { ProjectionTables } from './migrations/tables.js';
 import { EVENTS_CHANNEL } from '@filiere/event-store';
 import type { Logger } from '@filiere/platform';
 import { listenChannel, type Listener } from './pg-listen.js';
 import type { Projector } from './projector.js';
 import { catchUp, type RunOptions } from './runner.js';
 
-export interface InProcessOptions extends RunOptions {
-  db: Kysely<any>;
+export interface InProcessOptions<
+  DB extends ProjectionTables = ProjectionTables,
+> extends RunOptions {
+  db: Kysely<DB>;
   projectors: readonly Projector[];
   logger: Logger;
   /** LISTEN on filiere_events with this URL (appends from any process wake the projectors). */
@@ -32,7 +35,9 @@ export interface InProcessProjections {
  * more run. A failing projector retries with exponential backoff while the
  * others go on.
  */
-export function startInProcessProjections(opts: InProcessOptions): InProcessProjections {
+export function startInProcessProjections<DB extends ProjectionTables>(
+  opts: InProcessOptions<DB>,
+): InProcessProjections {
   const retryMs = opts.retryMs ?? 500;
   let closed = false;
   const states = opts.projectors.map((projector) => ({

@@ -1,4 +1,5 @@
 export { projectionMigrations } from './migrations/index.js';
+export type { ProjectionCheckpointTables, ProjectionTables } from './migrations/tables.js';
 export * from './checkpoints.js';
 export * from './events.js';
 export * from './projector.js';

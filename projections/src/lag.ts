@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { readCheckpoints } from './checkpoints.js';
 import { readHead } from './events.js';
+import type { ProjectionTables } from './migrations/tables.js';
 
 export interface ProjectorLag {
   checkpoint: number;
@@ -13,8 +14,8 @@ export interface ProjectorLag {
  * Each projector's checkpoint against the event log's head: the `names` given
  * (a projector never run is at 0) and, unless `only`, every checkpoint row.
  */
-export async function projectionLag(
-  db: Kysely<any>,
+export async function projectionLag<DB extends ProjectionTables>(
+  db: Kysely<DB>,
   names: string[],
   opts: { only?: boolean } = { only: true },
 ): Promise<{ head: number; projectors: Record<string, ProjectorLag> }> {

@@ -37,7 +37,7 @@ export function redisPushPublisher(redis: Redis): PushPublisher {
   };
 }
 
-export function pgPushPublisher(db: Kysely<any>): PushPublisher {
+export function pgPushPublisher<DB>(db: Kysely<DB>): PushPublisher {
   return async (messages) => {
     const payloads = messages.flatMap(fitPayload);
     for (const payload of payloads) {

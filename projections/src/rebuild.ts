@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import { narrowDb } from '@filiere/platform';
 import { ensureCheckpoint, lockCheckpoint, saveCheckpoint } from './checkpoints.js';
 import { readEvents, type EventDecoder, type RecordedEvent } from './events.js';
 import type { Projector, PushMessage } from './projector.js';
 import { applyEvents } from './runner.js';
+import type { ProjectionTables } from './migrations/tables.js';
 
 export interface ReplayOptions {
   after?: number;
@@ -17,8 +19,8 @@ export interface ReplayOptions {
  * batch, reading the next batch while the current one is applied. Returns the
  * last position read. Pushes are dropped: a replay tells no one.
  */
-export async function replay(
-  db: Kysely<any>,
+export async function replay<DB extends ProjectionTables>(
+  db: Kysely<DB>,
   projector: Projector,
   schema: string,
   opts: ReplayOptions = {},
@@ -54,8 +56,8 @@ export async function replay(
 }
 
 /** Empty copies of the projector's live tables (columns, defaults, indexes, constraints). */
-export async function createShadowTables(
-  db: Kysely<any>,
+export async function createShadowTables<DB extends ProjectionTables>(
+  db: Kysely<DB>,
   projector: Projector,
   schema: string,
 ): Promise<void> {
@@ -67,7 +69,10 @@ export async function createShadowTables(
   }
 }
 
-export async function dropSchema(db: Kysely<any>, schema: string): Promise<void> {
+export async function dropSchema<DB extends ProjectionTables>(
+  db: Kysely<DB>,
+  schema: string,
+): Promise<void> {
   await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
 }
 
@@ -92,8 +97,8 @@ export interface RebuildResult {
  * locked, the last events applied, tables exchanged, checkpoint set): readers
  * see the old tables or the new ones, never half a rebuild.
  */
-export async function rebuildProjector(
-  db: Kysely<any>,
+export async function rebuildProjector<DB extends ProjectionTables>(
+  db: Kysely<DB>,
   projector: Projector,
   opts: { batchSize?: number; decode?: EventDecoder | undefined } = {},
 ): Promise<RebuildResult> {
@@ -157,8 +162,8 @@ export interface CheckResult {
  * checkpoint row is locked during the comparison so both sides stand at the
  * same position. At most `sampleLimit` differing rows are returned per side.
  */
-export async function checkProjector(
-  db: Kysely<any>,
+export async function checkProjector<DB extends ProjectionTables>(
+  db: Kysely<DB>,
   projector: Projector,
   opts: { batchSize?: number; sampleLimit?: number; decode?: EventDecoder | undefined } = {},
 ): Promise<CheckResult> {
@@ -167,7 +172,7 @@ export async function checkProjector(
   await ensureCheckpoint(db, projector.name);
   await createShadowTables(db, projector, schema);
   try {
-    const live0 = await db
+    const live0 = await narrowDb<ProjectionTables>()(db)
       .selectFrom('projection_checkpoints')
       .select('position')
       .where('name', '=', projector.name)

@@ -8,6 +8,7 @@ import {
 } from './checkpoints.js';
 import { readEvents, type EventDecoder, type RecordedEvent } from './events.js';
 import type { Projector, PushMessage } from './projector.js';
+import type { ProjectionTables } from './migrations/tables.js';
 
 export type PushPublisher = (messages: PushMessage[]) => Promise<void>;
 
@@ -42,8 +43,8 @@ export class ProjectionFailure extends Error {
 }
 
 /** Calls the projector with the events it handles, on tables of `schema`. */
-export async function applyEvents(
-  trx: Kysely<any>,
+export async function applyEvents<DB extends ProjectionTables>(
+  trx: Kysely<DB>,
   projector: Projector,
   events: RecordedEvent[],
   schema: string,
@@ -62,8 +63,8 @@ export async function applyEvents(
  * live tables and move the checkpoint. Read rows and checkpoint commit together,
  * so an event is applied exactly once in effect, whoever crashes when.
  */
-export async function runBatch(
-  db: Kysely<any>,
+export async function runBatch<DB extends ProjectionTables>(
+  db: Kysely<DB>,
   projector: Projector,
   opts: RunOptions = {},
 ): Promise<BatchResult> {
@@ -99,8 +100,8 @@ export async function runBatch(
  * is stored on the checkpoint row and a ProjectionFailure naming the event's
  * position is thrown: the projector stays there until a retry succeeds.
  */
-export async function catchUp(
-  db: Kysely<any>,
+export async function catchUp<DB extends ProjectionTables>(
+  db: Kysely<DB>,
   projector: Projector,
   opts: RunOptions & { maxBatches?: number } = {},
 ): Promise<BatchResult> {
@@ -126,8 +127,8 @@ export async function catchUp(
 }
 
 /** Re-runs a failed batch event by event so that the projector stops exactly at the bad one. */
-async function pinpointFailure(
-  db: Kysely<any>,
+async function pinpointFailure<DB extends ProjectionTables>(
+  db: Kysely<DB>,
   projector: Projector,
   opts: RunOptions,
   first: ProjectionFailure,

@@ -13,7 +13,11 @@ import {
   type EmbeddedPostgresHandle,
 } from '@filiere/platform';
 import { withAdmin } from '@filiere/platform/testing';
-import { projectionMigrations, rebuildProjector } from '@filiere/projections';
+import {
+  projectionMigrations,
+  rebuildProjector,
+  type ProjectionTables,
+} from '@filiere/projections';
 import { countingProjector, createCountingTables } from '@filiere/projections/testing';
 import { cpuBetween, descendantsCpu, ownCpuSeconds } from './cpu.js';
 
@@ -40,7 +44,10 @@ if (!adminUrl) {
 }
 const name = `bench_rebuild_${process.pid}`;
 await withAdmin(adminUrl, (c) => c.query(`create database "${name}"`));
-const db = createDb(withDatabase(adminUrl, name), { max: 4, applicationName: 'bench-rebuild' });
+const db = createDb<ProjectionTables>(withDatabase(adminUrl, name), {
+  max: 4,
+  applicationName: 'bench-rebuild',
+});
 try {
   await migrateToLatest(
     db,

@@ -10,6 +10,7 @@ import {
   pgPushSource,
   ProjectionQueue,
   startInProcessProjections,
+  type ProjectionTables,
 } from '@filiere/projections';
 
 /**
@@ -47,7 +48,7 @@ async function serve(): Promise<void> {
   const config = parseConfig();
   const databaseUrl = config.DATABASE_URL!;
   const logger = createLogger(config.LOG_LEVEL, false);
-  const db = createDb(databaseUrl, { max: 20, applicationName: 'bench-api' });
+  const db = createDb<ProjectionTables>(databaseUrl, { max: 20, applicationName: 'bench-api' });
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 })
     : undefined;

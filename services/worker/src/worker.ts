@@ -6,6 +6,7 @@ import {
   redisPushPublisher,
   startProjectionWorkers,
   type EventDecoder,
+  type ProjectionTables,
   type Projector,
 } from '@filiere/projections';
 
@@ -35,7 +36,11 @@ export interface RunningWorker {
  * of them at a time, and a job row's claim lease keeps one job run by one of them at a time.
  */
 export async function runWorker(options: WorkerOptions): Promise<RunningWorker> {
-  const db = createDb(options.databaseUrl, { max: 10, applicationName: 'filiere-worker' });
+  // Typed with the projection engine's tables (the jobs' context still takes an untyped Kysely).
+  const db = createDb<ProjectionTables>(options.databaseUrl, {
+    max: 10,
+    applicationName: 'filiere-worker',
+  });
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   redis.on('error', (err) => options.logger.warn({ err }, 'redis connection error'));
   // Projectors and jobs push through the same publisher (the hub subscribes to Redis).
