@@ -1,3 +1,5 @@
+import type { RoleCode } from '../../kernel/roles.js';
+
 /** The fixed demo accounts (docs and checks rely on them). Never loaded in production. */
 export const DEMO_PASSWORD = 'Demo#2026';
 
@@ -18,4 +20,4 @@ export const demoAccounts = [
   },
   { email: 'sfd@demo.filiere.bj', role: 'ROLE_SFD', label: 'SFD (microfinance)' },
   { email: 'producteur@demo.filiere.bj', role: 'ROLE_GROWER', label: 'Producteur' },
-] as const;
+] as const satisfies readonly { email: string; role: RoleCode; label: string }[];

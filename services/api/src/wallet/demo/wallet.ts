@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseConfig } from '@filiere/platform';
 import { DEMO_SECOND_AGGREGATOR, findDemoUser } from '../../identity/index.js';
 import type { DemoContext, DemoStep } from '../../kernel/module.js';
+import { ROLE, type RoleCode } from '../../kernel/roles.js';
 
 /** A bank account the sandbox refuses payouts to (it ends in 0000): the failed withdrawal. */
 export const DEMO_REFUSED_BANK_ACCOUNT = 'BJ0660100100000012340000';
@@ -42,14 +43,14 @@ export const walletDemoStep: DemoStep = {
 };
 
 async function loadWalletDemo(app: FastifyInstance, ctx: DemoContext): Promise<void> {
-  const ref = async (email: string, role: string): Promise<Caller> => {
+  const ref = async (email: string, role: RoleCode): Promise<Caller> => {
     const user = await findDemoUser(ctx.db, email);
     return { id: user.id, walletId: user.walletId, role };
   };
-  const aggregator = await ref('agregateur@demo.filiere.bj', 'ROLE_INDUSTRIAL');
-  const superAdmin = await ref('superadmin@demo.filiere.bj', 'ROLE_SUPER_ADMIN');
-  const grower = await ref('producteur@demo.filiere.bj', 'ROLE_GROWER');
-  const second = await ref(DEMO_SECOND_AGGREGATOR, 'ROLE_INDUSTRIAL');
+  const aggregator = await ref('agregateur@demo.filiere.bj', ROLE.INDUSTRIAL);
+  const superAdmin = await ref('superadmin@demo.filiere.bj', ROLE.SUPER_ADMIN);
+  const grower = await ref('producteur@demo.filiere.bj', ROLE.GROWER);
+  const second = await ref(DEMO_SECOND_AGGREGATOR, ROLE.INDUSTRIAL);
   await ctx.db
     .updateTable('users')
     .set({ bank_account_number: DEMO_REFUSED_BANK_ACCOUNT })
