@@ -54,7 +54,7 @@ export function countingProjector(
   };
 }
 
-export async function createCountingTables(db: Kysely<any>, prefix: string): Promise<void> {
+export async function createCountingTables<DB>(db: Kysely<DB>, prefix: string): Promise<void> {
   await sql`create table if not exists ${sql.id(`${prefix}_applied`)} (
     position bigint primary key, stream_id text not null)`.execute(db);
   await sql`create table if not exists ${sql.id(`${prefix}_counts`)} (
@@ -64,7 +64,7 @@ export async function createCountingTables(db: Kysely<any>, prefix: string): Pro
 }
 
 /** Rows of both tables, sorted, for equality assertions. */
-export async function snapshotCounting(db: Kysely<any>, prefix: string) {
+export async function snapshotCounting<DB>(db: Kysely<DB>, prefix: string) {
   const applied = await sql<{ position: number; stream_id: string }>`
     select position, stream_id from ${sql.id(`${prefix}_applied`)} order by position`.execute(db);
   const counts = await sql<{ stream_id: string; n: number }>`

@@ -7,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
  * that honours the contract (advisory lock, gap-free positions, versions,
  * NOTIFY on commit).
  */
-export async function ensureEventsTable(db: Kysely<any>): Promise<void> {
+export async function ensureEventsTable<DB>(db: Kysely<DB>): Promise<void> {
   await sql`create table if not exists public.events (
     position bigint primary key,
     stream_id text not null,
@@ -29,7 +29,10 @@ export interface NewTestEvent {
 }
 
 /** Appends events in one transaction; returns the new head position. */
-export async function appendTestEvents(db: Kysely<any>, events: NewTestEvent[]): Promise<number> {
+export async function appendTestEvents<DB>(
+  db: Kysely<DB>,
+  events: NewTestEvent[],
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(7320001)`.execute(trx);
     const { rows } = await sql<{ head: number | null }>`

@@ -72,7 +72,7 @@ export function registerHealthRoutes(
   );
 }
 
-export function databaseCheck(db: Kysely<any>): ReadinessCheck {
+export function databaseCheck<DB>(db: Kysely<DB>): ReadinessCheck {
   return async () => {
     await sql`select 1`.execute(db);
     return { ok: true };

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { Gauge, Registry } from 'prom-client';
-import { projectionLag } from '@filiere/projections';
+import { projectionLag, type ProjectionTables } from '@filiere/projections';
 import type { ReadinessCheck } from '../http/health.js';
 import { metricsAccess } from '../http/operator-access.js';
 import { product } from '../modules.js';
@@ -107,7 +107,8 @@ interface JobsRow {
   oldestAgeSeconds: number;
 }
 
-async function walletJobs(db: Kysely<any>): Promise<JobsRow[]> {
+/** Reads wallet_jobs with raw SQL: any Kysely on the product's database will do. */
+async function walletJobs<DB>(db: Kysely<DB>): Promise<JobsRow[]> {
   const { rows } = await sql<JobsRow>`
     select kind, count(*)::int as "count",
            extract(epoch from now() - min(created_at))::float8 as "oldestAgeSeconds"
@@ -116,7 +117,7 @@ async function walletJobs(db: Kysely<any>): Promise<JobsRow[]> {
 }
 
 /** Readiness detail: `{ ok, details: { <projector>: { checkpoint, head, lag } } }`. */
-export function projectionsReadiness(db: Kysely<any>): ReadinessCheck {
+export function projectionsReadiness<DB extends ProjectionTables>(db: Kysely<DB>): ReadinessCheck {
   return async () => {
     const lag = await projectionLag(
       db,

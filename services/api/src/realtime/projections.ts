@@ -7,6 +7,7 @@ import {
   pgPushPublisher,
   ProjectionQueue,
   startInProcessProjections,
+  type ProjectionTables,
 } from '@filiere/projections';
 import { product } from '../modules.js';
 
@@ -22,9 +23,9 @@ export interface ProjectionDispatch {
  * Without: the same projectors run in this process. Either way, NOTIFY on
  * filiere_events (sent by every append's transaction) is the wake-up.
  */
-export function startProjectionDispatch(opts: {
+export function startProjectionDispatch<DB extends ProjectionTables>(opts: {
   config: Config;
-  db: Kysely<any>;
+  db: Kysely<DB>;
   logger: Logger;
   databaseUrl: string | undefined;
 }): ProjectionDispatch {
