@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { IdentityTables } from './tables.js';
 import type { SignedInUser } from '../kernel/actor.js';
 import type { ContextModule } from '../kernel/module.js';
 import { identityEvents, identityStreams } from './catalogue.js';
@@ -26,10 +27,11 @@ export const identityModule: ContextModule = {
 // The public face: what other contexts and the scripts may use.
 /** The auth guard's loader (http/auth.ts): a user, not deleted, by id, with its role. */
 export const userLoader =
-  (db: Kysely<any>) =>
+  <DB extends IdentityTables>(db: Kysely<DB>) =>
   (userId: string): Promise<SignedInUser | undefined> =>
     new IdentityRepository(db).findById(userId);
 export { hashPassword } from './password.js';
+export type { IdentityTables } from './tables.js';
 export { createMailer, identityServices, type IdentityServiceDeps } from './services.js';
 export type { Mail, Mailer } from './mail/mailer.js';
 export type { SignupBody } from './schemas.js';

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
+import type { IdentityTables } from './tables.js';
 import type { CommandPipeline } from '@filiere/event-store';
-import { ConcurrencyError } from '@filiere/platform';
+import { ConcurrencyError, narrowDb } from '@filiere/platform';
 import { userStreamId, type IdentityEvent } from './catalogue.js';
 import { IdentityRepository } from './repository.js';
 
@@ -35,13 +36,17 @@ export interface IdentityChange<T> {
  * run one at a time per process so identity writes can never take the whole pool and leave
  * the pipeline without a connection (they are rare; the API's hot paths never come here).
  */
-export class IdentityJournal {
+export class IdentityJournal<DB extends IdentityTables = IdentityTables> {
   private tail: Promise<unknown> = Promise.resolve();
+  /** Identity's own tables (the pool is the caller's, whatever else it holds). */
+  private readonly db: Kysely<IdentityTables>;
 
   constructor(
-    private readonly db: Kysely<any>,
+    db: Kysely<DB>,
     private readonly pipeline: CommandPipeline,
-  ) {}
+  ) {
+    this.db = narrowDb<IdentityTables>()(db);
+  }
 
   write<T>(work: (repo: IdentityRepository) => Promise<IdentityChange<T>>): Promise<T> {
     const run = this.tail.then(() =>

@@ -1,7 +1,9 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { narrowDb } from '@filiere/platform';
 import type { SignedInUser } from '../kernel/actor.js';
 import type { OrganizationType, RoleCode } from '../kernel/roles.js';
 import type { UserDto } from './schemas.js';
+import type { IdentityTables } from './tables.js';
 import type { TokenKind } from './tokens.js';
 
 /** A user as read from the database, with its role and organisation. */
@@ -72,8 +74,13 @@ function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export class IdentityRepository {
-  constructor(private readonly db: Kysely<any>) {}
+export class IdentityRepository<DB extends IdentityTables = IdentityTables> {
+  /** Identity's own tables (the pool is the caller's, whatever else it holds). */
+  private readonly db: Kysely<IdentityTables>;
+
+  constructor(db: Kysely<DB>) {
+    this.db = narrowDb<IdentityTables>()(db);
+  }
 
   /** Runs `fn` with a repository bound to one transaction. */
   transaction<T>(fn: (repo: IdentityRepository) => Promise<T>): Promise<T> {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { IdentityTables } from './tables.js';
 import type { CommandPipeline } from '@filiere/event-store';
 import type { Config, Logger } from '@filiere/platform';
 import type { RoleCode } from '../kernel/roles.js';
@@ -13,16 +14,16 @@ import { IdentityRepository } from './repository.js';
 import { UsersService } from './users.service.js';
 
 /** Mail as every context sends it: SMTP with SMTP_URL, else the `outbox` table and the log. */
-export function createMailer(
+export function createMailer<DB extends IdentityTables>(
   config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>,
-  db: Kysely<any>,
+  db: Kysely<DB>,
   logger: Logger,
 ): Mailer {
   return config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(db, logger);
 }
 
-export interface IdentityServiceDeps {
-  db: Kysely<any>;
+export interface IdentityServiceDeps<DB extends IdentityTables = IdentityTables> {
+  db: Kysely<DB>;
   config: Pick<Config, 'PUBLIC_URL'>;
   logger: Logger;
   mailer: Mailer;
@@ -39,7 +40,7 @@ export interface IdentityServiceDeps {
  * Identity's services wired once: the API's routes (http/index.ts) and `npm run
  * admin:create` build them here, so an account is made the same way by both.
  */
-export function identityServices(deps: IdentityServiceDeps) {
+export function identityServices<DB extends IdentityTables>(deps: IdentityServiceDeps<DB>) {
   const repo = new IdentityRepository(deps.db);
   const journal = new IdentityJournal(deps.db, deps.commands);
   const auth = new AuthService({

@@ -1,0 +1,72 @@
+import type { CreatedAt } from '@filiere/platform';
+import type { ColumnType, Generated } from 'kysely';
+import type { OrganizationType, RoleCode } from '../kernel/roles.js';
+import type { TokenKind } from './tokens.js';
+
+/** A nullable `timestamptz`: read as a Date or null. */
+type NullableTime = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+/**
+ * The tables identity's migrations create (migrations/20261121_0300_identity.ts, 0301 nip,
+ * 0302 token_version). The codes' types (role, organisation type, token kind) are the
+ * ones the database's check constraints and seeds hold.
+ */
+export interface IdentityTables {
+  roles: {
+    id: number;
+    code: RoleCode;
+    name: string;
+  };
+  organizations: {
+    id: Generated<string>;
+    denomination: string;
+    organization_type: OrganizationType;
+    ifu: string | null;
+    created_at: CreatedAt;
+  };
+  clusters: {
+    id: Generated<string>;
+    label: string;
+    created_at: CreatedAt;
+  };
+  users: {
+    id: Generated<string>;
+    firstname: string;
+    lastname: string;
+    email: string;
+    username: string;
+    phone: string | null;
+    password_hash: string | null;
+    role_id: number;
+    organization_id: string | null;
+    cluster_id: string | null;
+    wallet_id: Generated<string>;
+    momo_account_number: string | null;
+    bank_account_number: string | null;
+    is_active: Generated<boolean>;
+    self_registered: Generated<boolean>;
+    created_at: CreatedAt;
+    updated_at: CreatedAt;
+    deleted_at: NullableTime;
+    nip: string | null;
+    token_version: Generated<number>;
+  };
+  user_tokens: {
+    id: Generated<string>;
+    user_id: string;
+    kind: TokenKind;
+    token_hash: string;
+    expires_at: ColumnType<Date, Date | string, Date | string>;
+    used_at: NullableTime;
+    created_at: CreatedAt;
+  };
+  /** The mail outbox of the embedded mode (bigserial id, read as a number). */
+  outbox: {
+    id: Generated<number>;
+    recipient: string;
+    subject: string;
+    text: string;
+    html: string;
+    created_at: CreatedAt;
+  };
+}
