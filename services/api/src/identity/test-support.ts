@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import { narrowDb } from '@filiere/platform';
 import type { RoleCode } from '../http/auth.js';
 import { hashPassword } from './password.js';
 import { roleIdOf } from './roles.js';
+import type { IdentityTables } from './tables.js';
+import type { OrganizationType } from '../kernel/roles.js';
 
 export const TEST_PASSWORD = 'Secret#2026';
 
@@ -10,8 +13,8 @@ let counter = 0;
 let cachedHash: Promise<string> | undefined;
 
 /** Inserts a user directly (tests only); active with TEST_PASSWORD unless told otherwise. */
-export async function seedUser(
-  db: Kysely<any>,
+export async function seedUser<DB extends IdentityTables>(
+  db: Kysely<DB>,
   role: RoleCode,
   options: {
     clusterId?: string | null;
@@ -23,7 +26,7 @@ export async function seedUser(
   cachedHash ??= hashPassword(TEST_PASSWORD);
   const n = ++counter;
   const email = options.email ?? `${role.toLowerCase()}.${n}.${Date.now()}@test.bj`;
-  const row = await db
+  const row = await narrowDb<IdentityTables>()(db)
     .insertInto('users')
     .values({
       firstname: `Prénom${n}`,
@@ -39,29 +42,32 @@ export async function seedUser(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return { id: row.id as string, email };
+  return { id: row.id, email };
 }
 
-export async function seedCluster(db: Kysely<any>, label: string): Promise<string> {
-  const row = await db
+export async function seedCluster<DB extends IdentityTables>(
+  db: Kysely<DB>,
+  label: string,
+): Promise<string> {
+  const row = await narrowDb<IdentityTables>()(db)
     .insertInto('clusters')
     .values({ label })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return row.id as string;
+  return row.id;
 }
 
-export async function seedOrganization(
-  db: Kysely<any>,
+export async function seedOrganization<DB extends IdentityTables>(
+  db: Kysely<DB>,
   denomination: string,
-  organizationType = 'INDUSTRIAL',
+  organizationType: OrganizationType = 'INDUSTRIAL',
 ): Promise<string> {
-  const row = await db
+  const row = await narrowDb<IdentityTables>()(db)
     .insertInto('organizations')
     .values({ denomination, organization_type: organizationType })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return row.id as string;
+  return row.id;
 }
 
 export function bearer(app: FastifyInstance, user: { id: string }, role: RoleCode) {

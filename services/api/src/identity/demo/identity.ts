@@ -2,6 +2,8 @@ import { hash } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
 import { demoAccounts, DEMO_PASSWORD } from './accounts.js';
 import type { DemoStep } from '../../kernel/module.js';
+import { narrowDb } from '@filiere/platform';
+import type { IdentityTables } from '../tables.js';
 
 /** Fixed role ids of the identity migration (services/api/src/identity/roles.ts). */
 const ROLE_IDS: Record<string, number> = {
@@ -206,8 +208,11 @@ export interface DemoUserRef {
 }
 
 /** Looks a demo user up by e-mail (for later demo steps, e.g. the wallet's). */
-export async function findDemoUser(db: Kysely<any>, email: string): Promise<DemoUserRef> {
-  const row = await db
+export async function findDemoUser<DB extends IdentityTables>(
+  db: Kysely<DB>,
+  email: string,
+): Promise<DemoUserRef> {
+  const row = await narrowDb<IdentityTables>()(db)
     .selectFrom('users')
     .select(['id', 'wallet_id', 'cluster_id', 'organization_id'])
     .where('email', '=', email)
