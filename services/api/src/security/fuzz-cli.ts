@@ -9,6 +9,7 @@ import {
   withDatabase,
   type EmbeddedPostgresHandle,
 } from '@filiere/platform';
+import type { Database } from '../database.js';
 import { allMigrations } from '../migrations.js';
 import { buildTestApp } from '../test-app.js';
 import { describeFailure, fuzz } from './fuzz.js';
@@ -52,7 +53,10 @@ const name = `fuzz_${process.pid}_${Date.now()}`;
 const admin = new pg.Client({ connectionString: adminUrl });
 await admin.connect();
 await admin.query(`create database "${name}"`);
-const db = createDb(withDatabase(adminUrl, name), { max: 5, applicationName: 'filiere-fuzz' });
+const db = createDb<Database>(withDatabase(adminUrl, name), {
+  max: 5,
+  applicationName: 'filiere-fuzz',
+});
 let failed = false;
 try {
   await migrateToLatest(db, allMigrations);

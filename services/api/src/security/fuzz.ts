@@ -1,9 +1,15 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { EventStoreTables } from '@filiere/event-store';
+import { narrowDb } from '@filiere/platform';
+import type { IdentityTables } from '../identity/index.js';
 import { everyRouteArb, type FuzzRequest } from './fuzz-requests.js';
 import { operationsOf, type Operation } from './route-table.js';
 import { headPosition, type World } from './world.js';
+
+/** What the fuzzer reads and repairs: the users it revives and the events a refusal must not add. */
+type FuzzTables = IdentityTables & EventStoreTables;
 
 export interface FuzzOptions {
   count: number;
@@ -43,8 +49,8 @@ export function requestAt(arb: fc.Arbitrary<FuzzRequest>, seed: number, index: n
 }
 
 /** Makes the seeded users usable again (the fuzzer may delete or deactivate them). */
-async function revive(db: Kysely<any>, world: World): Promise<void> {
-  await db
+async function revive<DB extends FuzzTables>(db: Kysely<DB>, world: World): Promise<void> {
+  await narrowDb<FuzzTables>()(db)
     .updateTable('users')
     .set({ deleted_at: null, is_active: true })
     .where(
@@ -60,9 +66,9 @@ async function revive(db: Kysely<any>, world: World): Promise<void> {
  * time, and checks each answer: no 5xx, no hang, a message on every 4xx, and no event
  * appended by a refused request.
  */
-export async function fuzz(
+export async function fuzz<DB extends FuzzTables>(
   app: FastifyInstance,
-  db: Kysely<any>,
+  db: Kysely<DB>,
   world: World,
   options: FuzzOptions,
 ): Promise<FuzzReport> {
@@ -102,9 +108,9 @@ export async function fuzz(
   return report;
 }
 
-async function sendAndCheck(
+async function sendAndCheck<DB extends FuzzTables>(
   app: FastifyInstance,
-  db: Kysely<any>,
+  db: Kysely<DB>,
   request: FuzzRequest,
   timeoutMs: number,
 ): Promise<{ status?: number; failure?: Omit<FuzzFailure, 'index' | 'request'> }> {
@@ -113,9 +119,9 @@ async function sendAndCheck(
   return { ...(outcome?.status ? { status: outcome.status } : {}), failure: outcome! };
 }
 
-async function check(
+async function check<DB extends FuzzTables>(
   app: FastifyInstance,
-  db: Kysely<any>,
+  db: Kysely<DB>,
   request: FuzzRequest,
   timeoutMs: number,
 ): Promise<(Omit<FuzzFailure, 'index' | 'request'> & { ok?: true }) | undefined> {
@@ -171,15 +177,18 @@ async function check(
   return { ok: true, problem: '', status };
 }
 
-async function eventsAfter(db: Kysely<any>, position: number): Promise<string[]> {
+async function eventsAfter<DB extends FuzzTables>(
+  db: Kysely<DB>,
+  position: number,
+): Promise<string[]> {
   if ((await headPosition(db)) === position) return [];
-  const rows = await db
+  const rows = await narrowDb<FuzzTables>()(db)
     .selectFrom('events')
     .select('type')
     .where('position', '>', position)
     .orderBy('position')
     .execute();
-  return rows.map((r) => r.type as string);
+  return rows.map((r) => r.type);
 }
 
 /** A failing request, printed so that it can be replayed by hand or with `--only`. */
