@@ -1,6 +1,7 @@
 import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
+import type { Kysely } from 'kysely';
 import {
   createDb,
   createLogger,
@@ -12,7 +13,13 @@ import {
   type Config,
   type EmbeddedPostgresHandle,
 } from '@filiere/platform';
-import { allMigrations, startServer, WEB_DIST_DIR, type RunningServer } from '@filiere/api';
+import {
+  allMigrations,
+  startServer,
+  WEB_DIST_DIR,
+  type Database,
+  type RunningServer,
+} from '@filiere/api';
 import { demoAccounts, DEMO_PASSWORD, DEMO_SECOND_AGGREGATOR } from '@filiere/api/identity';
 import { loadDemoData } from './demo/load.js';
 import { ensureWebBuilt } from './web-build.js';
@@ -60,7 +67,7 @@ async function main(): Promise<void> {
 
   let postgres: EmbeddedPostgresHandle | undefined;
   let server: RunningServer | undefined;
-  let db: ReturnType<typeof createDb> | undefined;
+  let db: Kysely<Database> | undefined;
   let stopping = false;
   /** Stops what runs, then exits with `code`: 0 on a signal, 1 after a failed start. */
   const stop = async (signal: string, code = 0) => {
@@ -93,7 +100,7 @@ async function main(): Promise<void> {
       }
       databaseUrl = withDatabase(postgres.url, 'postgres');
     }
-    db = createDb(databaseUrl, { max: 20, applicationName: 'filiere-api' });
+    db = createDb<Database>(databaseUrl, { max: 20, applicationName: 'filiere-api' });
     const applied = await migrateToLatest(db, allMigrations);
     if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
 

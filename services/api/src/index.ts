@@ -1,4 +1,5 @@
 export * from './app.js';
+export type { Database } from './database.js';
 export * from './migrations.js';
 export * from './modules.js';
 export * from './server.js';

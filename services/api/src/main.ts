@@ -5,6 +5,7 @@ import {
   parseConfig,
   type Config,
 } from '@filiere/platform';
+import type { Database } from './database.js';
 import { startServer, type RunningServer } from './server.js';
 
 /**
@@ -24,7 +25,7 @@ if (!config.DATABASE_URL) {
   process.exit(1);
 }
 const logger = createLogger(config.LOG_LEVEL);
-const db = createDb(config.DATABASE_URL, { max: 20, applicationName: 'filiere-api' });
+const db = createDb<Database>(config.DATABASE_URL, { max: 20, applicationName: 'filiere-api' });
 
 let server: RunningServer | undefined;
 let stopping = false;

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Config, Logger } from '@filiere/platform';
 import { pgPushSource, type PushSource } from '@filiere/projections';
 import { buildApp } from './app.js';
+import type { Database } from './database.js';
 import { projectionsReadiness } from './realtime/metrics.js';
 import { startProjectionDispatch, type ProjectionDispatch } from './realtime/projections.js';
 
@@ -26,9 +27,9 @@ export interface RunningServer {
  * (in-process without REDIS_URL, BullMQ jobs with it) and listens on HOST:PORT.
  * `databaseUrl` (default DATABASE_URL) is used for LISTEN connections.
  */
-export async function startServer(
+export async function startServer<DB extends Database>(
   config: Config,
-  db: Kysely<any>,
+  db: Kysely<DB>,
   logger: Logger,
   options: { databaseUrl?: string } = {},
 ): Promise<RunningServer> {

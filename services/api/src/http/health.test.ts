@@ -3,12 +3,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, parseConfig, type Config } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { seedUser } from '../identity/test-support.js';
+import type { Database } from '../database.js';
 import { buildTestApp } from '../test-app.js';
 import type { RoleCode } from './auth.js';
 
 describe('health and readiness', () => {
   const testDb = useTestDatabase();
-  const unreachable = createDb('postgres://nobody:x@127.0.0.1:1/none');
+  const unreachable = createDb<Database>('postgres://nobody:x@127.0.0.1:1/none');
   afterAll(() => unreachable.destroy());
 
   it('/api/health answers {"status":"ok"}', async () => {
@@ -57,7 +58,7 @@ describe('health and readiness', () => {
 
 describe('production: /api/health public, /api/docs and /api/ready details behind /api/metrics credentials', () => {
   const testDb = useTestDatabase();
-  const unreachable = createDb('postgres://nobody:x@127.0.0.1:1/none');
+  const unreachable = createDb<Database>('postgres://nobody:x@127.0.0.1:1/none');
   afterAll(() => unreachable.destroy());
   const TOKEN = 'ops-token-0123456789abcdef';
   /** A production configuration (payments through FedaPay: a sandbox payout is refused there). */

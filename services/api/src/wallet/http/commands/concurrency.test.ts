@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { seedCluster } from '../../../identity/test-support.js';
+import type { Database } from '../../../database.js';
 import { buildTestApp } from '../../../test-app.js';
 import { fund, walletState, walletUser, type TestUser } from './test-support.js';
 
@@ -21,7 +22,7 @@ describe('concurrency: 200 transfers from one wallet through two API processes',
 
   beforeAll(async () => {
     for (let i = 0; i < 2; i++) {
-      const db = createDb(testDb.url, { max: 10, applicationName: `api-${i}` });
+      const db = createDb<Database>(testDb.url, { max: 10, applicationName: `api-${i}` });
       const app = await buildTestApp(db);
       urls.push(await app.listen({ host: '127.0.0.1', port: 0 }));
       dbs.push(db);
