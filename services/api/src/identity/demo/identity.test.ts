@@ -3,17 +3,18 @@ import type { Kysely } from 'kysely';
 import { createLogger, parseConfig, type Logger } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { buildApp } from '../../app.js';
+import type { Database } from '../../database.js';
 import { runDemoSteps } from '../../kernel/demo.js';
 import { product } from '../../modules.js';
 import { demoAccounts, DEMO_PASSWORD } from './accounts.js';
 import { DEMO_CLUSTER, findDemoUser } from './identity.js';
 
 /** Every module's demo steps, as `npm start` loads them. */
-const loadDemoData = (ctx: { db: Kysely<any>; logger: Logger }) =>
+const loadDemoData = (ctx: { db: Kysely<Database>; logger: Logger }) =>
   runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, product.demo);
 
 describe('identity demo data', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
 
   it('every demo account signs in with its role; one aggregator waits; the cluster holds four users', async () => {
     const logger = createLogger('silent', false);
