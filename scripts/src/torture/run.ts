@@ -209,13 +209,24 @@ async function settle(
     try {
       const { rows } = await sql<{ n: string }>`select count(*) as n from wallet_jobs`.execute(db);
       const jobs = Number(rows[0]?.n ?? 0);
+      // A withdrawal debited whose job was lost (a process killed, or PostgreSQL restarted,
+      // between its commit and its job insert) is not settled until the workers' recovery
+      // sweep (every minute) gives it its job back and the job runs.
+      const unsettled = await sql<{ n: string }>`
+        select count(*) as n from events debited
+        where debited.type = 'WithdrawalDebited'
+          and not exists (
+            select 1 from events settled
+            where settled.stream_id = 'withdrawal-' || (debited.data->>'withdrawalId')
+              and settled.type in ('WithdrawalCompleted', 'WithdrawalFailed'))`.execute(db);
+      const withdrawals = Number(unsettled.rows[0]?.n ?? 0);
       const lag = await projectionLag(
         db,
         product.projectors.map((p) => p.name),
       );
       const behind = Object.entries(lag.projectors).filter(([, p]) => p.checkpoint < lag.head);
-      if (jobs === 0 && behind.length === 0) return undefined;
-      why = `${jobs} wallet jobs left; ${behind.map(([n, p]) => `${n} at ${p.checkpoint}/${lag.head}${p.lastError ? ` (${p.lastError})` : ''}`).join(', ') || 'projections at head'}`;
+      if (jobs === 0 && withdrawals === 0 && behind.length === 0) return undefined;
+      why = `${jobs} wallet jobs left, ${withdrawals} withdrawals unsettled; ${behind.map(([n, p]) => `${n} at ${p.checkpoint}/${lag.head}${p.lastError ? ` (${p.lastError})` : ''}`).join(', ') || 'projections at head'}`;
     } catch (error) {
       why = `database: ${(error as Error).message}`;
     }

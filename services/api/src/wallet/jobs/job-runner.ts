@@ -56,23 +56,29 @@ export class WalletJobRunner implements JobScheduler {
   }
 
   async schedulePayout(withdrawalId: string): Promise<void> {
-    await this.store.add({
-      id: `payout:${withdrawalId}`,
-      kind: 'PAYOUT',
-      payload: { withdrawalId },
-    });
+    // Right after the withdrawal's commit: a PostgreSQL restart at that moment must not leave
+    // the debit without its payout job until the next recovery sweep (the bank test found one).
+    await persistently(() =>
+      this.store.add({
+        id: `payout:${withdrawalId}`,
+        kind: 'PAYOUT',
+        payload: { withdrawalId },
+      }),
+    );
     this.onScheduled(new Date());
   }
 
   async scheduleSupplyCheck(reference: string, transactionId: string, attempts = 0) {
     const runAt = new Date(Date.now() + this.delay(attempts));
-    await this.store.add({
-      id: `verify:${reference}`,
-      kind: 'VERIFY_SUPPLY',
-      payload: { reference, transactionId },
-      runAt,
-      attempts,
-    });
+    await persistently(() =>
+      this.store.add({
+        id: `verify:${reference}`,
+        kind: 'VERIFY_SUPPLY',
+        payload: { reference, transactionId },
+        runAt,
+        attempts,
+      }),
+    );
     this.onScheduled(runAt);
   }
 
