@@ -66,7 +66,6 @@ const APP_FILES = 'app|server|main|modules|migrations|commands|test-app|index';
 /** Patterns for a file `depth` folders below services/api/src/<context>/. */
 function contextPatterns(context, depth, inHttp) {
   const toSrc = `(\\.\\./){${depth}}`;
-  const toContext = depth === 1 ? '\\./' : `(\\.\\./){${depth - 1}}`;
   const others = CONTEXTS.filter((c) => c !== context);
   return [
     ...declaredPackages('services/api'),
@@ -89,7 +88,8 @@ function contextPatterns(context, depth, inHttp) {
       : [
           NO_FASTIFY,
           {
-            regex: `^${toContext}http/`,
+            // The context's http/ folder, or an area's (actors/growers/http/).
+            regex: '(^|/)http/',
             message:
               "a context's routes are loaded only through its module's lazy `http` (the worker must not load them)",
           },
@@ -129,16 +129,15 @@ const boundaries = [
       restrict(
         [`${API_SRC}/${context}/${'*/'.repeat(depth - 1)}*.ts`],
         contextPatterns(context, depth, false),
-        [...TESTS, `${API_SRC}/${context}/http/**`],
+        [...TESTS, `${API_SRC}/${context}/**/http/**`],
       ),
-      ...(depth > 1
-        ? [
-            restrict(
-              [`${API_SRC}/${context}/http/${'*/'.repeat(depth - 2)}*.ts`],
-              contextPatterns(context, depth, true),
-            ),
-          ]
-        : []),
+      // http/ at the context's root or in one of its areas (k folders down).
+      ...Array.from({ length: Math.max(depth - 1, 0) }, (_, k) =>
+        restrict(
+          [`${API_SRC}/${context}/${'*/'.repeat(k)}http/${'*/'.repeat(depth - 2 - k)}*.ts`],
+          contextPatterns(context, depth, true),
+        ),
+      ),
     ]),
   ),
   // The worker runs the modules without the HTTP app.

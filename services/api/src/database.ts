@@ -1,6 +1,7 @@
 import type { EventStoreTables } from '@filiere/event-store';
 import type { PlatformTables } from '@filiere/platform';
 import type { ProjectionCheckpointTables } from '@filiere/projections';
+import type { ActorsTables } from './actors/index.js';
 import type { IdentityTables } from './identity/index.js';
 
 /**
@@ -12,4 +13,5 @@ import type { IdentityTables } from './identity/index.js';
 export type Database = PlatformTables &
   EventStoreTables &
   ProjectionCheckpointTables &
-  IdentityTables;
+  IdentityTables &
+  ActorsTables;

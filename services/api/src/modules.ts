@@ -1,3 +1,4 @@
+import { actorsModule } from './actors/index.js';
 import { identityModule } from './identity/index.js';
 import { assembleProduct, type ContextModule } from './kernel/index.js';
 import { walletModule } from './wallet/index.js';
@@ -10,7 +11,7 @@ import { walletModule } from './wallet/index.js';
  *
  * Loading this file loads no route and no Fastify: the worker imports it.
  */
-export const modules: readonly ContextModule[] = [identityModule, walletModule];
+export const modules: readonly ContextModule[] = [identityModule, walletModule, actorsModule];
 
 /** What the modules add up to: catalogue, projectors, jobs, demo steps, migrations. */
 export const product = assembleProduct(modules);

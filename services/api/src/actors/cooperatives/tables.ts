@@ -1,0 +1,3 @@
+/** The tables the cooperatives area's migrations create (declared beside them; merged in ../tables.ts). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface CooperativesTables {}
