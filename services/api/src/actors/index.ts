@@ -9,15 +9,16 @@ import { payoutArea } from './payout/index.js';
 import { suppliersArea } from './suppliers/index.js';
 
 /**
- * The areas, in migration order. Migration blocks (names `20261125_06NN_…`):
- * cooperatives 0600, growers 0610, carriers 0620, suppliers 0630, clusters 0640, payout 0650.
+ * The areas, in the order their demo steps run (clusters first: the others are placed in
+ * them). Migration blocks (names `20261125_06NN_…`): cooperatives 0600, growers 0610,
+ * carriers 0620, suppliers 0630, clusters 0640, payout 0650.
  */
 const areas: readonly ActorsArea[] = [
+  clustersArea,
   cooperativesArea,
   growersArea,
   carriersArea,
   suppliersArea,
-  clustersArea,
   payoutArea,
 ];
 
