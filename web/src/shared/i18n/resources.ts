@@ -1,6 +1,7 @@
 import enAuth from './locales/en/auth.json';
 import enCommon from './locales/en/common.json';
 import enErrors from './locales/en/errors.json';
+import enLocations from './locales/en/locations.json';
 import enNav from './locales/en/nav.json';
 import enProfile from './locales/en/profile.json';
 import enUsers from './locales/en/users.json';
@@ -9,6 +10,7 @@ import enWallet from './locales/en/wallet.json';
 import frAuth from './locales/fr/auth.json';
 import frCommon from './locales/fr/common.json';
 import frErrors from './locales/fr/errors.json';
+import frLocations from './locales/fr/locations.json';
 import frNav from './locales/fr/nav.json';
 import frProfile from './locales/fr/profile.json';
 import frUsers from './locales/fr/users.json';
@@ -25,6 +27,7 @@ export const resources = {
     validation: frValidation,
     errors: frErrors,
     wallet: frWallet,
+    locations: frLocations,
   },
   en: {
     common: enCommon,
@@ -35,6 +38,7 @@ export const resources = {
     validation: enValidation,
     errors: enErrors,
     wallet: enWallet,
+    locations: enLocations,
   },
 } as const;
 
