@@ -115,6 +115,16 @@ describe.skipIf(missing !== null)('the session in Chromium', () => {
     await page.context().close();
   }, 90_000);
 
+  it('an address the app has no screen for says so in French, with a way home', async () => {
+    const page = await signedIn();
+    await page.goto(`${server.baseUrl}/adresse-inconnue`);
+    await page.getByRole('heading', { name: 'Page introuvable' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: "Retour à l'accueil" }).click();
+    await page.waitForURL((url) => url.pathname !== '/adresse-inconnue');
+    await page.context().close();
+  }, 90_000);
+
   it('a token the server no longer accepts (401) still signs out, to the login page', async () => {
     const page = await signedIn();
     // A password change, deactivation or role change bumps the version: older tokens are revoked.

@@ -1,6 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRouter } from '@tanstack/react-router';
 import { setUnauthorizedHandler } from '../shared/api/client.js';
+import { NotFound } from '../shared/ui/NotFound.js';
+import { RouteError } from '../shared/ui/RouteError.js';
 import { routeTree } from '../routeTree.gen.js';
 
 export function createAppRouter(queryClient: QueryClient) {
@@ -10,6 +12,9 @@ export function createAppRouter(queryClient: QueryClient) {
     defaultPreload: 'intent',
     defaultPreloadStaleTime: 0,
     scrollRestoration: true,
+    // Every screen's load failure in French with 'Réessayer', not TanStack's English default.
+    defaultErrorComponent: RouteError,
+    defaultNotFoundComponent: NotFound,
   });
   // A 401 anywhere goes to login through the router (no full reload).
   setUnauthorizedHandler((target) => {
