@@ -55,6 +55,9 @@ export {
   type WalletState,
 } from './domain/index.js';
 export { ExportRunner } from './export/export-runner.js';
+/** The streaming .xlsx sheet writer and its cursor reader (the actors' downloads use them). */
+export { writeSheetXlsx, type SheetCells, type SheetSpec } from './export/xlsx-sheet.js';
+export { forEachCursorPage } from './export/cursor-pages.js';
 export { DEMO_REFUSED_BANK_ACCOUNT } from './demo/wallet.js';
 export { requireEmptyWallet, walletBalanceOf } from './balance-of.js';
 export { widgetContentSecurity } from './providers/widget-csp.js';
