@@ -1,8 +1,14 @@
 import { Queue, Worker } from 'bullmq';
 import type { Kysely } from 'kysely';
-import { CommandPipeline, EventStore, type EventCatalogue } from '@filiere/event-store';
+import {
+  CommandPipeline,
+  EventStore,
+  type EventCatalogue,
+  type EventStoreTables,
+} from '@filiere/event-store';
 import { redisConnection, type Config, type Logger } from '@filiere/platform';
 import { createWalletWriteSide } from '../write-side.js';
+import type { WalletJobsTables } from './job-store.js';
 
 export const WALLET_JOB_QUEUE = 'filiere-wallet-jobs';
 
@@ -54,9 +60,11 @@ export interface WalletJobWorker {
  * `sweepMs` (recovering lost wake-ups and delayed retries), and recovers payouts from the
  * ledger's state at start and every `recoverEveryMs`. Any number of workers may run: jobs are leased in SQL.
  */
-export async function startWalletJobWorker(options: {
+export async function startWalletJobWorker<
+  DB extends EventStoreTables & WalletJobsTables,
+>(options: {
   config: Config;
-  db: Kysely<any>;
+  db: Kysely<DB>;
   redisUrl: string;
   logger: Logger;
   /** The product's catalogue (the job pipeline's event store encodes and decodes with it). */

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Logger } from '@filiere/platform';
+import { persistently, type Logger } from '@filiere/platform';
 import { applyVerification, loadSupply } from '../commands/supply-commands.js';
 import type { JobScheduler, WalletDeps } from '../commands/context.js';
 import { runCommand } from '../commands/run-command.js';
@@ -17,7 +17,7 @@ import {
   type WithdrawalState,
 } from '../domain/index.js';
 import type { PayoutRequest } from '../providers/port.js';
-import { JobStore, type WalletJob } from './job-store.js';
+import { JobStore, type WalletJob, type WalletJobsTables } from './job-store.js';
 
 export interface RunnerOptions {
   /** First retry delay; doubles per attempt (with ±20 % jitter) up to `maxDelayMs`. */
@@ -35,8 +35,10 @@ type Outcome = { done: true } | { done: false; error: string };
  * checks of PENDING supplies (until the provider's answer is final). Every step is a
  * pipeline command whose decider is idempotent, so a job run twice changes nothing twice.
  */
-export class WalletJobRunner implements JobScheduler {
-  readonly store: JobStore;
+export class WalletJobRunner<
+  DB extends WalletJobsTables = WalletJobsTables,
+> implements JobScheduler {
+  readonly store: JobStore<DB>;
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
   private readonly leaseMs: number;
@@ -45,7 +47,7 @@ export class WalletJobRunner implements JobScheduler {
 
   constructor(
     private readonly deps: () => WalletDeps,
-    db: Kysely<any>,
+    db: Kysely<DB>,
     private readonly logger: Logger,
     options: RunnerOptions = {},
   ) {
@@ -119,7 +121,7 @@ export class WalletJobRunner implements JobScheduler {
     const ran: string[] = [];
     while (ran.length < limit) {
       // Each job once per call, as before (a retried one waits for its next run_at).
-      const [job] = await this.store.claimDue(now, 1, this.leaseMs, ran);
+      const job = await this.store.claimDue(now, this.leaseMs, ran);
       if (!job) break;
       ran.push(job.id);
       let outcome: Outcome;
@@ -129,7 +131,7 @@ export class WalletJobRunner implements JobScheduler {
         outcome = { done: false, error: error instanceof Error ? error.message : String(error) };
       }
       if (outcome.done) {
-        await persistently(() => this.store.done(job.id));
+        await persistently(() => this.store.done(job.claim));
       } else {
         const delay = this.delay(job.attempts);
         this.logger.warn(
@@ -139,7 +141,7 @@ export class WalletJobRunner implements JobScheduler {
         // A database restarting under the job (the bank test's fault) would otherwise leave
         // it leased, hence untouched, for the rest of its lease.
         await persistently(() =>
-          this.store.retry(job.id, job.attempts + 1, delay, outcome.error, job.lease),
+          this.store.retry(job.claim, job.attempts + 1, delay, outcome.error),
         );
         this.onScheduled(new Date(Date.now() + delay));
       }
@@ -182,10 +184,10 @@ export class WalletJobRunner implements JobScheduler {
       method: w.method!,
       destination: w.destination!,
     };
-    // The provider id is written under this claim's lease, before the payout is started: a
-    // runner whose lease was taken over stops here, before any money moves.
+    // The provider id is written under this claim, before the payout is started: a runner
+    // whose lease ran out and was taken over stops here, before any money moves.
     const remember = async (providerId: string) => {
-      if (!(await this.store.setPayload(job.id, { ...job.payload, providerId }, job.lease))) {
+      if (!(await this.store.setPayload(job.claim, { ...job.payload, providerId }))) {
         throw new Error(`lease of ${job.id} lost before the payout started`);
       }
     };
@@ -226,18 +228,5 @@ export class WalletJobRunner implements JobScheduler {
     const result = await applyVerification(deps, systemActor, reference, verification);
     if (result.status === 'SUCCESS' || result.status === 'FAILED') return { done: true };
     return { done: false, error: `supply ${result.status}` };
-  }
-}
-
-/** Runs a job-table write, trying again for a few seconds while the database is away. */
-async function persistently(write: () => Promise<unknown>, attempts = 20): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await write();
-      return;
-    } catch (error) {
-      if (attempt >= attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250 * Math.min(attempt, 4)));
-    }
   }
 }

@@ -1,6 +1,30 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ColumnType, type Kysely } from 'kysely';
+import {
+  LeasedJobs,
+  narrowDb,
+  type Claim,
+  type CreatedAt,
+  type Json,
+  type LeaseColumns,
+} from '@filiere/platform';
 
 export type JobKind = 'PAYOUT' | 'VERIFY_SUPPLY';
+
+/** `wallet_jobs` (migrations 0400 and 0402), as platform's leased job store sees it. */
+export interface WalletJobColumns extends LeaseColumns {
+  kind: JobKind;
+  payload: Json<Record<string, unknown> | string>;
+  /** How many runs failed (the backoff's exponent), not how many claims. */
+  attempts: ColumnType<number, number | undefined, number>;
+  run_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: CreatedAt;
+}
+
+/** The wallet's table of background jobs (payouts, supply checks). */
+export interface WalletJobsTables {
+  wallet_jobs: WalletJobColumns;
+}
 
 export interface WalletJob {
   id: string;
@@ -8,20 +32,32 @@ export interface WalletJob {
   payload: Record<string, unknown>;
   attempts: number;
   /**
-   * The lease this claim holds (its `locked_until`, at millisecond precision): writes that
-   * pass it only land while the claim is still this one, so a runner whose lease expired
-   * and was taken over can no longer change the job.
+   * The claim running this job: writes that name it only land while the claim is still
+   * this one, so a runner whose lease ran out and was taken over can no longer change it.
    */
-  lease?: Date;
+  claim: Claim;
 }
 
+const parsed = (payload: Record<string, unknown> | string): Record<string, unknown> =>
+  typeof payload === 'string' ? (JSON.parse(payload) as Record<string, unknown>) : payload;
+
 /**
- * The `wallet_jobs` table: durable background work. A job is claimed with a lease
- * (`locked_until`) so that two processes never run it at once; a finished job is deleted,
- * a job to retry gets its next run time.
+ * The `wallet_jobs` table: durable background work on platform's leased job store. A job
+ * is claimed with a lease and a claim token so that two processes never run it at once; a
+ * finished job is deleted, a job to retry gets its next run time — both only by the claim
+ * that ran it.
  */
-export class JobStore {
-  constructor(private readonly db: Kysely<any>) {}
+export class JobStore<DB extends WalletJobsTables = WalletJobsTables> {
+  private readonly db: Kysely<WalletJobsTables>;
+  private readonly jobs: LeasedJobs<WalletJobColumns>;
+
+  constructor(db: Kysely<DB>) {
+    this.db = narrowDb<WalletJobsTables>()(db);
+    this.jobs = new LeasedJobs<WalletJobColumns>(this.db, {
+      table: 'wallet_jobs',
+      order: sql`run_at`,
+    });
+  }
 
   /** Adds a job unless one with this id exists; returns whether it was added. */
   async add(job: { id: string; kind: JobKind; payload: object; runAt?: Date; attempts?: number }) {
@@ -34,7 +70,7 @@ export class JobStore {
         attempts: job.attempts ?? 0,
         // Millisecond precision, as JavaScript's clock that claimDue compares with:
         // a microsecond run_at could look 'not yet due' within the same millisecond.
-        run_at: job.runAt ?? sql`date_trunc('milliseconds', now())`,
+        run_at: job.runAt ?? sql<Date>`date_trunc('milliseconds', now())`,
       })
       .onConflict((oc) => oc.column('id').doNothing())
       .returning('id')
@@ -42,92 +78,55 @@ export class JobStore {
     return rows.length > 0;
   }
 
-  /** Claims up to `limit` due jobs (run_at ≤ `now`, not leased) for `leaseMs`. */
+  /**
+   * Claims the earliest job due at `now` (run_at ≤ `now`, no live lease) for `leaseMs`,
+   * except those of `exclude`. One at a time, right before it runs (see the runner).
+   */
   async claimDue(
     now: Date,
-    limit: number,
     leaseMs: number,
     exclude: string[] = [],
-  ): Promise<WalletJob[]> {
-    const result = await sql<{
-      id: string;
-      kind: JobKind;
-      payload: any;
-      attempts: number;
-      locked_until: Date;
-    }>`
-      update wallet_jobs
-      set locked_until = date_trunc('milliseconds', now() + ${`${leaseMs} milliseconds`}::interval)
-      where id in (
-        select id from wallet_jobs
-        where run_at <= ${now} and (locked_until is null or locked_until < now())
-          and not (id = any(${exclude}::text[]))
-        order by run_at limit ${limit}
-        for update skip locked
-      )
-      returning id, kind, payload, attempts, locked_until`.execute(this.db);
-    return result.rows.map((r) => ({
-      id: r.id,
-      kind: r.kind,
-      payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
-      attempts: r.attempts,
-      lease: new Date(r.locked_until),
-    }));
+  ): Promise<WalletJob | undefined> {
+    const row = await this.jobs.claimOne(leaseMs, {
+      where: sql`run_at <= ${now} and not (id = any(${exclude}::text[]))`,
+    });
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      kind: row.kind,
+      payload: parsed(row.payload),
+      attempts: row.attempts,
+      claim: row.claim,
+    };
   }
 
-  async done(id: string): Promise<void> {
-    await this.db.deleteFrom('wallet_jobs').where('id', '=', id).execute();
+  /** Deletes a finished job; false when `claim` no longer holds it. */
+  done(claim: Claim): Promise<boolean> {
+    return this.jobs.remove(claim);
   }
 
   /**
-   * Replaces a job's payload (e.g. a payout's provider id, known before money moves); with a
-   * `lease`, only while that claim still holds the job. False when nothing was written.
+   * Replaces a job's payload (e.g. a payout's provider id, known before money moves), only
+   * while `claim` still holds the job. False when nothing was written.
    */
-  async setPayload(id: string, payload: object, lease?: Date): Promise<boolean> {
-    let update = this.db
-      .updateTable('wallet_jobs')
-      .set({ payload: JSON.stringify(payload) })
-      .where('id', '=', id);
-    if (lease) update = update.where('locked_until', '=', lease);
-    const result = await update.executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  setPayload(claim: Claim, payload: object): Promise<boolean> {
+    return this.jobs.write(claim, { payload: JSON.stringify(payload) });
   }
 
-  /** Schedules the job's next attempt; with a `lease`, only while that claim holds it. */
-  async retry(
-    id: string,
-    attempts: number,
-    delayMs: number,
-    error: string,
-    lease?: Date,
-  ): Promise<void> {
-    await this.db
-      .updateTable('wallet_jobs')
-      .set({
-        attempts,
-        run_at: sql`date_trunc('milliseconds', now()) + ${`${Math.round(delayMs)} milliseconds`}::interval`,
-        locked_until: null,
-        last_error: error.slice(0, 500),
-      })
-      .where('id', '=', id)
-      .$if(lease !== undefined, (qb) => qb.where('locked_until', '=', lease!))
-      .execute();
+  /** Schedules the job's next attempt and lets it go, only while `claim` holds it. */
+  retry(claim: Claim, attempts: number, delayMs: number, error: string): Promise<boolean> {
+    return this.jobs.release(claim, {
+      attempts,
+      run_at: sql`date_trunc('milliseconds', now()) + ${`${Math.round(delayMs)} milliseconds`}::interval`,
+      last_error: error.slice(0, 500),
+    });
   }
 
-  /** The earliest run time of a job not leased, for the in-process timer. */
-  async nextRunAt(): Promise<Date | null> {
-    const row = await this.db
-      .selectFrom('wallet_jobs')
-      .select(sql<Date>`min(run_at)`.as('next'))
-      .executeTakeFirst();
-    return row?.next ? new Date(row.next) : null;
-  }
-
-  list(): Promise<{ id: string; kind: string; attempts: number; last_error: string | null }[]> {
+  list(): Promise<{ id: string; kind: JobKind; attempts: number; last_error: string | null }[]> {
     return this.db
       .selectFrom('wallet_jobs')
       .select(['id', 'kind', 'attempts', 'last_error'])
       .orderBy('id')
-      .execute() as any;
+      .execute();
   }
 }
