@@ -5,6 +5,7 @@ import { redisConnection, type InProcessLoop, type Logger } from '@filiere/platf
 import type { PushPublisher } from '@filiere/projections';
 import { exportLoop, type ExportLoopOptions } from './export-loop.js';
 import { ExportRunner, type ExportRunnerOptions } from './export-runner.js';
+import type { WalletExportsTables } from './export-store.js';
 
 export const EXPORT_QUEUE = 'filiere-export-jobs';
 
@@ -49,8 +50,8 @@ export interface ExportWorker {
  * also polls for jobs whose runner died (lease run out) and sweeps old files. Exports run
  * one at a time per worker process; any number of workers may run.
  */
-export async function startExportWorker(options: {
-  db: Kysely<any>;
+export async function startExportWorker<DB extends WalletExportsTables>(options: {
+  db: Kysely<DB>;
   redisUrl: string;
   publish: PushPublisher;
   logger: Logger;

@@ -1,10 +1,10 @@
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import type { Logger } from '@filiere/platform';
+import { persistently, type Logger } from '@filiere/platform';
 import type { PushPublisher } from '@filiere/projections';
 import type { WalletPushType } from '../pushes.js';
-import { ExportStore, type ClaimedExport } from './export-store.js';
+import { ExportStore, type ClaimedExport, type WalletExportsTables } from './export-store.js';
 import { writeTransactionsXlsx } from './xlsx.js';
 
 export interface ExportRunnerOptions {
@@ -15,7 +15,7 @@ export interface ExportRunnerOptions {
   leaseMs?: number;
   /** Progress is saved and pushed at most this often (default 500 ms). */
   progressMs?: number;
-  /** A job interrupted this many times is FAILED (default 3). */
+  /** A job claimed this many times (failed or interrupted each time) is FAILED (default 3). */
   maxAttempts?: number;
   /** Jobs and their files are removed this long after creation (default 24 h). */
   keepMs?: number;
@@ -38,10 +38,12 @@ export const downloadUrl = (jobId: string): string => `/api/transaction/export/$
  * the worker (BullMQ wake-ups): claims a job, writes its .xlsx to `<id>.<attempt>.part`,
  * saving and pushing progress (`export.progress`) to the owner's room, then renames it to
  * `<id>.xlsx` and marks the job READY (`export.ready` with the download URL) — once, fenced
- * by the attempt number; a failure marks it FAILED (`export.failed`).
+ * by the claim's token. A failed run (a database restart breaks its cursor) gives the job
+ * back for another claim; after `maxAttempts` claims it is FAILED (`export.failed`). The
+ * outcome is written through a database restart (`persistently`).
  */
-export class ExportRunner {
-  readonly store: ExportStore;
+export class ExportRunner<DB extends WalletExportsTables = WalletExportsTables> {
+  readonly store: ExportStore<DB>;
   readonly dir: string;
   private readonly leaseMs: number;
   private readonly progressMs: number;
@@ -49,7 +51,7 @@ export class ExportRunner {
   private readonly keepMs: number;
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Kysely<DB>,
     private readonly publish: PushPublisher,
     private readonly options: ExportRunnerOptions,
   ) {
@@ -110,7 +112,7 @@ export class ExportRunner {
       );
       if (pushed !== rows) await progress(rows);
       await rename(part, this.fileOf(file));
-      if (await this.store.finish(job, rows, file)) {
+      if (await persistently(() => this.store.finish(job, rows, file))) {
         await this.push(job.userId, 'export.ready', { jobId: job.id, url: downloadUrl(job.id) });
       }
     } catch (error) {
@@ -119,9 +121,14 @@ export class ExportRunner {
         this.options.logger?.warn({ job: job.id }, 'export taken over by another runner');
         return;
       }
-      this.options.logger?.error({ err: error, job: job.id }, 'export failed');
       const message = error instanceof Error ? error.message : String(error);
-      if (await this.store.fail(job, message)) {
+      if (job.attempt < this.maxAttempts) {
+        this.options.logger?.warn({ err: error, job: job.id }, 'export will be tried again');
+        await persistently(() => this.store.retry(job, message));
+        return;
+      }
+      this.options.logger?.error({ err: error, job: job.id }, 'export failed');
+      if (await persistently(() => this.store.fail(job, message))) {
         await this.push(job.userId, 'export.failed', { jobId: job.id });
       }
     }

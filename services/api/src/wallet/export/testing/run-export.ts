@@ -1,13 +1,17 @@
 import { createDb, createLogger } from '@filiere/platform';
 import { pgPushPublisher } from '@filiere/projections';
 import { ExportRunner } from '../export-runner.js';
+import type { WalletExportsTables } from '../export-store.js';
 
 /**
  * A runner process for the restart test: claims one export job from DATABASE_URL and
  * writes it slowly (PAGE_DELAY_MS after each page, lease LEASE_MS), printing `claimed`;
  * the test kills it with SIGKILL mid-export.
  */
-const db = createDb(process.env.DATABASE_URL!, { max: 2, applicationName: 'export-runner-test' });
+const db = createDb<WalletExportsTables>(process.env.DATABASE_URL!, {
+  max: 2,
+  applicationName: 'export-runner-test',
+});
 const runner = new ExportRunner(db, pgPushPublisher(db), {
   dataDir: process.env.DATA_DIR!,
   logger: createLogger('silent', false),
