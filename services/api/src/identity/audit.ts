@@ -10,7 +10,12 @@ export const auditEntrySchema = z.object({
   type: z.enum(IDENTITY_EVENT_TYPES as [string, ...string[]]),
   recordedAt: z.string(),
   actor: z
-    .object({ id: z.string(), firstname: z.string(), lastname: z.string(), email: z.string() })
+    .object({
+      id: z.string(),
+      firstname: z.string(),
+      lastname: z.string(),
+      email: z.string().nullable(),
+    })
     .nullable(),
   data: z.record(z.string(), z.unknown()),
 });

@@ -2,7 +2,8 @@ import { NotAcceptableError, UnauthorizedError, type Logger } from '@filiere/pla
 import type { RoleCode } from '../kernel/roles.js';
 import { identityEvent } from './catalogue.js';
 import { invalidToken } from './errors.js';
-import type { IdentityJournal } from './journal.js';
+import { PIN_ROLES } from './permissions.js';
+import type { IdentityWriter } from './journal.js';
 import type { Mail, Mailer } from './mail/mailer.js';
 import { invitationMail, resetMail } from './mail/templates.js';
 import { hashPassword, verifyPassword } from './password.js';
@@ -16,7 +17,7 @@ export interface AuthDeps {
   logger: Logger;
   sign(claims: { sub: string; role: RoleCode; tv: number }): string;
   /** Writes to the identity tables with their audit events. */
-  journal: IdentityJournal;
+  journal: IdentityWriter;
   /** Tells the websocket hubs that these users' access changed (tokens revoked…). */
   accessChanged(userIds: string[]): Promise<void>;
 }
@@ -57,15 +58,18 @@ export class AuthService {
 
   /** Issues a fresh single-use link (older ones of that kind stop working) and mails it. */
   async sendLink(user: UserRow, kind: TokenKind): Promise<void> {
+    // A member without an e-mail (grower, carrier) has no web sign-in: nothing to send.
+    if (!user.email) return;
     const { token, hash } = newToken();
     await this.deps.repo.revokeTokens(user.id, kind);
     await this.deps.repo.insertToken(user.id, kind, hash, TOKEN_TTL_MS[kind]);
     const base = this.deps.publicUrl.replace(/\/$/, '');
     const link = `${base}${LINK_PATH[kind]}?t=${encodeURIComponent(token)}&r=${encodeURIComponent(user.email)}`;
+    const to = user.email;
     const mail =
       kind === 'INVITATION'
-        ? invitationMail(user.email, user.firstname, link)
-        : resetMail(user.email, user.firstname, link);
+        ? invitationMail(to, user.firstname, link)
+        : resetMail(to, user.firstname, link);
     try {
       await this.deps.mailer.send(mail);
     } catch (error) {
@@ -84,7 +88,8 @@ export class AuthService {
 
   async forgotPassword(email: string): Promise<void> {
     const user = await this.deps.repo.findByEmail(email);
-    if (user) await this.sendLink(user, 'RESET');
+    // Growers and carriers sign in by PIN (mobile channel), never with a web password.
+    if (user && !PIN_ROLES.includes(user.role_code)) await this.sendLink(user, 'RESET');
   }
 
   /** Whether a link's token would set the password now (not spent by the check). */

@@ -12,14 +12,15 @@ import { ROLE_CODES } from '../kernel/roles.js';
 const id = z.guid();
 const base = { userId: id, actorId: id };
 
-export const PAYOUT_ACCOUNTS = ['MOBILE_MONEY', 'BANK', 'PHONE'] as const;
+export const PAYOUT_ACCOUNTS = ['MOBILE_MONEY', 'BANK', 'BANK_NAME', 'PHONE'] as const;
 export type PayoutAccount = (typeof PAYOUT_ACCOUNTS)[number];
 
 const schemas = {
   /** A new account: by a registrar (actorId) or self-registered (actorId = userId). */
   UserRegistered: z.object({
     ...base,
-    email: z.string(),
+    /** Null for a member (grower, carrier) registered without one. */
+    email: z.string().nullable(),
     role: z.enum(ROLE_CODES),
     clusterId: id.nullable(),
     organizationId: id.nullable(),
@@ -28,18 +29,45 @@ const schemas = {
     bankAccountNumber: z.string().nullable(),
     isActive: z.boolean(),
     selfRegistered: z.boolean(),
+    /** Members (members.ts): their NIP and bank, when given. */
+    nip: z.string().nullable().optional(),
+    bankName: z.string().nullable().optional(),
   }),
-  UserEmailChanged: z.object({ ...base, from: z.string(), to: z.string() }),
+  /** A staff edit of a member's identity (members.ts `update`; the e-mail has its own event). */
+  UserDetailsChanged: z.object({
+    ...base,
+    field: z.enum(['firstname', 'lastname', 'nip', 'phone']),
+    from: z.string().nullable(),
+    to: z.string().nullable(),
+  }),
+  UserEmailChanged: z.object({ ...base, from: z.string().nullable(), to: z.string().nullable() }),
   UserPayoutAccountChanged: z.object({
     ...base,
     account: z.enum(PAYOUT_ACCOUNTS),
     from: z.string().nullable(),
     to: z.string().nullable(),
+    /** A member's change, applied once a super admin approved the request (four eyes). */
+    requestId: id.optional(),
+    requestedBy: id.optional(),
+    approvedBy: id.optional(),
   }),
+  /** Staff asked to change a member's payout account (actors/payout/); nothing changes yet. */
+  UserPayoutChangeRequested: z.object({
+    ...base,
+    requestId: id,
+    momoAccountNumber: z.string().nullable(),
+    bankName: z.string().nullable(),
+    bankAccountNumber: z.string().nullable(),
+  }),
+  /** A super admin rejected the request (with its reason); the account stays as it was. */
+  UserPayoutChangeRejected: z.object({ ...base, requestId: id, reason: z.string() }),
+  /** A new PIN was drawn and sent by SMS (never the PIN or its hash). */
+  UserPinReset: z.object(base),
   UserRoleChanged: z.object({ ...base, from: z.enum(ROLE_CODES), to: z.enum(ROLE_CODES) }),
   UserClusterChanged: z.object({ ...base, from: id.nullable(), to: id.nullable() }),
-  UserActivated: z.object(base),
-  UserDeactivated: z.object(base),
+  /** `reason`: a member's reinstatement or ban (members.ts `setActive`). */
+  UserActivated: z.object({ ...base, reason: z.string().optional() }),
+  UserDeactivated: z.object({ ...base, reason: z.string().optional() }),
   UserDeleted: z.object(base),
   /** The password was set or changed (never the password itself): PROFILE, RESET or INVITATION link. */
   UserPasswordChanged: z.object({ ...base, via: z.enum(['PROFILE', 'RESET', 'INVITATION']) }),

@@ -1,8 +1,10 @@
 import { ROLE, type RoleCode } from '../kernel/roles.js';
 import {
   canManageUser,
+  isMemberRole,
   isOrganizationManager,
   missingScope,
+  PIN_ROLES,
   ROUTE_ROLES,
   STAFF_ROLES,
   type Party,
@@ -87,6 +89,11 @@ export const RULE_MESSAGES = {
   ownActive: 'Vous ne pouvez pas désactiver votre propre compte',
   ownDelete: 'Vous ne pouvez pas supprimer votre propre compte',
   reach: 'Cet utilisateur n’est pas dans votre périmètre',
+  notMember:
+    'Seuls les producteurs, transporteurs, organisations paysannes et fournisseurs d’intrant se modifient ici',
+  memberOwnerOnly:
+    'Seul le titulaire du compte peut modifier son e-mail et son téléphone (il se connecte lui-même à Filière)',
+  ownMember: 'Modifiez votre propre compte depuis votre profil',
   notManager: 'Vous n’avez pas accès à cette ressource',
   currentPasswordRequired: 'Saisissez votre mot de passe actuel pour confirmer',
   currentPasswordWrong: 'Mot de passe actuel incorrect',
@@ -226,4 +233,31 @@ export function clusterOfNewUser(actor: Party, clusterId: string | null): string
 /** The organisation a new user of `actor` belongs to: an aggregator's or SFD's own for its staff. */
 export function organizationOfNewUser(actor: Party, organizationId: string | null): string | null {
   return isOrganizationManager(actor.role) ? (actor.organizationId ?? null) : organizationId;
+}
+
+/**
+ * The fields staff edit on a member (members.ts `update`, behind the growers', carriers',
+ * cooperatives' and suppliers' edit forms). Never a payout account: those change only through
+ * a four-eyes request (actors/payout/, `changePayout`).
+ */
+export const MEMBER_EDIT_FIELDS = ['firstname', 'lastname', 'nip', 'phone', 'email'] as const;
+export type MemberEditField = (typeof MEMBER_EDIT_FIELDS)[number];
+
+/**
+ * May `actor` (staff) change `field` of the member `target`? Staff in reach (canManageUser:
+ * the super admin and admins all, a cluster manager its cluster's) edit names and NIP of every
+ * member, and the phone and e-mail of growers and carriers — who have no web sign-in (PIN
+ * roles): no password link is ever sent to them, so a changed e-mail hands nothing over. A
+ * cooperative's or supplier's representative signs in on the web: its e-mail and phone stay
+ * its own (PATCH /users/me…). Nobody edits itself here. Reach on the actors' own rows (cluster,
+ * cooperative) is the area's check, made before; this one is on the users row.
+ */
+export function mayEditMember(actor: Party, target: Party, field: MemberEditField): Verdict {
+  if (!isMemberRole(target.role)) return refuse(RULE_MESSAGES.notMember);
+  if (actor.id === target.id) return refuse(RULE_MESSAGES.ownMember);
+  if (!canManageUser(actor, target)) return refuse(RULE_MESSAGES.reach);
+  if ((field === 'email' || field === 'phone') && !PIN_ROLES.includes(target.role)) {
+    return refuse(RULE_MESSAGES.memberOwnerOnly);
+  }
+  return allow();
 }

@@ -33,6 +33,33 @@ export const userLoader =
 export { hashPassword } from './password.js';
 export type { IdentityTables } from './tables.js';
 export { createMailer, identityServices, type IdentityServiceDeps } from './services.js';
+export {
+  drawPin,
+  members,
+  membersOf,
+  PHONE_TAKEN_MESSAGE,
+  type MemberPatch,
+  type MemberRole,
+  type Members,
+  type MembersApp,
+  type MembersDeps,
+  type MemberView,
+  type NewMember,
+  type NewOrganization,
+  type PayoutAccounts,
+  type RegisteredMember,
+} from './members.js';
+export {
+  createSms,
+  maskNumber,
+  payoutApprovedSms,
+  payoutRejectedSms,
+  payoutRequestedSms,
+  type Sms,
+  type SmsSender,
+} from './sms/index.js';
+export { MEMBER_ROLES, PIN_ROLES, isMemberRole } from './permissions.js';
+export { normalizeBeninPhone, phoneOperator } from './phone.js';
 export type { Mail, Mailer } from './mail/mailer.js';
 export type { SignupBody } from './schemas.js';
 export { email, phone, text } from './schemas.js';

@@ -1,10 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { IdentityTables } from './tables.js';
 import type { CommandPipeline } from '@filiere/event-store';
 import { ConcurrencyError, narrowDb } from '@filiere/platform';
 import { userStreamId, type IdentityEvent } from './catalogue.js';
 import { IdentityRepository } from './repository.js';
+
+const journals = new WeakMap<CommandPipeline, unknown>();
+
+/** What identity's services need of the journal (whatever tables its pool holds). */
+export interface IdentityWriter {
+  write<T>(work: (repo: IdentityRepository) => Promise<IdentityChange<T>>): Promise<T>;
+}
 
 /** What a write to the identity tables decided: its answer, and the events that record it. */
 export interface IdentityChange<T> {
@@ -38,20 +45,36 @@ export interface IdentityChange<T> {
  */
 export class IdentityJournal<DB extends IdentityTables = IdentityTables> {
   private tail: Promise<unknown> = Promise.resolve();
-  /** Identity's own tables (the pool is the caller's, whatever else it holds). */
-  private readonly db: Kysely<IdentityTables>;
 
   constructor(
-    db: Kysely<DB>,
+    /** The caller's pool, whatever else it holds (identity reads it through its own tables). */
+    private readonly db: Kysely<DB>,
     private readonly pipeline: CommandPipeline,
-  ) {
-    this.db = narrowDb<IdentityTables>()(db);
+  ) {}
+
+  /**
+   * The journal of this pipeline, made once: identity's routes and the members face share it,
+   * so that their writes queue behind one another (one pooled connection held at a time).
+   */
+  static of<DB extends IdentityTables>(db: Kysely<DB>, pipeline: CommandPipeline) {
+    let journal = journals.get(pipeline) as IdentityJournal<DB> | undefined;
+    if (!journal) {
+      journal = new IdentityJournal(db, pipeline);
+      journals.set(pipeline, journal);
+    }
+    return journal;
   }
 
-  write<T>(work: (repo: IdentityRepository) => Promise<IdentityChange<T>>): Promise<T> {
+  /**
+   * `work` gets identity's repository on the transaction, and the transaction itself typed
+   * with the caller's tables (the members face runs other contexts' inserts in it).
+   */
+  write<T>(
+    work: (repo: IdentityRepository, trx: Transaction<DB>) => Promise<IdentityChange<T>>,
+  ): Promise<T> {
     const run = this.tail.then(() =>
       this.db.transaction().execute(async (trx) => {
-        const change = await work(new IdentityRepository(trx));
+        const change = await work(new IdentityRepository(narrowDb<IdentityTables>()(trx)), trx);
         if (change.events.length) await this.append(change);
         return change.result;
       }),

@@ -32,6 +32,28 @@ export const ADMIN_ROLES: readonly RoleCode[] = [ROLE.SUPER_ADMIN, ROLE.ADMIN];
 /** An organisation's staff: what its aggregator or SFD registers and manages. */
 export const STAFF_ROLES: readonly RoleCode[] = [ROLE.SECRETARY, ROLE.ACCOUNTING, ROLE.DIRECTOR];
 
+/**
+ * Members: the actors staff register through identity's members face (members.ts) — growers,
+ * carriers, and the representatives of cooperatives and input suppliers. A phone identifies
+ * each (unique among them), and their payout accounts change only through a four-eyes request.
+ */
+export const MEMBER_ROLES = [
+  ROLE.GROWER,
+  ROLE.CARRIER,
+  ROLE.FARMER_ORGANIZATION,
+  ROLE.INPUT_PROVIDER,
+] as const satisfies readonly RoleCode[];
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+export const isMemberRole = (role: RoleCode): role is MemberRole =>
+  (MEMBER_ROLES as readonly RoleCode[]).includes(role);
+
+/**
+ * Members without a web sign-in: growers and carriers reach their account by phone and PIN
+ * (mobile channel). No password link is ever sent to them; staff in reach edit their names,
+ * phone, e-mail and NIP (field-rules.ts mayEditMember).
+ */
+export const PIN_ROLES: readonly RoleCode[] = [ROLE.GROWER, ROLE.CARRIER];
+
 /** The roles that manage their own organisation's staff (and nobody else). */
 export const ORGANIZATION_MANAGERS: readonly RoleCode[] = [ROLE.INDUSTRIAL, ROLE.SFD];
 

@@ -13,7 +13,7 @@ export type UserRow = SignedInUser;
 export interface NewUser {
   firstname: string;
   lastname: string;
-  email: string;
+  email: string | null;
   username: string;
   phone: string | null;
   role_id: number;
@@ -22,6 +22,8 @@ export interface NewUser {
   momo_account_number?: string | null;
   bank_account_number?: string | null;
   nip?: string | null;
+  bank_name?: string | null;
+  pin_hash?: string | null;
   is_active: boolean;
   self_registered: boolean;
   password_hash?: string | null;
@@ -144,10 +146,12 @@ export class IdentityRepository<DB extends IdentityTables = IdentityTables> {
   /** Names and e-mails of users, deleted ones included (audit trails name former users too). */
   async namesOf(
     ids: string[],
-  ): Promise<Map<string, { id: string; firstname: string; lastname: string; email: string }>> {
+  ): Promise<
+    Map<string, { id: string; firstname: string; lastname: string; email: string | null }>
+  > {
     const names = new Map<
       string,
-      { id: string; firstname: string; lastname: string; email: string }
+      { id: string; firstname: string; lastname: string; email: string | null }
     >();
     if (!ids.length) return names;
     const rows = await this.db

@@ -79,7 +79,8 @@ export const userSchema = z.object({
   id: z.string(),
   firstname: z.string(),
   lastname: z.string(),
-  email: z.string(),
+  /** Null for a grower or carrier registered without one. */
+  email: z.string().nullable(),
   username: z.string(),
   phone: z.string().nullable(),
   /** Numéro d'identification personnel (1–10 digits), when known. */

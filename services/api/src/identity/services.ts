@@ -42,7 +42,7 @@ export interface IdentityServiceDeps<DB extends IdentityTables = IdentityTables>
  */
 export function identityServices<DB extends IdentityTables>(deps: IdentityServiceDeps<DB>) {
   const repo = new IdentityRepository(deps.db);
-  const journal = new IdentityJournal(deps.db, deps.commands);
+  const journal = IdentityJournal.of(deps.db, deps.commands);
   const auth = new AuthService({
     repo,
     mailer: deps.mailer,

@@ -8,7 +8,7 @@ type NullableTime = ColumnType<Date | null, Date | string | null | undefined, Da
 
 /**
  * The tables identity's migrations create (migrations/20261121_0300_identity.ts, 0301 nip,
- * 0302 token_version). The codes' types (role, organisation type, token kind) are the
+ * 0302 token_version, 20261125_0310 members: nullable e-mail, PIN hash, bank name, SMS outbox). The codes' types (role, organisation type, token kind) are the
  * ones the database's check constraints and seeds hold.
  */
 export interface IdentityTables {
@@ -33,7 +33,8 @@ export interface IdentityTables {
     id: Generated<string>;
     firstname: string;
     lastname: string;
-    email: string;
+    /** Growers and carriers may have none. */
+    email: string | null;
     username: string;
     phone: string | null;
     password_hash: string | null;
@@ -50,6 +51,9 @@ export interface IdentityTables {
     deleted_at: NullableTime;
     nip: string | null;
     token_version: Generated<number>;
+    /** argon2id hash of a grower's 5-digit PIN (members.ts resetPin). */
+    pin_hash: string | null;
+    bank_name: string | null;
   };
   user_tokens: {
     id: Generated<string>;
@@ -67,6 +71,13 @@ export interface IdentityTables {
     subject: string;
     text: string;
     html: string;
+    created_at: CreatedAt;
+  };
+  /** The SMS outbox (identity/sms/): every SMS the default adapter "sends". */
+  sms_outbox: {
+    id: Generated<number>;
+    recipient: string;
+    text: string;
     created_at: CreatedAt;
   };
 }

@@ -33,7 +33,8 @@ export async function seedUser<DB extends IdentityTables>(
       lastname: `Nom${n}`,
       email,
       username: email,
-      phone: '+2290197000000',
+      // Distinct per user: a phone identifies a member (unique index of migration 0310).
+      phone: `+2290140${String(n % 1_000_000).padStart(6, '0')}`,
       password_hash: await cachedHash,
       role_id: roleIdOf(role),
       cluster_id: options.clusterId ?? null,

@@ -15,7 +15,7 @@ import {
   type PayoutField,
   type Verdict,
 } from './field-rules.js';
-import type { IdentityJournal } from './journal.js';
+import type { IdentityWriter } from './journal.js';
 import { emailChangedMail, payoutChangedMail } from './mail/templates.js';
 import {
   canManageUser,
@@ -108,7 +108,7 @@ export class UsersService {
     /** 422 while the user's wallet holds money or a withdrawal is in flight (the wallet's). */
     private readonly requireEmptyWallet: (userId: string) => Promise<void>,
     /** Writes to the identity tables with their audit events (journal.ts). */
-    private readonly journal: IdentityJournal,
+    private readonly journal: IdentityWriter,
     /** Tells the websocket hubs that these users' access changed. */
     private readonly accessChanged: (userIds: string[]) => Promise<void> = async () => {},
   ) {}
@@ -392,7 +392,7 @@ export class UsersService {
       );
     }
     let emailChanged = false;
-    if (body.email !== undefined && body.email.toLowerCase() !== target.email.toLowerCase()) {
+    if (body.email !== undefined && body.email.toLowerCase() !== target.email?.toLowerCase()) {
       check({ field: 'email' });
       values.email = body.email;
       values.username = body.email;
@@ -451,11 +451,12 @@ export class UsersService {
   private async afterChange(applied: Applied): Promise<void> {
     const { before } = applied;
     const to = before.email;
-    if (applied.emailChanged) {
+    // A member without an e-mail (grower, carrier) gets no notice by mail.
+    if (to && applied.emailChanged) {
       const now = (await this.repo.findById(before.id))?.email ?? '';
       await this.auth.sendMail(emailChangedMail(to, before.firstname, now));
     }
-    if (applied.payoutChanged.length) {
+    if (to && applied.payoutChanged.length) {
       const now = await this.repo.findById(before.id);
       for (const field of applied.payoutChanged) {
         const { column, label } = PAYOUT[field];

@@ -9,7 +9,8 @@ export interface SignedInUser {
   id: string;
   firstname: string;
   lastname: string;
-  email: string;
+  /** Growers and carriers (members registered by staff) may have none. */
+  email: string | null;
   username: string;
   phone: string | null;
   /** National identification number (numeric, ≤ 10 characters), when known. */

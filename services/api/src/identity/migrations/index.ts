@@ -2,6 +2,7 @@ import type { MigrationSet } from '@filiere/platform';
 import * as identity from './20261121_0300_identity.js';
 import * as userNip from './20261121_0301_user_nip.js';
 import * as tokenVersion from './20261122_0302_user_token_version.js';
+import * as members from './20261125_0310_members.js';
 
 /**
  * Names sort after every migration already applied anywhere (wallet's 20261121_04xx
@@ -11,4 +12,5 @@ export const identityMigrations: MigrationSet = {
   '20261121_0300_identity': identity,
   '20261121_0301_user_nip': userNip,
   '20261122_0302_user_token_version': tokenVersion,
+  '20261125_0310_members': members,
 };
