@@ -3,6 +3,7 @@ import type { PlatformTables } from '@filiere/platform';
 import type { ProjectionCheckpointTables } from '@filiere/projections';
 import type { ActorsTables } from './actors/index.js';
 import type { IdentityTables } from './identity/index.js';
+import type { LocationsTables } from './locations/index.js';
 
 /**
  * The product's database, merged from the tables each owner declares beside its migrations:
@@ -14,4 +15,5 @@ export type Database = PlatformTables &
   EventStoreTables &
   ProjectionCheckpointTables &
   IdentityTables &
+  LocationsTables &
   ActorsTables;

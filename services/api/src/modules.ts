@@ -1,6 +1,7 @@
 import { actorsModule } from './actors/index.js';
 import { identityModule } from './identity/index.js';
 import { assembleProduct, type ContextModule } from './kernel/index.js';
+import { locationsModule } from './locations/index.js';
 import { walletModule } from './wallet/index.js';
 
 /**
@@ -11,7 +12,12 @@ import { walletModule } from './wallet/index.js';
  *
  * Loading this file loads no route and no Fastify: the worker imports it.
  */
-export const modules: readonly ContextModule[] = [identityModule, walletModule, actorsModule];
+export const modules: readonly ContextModule[] = [
+  identityModule,
+  walletModule,
+  locationsModule,
+  actorsModule,
+];
 
 /** What the modules add up to: catalogue, projectors, jobs, demo steps, migrations. */
 export const product = assembleProduct(modules);

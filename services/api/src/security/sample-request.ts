@@ -72,6 +72,15 @@ async function valueFor(
       return 1;
     case 'phone':
       return '0197000000';
+    // Locations: a place that exists on one path (Atlantique › Allada › Agbanou › Acclohoue).
+    case 'departmentCode':
+      return 'D03';
+    case 'communeCode':
+      return 'C017';
+    case 'arrondissementCode':
+      return 'A098';
+    case 'villageCode':
+      return 'A098-001';
     default:
       return sampleOf(schema);
   }
