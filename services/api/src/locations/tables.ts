@@ -1,7 +1,7 @@
 /**
  * The reference tables of Benin's territorial divisions (migrations/20261125_0500_locations),
- * read-only after the migration loads them. Codes are text: 'D03', 'C021', 'A151',
- * 'A151-004' (see tree.ts); names upper case without accents, as in the source.
+ * read-only after the migration loads them. Codes are text: 'D03', 'C017', 'A098',
+ * 'A098-001' (see tree.ts); names upper case without accents, as in the source.
  */
 export interface LocationsTables {
   departments: { code: string; name: string };

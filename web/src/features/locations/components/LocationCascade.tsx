@@ -2,8 +2,9 @@
  * LocationCascade — the address picker of every form that names a place in Benin (growers,
  * plots, carriers, cooperatives…): four searchable selects, Département → Commune →
  * Arrondissement → Village. Each is enabled once its parent is chosen; changing a parent
- * clears the levels below it. Field values are CODES ('D03', 'C021', 'A151', 'A151-004'),
- * '' when not chosen; names are shown as in the reference data (upper case, no accents).
+ * clears the levels below it. Field values are CODES ('D03', 'C017', 'A098', 'A098-001' for
+ * Atlantique › Allada › Agbanou › Acclohoue), '' when not chosen; names are shown as in the
+ * reference data (upper case, no accents).
  *
  * Props
  * - `control`  the react-hook-form `control` of the form.
