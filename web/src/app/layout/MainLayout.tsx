@@ -1,16 +1,33 @@
 import { AppShell, Burger, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Outlet, useRouterState } from '@tanstack/react-router';
+import { Outlet, useMatches, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SideNav } from './SideNav.js';
+
+declare module '@tanstack/react-router' {
+  interface StaticDataRouteOption {
+    /** A full-screen form without the navigation bar (spec: the actors' create/edit screens). */
+    bare?: boolean;
+  }
+}
 
 /** Main layout: side navigation; on mobile a header with a menu toggle. */
 export function MainLayout() {
   const { t } = useTranslation('nav');
   const [opened, { toggle, close }] = useDisclosure();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const bare = useMatches({ select: (matches) => matches.some((m) => m.staticData?.bare) });
   useEffect(close, [pathname, close]);
+  if (bare) {
+    return (
+      <AppShell padding="lg" styles={{ main: { background: 'var(--mantine-color-gray-0)' } }}>
+        <AppShell.Main>
+          <Outlet />
+        </AppShell.Main>
+      </AppShell>
+    );
+  }
   return (
     <AppShell
       header={{ height: { base: 56, sm: 0 } }}

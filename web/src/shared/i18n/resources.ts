@@ -1,6 +1,7 @@
 import enAuth from './locales/en/auth.json';
 import enCommon from './locales/en/common.json';
 import enErrors from './locales/en/errors.json';
+import enGrowers from './locales/en/growers.json';
 import enLocations from './locales/en/locations.json';
 import enNav from './locales/en/nav.json';
 import enProfile from './locales/en/profile.json';
@@ -10,6 +11,7 @@ import enWallet from './locales/en/wallet.json';
 import frAuth from './locales/fr/auth.json';
 import frCommon from './locales/fr/common.json';
 import frErrors from './locales/fr/errors.json';
+import frGrowers from './locales/fr/growers.json';
 import frLocations from './locales/fr/locations.json';
 import frNav from './locales/fr/nav.json';
 import frProfile from './locales/fr/profile.json';
@@ -28,6 +30,7 @@ export const resources = {
     errors: frErrors,
     wallet: frWallet,
     locations: frLocations,
+    growers: frGrowers,
   },
   en: {
     common: enCommon,
@@ -39,6 +42,7 @@ export const resources = {
     errors: enErrors,
     wallet: enWallet,
     locations: enLocations,
+    growers: enGrowers,
   },
 } as const;
 

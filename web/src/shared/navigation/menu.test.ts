@@ -79,7 +79,11 @@ describe('menu entries follow the route files', () => {
       'supplies',
       'financings',
     ]);
-    expect(keys(ROLES.SUPER_ADMIN, false, FILE_ROUTE_PATHS)).toEqual(['adminSupplies', 'users']);
+    expect(keys(ROLES.SUPER_ADMIN, false, FILE_ROUTE_PATHS)).toEqual([
+      'adminSupplies',
+      'growers',
+      'users',
+    ]);
     expect(keys(ROLES.GROWER, false, FILE_ROUTE_PATHS)).toEqual([]);
     // The default is the app's own route tree.
     expect(buildMenu({ role: ROLES.INDUSTRIAL })).toEqual(

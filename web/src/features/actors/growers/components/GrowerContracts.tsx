@@ -1,0 +1,70 @@
+import { Paper, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { formatDate } from '../../../../shared/format/date.js';
+import { formatMoney } from '../../../../shared/format/money.js';
+import type { ListSearch } from '../../../../shared/search/list-search.js';
+import type { Column } from '../../../../shared/ui/DataTable.js';
+import { ListPanel } from '../../../../shared/ui/ListPage.js';
+import { StatusBadge } from '../../../../shared/ui/StatusBadge.js';
+import { growerContractsQuery, type GrowerContract } from '../api/growers.js';
+
+/**
+ * The grower's contracts (`GET grower/contracts/{id}`): searchable, paginated, with the
+ * table's loading and empty texts; filled once contracts exist.
+ */
+export function GrowerContracts({
+  growerId,
+  search,
+  onSearchChange,
+}: {
+  growerId: string;
+  search: ListSearch<never>;
+  onSearchChange: (next: ListSearch<never>) => void;
+}) {
+  const { t } = useTranslation('growers');
+  const list = useQuery(growerContractsQuery(growerId, search));
+  const columns: Column<GrowerContract>[] = [
+    { name: 'reference', title: t('contracts.reference') },
+    {
+      name: 'type',
+      title: t('contracts.type'),
+      transform: (c) => t(`contractTypes.${c.type}`, { defaultValue: c.type }),
+    },
+    {
+      name: 'quantity',
+      title: t('contracts.quantity'),
+      transform: (c) => (c.quantity == null ? '' : String(c.quantity)),
+    },
+    {
+      name: 'amount',
+      title: t('contracts.amount'),
+      transform: (c) => (c.amount == null ? '' : formatMoney(Number(c.amount))),
+    },
+    {
+      name: 'status',
+      title: t('contracts.status'),
+      transform: (c) => <StatusBadge status={c.status} />,
+    },
+    {
+      name: 'date',
+      title: t('contracts.date'),
+      transform: (c) => (c.createdAt ? formatDate(c.createdAt) : ''),
+    },
+  ];
+  return (
+    <Paper component="section" aria-label={t('detail.contracts')}>
+      <Title order={2} size="h4" mb="sm">
+        {t('detail.contracts')}
+      </Title>
+      <ListPanel
+        search={search}
+        onSearchChange={onSearchChange}
+        searchPlaceholder={t('contracts.searchPlaceholder')}
+        columns={columns}
+        list={list}
+        caption={t('detail.contracts')}
+      />
+    </Paper>
+  );
+}
