@@ -1,4 +1,5 @@
 import enAuth from './locales/en/auth.json';
+import enClusters from './locales/en/clusters.json';
 import enCommon from './locales/en/common.json';
 import enErrors from './locales/en/errors.json';
 import enGrowers from './locales/en/growers.json';
@@ -9,6 +10,7 @@ import enUsers from './locales/en/users.json';
 import enValidation from './locales/en/validation.json';
 import enWallet from './locales/en/wallet.json';
 import frAuth from './locales/fr/auth.json';
+import frClusters from './locales/fr/clusters.json';
 import frCommon from './locales/fr/common.json';
 import frErrors from './locales/fr/errors.json';
 import frGrowers from './locales/fr/growers.json';
@@ -30,6 +32,7 @@ export const resources = {
     errors: frErrors,
     wallet: frWallet,
     locations: frLocations,
+    clusters: frClusters,
     growers: frGrowers,
   },
   en: {
@@ -42,6 +45,7 @@ export const resources = {
     errors: enErrors,
     wallet: enWallet,
     locations: enLocations,
+    clusters: enClusters,
     growers: enGrowers,
   },
 } as const;
