@@ -1,11 +1,12 @@
-import { Queue, Worker } from 'bullmq';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
-import { redisConnection, type InProcessLoop, type Logger } from '@filiere/platform';
+import { redisConnection, type Logger } from '@filiere/platform';
 import type { PushPublisher } from '@filiere/projections';
 import { exportLoop, type ExportLoopOptions } from './export-loop.js';
 import { ExportRunner, type ExportRunnerOptions } from './export-runner.js';
 import type { WalletExportsTables } from './export-store.js';
+import { startLoopWorker, type LoopWorker } from '../jobs/loop-worker.js';
 
 export const EXPORT_QUEUE = 'filiere-export-jobs';
 
@@ -40,15 +41,12 @@ export class ExportQueue {
   }
 }
 
-export interface ExportWorker {
-  loop: InProcessLoop;
-  close(): Promise<void>;
-}
+export type ExportWorker = LoopWorker;
 
 /**
- * The worker side (`npm run worker`): a BullMQ worker whose jobs wake the export loop, which
- * also polls for jobs whose runner died (lease run out) and sweeps old files. Exports run
- * one at a time per worker process; any number of workers may run.
+ * The worker side (`npm run worker`): the export loop (as in the API without REDIS_URL) woken
+ * by BullMQ; it also polls for jobs whose runner died (lease run out) and sweeps old files.
+ * Exports run one at a time per worker process; any number of workers may run.
  */
 export async function startExportWorker<DB extends WalletExportsTables>(options: {
   db: Kysely<DB>;
@@ -62,25 +60,10 @@ export async function startExportWorker<DB extends WalletExportsTables>(options:
     logger: options.logger,
     ...options.runner,
   });
-  const loop = exportLoop(runner, options.logger, options.loop);
-  const redis = new Redis(redisConnection(options.redisUrl, 'worker'));
-  redis.on('error', (err) => options.logger.warn({ err }, 'export worker redis error'));
-  const worker = new Worker(
-    EXPORT_QUEUE,
-    async () => {
-      loop.wake();
-      await loop.idle();
-    },
-    { connection: redis, concurrency: 1 },
-  );
-  worker.on('error', (err) => options.logger.warn({ err }, 'export worker error'));
-  loop.start();
-  return {
-    loop,
-    async close() {
-      await worker.close().catch(() => undefined);
-      await loop.stop();
-      redis.disconnect();
-    },
-  };
+  return startLoopWorker({
+    queue: EXPORT_QUEUE,
+    redisUrl: options.redisUrl,
+    loop: exportLoop(runner, options.logger, options.loop),
+    logger: options.logger,
+  });
 }

@@ -1,4 +1,4 @@
-import { Queue, Worker } from 'bullmq';
+import { Queue } from 'bullmq';
 import type { Kysely } from 'kysely';
 import {
   CommandPipeline,
@@ -8,7 +8,9 @@ import {
 } from '@filiere/event-store';
 import { redisConnection, type Config, type Logger } from '@filiere/platform';
 import { createWalletWriteSide } from '../write-side.js';
+import { InProcessJobLoop } from './in-process.js';
 import type { WalletJobsTables } from './job-store.js';
+import { startLoopWorker } from './loop-worker.js';
 
 export const WALLET_JOB_QUEUE = 'filiere-wallet-jobs';
 
@@ -56,9 +58,10 @@ export interface WalletJobWorker {
 }
 
 /**
- * The worker side (`npm run worker`): runs due wallet jobs when BullMQ wakes it and every
- * `sweepMs` (recovering lost wake-ups and delayed retries), and recovers payouts from the
- * ledger's state at start and every `recoverEveryMs`. Any number of workers may run: jobs are leased in SQL.
+ * The worker side (`npm run worker`): the wallet's job loop (`InProcessJobLoop`, as in the API
+ * without REDIS_URL) woken by BullMQ, polling every `sweepMs` (delayed retries, lost wake-ups)
+ * and recovering payouts from the ledger's state at start and every `recoverEveryMs`. Any
+ * number of workers may run: jobs are leased in SQL.
  */
 export async function startWalletJobWorker<
   DB extends EventStoreTables & WalletJobsTables,
@@ -69,6 +72,7 @@ export async function startWalletJobWorker<
   logger: Logger;
   /** The product's catalogue (the job pipeline's event store encodes and decodes with it). */
   catalogue: EventCatalogue;
+  /** How often due jobs are looked for without a wake-up (default 2 s). */
   sweepMs?: number;
   /** How often payouts are recovered from the ledger's state (default 60 s). */
   recoverEveryMs?: number;
@@ -83,39 +87,22 @@ export async function startWalletJobWorker<
     logger: options.logger,
     pipeline,
   });
-  const run = async () => {
-    try {
-      while ((await side.runner.runDue()) > 0);
-    } catch (err) {
-      options.logger.error({ err }, 'wallet jobs failed');
-    }
-  };
-  const worker = new Worker(WALLET_JOB_QUEUE, run, {
-    connection: redisConnection(options.redisUrl, 'worker'),
-    concurrency: 1,
-  });
-  worker.on('error', (err) => options.logger.warn({ err }, 'wallet job worker error'));
   // Recovery runs at start and then periodically: an API process killed between a
   // withdrawal's commit and its job insert (or a database lost in between) left a debited
   // withdrawal without a payout job until some worker restarted (found by the bank test).
-  const recover = async () => {
-    try {
-      if ((await side.runner.recover()) > 0) await run();
-    } catch (err) {
-      options.logger.error({ err }, 'wallet job recovery failed');
-    }
-  };
-  await recover();
-  const sweep = setInterval(() => void run(), options.sweepMs ?? 2000);
-  sweep.unref();
-  const recovery = setInterval(() => void recover(), options.recoverEveryMs ?? 60_000);
-  recovery.unref();
-  void run();
+  const loop = new InProcessJobLoop(side.runner, options.logger, {
+    pollMs: options.sweepMs ?? 2000,
+    recoverEveryMs: options.recoverEveryMs ?? 60_000,
+  });
+  const worker = startLoopWorker({
+    queue: WALLET_JOB_QUEUE,
+    redisUrl: options.redisUrl,
+    loop,
+    logger: options.logger,
+  });
   return {
     async close() {
-      clearInterval(sweep);
-      clearInterval(recovery);
-      await worker.close().catch(() => undefined);
+      await worker.close();
       await pipeline.close();
     },
   };

@@ -112,6 +112,14 @@ export class WalletJobRunner<
     return added;
   }
 
+  /**
+   * The loop's housekeeping (every `recoverEveryMs` of `InProcessJobLoop`): recovery again,
+   * since a job insert can be lost after the start too (a process killed, the database away).
+   */
+  async sweep(): Promise<void> {
+    await this.recover();
+  }
+
   /** Runs the jobs due at `now` (default: now); returns how many ran. */
   async runDue(now = new Date(), limit = 50): Promise<number> {
     // One claim per job, right before it runs: a batch claimed at once kept its last jobs
