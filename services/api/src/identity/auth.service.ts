@@ -88,8 +88,18 @@ export class AuthService {
 
   async forgotPassword(email: string): Promise<void> {
     const user = await this.deps.repo.findByEmail(email);
-    // Growers and carriers sign in by PIN (mobile channel), never with a web password.
-    if (user && !PIN_ROLES.includes(user.role_code)) await this.sendLink(user, 'RESET');
+    if (user && (await this.mayGetPasswordLink(user))) await this.sendLink(user, 'RESET');
+  }
+
+  /**
+   * A grower or carrier registered by staff (members.ts) has no web sign-in: no password and
+   * no invitation, and no reset link either (else a changed e-mail would hand its account
+   * over). One that has a password or a pending invitation (created through the user form)
+   * keeps the usual links.
+   */
+  private async mayGetPasswordLink(user: UserRow): Promise<boolean> {
+    if (!PIN_ROLES.includes(user.role_code) || user.password_hash) return true;
+    return this.deps.repo.hasPendingToken(user.id, 'INVITATION');
   }
 
   /** Whether a link's token would set the password now (not spent by the check). */

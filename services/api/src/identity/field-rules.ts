@@ -94,6 +94,8 @@ export const RULE_MESSAGES = {
   memberOwnerOnly:
     'Seul le titulaire du compte peut modifier son e-mail et son téléphone (il se connecte lui-même à Filière)',
   ownMember: 'Modifiez votre propre compte depuis votre profil',
+  pinGrowerOnly: 'Seul le code PIN d’un producteur peut être réinitialisé',
+  pinByManager: 'Seul le gestionnaire de cluster du producteur peut réinitialiser son code PIN',
   notManager: 'Vous n’avez pas accès à cette ressource',
   currentPasswordRequired: 'Saisissez votre mot de passe actuel pour confirmer',
   currentPasswordWrong: 'Mot de passe actuel incorrect',
@@ -259,5 +261,18 @@ export function mayEditMember(actor: Party, target: Party, field: MemberEditFiel
   if ((field === 'email' || field === 'phone') && !PIN_ROLES.includes(target.role)) {
     return refuse(RULE_MESSAGES.memberOwnerOnly);
   }
+  return allow();
+}
+
+/**
+ * May `actor` reset the PIN of `target`? Only a cluster manager (spec §6), for a grower of its
+ * own cluster (the grower's users.cluster_id, set with its growers row and moved with it).
+ */
+export function mayResetPin(actor: Party, target: Party): Verdict {
+  if (actor.role !== ROLE.CLUSTER_MANAGER) return refuse(RULE_MESSAGES.pinByManager);
+  const missing = missingScopeMessage(actor);
+  if (missing) return refuse(missing);
+  if (target.role !== ROLE.GROWER) return refuse(RULE_MESSAGES.pinGrowerOnly);
+  if (target.clusterId !== actor.clusterId) return refuse(RULE_MESSAGES.reach);
   return allow();
 }

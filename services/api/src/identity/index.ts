@@ -37,6 +37,7 @@ export {
   drawPin,
   members,
   membersOf,
+  PAYOUT_BANKS,
   PHONE_TAKEN_MESSAGE,
   type MemberPatch,
   type MemberRole,

@@ -83,6 +83,21 @@ export class IdentityJournal<DB extends IdentityTables = IdentityTables> {
     return run;
   }
 
+  /**
+   * The same, inside the CALLER's transaction (not queued behind the others, since the caller
+   * holds its connection already): the events are appended before the caller commits, so the
+   * order above holds — a rollback of the caller's transaction after the append leaves an
+   * audited attempt, never an unaudited change.
+   */
+  async writeIn<T>(
+    trx: Transaction<DB>,
+    work: (repo: IdentityRepository, trx: Transaction<DB>) => Promise<IdentityChange<T>>,
+  ): Promise<T> {
+    const change = await work(new IdentityRepository(narrowDb<IdentityTables>()(trx)), trx);
+    if (change.events.length) await this.append(change);
+    return change.result;
+  }
+
   private async append(change: IdentityChange<unknown>): Promise<void> {
     const streamId = userStreamId(change.userId);
     for (let attempt = 0; ; attempt++) {

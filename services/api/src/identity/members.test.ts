@@ -300,6 +300,33 @@ describe('members (identity’s face for the actors)', () => {
     }
   });
 
+  it('given the caller’s transaction, when members move with it and it rolls back, then no user moved; when it commits, they did', async () => {
+    const a = await register(grower());
+    await expect(
+      testDb.db.transaction().execute(async (trx) => {
+        await face.setCluster([a.id], clusterB, superAdmin, trx);
+        throw new Error('the area refused');
+      }),
+    ).rejects.toThrow('the area refused');
+    expect((await user(a.id)).cluster_id).toBe(clusterA);
+    await testDb.db.transaction().execute(async (trx) => {
+      await face.setCluster([a.id], clusterB, superAdmin, trx);
+    });
+    expect((await user(a.id)).cluster_id).toBe(clusterB);
+    await face.setCluster([], clusterA, superAdmin);
+  });
+
+  it('given a ban with `within`, when `within` fails, then the member stays active and nothing is audited', async () => {
+    const u = await register(grower());
+    await expect(
+      face.setActive(u.id, false, superAdmin, 'Fraude', async () => {
+        throw new Error('row missing');
+      }),
+    ).rejects.toThrow('row missing');
+    expect((await user(u.id)).is_active).toBe(true);
+    expect((await events(u.id)).map((e) => e.type)).toEqual(['UserRegistered']);
+  });
+
   it('given a payout change, when the requester or a non-super-admin approves it, then 403 and the account stays; a second super admin applies it with approvedBy', async () => {
     const member = grower();
     const u = await register(member);

@@ -15,8 +15,14 @@ import type { ProductTables } from '../kernel/tables.js';
 import { AuthService } from './auth.service.js';
 import { identityEvent, type IdentityEvent } from './catalogue.js';
 import { fieldError, isDuplicateEmail, userAlreadyExists } from './errors.js';
-import { mayChange, mayCreate, mayEditMember, type MemberEditField } from './field-rules.js';
-import { IdentityJournal } from './journal.js';
+import {
+  mayChange,
+  mayCreate,
+  mayEditMember,
+  RULE_MESSAGES,
+  type MemberEditField,
+} from './field-rules.js';
+import { IdentityJournal, type IdentityChange } from './journal.js';
 import type { Mailer } from './mail/mailer.js';
 import { hashPassword } from './password.js';
 import { isMemberRole, PIN_ROLES, type MemberRole, type Party } from './permissions.js';
@@ -163,10 +169,29 @@ export interface Members<DB extends IdentityTables = ProductTables> {
   ): Promise<{ id: string }>;
   /** A staff edit (names, NIP; phone and e-mail of growers and carriers), audited. */
   update(userId: string, patch: MemberPatch, actorId: string): Promise<void>;
-  /** Ban / reinstate (or a carrier's deactivation): audited, tokens revoked, sockets closed. */
-  setActive(userId: string, active: boolean, actorId: string, reason?: string): Promise<void>;
-  /** Moves members to a cluster (or none), with their UserClusterChanged events. */
-  setCluster(userIds: string[], clusterId: string | null, actorId: string): Promise<void>;
+  /**
+   * Ban / reinstate (or a carrier's deactivation): audited (with the reason), tokens revoked,
+   * sockets closed. `within` (e.g. the area's `deactivated_at`) runs in the same transaction,
+   * also when the user already is in that state (then no event).
+   */
+  setActive(
+    userId: string,
+    active: boolean,
+    actorId: string,
+    reason?: string,
+    within?: (trx: Transaction<DB>) => Promise<void>,
+  ): Promise<void>;
+  /**
+   * Moves members to a cluster (or none): one UserClusterChanged per user whose cluster
+   * changes; none for an empty list. With `trx`, inside the caller's transaction (the area's
+   * rows and the users move together); the events are appended before the caller commits.
+   */
+  setCluster(
+    userIds: string[],
+    clusterId: string | null,
+    actorId: string,
+    trx?: Transaction<DB>,
+  ): Promise<void>;
   /** Draws a new 5-digit PIN, stores its argon2id hash, sends it by SMS; audited (UserPinReset). */
   resetPin(userId: string, actorId: string): Promise<void>;
   /** The member (undefined when absent, deleted, or not a member). */
@@ -216,18 +241,15 @@ export interface MembersDeps<DB extends IdentityTables> {
   accessChanged?: (userIds: string[]) => Promise<void>;
 }
 
+/** The banks a payout account may be held at (spec §3: two banks offered). */
+export const PAYOUT_BANKS = ['Ecobank Bénin', 'Orabank Bénin'] as const;
+
 export const PHONE_TAKEN_MESSAGE = 'Ce numéro de téléphone est déjà utilisé';
 export const phoneAlreadyExists = () =>
   new ConflictError(PHONE_TAKEN_MESSAGE, {
     reason: 'PHONE_ALREADY_EXIST',
     fields: { phone: PHONE_TAKEN_MESSAGE },
   });
-
-/** PostgreSQL unique violation on the members' phone index (migration 0310). */
-function isDuplicatePhone(error: unknown): boolean {
-  const e = error as { code?: string; constraint?: string };
-  return e?.code === '23505' && e.constraint === 'users_member_phone_unique';
-}
 
 const MESSAGES = {
   notFound: 'Utilisateur introuvable',
@@ -295,8 +317,8 @@ export function members<DB extends IdentityTables>(deps: MembersDeps<DB>): Membe
 
   /**
    * 409 when another non-deleted user holds `phone`. The advisory lock (per number, until the
-   * transaction ends) serialises two registrations of one number across processes; the
-   * members' unique index is the last word for the member roles.
+   * transaction ends) serialises two members' writes of one number across processes (no
+   * unique index: accounts of the user form may share a phone, see migration 0311).
    */
   const ensurePhoneFree = async (trx: Kysely<IdentityTables>, phone: string, exceptId?: string) => {
     await sql`select pg_advisory_xact_lock(hashtext(${`users.phone:${phone}`}))`.execute(trx);
@@ -314,13 +336,12 @@ export function members<DB extends IdentityTables>(deps: MembersDeps<DB>): Membe
     if (existing && existing.id !== exceptId) throw userAlreadyExists();
   };
 
-  /** Unique violations as the French 409s (a race past the checks). */
+  /** A unique e-mail violation (a race past the check) as the French 409. */
   const conflicts = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
     } catch (error) {
       if (isDuplicateEmail(error)) throw userAlreadyExists();
-      if (isDuplicatePhone(error)) throw phoneAlreadyExists();
       throw error;
     }
   };
@@ -482,6 +503,10 @@ export function members<DB extends IdentityTables>(deps: MembersDeps<DB>): Membe
             (patch.email?.toLowerCase() ?? null) !== (target.email?.toLowerCase() ?? null)
           ) {
             check('email');
+            // One that set a password signs in on the web: its e-mail is its own.
+            if (target.password_hash) {
+              throw new ForbiddenError(RULE_MESSAGES.memberOwnerOnly, { reason: 'FIELD_RULE' });
+            }
             if (patch.email) await ensureEmailFree(ids, patch.email, userId);
             values.email = email = patch.email;
             emailChanged = true;
@@ -503,12 +528,13 @@ export function members<DB extends IdentityTables>(deps: MembersDeps<DB>): Membe
       if (changed) await accessChanged([userId]);
     },
 
-    async setActive(userId, active, actorId, reason) {
-      const changed = await journal.write(async (ids) => {
+    async setActive(userId, active, actorId, reason, within) {
+      const changed = await journal.write(async (ids, trx) => {
         const target = await lockedMember(ids, userId);
         const actor = await actorOf(ids, actorId);
         const verdict = mayChange(actor, partyOf(target), { field: 'active' });
         if (!verdict.allowed) throw new ForbiddenError(verdict.message, { reason: 'FIELD_RULE' });
+        if (within) await within(trx);
         if (target.is_active === active) {
           return { result: false, userId, actorId, events: [] };
         }
@@ -528,9 +554,12 @@ export function members<DB extends IdentityTables>(deps: MembersDeps<DB>): Membe
       if (changed && !active) await accessChanged([userId]);
     },
 
-    async setCluster(userIds, clusterId, actorId) {
+    async setCluster(userIds, clusterId, actorId, trx) {
       for (const userId of new Set(userIds)) {
-        await journal.write(async (ids) => {
+        const write = <T>(
+          work: (ids: IdentityRepository) => Promise<IdentityChange<T>>,
+        ): Promise<T> => (trx ? journal.writeIn(trx, work) : journal.write(work));
+        await write(async (ids) => {
           const target = await lockedMember(ids, userId);
           await actorOf(ids, actorId);
           if (target.cluster_id === clusterId) {

@@ -25,6 +25,8 @@ export const ROUTE_ROLES = {
   referenceLists: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.CLUSTER_MANAGER],
   /** GET users/{id}/audit: the account's audit events, for auditors. */
   audit: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.ACCOUNTING],
+  /** GET users/{id}/reset-pin: a grower of the caller's cluster (spec §6: only the cluster manager). */
+  resetPin: [ROLE.CLUSTER_MANAGER],
 } as const satisfies Record<string, readonly RoleCode[]>;
 
 export const ADMIN_ROLES: readonly RoleCode[] = [ROLE.SUPER_ADMIN, ROLE.ADMIN];

@@ -23,6 +23,8 @@ const uniqueEmail = () => `sample.${++n}.${Date.now()}@securite.bj`;
 const MANAGED_USER_ROUTES = new Set([
   'DELETE /api/users/{id}',
   'GET /api/users/activate-account/{id}',
+  // A grower of the caller's cluster (the cluster manager's victim is one).
+  'GET /api/users/{id}/reset-pin',
 ]);
 
 /** A value for a named parameter or field, aimed at the caller's own data. */

@@ -5,6 +5,7 @@ import { superAdminNotifier } from '../notify.js';
 import { IdentityRepository } from '../repository.js';
 import { createMailer, identityServices } from '../services.js';
 import { authRoutes } from './auth.routes.js';
+import { membersRoutes } from './members.routes.js';
 import { profileRoutes } from './profile.routes.js';
 import { registerAttemptLimit } from './rate-limit.js';
 import { referenceRoutes } from './reference.routes.js';
@@ -46,6 +47,7 @@ export async function registerIdentity(app: FastifyInstance): Promise<void> {
       signupRoutes(scope, ctx);
       profileRoutes(scope, ctx);
       usersRoutes(scope, ctx);
+      membersRoutes(scope, ctx);
       referenceRoutes(scope, ctx);
     },
     { prefix: '/api' },

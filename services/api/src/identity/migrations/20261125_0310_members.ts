@@ -7,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
  *   lower(email) ignores nulls).
  * - `users.pin_hash`: the argon2id hash of a grower's 5-digit PIN (mobile channel).
  * - `users.bank_name`: the bank of `bank_account_number`.
- * - A phone identifies a member: unique among the non-deleted users of the member roles
+ * - A phone identifies a member (the index below is dropped again by 0311: see there): unique among the non-deleted users of the member roles
  *   (grower 3, carrier 4, input provider 9, farmer organisation 10). The API also checks it
  *   against every non-deleted user before writing (409 PHONE_ALREADY_EXIST); staff accounts
  *   registered before this issue may share a phone, so the index covers the member roles only.

@@ -3,6 +3,7 @@ import * as identity from './20261121_0300_identity.js';
 import * as userNip from './20261121_0301_user_nip.js';
 import * as tokenVersion from './20261122_0302_user_token_version.js';
 import * as members from './20261125_0310_members.js';
+import * as membersPhone from './20261125_0311_members_phone_check.js';
 
 /**
  * Names sort after every migration already applied anywhere (wallet's 20261121_04xx
@@ -13,4 +14,5 @@ export const identityMigrations: MigrationSet = {
   '20261121_0301_user_nip': userNip,
   '20261122_0302_user_token_version': tokenVersion,
   '20261125_0310_members': members,
+  '20261125_0311_members_phone_check': membersPhone,
 };
