@@ -1,7 +1,12 @@
 import type { ActorsArea } from '../area.js';
+import * as cooperatives from './migrations/20261125_0600_cooperatives.js';
 
-/** The cooperatives area of the actors context (being built: issue 12). */
+/**
+ * The cooperatives area of the actors context: organisations paysannes (an identity
+ * organisation of type COOPERATIVE, its representative user, and the `cooperatives` row).
+ */
 export const cooperativesArea: ActorsArea = {
   name: 'cooperatives',
-  migrations: {},
+  migrations: { '20261125_0600_cooperatives': cooperatives },
+  http: async () => (await import('./http/index.js')).registerCooperatives,
 };
