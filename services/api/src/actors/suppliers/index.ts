@@ -1,7 +1,16 @@
 import type { ActorsArea } from '../area.js';
+import { suppliersDemoStep } from './demo/suppliers.js';
+import { suppliersMigrations } from './migrations/index.js';
 
-/** The suppliers area of the actors context (being built: issue 12). */
+/**
+ * The input suppliers area of the actors context (fournisseurs d'intrant): the supplier's
+ * organisation and representative (through identity's members), its delivery points and
+ * the fertilizers it supplies, and the fertilizer catalogue the seasons use
+ * (`clusters/fertilizer-types`).
+ */
 export const suppliersArea: ActorsArea = {
   name: 'suppliers',
-  migrations: {},
+  migrations: suppliersMigrations,
+  demo: [suppliersDemoStep],
+  http: async () => (await import('./http/index.js')).registerSuppliers,
 };

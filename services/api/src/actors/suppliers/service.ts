@@ -1,0 +1,230 @@
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '@filiere/platform';
+import type { Kysely } from 'kysely';
+import type { Members } from '../../identity/index.js';
+import type { SignedInUser } from '../../kernel/actor.js';
+import { ROLE } from '../../kernel/roles.js';
+import type { ProductTables } from '../../kernel/tables.js';
+import {
+  clusterOfNewSupplier,
+  listScope,
+  mayManageInactive,
+  mayRead,
+  mayWrite,
+  SUPPLIER_MESSAGES,
+  type Viewer,
+} from './domain/reach.js';
+import {
+  findSupplier,
+  listSuppliers,
+  replaceDetails,
+  suppliersDb,
+  unknownFertilizers,
+  type SuppliersDb,
+} from './queries.js';
+import type { CreateSupplierBody, ListQuery, SupplierDto, UpdateSupplierBody } from './schemas.js';
+
+export const viewerOf = (actor: SignedInUser): Viewer => ({
+  id: actor.id,
+  role: actor.role_code,
+  clusterId: actor.cluster_id,
+});
+
+const fertilizerError = () =>
+  new ValidationError(SUPPLIER_MESSAGES.fertilizerNotFound, {
+    fields: { fertilizerIds: SUPPLIER_MESSAGES.fertilizerNotFound },
+  });
+
+/**
+ * Input suppliers: an identity organisation (PROVIDER) + its representative user
+ * (ROLE_INPUT_PROVIDER), both created through identity's members (audited on the user's
+ * stream), + the `input_suppliers` row, its delivery points and fertilizers, in one
+ * transaction. Reach per domain/reach.ts; payout accounts only at registration.
+ */
+export class SuppliersService {
+  private readonly db: SuppliersDb;
+
+  constructor(
+    db: Kysely<ProductTables>,
+    private readonly members: Members<ProductTables>,
+  ) {
+    this.db = suppliersDb(db);
+  }
+
+  list(actor: SignedInUser, query: ListQuery, clusterId?: string) {
+    const viewer = viewerOf(actor);
+    const scope = listScope(viewer);
+    if (scope.kind === 'refused') {
+      throw new ForbiddenError(scope.message, scope.reason ? { reason: scope.reason } : undefined);
+    }
+    if (clusterId && scope.kind === 'cluster' && scope.clusterId !== clusterId) {
+      throw new ForbiddenError(SUPPLIER_MESSAGES.clusterOutOfReach);
+    }
+    if (query.status === 'inactive' && !mayManageInactive(viewer)) {
+      throw new ForbiddenError(SUPPLIER_MESSAGES.superAdminOnly);
+    }
+    return listSuppliers(
+      this.db,
+      query,
+      clusterId ?? (scope.kind === 'cluster' ? scope.clusterId : undefined),
+    );
+  }
+
+  /** 404 when unknown, 403 out of reach. */
+  async get(actor: SignedInUser, id: string): Promise<SupplierDto> {
+    const found = await findSupplier(this.db, id);
+    if (!found) throw new NotFoundError(SUPPLIER_MESSAGES.notFound);
+    if (!mayRead(viewerOf(actor), { clusterId: found.clusterId, userId: found.user.id })) {
+      throw new ForbiddenError(SUPPLIER_MESSAGES.outOfReach);
+    }
+    return found;
+  }
+
+  private async writable(actor: SignedInUser, id: string): Promise<SupplierDto> {
+    const found = await findSupplier(this.db, id);
+    if (!found) throw new NotFoundError(SUPPLIER_MESSAGES.notFound);
+    if (!mayWrite(viewerOf(actor), found.clusterId)) {
+      throw new ForbiddenError(SUPPLIER_MESSAGES.outOfReach);
+    }
+    return found;
+  }
+
+  async create(actor: SignedInUser, body: CreateSupplierBody): Promise<SupplierDto> {
+    const target = clusterOfNewSupplier(viewerOf(actor), body.clusterId);
+    if ('refused' in target) {
+      throw new ForbiddenError(
+        target.refused,
+        target.reason ? { reason: target.reason } : undefined,
+      );
+    }
+    const { clusterId } = target;
+    if (clusterId) {
+      const cluster = await this.db
+        .selectFrom('clusters')
+        .select('id')
+        .where('id', '=', clusterId)
+        .executeTakeFirst();
+      if (!cluster) {
+        throw new ValidationError(SUPPLIER_MESSAGES.clusterNotFound, {
+          fields: { clusterId: SUPPLIER_MESSAGES.clusterNotFound },
+        });
+      }
+    }
+    if ((await unknownFertilizers(this.db, body.fertilizerIds)).length) throw fertilizerError();
+    const { user } = body;
+    const id = await this.members.register(
+      {
+        role: ROLE.INPUT_PROVIDER,
+        firstname: user.firstname,
+        lastname: user.lastname,
+        phone: user.phone,
+        email: user.email,
+        nip: user.nip,
+        clusterId,
+        organizationId: null,
+        organization: {
+          denomination: body.denomination ?? `${user.firstname} ${user.lastname}`,
+          type: 'PROVIDER',
+          ifu: user.ifu,
+        },
+        momoAccountNumber: body.momoInfo.momoNumber,
+        bankName: body.accountInfo.providerName,
+        bankAccountNumber: body.accountInfo.accountNumber,
+      },
+      actor.id,
+      async (trx, registered) => {
+        const db = suppliersDb<ProductTables>(trx);
+        const row = await db
+          .insertInto('input_suppliers')
+          .values({
+            organization_id: registered.organizationId!,
+            user_id: registered.id,
+            cluster_id: clusterId,
+            rccm: user.rccm,
+            ifu: user.ifu,
+            created_by: actor.id,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await replaceDetails(db, row.id, {
+          locations: body.locations,
+          fertilizerIds: body.fertilizerIds,
+        });
+        return row.id;
+      },
+    );
+    return (await findSupplier(this.db, id))!;
+  }
+
+  async update(actor: SignedInUser, id: string, body: UpdateSupplierBody): Promise<SupplierDto> {
+    const current = await this.writable(actor, id);
+    if (body.fertilizerIds && (await unknownFertilizers(this.db, body.fertilizerIds)).length) {
+      throw fertilizerError();
+    }
+    const { rccm, ifu, ...person } = body.user ?? {};
+    if (Object.keys(person).length) {
+      await this.members.update(current.user.id, person, actor.id);
+    }
+    await this.db.transaction().execute(async (trx) => {
+      if (body.denomination !== undefined || ifu !== undefined) {
+        await trx
+          .updateTable('organizations')
+          .set({
+            ...(body.denomination !== undefined ? { denomination: body.denomination } : {}),
+            ...(ifu !== undefined ? { ifu } : {}),
+          })
+          .where('id', '=', current.organizationId)
+          .execute();
+      }
+      await trx
+        .updateTable('input_suppliers')
+        .set({
+          ...(rccm !== undefined ? { rccm } : {}),
+          ...(ifu !== undefined ? { ifu } : {}),
+          updated_at: new Date(),
+        })
+        .where('id', '=', id)
+        .execute();
+      await replaceDetails(trx, id, {
+        ...(body.locations ? { locations: body.locations } : {}),
+        ...(body.fertilizerIds ? { fertilizerIds: body.fertilizerIds } : {}),
+      });
+    });
+    return (await findSupplier(this.db, id))!;
+  }
+
+  /** DELETE: a soft deactivation of the row and of the representative's account. */
+  async deactivate(actor: SignedInUser, id: string): Promise<{ message: string }> {
+    const current = await this.writable(actor, id);
+    if (!current.isActive) throw new ConflictError(SUPPLIER_MESSAGES.alreadyInactive);
+    await this.members.setActive(
+      current.user.id,
+      false,
+      actor.id,
+      'Fournisseur d’intrant désactivé',
+    );
+    await this.db
+      .updateTable('input_suppliers')
+      .set({ deactivated_at: new Date(), updated_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+    return { message: SUPPLIER_MESSAGES.deactivated(nameOf(current)) };
+  }
+
+  /** The super admin's reactivation (account and row). */
+  async reactivate(actor: SignedInUser, id: string): Promise<{ message: string }> {
+    if (!mayManageInactive(viewerOf(actor)))
+      throw new ForbiddenError(SUPPLIER_MESSAGES.superAdminOnly);
+    const current = await findSupplier(this.db, id);
+    if (!current) throw new NotFoundError(SUPPLIER_MESSAGES.notFound);
+    if (current.isActive) throw new ConflictError(SUPPLIER_MESSAGES.alreadyActive);
+    await this.members.setActive(current.user.id, true, actor.id, 'Fournisseur d’intrant réactivé');
+    await this.db
+      .updateTable('input_suppliers')
+      .set({ deactivated_at: null, updated_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+    return { message: SUPPLIER_MESSAGES.reactivated(nameOf(current)) };
+  }
+}
+
+const nameOf = (s: SupplierDto) => `${s.user.firstname} ${s.user.lastname}`;
