@@ -1,7 +1,19 @@
 import type { ActorsArea } from '../area.js';
+import { growerEvents, growerStream } from './catalogue.js';
+import { growersMigrations } from './migrations/index.js';
+import { GROWER_PUSHES } from './pushes.js';
 
-/** The growers area of the actors context (being built: issue 12). */
+/**
+ * The growers area of the actors context: growers (producteurs: an identity user with its
+ * wallet, plus the `growers` row: reference, cluster, cooperative, address) and their plots
+ * (parcelles), their audit stream `grower-<id>`, the list's live push, the .xlsx download,
+ * and the spec's growers and plots routes (http/).
+ */
 export const growersArea: ActorsArea = {
   name: 'growers',
-  migrations: {},
+  migrations: growersMigrations,
+  events: growerEvents,
+  streams: [growerStream],
+  pushes: GROWER_PUSHES,
+  http: async () => (await import('./http/index.js')).registerGrowers,
 };

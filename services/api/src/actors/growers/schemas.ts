@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { storableString } from '@filiere/platform';
-import { phone } from '../../../identity/index.js';
+import { phone } from '../../identity/index.js';
 
 /**
  * The request and response schemas of the growers area's routes (spec §3 Grower, Plot,

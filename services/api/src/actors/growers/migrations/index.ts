@@ -1,0 +1,7 @@
+import type { MigrationSet } from '@filiere/platform';
+import * as growers from './20261125_0610_growers.js';
+
+/** The growers area's migrations (block 0610–0619). */
+export const growersMigrations: MigrationSet = {
+  '20261125_0610_growers': growers,
+};
