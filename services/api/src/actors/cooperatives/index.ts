@@ -1,4 +1,5 @@
 import type { ActorsArea } from '../area.js';
+import { cooperativesDemoStep } from './demo/cooperatives.js';
 import * as cooperatives from './migrations/20261125_0600_cooperatives.js';
 
 /**
@@ -8,5 +9,6 @@ import * as cooperatives from './migrations/20261125_0600_cooperatives.js';
 export const cooperativesArea: ActorsArea = {
   name: 'cooperatives',
   migrations: { '20261125_0600_cooperatives': cooperatives },
+  demo: [cooperativesDemoStep],
   http: async () => (await import('./http/index.js')).registerCooperatives,
 };
