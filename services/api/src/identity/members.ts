@@ -56,9 +56,10 @@ import type { IdentityTables } from './tables.js';
  *         momoAccountNumber: body.momo, bankName: null, bankAccountNumber: null },
  *       request.actor!.id,
  *       // Same transaction as the user and its UserRegistered event: a 409 (phone, e-mail)
- *       // or a failure here leaves nothing. Narrow the transaction to your tables:
+ *       // or a failure here leaves nothing. Narrow the transaction to your tables (name the
+ *       // wide type: TypeScript does not infer it from a Transaction):
  *       async (trx, user) => {
- *         const db = narrowDb<GrowersTables>()(trx);
+ *         const db = narrowDb<GrowersTables>()<ProductTables>(trx);
  *         return db.insertInto('growers').values({ user_id: user.id, ... })
  *           .returning('id').executeTakeFirstOrThrow();
  *       },

@@ -42,6 +42,9 @@ async function valueFor(
       if (op.path.startsWith('/api/supply/validate-bank-supply')) return 'APP-NONE';
       return me.id;
     case 'userId':
+      // A payout request is about a member (the peer grower), never the staff caller.
+      if (op.path.startsWith('/api/payout-requests')) return ctx.peer.id;
+      return me.id;
     case 'aggregatorId':
       return name === 'aggregatorId' ? ctx.peer.id : me.id;
     case 'walletId':
