@@ -13,7 +13,7 @@ import {
 } from '@filiere/platform';
 import { withAdmin } from '@filiere/platform/testing';
 import { allMigrations } from '@filiere/api/migrations';
-import { ExportRunner } from '@filiere/api/wallet';
+import { ExportRunner, type WalletExportsTables } from '@filiere/api/wallet';
 import { writeBenchmarkSection } from './report.js';
 
 /**
@@ -79,7 +79,10 @@ if (!adminUrl) {
 }
 const name = `bench_export_${process.pid}`;
 await withAdmin(adminUrl, (c) => c.query(`create database "${name}"`));
-const db = createDb(withDatabase(adminUrl, name), { max: 4, applicationName: 'bench-export' });
+const db = createDb<WalletExportsTables>(withDatabase(adminUrl, name), {
+  max: 4,
+  applicationName: 'bench-export',
+});
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-export-'));
 try {
   await migrateToLatest(db, allMigrations);

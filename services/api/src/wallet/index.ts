@@ -55,6 +55,7 @@ export {
   type WalletState,
 } from './domain/index.js';
 export { ExportRunner } from './export/export-runner.js';
+export type { WalletExportsTables } from './export/export-store.js';
 /** The streaming .xlsx sheet writer and its cursor reader (the actors' downloads use them). */
 export { writeSheetXlsx, type SheetCells, type SheetSpec } from './export/xlsx-sheet.js';
 export { forEachCursorPage } from './export/cursor-pages.js';
