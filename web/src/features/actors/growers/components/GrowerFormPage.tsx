@@ -315,12 +315,12 @@ function GrowerForm({ grower }: { grower: Grower | undefined }) {
             <Section title={t('form.production')}>
               <Stack gap="lg">
                 {plots.fields.map((plot, index) => (
-                  <fieldset key={plot.id} className="plot-fieldset">
-                    <Group justify="space-between" mb="xs">
-                      <legend>
-                        <Text fw={600}>{t('plot.title', { index: index + 1 })}</Text>
-                      </legend>
-                      {plots.fields.length > 1 && (
+                  <Paper key={plot.id} component="fieldset" withBorder radius="md" p="md" m={0}>
+                    <Text component="legend" fw={600} px={4}>
+                      {t('plot.title', { index: index + 1 })}
+                    </Text>
+                    {plots.fields.length > 1 && (
+                      <Group justify="flex-end" mb="xs">
                         <ActionIcon
                           variant="subtle"
                           color="red"
@@ -329,10 +329,10 @@ function GrowerForm({ grower }: { grower: Grower | undefined }) {
                         >
                           <IconTrash size={18} aria-hidden />
                         </ActionIcon>
-                      )}
-                    </Group>
+                      </Group>
+                    )}
                     <PlotFields control={control} prefix={`plots.${index}`} />
-                  </fieldset>
+                  </Paper>
                 ))}
                 <Group>
                   <Button
