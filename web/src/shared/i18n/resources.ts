@@ -1,6 +1,7 @@
 import enAuth from './locales/en/auth.json';
 import enClusters from './locales/en/clusters.json';
 import enCommon from './locales/en/common.json';
+import enCooperatives from './locales/en/cooperatives.json';
 import enErrors from './locales/en/errors.json';
 import enGrowers from './locales/en/growers.json';
 import enLocations from './locales/en/locations.json';
@@ -12,6 +13,7 @@ import enWallet from './locales/en/wallet.json';
 import frAuth from './locales/fr/auth.json';
 import frClusters from './locales/fr/clusters.json';
 import frCommon from './locales/fr/common.json';
+import frCooperatives from './locales/fr/cooperatives.json';
 import frErrors from './locales/fr/errors.json';
 import frGrowers from './locales/fr/growers.json';
 import frLocations from './locales/fr/locations.json';
@@ -32,6 +34,7 @@ export const resources = {
     errors: frErrors,
     wallet: frWallet,
     locations: frLocations,
+    cooperatives: frCooperatives,
     clusters: frClusters,
     growers: frGrowers,
   },
@@ -45,6 +48,7 @@ export const resources = {
     errors: enErrors,
     wallet: enWallet,
     locations: enLocations,
+    cooperatives: enCooperatives,
     clusters: enClusters,
     growers: enGrowers,
   },

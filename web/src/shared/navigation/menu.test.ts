@@ -78,10 +78,12 @@ describe('menu entries follow the route files', () => {
       'payments',
       'supplies',
       'financings',
+      'cooperatives',
     ]);
     expect(keys(ROLES.SUPER_ADMIN, false, FILE_ROUTE_PATHS)).toEqual([
       'adminSupplies',
       'growers',
+      'cooperatives',
       'users',
     ]);
     expect(keys(ROLES.GROWER, false, FILE_ROUTE_PATHS)).toEqual([]);

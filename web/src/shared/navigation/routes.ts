@@ -49,12 +49,18 @@ export const NAV_GROUPS: NavGroup[] = [
     roles: [SUPER_ADMIN, ADMIN, INDUSTRIAL, INPUT_PROVIDER],
   },
   { key: 'contracts', label: 'groups.contracts', roles: [ADMIN, INDUSTRIAL] },
+  // The aggregator also sees Organisations paysannes and Transporteurs (spec §6: "menu also
+  // seen by industrial"); the route lists below keep it from the other entries.
   {
     key: 'actors',
     label: 'groups.actors',
-    roles: [SUPER_ADMIN, CLUSTER_MANAGER, FARMER_ORGANIZATION],
+    roles: [SUPER_ADMIN, CLUSTER_MANAGER, FARMER_ORGANIZATION, INDUSTRIAL],
   },
-  { key: 'providers', label: 'groups.providers', roles: [ADMIN, SUPER_ADMIN, CLUSTER_MANAGER] },
+  {
+    key: 'providers',
+    label: 'groups.providers',
+    roles: [ADMIN, SUPER_ADMIN, CLUSTER_MANAGER, INDUSTRIAL],
+  },
   {
     key: 'management',
     label: 'groups.management',
@@ -209,14 +215,6 @@ export const ROUTES: NavRoute[] = [
     menu: true,
   },
   {
-    key: 'carriers',
-    path: '/transporteurs',
-    label: 'routes.carriers',
-    group: 'actors',
-    roles: [SUPER_ADMIN, CLUSTER_MANAGER, ADMIN, INDUSTRIAL],
-    menu: true,
-  },
-  {
     key: 'cooperatives',
     path: '/organisations-paysannes',
     label: 'routes.cooperatives',
@@ -226,6 +224,14 @@ export const ROUTES: NavRoute[] = [
     hiddenForCooperative: true,
   },
   // Prestataires
+  {
+    key: 'carriers',
+    path: '/transporteurs',
+    label: 'routes.carriers',
+    group: 'providers',
+    roles: [SUPER_ADMIN, CLUSTER_MANAGER, ADMIN, INDUSTRIAL],
+    menu: true,
+  },
   {
     key: 'inputProviders',
     path: '/fournisseurs-intrant',

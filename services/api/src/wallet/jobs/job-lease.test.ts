@@ -108,4 +108,34 @@ describe('wallet jobs and their lease', () => {
     expect(started).toEqual(['prompt']);
     expect(id).toBeTruthy();
   });
+
+  it('a runner taken over stops before the payout while the job it lost is still there', async () => {
+    // As above, but the new claim's payout is PENDING: the job row stays (its payout id, a
+    // retry time), so only the claim token keeps the late runner from writing and paying.
+    const id = await withdraw(1_200);
+    const started: string[] = [];
+    const provider = (delayMs: number, name: string, status: 'SUCCESS' | 'PENDING') =>
+      ({
+        ...app.wallet.deps.provider,
+        async payout(request, progress) {
+          await sleep(delayMs);
+          await progress?.created(`${name}-${request.reference}`);
+          started.push(name);
+          return { status, providerId: `${name}-${request.reference}` };
+        },
+      }) satisfies PaymentProvider;
+    const late = { ...app.wallet.deps, provider: provider(600, 'late', 'SUCCESS') };
+    const prompt = { ...app.wallet.deps, provider: provider(0, 'prompt', 'PENDING') };
+    const first = new WalletJobRunner(() => late, testDb.db, logger, { leaseMs: 300 });
+    const second = new WalletJobRunner(() => prompt, testDb.db, logger, { leaseMs: 5_000 });
+    await Promise.all([first.runDue(), sleep(400).then(() => second.runDue())]);
+    expect(started).toEqual(['prompt']);
+    const job = await testDb.db
+      .selectFrom('wallet_jobs')
+      .select(['payload', 'attempts'])
+      .where('id', '=', `payout:${id}`)
+      .executeTakeFirstOrThrow();
+    expect(job.payload).toEqual({ withdrawalId: id, providerId: `prompt-${id}` });
+    expect(job.attempts).toBe(1);
+  });
 });

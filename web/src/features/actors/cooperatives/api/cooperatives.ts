@@ -1,0 +1,114 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from '../../../../shared/api/client.js';
+import { toPage, type Page } from '../../../../shared/auth/user.js';
+import { PAGE_SIZE, type ListSearch } from '../../../../shared/search/list-search.js';
+
+/**
+ * The cooperatives' calls (spec actors-contracts-admin §7 "Cooperatives",
+ * services/api/src/actors/cooperatives/http): list, detail, create in a cluster, edit,
+ * deactivate and reactivate, the download.
+ */
+
+/** The two banks the forms offer (spec §3). */
+export const BANKS = ['Ecobank Bénin', 'Orabank Bénin'] as const;
+
+export type CooperativeStatus = 'active' | 'inactive';
+export const COOPERATIVE_STATUSES: readonly CooperativeStatus[] = ['active', 'inactive'];
+
+export interface Cooperative {
+  /** The organisation's id (a grower's farmerOrganizationId). */
+  id: string;
+  reference: string;
+  label: string;
+  userId: string;
+  clusterId: string;
+  isActive: boolean;
+  createdAt: string;
+  user: {
+    id: string;
+    lastname: string;
+    firstname: string;
+    nip: string | null;
+    phone: string | null;
+    email: string | null;
+    rccm: string | null;
+    ifu: string;
+  };
+  accountInfo: { providerName: string | null; accountNumber: string | null };
+  momoInfo: { providerName: string | null; momoNumber: string | null };
+}
+
+export interface CooperativeUserInput {
+  lastname: string;
+  firstname: string;
+  nip: string;
+  phone: string;
+  email: string;
+  rccm: string;
+  ifu: string;
+}
+
+export interface CreateCooperativeInput {
+  label: string;
+  user: CooperativeUserInput;
+  accountInfo: { providerName: string; accountNumber: string };
+  momoInfo: { momoNumber: string };
+}
+
+export interface UpdateCooperativeInput {
+  label: string;
+  user: CooperativeUserInput;
+}
+
+export type CooperativesSearch = ListSearch<CooperativeStatus>;
+
+export const cooperativeKeys = {
+  all: ['cooperatives'] as const,
+  list: (search: CooperativesSearch) => ['cooperatives', 'list', search] as const,
+  detail: (id: string) => ['cooperatives', 'detail', id] as const,
+};
+
+export const cooperativesQuery = (search: CooperativesSearch) =>
+  queryOptions({
+    queryKey: cooperativeKeys.list(search),
+    queryFn: async () =>
+      toPage(
+        await api<Page<Cooperative> | Cooperative[]>('/farmer-organization', {
+          query: {
+            page: search.page ?? 1,
+            limit: PAGE_SIZE,
+            q: search.q,
+            status: search.status === 'inactive' ? 'inactive' : undefined,
+          },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+export const cooperativeQuery = (id: string) =>
+  queryOptions({
+    queryKey: cooperativeKeys.detail(id),
+    queryFn: () => api<Cooperative>(`/farmer-organization/${encodeURIComponent(id)}`),
+  });
+
+export const createCooperative = (clusterId: string, body: CreateCooperativeInput) =>
+  api<Cooperative>(`/farmer-organization/cluster/${encodeURIComponent(clusterId)}`, {
+    method: 'POST',
+    body,
+  });
+
+export const updateCooperative = (id: string, body: UpdateCooperativeInput) =>
+  api<Cooperative>(`/farmer-organization/${encodeURIComponent(id)}`, { method: 'PATCH', body });
+
+export const deactivateCooperative = (id: string) =>
+  api<{ message: string }>(`/farmer-organization/${encodeURIComponent(id)}`, {
+    method: 'DELETE',
+  });
+
+export const reactivateCooperative = (id: string) =>
+  api<Cooperative>(`/farmer-organization/${encodeURIComponent(id)}/reactivate`, {
+    method: 'PATCH',
+  });
+
+export const cooperativesDownloadPath = (userId: string) =>
+  `/farmer-organization/download/${encodeURIComponent(userId)}`;
