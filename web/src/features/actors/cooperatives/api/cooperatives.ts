@@ -57,7 +57,7 @@ export interface CreateCooperativeInput {
 
 export interface UpdateCooperativeInput {
   label: string;
-  user: CooperativeUserInput;
+  user: Omit<CooperativeUserInput, 'phone' | 'email'>;
 }
 
 export type CooperativesSearch = ListSearch<CooperativeStatus>;

@@ -178,6 +178,8 @@ function CooperativeForm({ cooperative }: { cooperative: Cooperative | undefined
           label={t(`form.${name}`)}
           withAsterisk={required}
           type={name === 'email' ? 'email' : 'text'}
+          // The representative's e-mail and phone are its own (its sign-in): read-only here.
+          disabled={editing && name === 'email'}
           error={text(fieldState.error)}
         />
       )}
@@ -196,6 +198,7 @@ function CooperativeForm({ cooperative }: { cooperative: Cooperative | undefined
           }}
           label={t(`form.${name}`)}
           withAsterisk={required}
+          disabled={editing && name === 'phone'}
           maxLength={max}
           description={
             name === 'momoNumber' && operatorOf(momo ?? '')

@@ -103,8 +103,10 @@ export function toCreateInput(v: CooperativeFormValues): CreateCooperativeInput 
   };
 }
 
+/** An edit leaves the representative's phone and e-mail (its own, for its sign-in) alone. */
 export function toUpdateInput(v: CooperativeFormValues): UpdateCooperativeInput {
-  return { label: v.label.trim(), user: userInput(v) };
+  const { phone: _phone, email: _email, ...user } = userInput(v);
+  return { label: v.label.trim(), user };
 }
 
 const FIELD_OF: Record<string, keyof CooperativeFormValues> = {
