@@ -58,6 +58,12 @@ describe('realtime push → query invalidations', () => {
     }
   });
 
+  it('refreshes the growers queries when a grower changes', () => {
+    expect(
+      invalidationsFor(push({ type: 'actors.grower.changed', data: { growerId: 'g' } })),
+    ).toEqual([['growers']]);
+  });
+
   it('ignores control and export messages', () => {
     for (const type of ['ready', 'joined', 'pong', 'error', 'export.progress', 'export.ready']) {
       expect(invalidationsFor(push({ type, data: {} }))).toEqual([]);
@@ -67,6 +73,7 @@ describe('realtime push → query invalidations', () => {
   it('has an entry for every push type, and none for types the server does not send', () => {
     expect(Object.keys(INVALIDATIONS).sort()).toEqual(
       [
+        'actors.grower.changed',
         'error',
         'export.failed',
         'export.progress',

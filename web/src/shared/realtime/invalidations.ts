@@ -25,6 +25,12 @@ export interface PushPayloads {
   'export.failed': { jobId: string };
   'user.inactive.created': { userId: string; role: string };
   'user.status.changed': { userId: string; isActive: boolean };
+  /** A grower or one of its plots was registered, changed, banned or reinstated (actors). */
+  'actors.grower.changed': { growerId: string };
+  /** I was attached to a season (the bell: 'Vous avez été ajouté à la saison'; seasons). */
+  'seasons.invitation': { seasonId: number; linkId: number };
+  /** One of my season links changed: accepted, expired, removed or repriced (seasons). */
+  'seasons.updated': { seasonId: number };
 }
 
 export type PushType = keyof PushPayloads;
@@ -62,6 +68,11 @@ export const INVALIDATIONS: { [T in PushType]: (data: PushPayloads[T]) => QueryK
   'export.failed': none,
   'user.inactive.created': () => [['users']],
   'user.status.changed': () => [['users']],
+  // The growers list, a grower's detail and its contracts (features/actors/growers).
+  'actors.grower.changed': () => [['growers']],
+  // The industrial's seasons, its invitations (the bell) and a season's detail.
+  'seasons.invitation': () => [['seasons']],
+  'seasons.updated': () => [['seasons']],
 };
 
 function isPushType(type: string): type is PushType {
