@@ -21,6 +21,10 @@ export interface ProjectionContext {
  * must name its tables without a schema and use the query builder (raw `sql`
  * fragments must use `sql.table(...)`/`sql.id(...)` through that same Kysely
  * or they would miss the rebuild schema).
+ *
+ * This is the engine's view, with the tables erased: the engine runs projectors of every
+ * context and knows none of their tables. A projector is written with `defineProjector`,
+ * which types `apply`'s transaction with the tables the projector declares.
  */
 export interface Projector {
   name: string;
@@ -28,5 +32,34 @@ export interface Projector {
   eventTypes: string[];
   /** The read tables it owns (created by migrations in `public`). */
   tables: string[];
-  apply(trx: Kysely<any>, events: RecordedEvent[], ctx: ProjectionContext): Promise<void>;
+  apply(trx: ProjectorTransaction, events: RecordedEvent[], ctx: ProjectionContext): Promise<void>;
+}
+
+/**
+ * The transaction the engine hands a projector, bound to the target schema. No table is
+ * typed on it: `defineProjector` gives the projector its own.
+ */
+export type ProjectorTransaction = Kysely<object>;
+
+/** A projector as its context writes it: `apply` sees the tables it declares (`Tables`). */
+export interface TypedProjector<Tables> {
+  name: string;
+  eventTypes: string[];
+  /** The read tables it owns: names of `Tables` (which may hold tables it only reads). */
+  tables: (keyof Tables & string)[];
+  apply(trx: Kysely<Tables>, events: RecordedEvent[], ctx: ProjectionContext): Promise<void>;
+}
+
+/**
+ * Declares a projector over its own tables, e.g. `defineProjector<WalletBalanceTables>({…})`,
+ * and returns the engine's `Projector`. Kysely's database type is invariant, so projectors
+ * of different tables could not share one list: the engine's list erases it, and this is the
+ * one place a projector's tables are asserted on the engine's transaction (its migrations
+ * create them; `ledger:check` and the projectors' tests run them against the real schema).
+ */
+export function defineProjector<Tables>(projector: TypedProjector<Tables>): Projector {
+  return {
+    ...projector,
+    apply: (trx, events, ctx) => projector.apply(trx as unknown as Kysely<Tables>, events, ctx),
+  };
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { narrowDb } from '@filiere/platform';
 import {
   ensureCheckpoint,
   lockCheckpoint,
@@ -55,7 +56,10 @@ export async function applyEvents<DB extends ProjectionTables>(
   let relevant = events.filter((e) => handled.has(e.type));
   if (!relevant.length) return;
   if (decode) relevant = relevant.map((e) => ({ ...e, data: decode(e) }));
-  await projector.apply(trx.withSchema(schema), relevant, { push: (m) => pushes.push(m) });
+  // The engine knows no projector's tables: it hands the transaction over erased.
+  await projector.apply(narrowDb<object>()(trx.withSchema(schema)), relevant, {
+    push: (m) => pushes.push(m),
+  });
 }
 
 /**

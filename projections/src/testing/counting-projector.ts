@@ -1,5 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import type { Projector } from '../projector.js';
+import { defineProjector, type Projector } from '../projector.js';
+
+/** The counting projector's tables, whatever their prefix. */
+interface CountingTables {
+  [applied: `${string}_applied`]: { position: number; stream_id: string };
+  [counts: `${string}_counts`]: { stream_id: string; n: number };
+}
 
 /**
  * A projector for tests and benchmarks: one row per handled event in
@@ -14,9 +20,9 @@ export function countingProjector(
     failOn?: (data: unknown) => boolean;
   } = {},
 ): Projector {
-  const applied = `${prefix}_applied`;
-  const counts = `${prefix}_counts`;
-  return {
+  const applied = `${prefix}_applied` as const;
+  const counts = `${prefix}_counts` as const;
+  return defineProjector<CountingTables>({
     name: prefix,
     eventTypes: opts.eventTypes ?? ['Counted'],
     tables: [applied, counts],
@@ -51,7 +57,7 @@ export function countingProjector(
         }
       }
     },
-  };
+  });
 }
 
 export async function createCountingTables<DB>(db: Kysely<DB>, prefix: string): Promise<void> {

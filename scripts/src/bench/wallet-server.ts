@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { Redis } from 'ioredis';
-import { buildApp, product } from '@filiere/api';
+import { buildApp, product, type Database } from '@filiere/api';
 import { EVENTS_CHANNEL } from '@filiere/event-store';
 import { createDb, createLogger, parseConfig } from '@filiere/platform';
 import {
@@ -10,7 +10,6 @@ import {
   pgPushSource,
   ProjectionQueue,
   startInProcessProjections,
-  type ProjectionTables,
 } from '@filiere/projections';
 
 /**
@@ -48,7 +47,7 @@ async function serve(): Promise<void> {
   const config = parseConfig();
   const databaseUrl = config.DATABASE_URL!;
   const logger = createLogger(config.LOG_LEVEL, false);
-  const db = createDb<ProjectionTables>(databaseUrl, { max: 20, applicationName: 'bench-api' });
+  const db = createDb<Database>(databaseUrl, { max: 20, applicationName: 'bench-api' });
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 })
     : undefined;

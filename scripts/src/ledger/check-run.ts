@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { checkProjector } from '@filiere/projections';
+import { checkProjector, type ProjectionTables } from '@filiere/projections';
 import { ledgerProjection, selectProjectors, type LedgerProjectionOptions } from './rebuild-run.js';
 
 /**
@@ -7,8 +7,8 @@ import { ledgerProjection, selectProjectors, type LedgerProjectionOptions } from
  * and compares with the live tables. Exit 0 when equal, 1 on any difference
  * (the differing rows are printed), 2 for an unknown projector.
  */
-export async function runLedgerCheck(
-  db: Kysely<any>,
+export async function runLedgerCheck<DB extends ProjectionTables>(
+  db: Kysely<DB>,
   opts: LedgerProjectionOptions,
 ): Promise<number> {
   const { projectors: available, decode } = ledgerProjection(opts);

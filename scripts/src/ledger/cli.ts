@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ProjectionTables } from '@filiere/projections';
 import { exitOnConfigError, parseConfig, type Config } from '@filiere/platform';
 import { LedgerDatabaseUnavailable, openLedgerDatabase } from './database.js';
 
@@ -8,7 +9,7 @@ import { LedgerDatabaseUnavailable, openLedgerDatabase } from './database.js';
  * (2 when the database cannot be opened, e.g. "npm start" holds it).
  */
 export async function runLedgerCli(
-  run: (db: Kysely<any>, print: (line: string) => void) => Promise<number>,
+  run: (db: Kysely<ProjectionTables>, print: (line: string) => void) => Promise<number>,
 ): Promise<never> {
   let config: Config;
   try {

@@ -9,6 +9,7 @@ import {
   type Config,
   type EmbeddedPostgresHandle,
 } from '@filiere/platform';
+import type { ProjectionTables } from '@filiere/projections';
 
 /** The ledger database cannot be opened for a reason the operator can act on (exit 2). */
 export class LedgerDatabaseUnavailable extends Error {
@@ -35,15 +36,19 @@ const ledgerTypes = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-/** A database handle for the ledger commands (int8 read with parseLedgerInt8). */
-export function createLedgerDb(url: string): Kysely<any> {
+/**
+ * A database handle for the ledger commands (int8 read with parseLedgerInt8), typed with the
+ * tables they read: the event log and the projections' checkpoints (the engine's functions
+ * do the rest; positions stay far below 2^53, so they read as numbers).
+ */
+export function createLedgerDb(url: string): Kysely<ProjectionTables> {
   const pool = createPool(url, { max: 2, applicationName: 'filiere-ledger' });
   pool.options.types = ledgerTypes;
-  return new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<ProjectionTables>({ dialect: new PostgresDialect({ pool }) });
 }
 
 export interface LedgerDatabase {
-  db: Kysely<any>;
+  db: Kysely<ProjectionTables>;
   close(): Promise<void>;
 }
 

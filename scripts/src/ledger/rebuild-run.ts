@@ -1,6 +1,11 @@
 import type { Kysely } from 'kysely';
 import { assembleProduct, product, type ContextModule } from '@filiere/api/modules';
-import { catalogueDecoder, rebuildProjector, type Projector } from '@filiere/projections';
+import {
+  catalogueDecoder,
+  rebuildProjector,
+  type ProjectionTables,
+  type Projector,
+} from '@filiere/projections';
 
 export interface LedgerProjectionOptions {
   /** Projector names from the command line; all the modules' when empty. */
@@ -36,8 +41,8 @@ export function selectProjectors(
  * `ledger:rebuild [projector…]`: rebuilds each projector's tables from
  * position 0 and swaps them in. Exit code 0, or 2 for an unknown projector.
  */
-export async function runLedgerRebuild(
-  db: Kysely<any>,
+export async function runLedgerRebuild<DB extends ProjectionTables>(
+  db: Kysely<DB>,
   opts: LedgerProjectionOptions,
 ): Promise<number> {
   const { projectors: available, decode } = ledgerProjection(opts);

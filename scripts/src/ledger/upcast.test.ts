@@ -4,7 +4,13 @@ import { z } from 'zod';
 import { buildCatalogue, type ContextModule } from '@filiere/api/modules';
 import { defineEvent, EventStore } from '@filiere/event-store';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { catalogueDecoder, catchUp, type Projector } from '@filiere/projections';
+import {
+  catalogueDecoder,
+  catchUp,
+  defineProjector,
+  type ProjectionTables,
+  type Projector,
+} from '@filiere/projections';
 import { runLedgerCheck } from './check-run.js';
 import { runLedgerRebuild } from './rebuild-run.js';
 
@@ -14,7 +20,12 @@ import { runLedgerRebuild } from './rebuild-run.js';
  * wallet's events and replayed raw payloads, so the first event type to get a version 2
  * and an upcaster would have rebuilt differently from what the live system projected.
  */
-const t = useTestDatabase();
+/** The test projector's table. */
+interface UpcastTables {
+  upcast_totals: { stream_id: string; total: number; n: number };
+}
+
+const t = useTestDatabase<ProjectionTables & UpcastTables>();
 
 /** Version 1 paid `amount: 5`; version 2 says `amount: { value: 5, currency: 'XOF' }`. */
 const PaidV1 = defineEvent({
@@ -34,7 +45,7 @@ const PaidV2 = defineEvent({
 
 /** Totals per stream in `upcast_totals`; `amountOf` reads the payload's shape of its version. */
 function totalsProjector(amountOf: (data: any) => number): Projector {
-  return {
+  return defineProjector<UpcastTables>({
     name: 'upcast-totals',
     eventTypes: [PaidV1.type],
     tables: ['upcast_totals'],
@@ -52,7 +63,7 @@ function totalsProjector(amountOf: (data: any) => number): Projector {
           .execute();
       }
     },
-  };
+  });
 }
 
 const paymentsV1: ContextModule = {
@@ -68,12 +79,15 @@ const paymentsV2: ContextModule = {
   projectors: [totalsProjector((data) => data.amount.value)],
 };
 
-async function liveRun(db: Kysely<any>, module: ContextModule): Promise<void> {
+async function liveRun<DB extends ProjectionTables>(
+  db: Kysely<DB>,
+  module: ContextModule,
+): Promise<void> {
   const decode = catalogueDecoder(buildCatalogue([module]));
   for (const projector of module.projectors) await catchUp(db, projector, { decode });
 }
 
-const totals = (db: Kysely<any>) =>
+const totals = (db: Kysely<ProjectionTables & UpcastTables>) =>
   db.selectFrom('upcast_totals').selectAll().orderBy('stream_id').execute();
 
 describe('an event type that gets a version 2 and an upcaster', () => {

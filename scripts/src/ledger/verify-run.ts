@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { verifyLog } from '@filiere/event-store';
+import { verifyLog, type EventStoreTables } from '@filiere/event-store';
 import { assembleProduct, product, type ContextModule } from '@filiere/api/modules';
 
 /**
@@ -7,8 +7,8 @@ import { assembleProduct, product, type ContextModule } from '@filiere/api/modul
  * modules' catalogue, and prints the outcome. Returns the exit code: 0 when the chain
  * holds, 1 at the first broken position.
  */
-export async function runLedgerVerify(
-  db: Kysely<any>,
+export async function runLedgerVerify<DB extends EventStoreTables>(
+  db: Kysely<DB>,
   print: (line: string) => void,
   modules?: readonly ContextModule[],
 ): Promise<0 | 1> {

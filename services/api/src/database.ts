@@ -4,16 +4,30 @@ import type { ProjectionCheckpointTables } from '@filiere/projections';
 import type { ActorsTables } from './actors/index.js';
 import type { IdentityTables } from './identity/index.js';
 import type { LocationsTables } from './locations/index.js';
+import type { SeasonsTables } from './seasons/index.js';
+import type { WalletTables } from './wallet/index.js';
 
 /**
  * The product's database, merged from the tables each owner declares beside its migrations:
  * platform, the event store, the projection engine, then each context (as in modules.ts).
- * The wallet's tables (jobs, exports, read model) are not declared yet: code that reads them
- * still takes an untyped Kysely (see the issue 11 notes).
+ * Adding a context's tables is one line here.
  */
 export type Database = PlatformTables &
   EventStoreTables &
   ProjectionCheckpointTables &
   IdentityTables &
   LocationsTables &
-  ActorsTables;
+  ActorsTables &
+  SeasonsTables &
+  WalletTables;
+
+/**
+ * The kernel's `ProductTables` (what `AppDeps.db`, `JobContext.db` and `DemoContext.db`
+ * carry) is this database: the kernel cannot import the contexts, so their tables are
+ * merged into its interface from here. modules.ts re-exports `Database`, so every program
+ * that loads the contexts (the API, the worker, the scripts) sees the merge.
+ */
+declare module './kernel/tables.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
+  interface ProductTables extends Database {}
+}

@@ -2,6 +2,7 @@ import { actorsModule } from './actors/index.js';
 import { identityModule } from './identity/index.js';
 import { assembleProduct, type ContextModule } from './kernel/index.js';
 import { locationsModule } from './locations/index.js';
+import { seasonsModule } from './seasons/index.js';
 import { walletModule } from './wallet/index.js';
 
 /**
@@ -17,6 +18,7 @@ export const modules: readonly ContextModule[] = [
   walletModule,
   locationsModule,
   actorsModule,
+  seasonsModule,
 ];
 
 /** What the modules add up to: catalogue, projectors, jobs, demo steps, migrations. */
@@ -25,3 +27,5 @@ export const product = assembleProduct(modules);
 export { assembleProduct, buildCatalogue, HUB_MESSAGES, runDemoSteps } from './kernel/index.js';
 export type * from './kernel/module.js';
 export type { Product } from './kernel/modules.js';
+/** The product's tables (the worker opens its pool with them). */
+export type { Database } from './database.js';

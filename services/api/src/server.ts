@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
-import type { Config, Logger } from '@filiere/platform';
+import { narrowDb, type Config, type Logger } from '@filiere/platform';
 import { pgPushSource, type PushSource } from '@filiere/projections';
 import { buildApp } from './app.js';
 import type { Database } from './database.js';
@@ -44,7 +44,7 @@ export async function startServer<DB extends Database>(
   const projections = startProjectionDispatch({ config, db, logger, databaseUrl });
   const app = await buildApp({
     config,
-    db,
+    db: narrowDb<Database>()(db),
     logger,
     webDir: WEB_DIST_DIR,
     ...(redis ? { redis } : {}),

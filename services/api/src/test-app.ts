@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { createLogger, parseConfig, type Config } from '@filiere/platform';
+import { createLogger, narrowDb, parseConfig, type Config } from '@filiere/platform';
 import { buildApp, type AppDeps } from './app.js';
 import type { Database } from './database.js';
 
@@ -11,5 +11,10 @@ export async function buildTestApp<DB extends Database>(
 ): Promise<FastifyInstance> {
   const config: Config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...overrides.env });
   const { env: _env, ...deps } = overrides;
-  return buildApp({ config, db, logger: createLogger('silent', false), ...deps });
+  return buildApp({
+    config,
+    db: narrowDb<Database>()(db),
+    logger: createLogger('silent', false),
+    ...deps,
+  });
 }

@@ -1,12 +1,11 @@
 import { Redis } from 'ioredis';
-import { product, type JobModule } from '@filiere/api/modules';
+import { product, type Database, type JobModule } from '@filiere/api/modules';
 import { createDb, type Config, type Logger } from '@filiere/platform';
 import {
   catalogueDecoder,
   redisPushPublisher,
   startProjectionWorkers,
   type EventDecoder,
-  type ProjectionTables,
   type Projector,
 } from '@filiere/projections';
 
@@ -36,8 +35,8 @@ export interface RunningWorker {
  * of them at a time, and a job row's claim lease keeps one job run by one of them at a time.
  */
 export async function runWorker(options: WorkerOptions): Promise<RunningWorker> {
-  // Typed with the projection engine's tables (the jobs' context still takes an untyped Kysely).
-  const db = createDb<ProjectionTables>(options.databaseUrl, {
+  // The product's tables: the projection engine reads its own, the modules' jobs theirs.
+  const db = createDb<Database>(options.databaseUrl, {
     max: 10,
     applicationName: 'filiere-worker',
   });

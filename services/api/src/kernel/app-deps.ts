@@ -4,6 +4,7 @@ import type { CommandPipeline, EventStore } from '@filiere/event-store';
 import type { Config, Logger } from '@filiere/platform';
 import type { PushSource } from '@filiere/projections';
 import type { ReadinessCheck } from '../http/health.js';
+import type { ProductTables } from './tables.js';
 
 /**
  * What the app is built with (buildApp), and the decorations every context's routes
@@ -12,7 +13,8 @@ import type { ReadinessCheck } from '../http/health.js';
  */
 export interface AppDeps {
   config: Config;
-  db: Kysely<any>;
+  /** The product's database: each context narrows it to its own tables (kernel/tables.ts). */
+  db: Kysely<ProductTables>;
   logger: Logger;
   /** Present when REDIS_URL is configured. */
   redis?: Redis;

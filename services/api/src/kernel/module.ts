@@ -4,6 +4,9 @@ import type { EventCatalogue, EventDefinition, StreamType } from '@filiere/event
 import type { Config, Logger, MigrationSet } from '@filiere/platform';
 import type { Projector, PushPublisher } from '@filiere/projections';
 import type { AppDeps } from './app-deps.js';
+import type { ProductTables } from './tables.js';
+
+export type { ProductTables } from './tables.js';
 
 /**
  * A bounded context, as the rest of the product sees it: one folder under
@@ -42,7 +45,7 @@ export type HttpRegistration = (app: FastifyInstance & { deps: AppDeps }) => Pro
 /** What a context's worker-side jobs get from the worker process. */
 export interface JobContext {
   config: Config;
-  db: Kysely<any>;
+  db: Kysely<ProductTables>;
   logger: Logger;
   redisUrl: string;
   /** The product's catalogue (a job that appends events builds its event store with it). */
@@ -58,7 +61,7 @@ export interface JobModule {
 }
 
 export interface DemoContext {
-  db: Kysely<any>;
+  db: Kysely<ProductTables>;
   logger: Logger;
   /**
    * An app on the demo database for steps that go through the real commands

@@ -61,4 +61,5 @@ export { writeSheetXlsx, type SheetCells, type SheetSpec } from './export/xlsx-s
 export { forEachCursorPage } from './export/cursor-pages.js';
 export { DEMO_REFUSED_BANK_ACCOUNT } from './demo/wallet.js';
 export { requireEmptyWallet, walletBalanceOf } from './balance-of.js';
+export type { WalletDb, WalletTables } from './tables.js';
 export { widgetContentSecurity } from './providers/widget-csp.js';

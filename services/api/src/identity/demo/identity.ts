@@ -4,9 +4,10 @@ import { demoAccounts, DEMO_PASSWORD } from './accounts.js';
 import type { DemoStep } from '../../kernel/module.js';
 import { narrowDb } from '@filiere/platform';
 import type { IdentityTables } from '../tables.js';
+import type { RoleCode } from '../../kernel/roles.js';
 
 /** Fixed role ids of the identity migration (services/api/src/identity/roles.ts). */
-const ROLE_IDS: Record<string, number> = {
+const ROLE_IDS: Record<RoleCode, number> = {
   ROLE_SUPER_ADMIN: 1,
   ROLE_ADMIN: 2,
   ROLE_GROWER: 3,

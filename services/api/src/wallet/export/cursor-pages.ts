@@ -6,8 +6,8 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
  * the next page is already being fetched. Stops after `max` rows. `cursor` names the
  * cursor (an SQL identifier).
  */
-export async function forEachCursorPage<Row>(
-  db: Kysely<any>,
+export async function forEachCursorPage<Row, DB>(
+  db: Kysely<DB>,
   cursor: string,
   query: RawBuilder<unknown>,
   onPage: (rows: Row[]) => Promise<void> | void,

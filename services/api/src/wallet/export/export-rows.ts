@@ -22,13 +22,13 @@ export interface ExportRow {
  * and hands each page to `onPage` while the next page is already being fetched. Stops after
  * `max` rows.
  */
-export async function forEachExportPage(
-  db: Kysely<any>,
+export async function forEachExportPage<DB>(
+  db: Kysely<DB>,
   walletId: string,
   onPage: (rows: ExportRow[]) => Promise<void> | void,
   options: { pageSize?: number; max?: number } = {},
 ): Promise<number> {
-  return forEachCursorPage<ExportRow>(
+  return forEachCursorPage<ExportRow, DB>(
     db,
     'export_rows',
     sql`select t.reference, t.operation_type, t.direction, t.amount, t.status, t.reason,

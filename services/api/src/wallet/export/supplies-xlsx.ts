@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { forEachCursorPage } from './cursor-pages.js';
 import { beninSerial, PAYMENT_MEANS_LABELS } from './xlsx.js';
 import { writeSheetXlsx, type SheetCells } from './xlsx-sheet.js';
+import type { WalletDb } from '../tables.js';
 
 /** One supply as the export writes it (dates as epoch seconds). */
 export interface SupplyExportRow {
@@ -82,7 +83,7 @@ function renderSupply(
 }
 
 /** How many supplies a user has (both tabs). */
-export async function countUserSupplies(db: Kysely<any>, userId: string): Promise<number> {
+export async function countUserSupplies(db: Kysely<WalletDb>, userId: string): Promise<number> {
   const row = await db
     .selectFrom('wallet_supplies')
     .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -97,8 +98,8 @@ export async function countUserSupplies(db: Kysely<any>, userId: string): Promis
  * streaming writer and cursor as the transactions export. `bankName` names the accepted bank
  * from its code (the configured SUPPLY_BANK_NAME).
  */
-export async function writeSuppliesXlsx(
-  db: Kysely<any>,
+export async function writeSuppliesXlsx<DB>(
+  db: Kysely<DB>,
   userId: string,
   target: { stream: Writable } | { filename: string },
   bankName: (code: string | null) => string | null,
@@ -110,7 +111,7 @@ export async function writeSuppliesXlsx(
       columns: SUPPLY_EXPORT_COLUMNS,
       shared: SHARED,
       pages: (onPage, max) =>
-        forEachCursorPage<SupplyExportRow>(
+        forEachCursorPage<SupplyExportRow, DB>(
           db,
           'supply_export_rows',
           sql`select s.reference, s.method, s.bank_code, s.payer_phone, s.amount::text as amount,

@@ -103,8 +103,8 @@ export interface ExportOptions {
  * rows for its own work (per-cell objects and style lookups), over the 30 s budget of the
  * whole export; this writer produces the same sheet (read back with exceljs in the tests).
  */
-export async function writeTransactionsXlsx(
-  db: Kysely<any>,
+export async function writeTransactionsXlsx<DB>(
+  db: Kysely<DB>,
   walletId: string,
   target: { stream: Writable } | { filename: string },
   onProgress?: (rows: number) => Promise<void> | void,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { transactionEffects, walletAccount } from '../domain/index.js';
-import type { Projector } from '@filiere/projections';
+import { defineProjector } from '@filiere/projections';
+import type { WalletReadTables } from '../tables.js';
 import { walletPush } from '../pushes.js';
 import { asWalletEvent, defined, walletIdOfStream } from './events.js';
 
@@ -15,12 +16,14 @@ interface Delta {
 
 const ref = (column: string) => sql.ref(`wallet_balances.${column}`);
 
+type BalanceTables = Pick<WalletReadTables, 'wallet_balances'>;
+
 /**
  * `wallet_balances`: balance, held, availableBalance (= balance − active holds) and the
  * last transaction of each wallet — the same fold as the wallet stream's `evolve`
  * (postings to `wallet:<id>`, or the amount of a `…Received` event).
  */
-export const balancesProjector: Projector = {
+export const balancesProjector = defineProjector<BalanceTables>({
   name: 'wallet-balances',
   eventTypes: [
     'WalletOpened',
@@ -98,7 +101,7 @@ export const balancesProjector: Projector = {
       )
       .returning(['wallet_id', 'owner_user_id'])
       .execute();
-    const userIds = defined(touched.map((r) => r.owner_user_id as string | null));
+    const userIds = defined(touched.map((r) => r.owner_user_id));
     if (userIds.length) ctx.push(walletPush({ type: 'wallet.updated', userIds }));
   },
-};
+});

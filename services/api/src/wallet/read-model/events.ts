@@ -1,6 +1,17 @@
-import type { WalletEvent } from '../domain/index.js';
 import type { Kysely } from 'kysely';
+import { narrowDb } from '@filiere/platform';
 import type { RecordedEvent } from '@filiere/projections';
+import type { WalletEvent } from '../domain/index.js';
+import type { WalletReadTables } from '../tables.js';
+
+/**
+ * The projectors' owners tables (same columns): each projector that needs owners has its own
+ * and passes its name; its typed tables include both (it touches only its own).
+ */
+export type OwnersTables = Pick<
+  WalletReadTables,
+  'wallet_transaction_owners' | 'wallet_reporting_owners'
+>;
 
 /** A recorded event seen as the wallet domain's union (its data was validated on append). */
 export const asWalletEvent = (e: RecordedEvent): WalletEvent =>
@@ -21,9 +32,9 @@ export function beninMonth(at: Date): { year: number; month: number } {
  * A projector's own copy of "which user owns which wallet" (from WalletOpened). Each
  * projector keeps its own so that a replay never reads another projector's tables.
  */
-export async function recordOwners(
-  trx: Kysely<any>,
-  table: string,
+export async function recordOwners<DB extends OwnersTables>(
+  trx: Kysely<DB>,
+  table: keyof OwnersTables,
   events: RecordedEvent[],
 ): Promise<void> {
   const rows = events
@@ -33,7 +44,7 @@ export async function recordOwners(
       return { wallet_id: data.walletId, user_id: data.ownerUserId };
     });
   if (rows.length) {
-    await trx
+    await narrowDb<OwnersTables>()(trx)
       .insertInto(table)
       .values(rows)
       .onConflict((oc) => oc.column('wallet_id').doNothing())
@@ -41,19 +52,19 @@ export async function recordOwners(
   }
 }
 
-export async function loadOwners(
-  trx: Kysely<any>,
-  table: string,
+export async function loadOwners<DB extends OwnersTables>(
+  trx: Kysely<DB>,
+  table: keyof OwnersTables,
   walletIds: Iterable<string>,
 ): Promise<Map<string, string>> {
   const ids = [...new Set(walletIds)];
   if (!ids.length) return new Map();
-  const rows = await trx
+  const rows = await narrowDb<OwnersTables>()(trx)
     .selectFrom(table)
     .select(['wallet_id', 'user_id'])
     .where('wallet_id', 'in', ids)
     .execute();
-  return new Map(rows.map((r) => [r.wallet_id as string, r.user_id as string]));
+  return new Map(rows.map((r) => [r.wallet_id, r.user_id]));
 }
 
 export const defined = <T>(values: Iterable<T | null | undefined>): T[] =>

@@ -1,13 +1,16 @@
 import { sql } from 'kysely';
-import type { Projector } from '@filiere/projections';
+import { defineProjector } from '@filiere/projections';
+import type { WalletReadTables } from '../tables.js';
 import { walletPush } from '../pushes.js';
 import { asWalletEvent, defined } from './events.js';
+
+type FinancingTables = Pick<WalletReadTables, 'wallet_financings'>;
 
 /**
  * `wallet_financings`: one row per financing between two aggregators; the sender's event
  * names the beneficiary, the receiver's names the funder, so the row is completed by both.
  */
-export const financingProjector: Projector = {
+export const financingProjector = defineProjector<FinancingTables>({
   name: 'wallet-financing',
   eventTypes: ['FinancingSent', 'FinancingReceived'],
   tables: ['wallet_financings'],
@@ -44,4 +47,4 @@ export const financingProjector: Projector = {
     const userIds = defined(touched);
     if (userIds.length) ctx.push(walletPush({ type: 'financing.updated', userIds }));
   },
-};
+});

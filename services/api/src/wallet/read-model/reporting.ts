@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
-import type { Projector } from '@filiere/projections';
+import { defineProjector } from '@filiere/projections';
+import type { WalletReadTables } from '../tables.js';
 import { walletPush } from '../pushes.js';
 import { asWalletEvent, defined, loadOwners, recordOwners } from './events.js';
+import type { OwnersTables } from './events.js';
 
 const OWNERS = 'wallet_reporting_owners';
 const COLUMNS = [
@@ -15,11 +17,13 @@ const COLUMNS = [
 /** Counts and totals as bigint: many large events would round in JavaScript numbers. */
 type Totals = Record<(typeof COLUMNS)[number], bigint>;
 
+type ReportingTables = Pick<WalletReadTables, 'wallet_reporting_totals'> & OwnersTables;
+
 /**
  * `wallet_reporting_totals` per wallet: withdrawals debited (countDebit/totalDebit),
  * supplies credited, transfers sent. Global figures are the sum over wallets.
  */
-export const reportingProjector: Projector = {
+export const reportingProjector = defineProjector<ReportingTables>({
   name: 'wallet-reporting',
   eventTypes: ['WalletOpened', 'SupplyCredited', 'TransferSent', 'WithdrawalDebited'],
   tables: ['wallet_reporting_totals', OWNERS],
@@ -67,4 +71,4 @@ export const reportingProjector: Projector = {
     const userIds = defined([...totals.keys()].map((w) => owners.get(w)));
     if (userIds.length) ctx.push(walletPush({ type: 'reporting.updated', userIds }));
   },
-};
+});

@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import type { Projector } from '@filiere/projections';
+import { defineProjector } from '@filiere/projections';
+import type { WalletReadTables } from '../tables.js';
+import type { IdentityTables } from '../../identity/index.js';
 import { walletPush } from '../pushes.js';
 import { asWalletEvent, defined } from './events.js';
 import { ROLE } from '../../kernel/roles.js';
@@ -12,7 +14,7 @@ export const SUPPLY_ADMIN_ROLES = [ROLE.SUPER_ADMIN, ROLE.ADMIN];
  * `users` table (`public`, whatever schema a rebuild writes to); it only addresses pushes,
  * never the read tables, so a replay's tables do not depend on it.
  */
-async function supplyAdmins(trx: Kysely<any>): Promise<string[]> {
+async function supplyAdmins(trx: Kysely<SupplyTables>): Promise<string[]> {
   const rows = await trx
     .withSchema('public')
     .selectFrom('users as u')
@@ -25,6 +27,10 @@ async function supplyAdmins(trx: Kysely<any>): Promise<string[]> {
   return rows.map((r) => String(r.id));
 }
 
+/** Its tables, and identity's users and roles (read from `public` to address pushes). */
+type SupplyTables = Pick<WalletReadTables, 'wallet_supplies' | 'wallet_supply_stats'> &
+  Pick<IdentityTables, 'users' | 'roles'>;
+
 /**
  * `wallet_supplies`: one row per top-up (INIT → PENDING → SUCCESS | FAILED, with
  * `failure_code` CANCELLED by the payer or REJECTED by a super admin), and
@@ -34,7 +40,7 @@ async function supplyAdmins(trx: Kysely<any>): Promise<string[]> {
  * supply changed (their validation list); `supply.rejected` `{reference, reason}` to the
  * requester of a rejected bank supply.
  */
-export const suppliesProjector: Projector = {
+export const suppliesProjector = defineProjector<SupplyTables>({
   name: 'wallet-supplies',
   eventTypes: [
     'SupplyInitiated',
@@ -99,19 +105,21 @@ export const suppliesProjector: Projector = {
                     failure_reason: null,
                   }
                 : event.type === 'SupplyCancelled'
-                  ? { status: 'FAILED', updated_at: at, failure_code: 'CANCELLED' }
+                  ? { status: 'FAILED', updated_at: at, failure_code: 'CANCELLED' as const }
                   : event.type === 'SupplyRejected'
                     ? {
                         status: 'FAILED',
                         updated_at: at,
-                        failure_code: 'REJECTED',
+                        failure_code: 'REJECTED' as const,
                         failure_reason: event.data.reason,
                       }
                     : {
                         status: 'FAILED',
                         updated_at: at,
                         failure_reason: event.data.reason,
-                        provider_transaction_id: sql`coalesce(${event.data.providerTransactionId}, ${sql.ref('wallet_supplies.provider_transaction_id')})`,
+                        provider_transaction_id: sql<
+                          string | null
+                        >`coalesce(${event.data.providerTransactionId}, ${sql.ref('wallet_supplies.provider_transaction_id')})`,
                       };
           const row = await trx
             .updateTable('wallet_supplies')
@@ -120,14 +128,14 @@ export const suppliesProjector: Projector = {
             .returning(['owner_user_id', 'wallet_id', 'amount', 'method'])
             .executeTakeFirst();
           if (!row) break;
-          touched.push(row.owner_user_id as string);
+          touched.push(row.owner_user_id);
           if (row.method === 'BANK') bankTouched = true;
           if (event.type === 'SupplyRejected') {
             // The requester is told at once (a toast), wherever it is in the app.
             ctx.push(
               walletPush({
                 type: 'supply.rejected',
-                userIds: [row.owner_user_id as string],
+                userIds: [row.owner_user_id],
                 data: { reference: d.reference, reason: event.data.reason },
               }),
             );
@@ -154,4 +162,4 @@ export const suppliesProjector: Projector = {
       if (admins.length) ctx.push(walletPush({ type: 'supplies.updated', userIds: admins }));
     }
   },
-};
+});

@@ -1,8 +1,10 @@
 import { sql } from 'kysely';
 import { transactionEffects, type TransactionRow, type WalletEvent } from '../domain/index.js';
-import type { Projector } from '@filiere/projections';
+import { defineProjector } from '@filiere/projections';
+import type { WalletReadTables } from '../tables.js';
 import { walletPush } from '../pushes.js';
 import { asWalletEvent, beninMonth, defined, loadOwners, recordOwners } from './events.js';
+import type { OwnersTables } from './events.js';
 
 const OWNERS = 'wallet_transaction_owners';
 
@@ -30,13 +32,16 @@ interface WithdrawalSettled {
 /** Rows per insert: 2,000 × 18 columns stays under PostgreSQL's 65,535 bind parameters. */
 const INSERT_SLICE = 2_000;
 
+type TransactionTables = Pick<WalletReadTables, 'wallet_transactions' | 'wallet_monthly_counts'> &
+  OwnersTables;
+
 /**
  * `wallet_transactions`: one row per wallet and movement, as `transactionEffects` says
  * (id = the position of the event that created it, so ids are stable across rebuilds),
  * with source/destination wallet and user ids (names are joined at query time);
  * `wallet_monthly_counts`: rows created per wallet, year and month (Benin time).
  */
-export const transactionsProjector: Projector = {
+export const transactionsProjector = defineProjector<TransactionTables>({
   name: 'wallet-transactions',
   eventTypes: [
     'WalletOpened',
@@ -167,4 +172,4 @@ export const transactionsProjector: Projector = {
       if (userId) ctx.push(walletPush({ type: 'withdrawal.settled', userIds: [userId], data }));
     }
   },
-};
+});

@@ -5,8 +5,8 @@ import { sql, type Kysely } from 'kysely';
  * Adds `count` projected transaction rows to a wallet (ids from `firstId`, one second
  * apart, the destination named by `destinationUserId`), as the projector would leave them.
  */
-export async function addTransactionRows(
-  db: Kysely<any>,
+export async function addTransactionRows<DB>(
+  db: Kysely<DB>,
   walletId: string,
   count: number,
   options: { firstId?: number; destinationUserId?: string | null } = {},

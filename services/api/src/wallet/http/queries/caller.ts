@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '@filiere/platform';
 import { ROLE } from '../../../kernel/roles.js';
+import type { WalletDb } from '../../tables.js';
 
 /**
  * The signed-in user as the wallet's queries need it: the user the auth guard loaded from
@@ -31,7 +32,7 @@ export function callerOfRequest(request: FastifyRequest): Caller {
 
 /** The user whose data is asked for: the caller itself, or anyone for an admin. */
 export async function targetUser(
-  db: Kysely<any>,
+  db: Kysely<WalletDb>,
   caller: Caller,
   userId: string,
 ): Promise<{ id: string; walletId: string }> {

@@ -4,7 +4,13 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '@filiere/platform';
+import {
+  BusinessRuleError,
+  ConflictError,
+  ForbiddenError,
+  narrowDb,
+  NotFoundError,
+} from '@filiere/platform';
 import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
 import { callerOf, isAdminRole, targetUser } from './caller.js';
 import { countWalletTransactions } from './transactions.repository.js';
@@ -14,6 +20,7 @@ import { exportLoop } from '../../export/export-loop.js';
 import { downloadUrl, ExportRunner, type ExportRunnerOptions } from '../../export/export-runner.js';
 import type { ExportJob } from '../../export/export-store.js';
 import { MAX_EXPORT_ROWS, writeTransactionsXlsx } from '../../export/xlsx.js';
+import type { WalletDb } from '../../tables.js';
 
 /**
  * Above `syncLimit` rows the export runs as a background job. Mutable for tests, like
@@ -52,7 +59,8 @@ const fileName = () => `transactions-${new Date().toISOString().slice(0, 10)}.xl
  */
 export function registerWalletExport(scope: FastifyInstance): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const { config, db, logger, redis } = app.deps;
+  const { config, logger, redis } = app.deps;
+  const db = narrowDb<WalletDb>()(app.deps.db);
   const publish = redis ? redisPushPublisher(redis) : pgPushPublisher(db);
   const runner = new ExportRunner(db, publish, {
     ...exportSettings.runner,

@@ -15,6 +15,8 @@ import {
   userIdParams,
   userRef,
 } from './schemas.js';
+import { narrowDb } from '@filiere/platform';
+import type { WalletDb } from '../../tables.js';
 
 const financingSchema = z.object({
   reference: z.string(),
@@ -29,7 +31,7 @@ const financingSchema = z.object({
 /** GET financement/user/{id}: financings the user gave or received. */
 export function financingRoutes(scope: FastifyInstance): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const db = () => app.deps.db;
+  const db = () => narrowDb<WalletDb>()(app.deps.db);
 
   app.get(
     '/financement/user/:id',
@@ -90,7 +92,7 @@ export function financingRoutes(scope: FastifyInstance): void {
           createdAt: iso(r.created_at)!,
           direction: r.from_user_id === user.id ? ('SENT' as const) : ('RECEIVED' as const),
           aggregator: r.a_id
-            ? { id: r.a_id, firstname: r.a_firstname, lastname: r.a_lastname }
+            ? { id: r.a_id, firstname: r.a_firstname!, lastname: r.a_lastname! }
             : null,
         })),
         count: page.count,

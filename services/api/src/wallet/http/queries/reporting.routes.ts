@@ -5,6 +5,8 @@ import { sql } from 'kysely';
 import { callerOf, isAdminRole } from './caller.js';
 import { moneyOf } from './money.js';
 import { security, tags } from './schemas.js';
+import { narrowDb } from '@filiere/platform';
+import type { WalletDb } from '../../tables.js';
 
 const COLUMNS = [
   'count_debit',
@@ -42,7 +44,7 @@ export function reportingRoutes(scope: FastifyInstance): void {
     },
     async (request) => {
       const caller = await callerOf(app, request);
-      let query = app.deps.db
+      let query = narrowDb<WalletDb>()(app.deps.db)
         .selectFrom('wallet_reporting_totals')
         // Sums as text (numeric in PostgreSQL): exact in the database, never a failed read.
         .select(COLUMNS.map((c) => sql<string>`coalesce(sum(${sql.ref(c)}), 0)::text`.as(c)));

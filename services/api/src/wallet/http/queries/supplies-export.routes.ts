@@ -2,12 +2,13 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BusinessRuleError } from '@filiere/platform';
+import { BusinessRuleError, narrowDb } from '@filiere/platform';
 import { acceptedBank } from '../../commands/context.js';
 import { callerOf, targetUser } from './caller.js';
 import { security, tags, uuid } from './schemas.js';
 import { countUserSupplies, writeSuppliesXlsx } from '../../export/supplies-xlsx.js';
 import { MAX_SHEET_ROWS } from '../../export/xlsx-sheet.js';
+import type { WalletDb } from '../../tables.js';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const fileName = () => `approvisionnements-${new Date().toISOString().slice(0, 10)}.xlsx`;
@@ -19,7 +20,8 @@ const fileName = () => `approvisionnements-${new Date().toISOString().slice(0, 1
  */
 export function registerSuppliesExport(scope: FastifyInstance): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const { config, db } = app.deps;
+  const { config } = app.deps;
+  const db = narrowDb<WalletDb>()(app.deps.db);
   const bank = acceptedBank(config.SUPPLY_BANK_NAME, config.SUPPLY_BANK_ACCOUNT);
   const bankName = (code: string | null) => (code === bank.code ? bank.name : code);
 

@@ -17,6 +17,8 @@ import {
   type ListQuery,
 } from './schemas.js';
 import { ROLE } from '../../../kernel/roles.js';
+import { narrowDb } from '@filiere/platform';
+import type { WalletDb } from '../../tables.js';
 
 /** Who asked for the supply, joined from `users` at read time (names are never projected). */
 const requesterSchema = z
@@ -68,7 +70,7 @@ interface SupplyFilter extends ListQuery {
   to?: Date | undefined;
 }
 
-async function listSupplies(db: Kysely<any>, f: SupplyFilter) {
+async function listSupplies(db: Kysely<WalletDb>, f: SupplyFilter) {
   const base = () => {
     let q = db
       .selectFrom('wallet_supplies as s')
@@ -122,8 +124,8 @@ async function listSupplies(db: Kysely<any>, f: SupplyFilter) {
       user: r.u_id
         ? {
             id: r.u_id,
-            firstname: r.u_firstname,
-            lastname: r.u_lastname,
+            firstname: r.u_firstname!,
+            lastname: r.u_lastname!,
             organization: r.o_denomination ?? null,
           }
         : null,
@@ -137,7 +139,7 @@ const suppliesQuery = listQuery.extend({ status: supplyStatus.optional() });
 /** GET supply/stats/{userId}, supply/{momo-card|bank}/{userId}, and the admin list GET supply. */
 export function supplyRoutes(scope: FastifyInstance): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const db = () => app.deps.db;
+  const db = () => narrowDb<WalletDb>()(app.deps.db);
 
   app.get(
     '/supply/stats/:userId',

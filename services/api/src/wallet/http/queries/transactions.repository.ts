@@ -1,5 +1,6 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { iso, likePattern, pageOf, type ListQuery } from './schemas.js';
+import type { WalletDb } from '../../tables.js';
 
 export interface TransactionFilter extends ListQuery {
   status?: string | undefined;
@@ -13,7 +14,7 @@ const name = (alias: string) =>
   sql<string>`(${sql.ref(`${alias}.firstname`)} || ' ' || ${sql.ref(`${alias}.lastname`)})`;
 
 /** Transaction rows joined with the current names of both sides (names live outside the log). */
-function base(db: Kysely<any>, f: TransactionFilter): SelectQueryBuilder<any, any, object> {
+function base(db: Kysely<WalletDb>, f: TransactionFilter): SelectQueryBuilder<any, any, object> {
   let q = db
     .selectFrom('wallet_transactions as t')
     .leftJoin('users as su', (j) => j.on(sql`su.id::text`, '=', sql.ref('t.source_user_id')))
@@ -102,7 +103,7 @@ const columns = [
 ] as const;
 
 /** Names of both sides joined to already-selected rows `t`. */
-function withNames(db: Kysely<any>, rows: SelectQueryBuilder<any, any, any>) {
+function withNames(db: Kysely<WalletDb>, rows: SelectQueryBuilder<any, any, any>) {
   return db
     .selectFrom(rows.as('t'))
     .leftJoin('users as su', (j) => j.on(sql`su.id::text`, '=', sql.ref('t.source_user_id')))
@@ -110,7 +111,7 @@ function withNames(db: Kysely<any>, rows: SelectQueryBuilder<any, any, any>) {
     .select([...columns]);
 }
 
-export async function listTransactions(db: Kysely<any>, f: TransactionFilter) {
+export async function listTransactions(db: Kysely<WalletDb>, f: TransactionFilter) {
   const { offset, limit } = pageOf(f);
   if (!f.q) {
     // Without a name search the page is cut first, then names are joined to its rows only.
@@ -140,7 +141,7 @@ export async function listTransactions(db: Kysely<any>, f: TransactionFilter) {
   return { data: data.map(toDto), count: Number((total as { n: string }).n) };
 }
 
-export async function findTransaction(db: Kysely<any>, id: number) {
+export async function findTransaction(db: Kysely<WalletDb>, id: number) {
   const row = await base(db, { page: 1, limit: 1 })
     .select([...columns])
     .where('t.id', '=', id)
@@ -150,7 +151,7 @@ export async function findTransaction(db: Kysely<any>, id: number) {
 
 /** Where a withdrawal was paid out (its DEBIT row's destination): a refund's detail names it. */
 export async function withdrawalPayout(
-  db: Kysely<any>,
+  db: Kysely<WalletDb>,
   walletId: string,
   withdrawalId: string,
 ): Promise<string | null> {
@@ -168,7 +169,7 @@ export async function withdrawalPayout(
  * is cut before the name joins, so each page costs its own rows, not the rest of the wallet.
  */
 export async function transactionsPage(
-  db: Kysely<any>,
+  db: Kysely<WalletDb>,
   walletId: string,
   afterId: number,
   size: number,
@@ -192,7 +193,7 @@ export async function transactionsPage(
   return rows.map(toDto);
 }
 
-export async function countWalletTransactions(db: Kysely<any>, walletId: string) {
+export async function countWalletTransactions(db: Kysely<WalletDb>, walletId: string) {
   const row = await db
     .selectFrom('wallet_transactions')
     .select((eb) => eb.fn.countAll<string>().as('n'))

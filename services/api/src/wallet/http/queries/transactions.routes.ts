@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ForbiddenError, NotFoundError } from '@filiere/platform';
+import { ForbiddenError, NotFoundError, narrowDb } from '@filiere/platform';
 import { callerOf, isAdminRole, targetUser } from './caller.js';
 import { findTransaction, listTransactions, withdrawalPayout } from './transactions.repository.js';
 import {
@@ -13,6 +13,7 @@ import {
   transactionStatus,
   userIdParams,
 } from './schemas.js';
+import type { WalletDb } from '../../tables.js';
 
 const transactionSchema = z.object({
   id: z.string(),
@@ -77,7 +78,7 @@ const party = (user: Person) => ({
 /** GET transaction, transaction/{id}, transaction/user/{id}: read `wallet_transactions`. */
 export function transactionRoutes(scope: FastifyInstance): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const db = () => app.deps.db;
+  const db = () => narrowDb<WalletDb>()(app.deps.db);
 
   app.get(
     '/transaction',

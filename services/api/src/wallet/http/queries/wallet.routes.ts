@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { storableString } from '@filiere/platform';
+import { storableString, narrowDb } from '@filiere/platform';
 import { callerOf, isAdminRole, requireWalletAccess } from './caller.js';
 import { moneyOf, moneyText } from './money.js';
 import { iso, likePattern, listOf, security, tags } from './schemas.js';
+import type { WalletDb } from '../../tables.js';
 
 const statsSchema = z.object({
   balance: z.number(),
@@ -27,7 +28,7 @@ const recipientSchema = z.object({
 /** GET wallet/stats, wallet/stats/{walletId}/{year} and the transfer recipient search. */
 export function walletRoutes(scope: FastifyInstance): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const db = () => app.deps.db;
+  const db = () => narrowDb<WalletDb>()(app.deps.db);
 
   /** Balance, available balance and last transaction of a wallet, as `GET wallet/stats`. */
   const statsOf = async (walletId: string) => {
