@@ -246,11 +246,52 @@ describe.skipIf(missing !== null)('growers in Chromium', { timeout: 240_000 }, (
     await page.getByText('Le nouveau code PIN a été envoyé par SMS').first().waitFor();
     // The cluster manager does not ban.
     expect(await page.getByRole('button', { name: 'Bannir' }).count()).toBe(0);
+
+    // 'Modifier un producteur': personal information; the payout account read-only. The
+    // toast (top right, kept while hovered) goes first.
+    await page.mouse.move(0, 0);
+    await page.getByText('Le nouveau code PIN a été envoyé par SMS').waitFor({ state: 'hidden' });
+    await page.getByRole('link', { name: 'Modifier', exact: true }).click();
+    await page.getByRole('heading', { name: 'Modifier un producteur' }).waitFor();
+    const edit = page.getByRole('region', { name: 'Informations personnelles' });
+    await expect.poll(() => edit.getByLabel(/^Nom/).first().inputValue()).toBe(GROWER.lastname);
+    expect(await edit.getByTestId('location-village').inputValue()).not.toBe('');
+    const editPayout = page.getByRole('region', { name: 'Compte de reversement' });
+    await editPayout.getByText(/ne se modifie que par une demande de changement/).waitFor();
+    expect(await editPayout.getByRole('textbox').count()).toBe(0);
+    await edit.getByLabel(/^E-mail/).fill('clarisse.tossou@exemple.bj');
+    const saveEdit = page.getByRole('button', { name: 'Enregistrer' });
+    await expect.poll(() => saveEdit.isEnabled()).toBe(true);
+    await check(page, 'growers-edit');
+    await saveEdit.click();
+    await page.getByText('Mise à jour effectuée avec succès').first().waitFor();
+    await page.waitForURL((url) => url.pathname === `/producteurs/show/${growerId}`);
+    await page.getByText('clarisse.tossou@exemple.bj').waitFor();
+    await page.close();
+  });
+
+  it('the cooperative sees its growers without the cooperative column and cannot add', async () => {
+    const page = await signIn('cooperative@demo.filiere.bj');
+    await page.getByRole('columnheader', { name: 'Nom', exact: true }).waitFor();
+    expect(await page.getByRole('columnheader', { name: 'Coopérative' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Ajouter un producteur' }).count()).toBe(0);
+    await check(page, 'growers-cooperative');
+    // Its own growers only: not the grower registered without cooperative.
+    await search(page, GROWER.lastname);
+    await page.getByText('Aucun élément trouvé').waitFor();
+    await page.goto(`${server.baseUrl}/producteurs/create`);
+    await page.waitForURL((url) => url.pathname === '/producteurs');
     await page.close();
   });
 
   it('the super admin bans the grower (confirmed) and reinstates it; no PIN reset for it', async () => {
     expect(growerId).not.toBe('');
+    // The cluster manager keeps the list open: pushes refresh it, no reload.
+    const watcher = await signIn('gestionnaire@demo.filiere.bj');
+    await search(watcher, GROWER.lastname);
+    const watched = watcher.getByRole('row').filter({ hasText: GROWER.firstname });
+    await expect.poll(() => watched.count()).toBe(1);
+
     const page = await signIn('superadmin@demo.filiere.bj');
     await search(page, GROWER.lastname);
     const row = page.getByRole('row').filter({ hasText: GROWER.firstname });
@@ -262,6 +303,7 @@ describe.skipIf(missing !== null)('growers in Chromium', { timeout: 240_000 }, (
     await ban.getByRole('button', { name: 'Oui, bannir' }).click();
     await page.getByText('Producteur banni avec succès').first().waitFor();
     await expect.poll(() => row.count()).toBe(0);
+    await expect.poll(() => watched.count(), { message: 'pushed to the cluster' }).toBe(0);
 
     // Under 'Bannis', with 'Réintégrer'.
     await page.getByRole('combobox', { name: 'Filtrer par statut' }).click();
@@ -273,6 +315,8 @@ describe.skipIf(missing !== null)('growers in Chromium', { timeout: 240_000 }, (
     await back.getByRole('button', { name: 'Oui, réintégrer' }).click();
     await page.getByText('Producteur réintégré avec succès').first().waitFor();
     await expect.poll(() => row.count()).toBe(0);
+    await expect.poll(() => watched.count(), { message: 'pushed to the cluster' }).toBe(1);
+    await watcher.close();
 
     await page.goto(`${server.baseUrl}/producteurs/show/${growerId}`);
     await page.getByRole('heading', { name: GROWER.name }).waitFor();
