@@ -72,8 +72,12 @@ export const createSupplierBody = z.object({
   /** Administrators choose the cluster; a cluster manager's is its own. */
   clusterId: z.preprocess(emptyAsNull, z.uuid(MSG.invalid).nullable().optional()),
   user: supplierUserInput,
-  locations: z.array(deliveryPointInput).min(1, MSG.deliveryPoints).max(50, MSG.invalid),
-  fertilizerIds: z.array(fertilizerId).min(1, MSG.fertilizers).max(100, MSG.invalid),
+  /**
+   * At least one of each: checked by the service after the role guard (a schema minimum
+   * would answer 400 before the guard's 401/403).
+   */
+  locations: z.array(deliveryPointInput).max(50, MSG.invalid),
+  fertilizerIds: z.array(fertilizerId).max(100, MSG.invalid),
   accountInfo: z.object({
     providerName: z.enum(BANKS, { error: MSG.required }),
     accountNumber: text(40),

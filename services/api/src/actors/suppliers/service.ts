@@ -21,7 +21,13 @@ import {
   unknownFertilizers,
   type SuppliersDb,
 } from './queries.js';
-import type { CreateSupplierBody, ListQuery, SupplierDto, UpdateSupplierBody } from './schemas.js';
+import {
+  MSG,
+  type CreateSupplierBody,
+  type ListQuery,
+  type SupplierDto,
+  type UpdateSupplierBody,
+} from './schemas.js';
 
 export const viewerOf = (actor: SignedInUser): Viewer => ({
   id: actor.id,
@@ -108,6 +114,12 @@ export class SuppliersService {
           fields: { clusterId: SUPPLIER_MESSAGES.clusterNotFound },
         });
       }
+    }
+    const missing: Record<string, string> = {};
+    if (!body.locations.length) missing.locations = MSG.deliveryPoints;
+    if (!body.fertilizerIds.length) missing.fertilizerIds = MSG.fertilizers;
+    if (Object.keys(missing).length) {
+      throw new ValidationError(Object.values(missing)[0]!, { fields: missing });
     }
     if ((await unknownFertilizers(this.db, body.fertilizerIds)).length) throw fertilizerError();
     const { user } = body;

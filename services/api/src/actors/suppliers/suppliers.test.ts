@@ -159,9 +159,28 @@ describe('input suppliers (fournisseurs d’intrant)', () => {
       'locations.0.address': 'Ce champ est obligatoire',
       'locations.0.latitude': 'La latitude est un nombre entre -90 et 90',
       'locations.0.longitude': 'La longitude est un nombre entre -180 et 180',
-      fertilizerIds: 'Choisissez au moins un intrant',
       'accountInfo.providerName': 'Ce champ est obligatoire',
     });
+    // At least one delivery point and one fertilizer (checked after the role guard).
+    const empty = await call(
+      'managerA',
+      'POST',
+      '/api/input-provider',
+      body({ locations: [], fertilizerIds: [] }),
+    );
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().fields).toEqual({
+      locations: 'Ajoutez au moins un point de livraison',
+      fertilizerIds: 'Choisissez au moins un intrant',
+    });
+    // The guard answers first: a role that may not register gets 403, not a 400 on the body.
+    const grower = await call(
+      'grower',
+      'POST',
+      '/api/input-provider',
+      body({ locations: [], fertilizerIds: [] }),
+    );
+    expect(grower.statusCode).toBe(403);
     const unknownFertilizer = await call(
       'managerA',
       'POST',
