@@ -7,6 +7,7 @@ import enGrowers from './locales/en/growers.json';
 import enLocations from './locales/en/locations.json';
 import enNav from './locales/en/nav.json';
 import enProfile from './locales/en/profile.json';
+import enSuppliers from './locales/en/suppliers.json';
 import enUsers from './locales/en/users.json';
 import enValidation from './locales/en/validation.json';
 import enWallet from './locales/en/wallet.json';
@@ -19,6 +20,7 @@ import frGrowers from './locales/fr/growers.json';
 import frLocations from './locales/fr/locations.json';
 import frNav from './locales/fr/nav.json';
 import frProfile from './locales/fr/profile.json';
+import frSuppliers from './locales/fr/suppliers.json';
 import frUsers from './locales/fr/users.json';
 import frValidation from './locales/fr/validation.json';
 import frWallet from './locales/fr/wallet.json';
@@ -36,6 +38,7 @@ export const resources = {
     locations: frLocations,
     cooperatives: frCooperatives,
     clusters: frClusters,
+    suppliers: frSuppliers,
     growers: frGrowers,
   },
   en: {
@@ -50,6 +53,7 @@ export const resources = {
     locations: enLocations,
     cooperatives: enCooperatives,
     clusters: enClusters,
+    suppliers: enSuppliers,
     growers: enGrowers,
   },
 } as const;

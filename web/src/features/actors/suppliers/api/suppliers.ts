@@ -1,0 +1,147 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from '../../../../shared/api/client.js';
+import { PAGE_SIZE, type ListSearch } from '../../../../shared/search/list-search.js';
+
+/**
+ * The input suppliers' calls (spec actors-contracts-admin §7 "Input suppliers",
+ * services/api/src/actors/suppliers/http): list, detail, create, update, deactivate,
+ * reactivate, and the fertilizer catalogue.
+ */
+
+/** The two banks the forms offer (spec §3). */
+export const BANKS = ['Ecobank Bénin', 'Orabank Bénin'] as const;
+
+export type SupplierStatus = 'active' | 'inactive';
+export const SUPPLIER_STATUSES: readonly SupplierStatus[] = ['active', 'inactive'];
+
+export interface SupplierListItem {
+  id: string;
+  reference: string;
+  denomination: string;
+  clusterId: string | null;
+  isActive: boolean;
+  user: {
+    id: string;
+    lastname: string;
+    firstname: string;
+    phone: string | null;
+    email: string | null;
+  };
+}
+
+export interface DeliveryPoint {
+  id: string;
+  label: string;
+  address: string;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export interface Fertilizer {
+  id: number;
+  label: string;
+  type: { id: number; label: string };
+}
+
+export interface FertilizerType {
+  id: number;
+  code: string;
+  label: string;
+}
+
+export interface Supplier extends Omit<SupplierListItem, 'user'> {
+  organizationId: string;
+  createdAt: string;
+  user: {
+    id: string;
+    lastname: string;
+    firstname: string;
+    email: string | null;
+    nip: string | null;
+    phone: string | null;
+    rccm: string;
+    ifu: string;
+  };
+  locations: DeliveryPoint[];
+  fertilizers: Fertilizer[];
+  accountInfo: { providerName: string | null; accountNumber: string | null };
+  momoInfo: { providerName: string | null; momoNumber: string | null };
+}
+
+export interface DeliveryPointInput {
+  label: string;
+  address: string;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export interface SupplierInput {
+  denomination: string | null;
+  clusterId?: string | null;
+  user: {
+    lastname: string;
+    firstname: string;
+    email: string;
+    nip: string;
+    phone: string;
+    rccm: string;
+    ifu: string;
+  };
+  locations: DeliveryPointInput[];
+  fertilizerIds: number[];
+  accountInfo?: { providerName: string; accountNumber: string };
+  momoInfo?: { momoNumber: string };
+}
+
+export type SuppliersSearch = ListSearch<SupplierStatus>;
+
+export const supplierKeys = { all: ['input-provider'] as const };
+
+export const suppliersQuery = (search: SuppliersSearch) =>
+  queryOptions({
+    queryKey: [...supplierKeys.all, 'list', search],
+    queryFn: () =>
+      api<{ data: SupplierListItem[]; count: number }>('/input-provider', {
+        query: {
+          page: search.page ?? 1,
+          limit: PAGE_SIZE,
+          q: search.q,
+          status: search.status,
+        },
+      }),
+    placeholderData: keepPreviousData,
+  });
+
+export const supplierQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...supplierKeys.all, 'detail', id],
+    queryFn: () => api<Supplier>(`/input-provider/${id}`),
+    retry: false,
+  });
+
+export const fertilizerTypesQuery = queryOptions({
+  queryKey: ['fertilizers', 'types'],
+  queryFn: () => api<FertilizerType[]>('/clusters/fertilizer-types'),
+  staleTime: Infinity,
+});
+
+export const fertilizersQuery = (typeId: string) =>
+  queryOptions({
+    queryKey: ['fertilizers', 'of-type', typeId],
+    queryFn: () => api<Fertilizer[]>(`/clusters/fertilizer-types/${typeId}`),
+    staleTime: Infinity,
+  });
+
+type Saved = { message: string; data: Supplier };
+
+export const createSupplier = (body: SupplierInput) =>
+  api<Saved>('/input-provider', { method: 'POST', body });
+
+export const updateSupplier = (id: string, body: Omit<SupplierInput, 'accountInfo' | 'momoInfo'>) =>
+  api<Saved>(`/input-provider/${id}`, { method: 'PATCH', body });
+
+export const deactivateSupplier = (id: string) =>
+  api<{ message: string }>(`/input-provider/${id}`, { method: 'DELETE' });
+
+export const reactivateSupplier = (id: string) =>
+  api<{ message: string }>(`/input-provider/${id}/reactivate`, { method: 'POST' });
