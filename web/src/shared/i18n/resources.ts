@@ -6,6 +6,7 @@ import enErrors from './locales/en/errors.json';
 import enGrowers from './locales/en/growers.json';
 import enLocations from './locales/en/locations.json';
 import enNav from './locales/en/nav.json';
+import enPayout from './locales/en/payout.json';
 import enProfile from './locales/en/profile.json';
 import enSuppliers from './locales/en/suppliers.json';
 import enUsers from './locales/en/users.json';
@@ -19,6 +20,7 @@ import frErrors from './locales/fr/errors.json';
 import frGrowers from './locales/fr/growers.json';
 import frLocations from './locales/fr/locations.json';
 import frNav from './locales/fr/nav.json';
+import frPayout from './locales/fr/payout.json';
 import frProfile from './locales/fr/profile.json';
 import frSuppliers from './locales/fr/suppliers.json';
 import frUsers from './locales/fr/users.json';
@@ -40,6 +42,7 @@ export const resources = {
     clusters: frClusters,
     suppliers: frSuppliers,
     growers: frGrowers,
+    payout: frPayout,
   },
   en: {
     common: enCommon,
@@ -55,6 +58,7 @@ export const resources = {
     clusters: enClusters,
     suppliers: enSuppliers,
     growers: enGrowers,
+    payout: enPayout,
   },
 } as const;
 

@@ -85,6 +85,7 @@ describe('menu entries follow the route files', () => {
       'growers',
       'cooperatives',
       'users',
+      'payoutRequests',
     ]);
     expect(keys(ROLES.GROWER, false, FILE_ROUTE_PATHS)).toEqual([]);
     // The default is the app's own route tree.

@@ -250,6 +250,14 @@ export const ROUTES: NavRoute[] = [
     menu: true,
   },
   {
+    key: 'payoutRequests',
+    path: '/admin/demandes-compte',
+    label: 'routes.payoutRequests',
+    group: 'management',
+    roles: [SUPER_ADMIN],
+    menu: true,
+  },
+  {
     key: 'clusterConfig',
     path: '/config/cluster',
     label: 'routes.clusterConfig',

@@ -370,9 +370,13 @@ export class PayoutRequestsService {
     return PayoutRequestsService.toDto(row);
   }
 
-  /** The super admin's list: by status (pending first by default), searchable, paginated. */
+  /**
+   * The super admin's list: every request (pending ones first) or those of one status,
+   * searchable on the member and the requester, paginated.
+   */
   async list(query: ListQuery): Promise<{ data: PayoutRequestDto[]; count: number }> {
-    let base = this.query().where('p.status', '=', query.status ?? 'PENDING');
+    let base = this.query();
+    if (query.status) base = base.where('p.status', '=', query.status);
     if (query.q) {
       const pattern = likePattern(query.q);
       base = base.where((eb) =>
@@ -408,7 +412,10 @@ export class PayoutRequestsService {
       .clearSelect()
       .select((eb) => eb.fn.countAll<string>().as('count'))
       .executeTakeFirstOrThrow();
-    let rows = base.orderBy('p.requested_at', 'desc').orderBy('p.id');
+    let rows = base
+      .orderBy(sql`(p.status = 'PENDING')`, 'desc')
+      .orderBy('p.requested_at', 'desc')
+      .orderBy('p.id');
     if (query.limit !== -1) rows = rows.limit(query.limit).offset((query.page - 1) * query.limit);
     return {
       data: (await rows.execute()).map((row) => PayoutRequestsService.toDto(row)),

@@ -64,7 +64,7 @@ export async function registerPayout(app: FastifyInstance & { deps: AppDeps }): 
             tags,
             security,
             summary:
-              'Demandes de changement de compte (super administrateur) : par statut (en attente par défaut), recherche sur le membre et l’auteur, paginées',
+              'Demandes de changement de compte (super administrateur) : toutes (les demandes en attente d’abord) ou celles d’un statut, recherche sur le membre et l’auteur, paginées',
             querystring: listQuery,
             response: { 200: listOf(requestSchema) },
           },

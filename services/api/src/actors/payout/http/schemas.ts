@@ -64,7 +64,7 @@ export const listQuery = z.object({
       storableString().trim().max(100, MSG.tooLong(100)).optional().nullable(),
     )
     .transform((v) => v ?? undefined),
-  status: z.enum(STATUSES, { error: MSG.invalid }).default('PENDING'),
+  status: z.enum(STATUSES, { error: MSG.invalid }).optional(),
 });
 
 export const historyQuery = listQuery.omit({ status: true, q: true });
