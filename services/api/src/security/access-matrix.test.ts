@@ -62,8 +62,10 @@ describe('authorization matrix: every route of the route table × every role and
     await app.ready();
     world = await seedWorld(app, testDb.db);
     operations = operationsOf(app).filter((op) => op.path !== '/api/ws');
-    for (const role of ['ROLE_INDUSTRIAL', 'ROLE_SFD'] as const) {
-      const id = await seedOrganization(testDb.db, `Organisation ${role}`);
+    for (const role of ['ROLE_INDUSTRIAL', 'ROLE_SFD', 'ROLE_FARMER_ORGANIZATION'] as const) {
+      // A cooperative's representative belongs to its cooperative (its reach over growers).
+      const type = role === 'ROLE_FARMER_ORGANIZATION' ? 'COOPERATIVE' : 'INDUSTRIAL';
+      const id = await seedOrganization(testDb.db, `Organisation ${role}`, type);
       organizationOf.set(role, id);
       await testDb.db
         .updateTable('users')

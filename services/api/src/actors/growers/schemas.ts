@@ -278,11 +278,14 @@ const accountInfo = z
   });
 
 /** Mobile money: the number is required (the form pre-fills it from the phone). */
-const momoInfo = z.object({
-  /** Ignored on input: the operator (MOOV/MTN) is derived from the number. */
-  providerName: z.unknown().optional(),
-  momoNumber: phone,
-});
+const momoInfo = z.object(
+  {
+    /** Ignored on input: the operator (MOOV/MTN) is derived from the number. */
+    providerName: z.unknown().optional(),
+    momoNumber: phone,
+  },
+  { error: requiredError },
+);
 
 /**
  * POST grower/cluster/{clusterId}: the create-grower payload (spec §3). `organizationId`
@@ -294,7 +297,7 @@ export const createGrowerBody = z.object({
   organizationId: z.unknown().optional(),
   clusterId: z.unknown().optional(),
   farmerOrganizationId: optionalUuid,
-  user: z.object(growerUserFields).superRefine(villageInDistrict),
+  user: z.object(growerUserFields, { error: requiredError }).superRefine(villageInDistrict),
   grower: z
     .object({ address: optionalText(200), subCooperative: optionalText(50) })
     .default({ address: null, subCooperative: null }),
@@ -386,8 +389,8 @@ export const growerContractsQuery = z.object({
   q,
 });
 
-/** GET grower/download/{x}: x is the signed-in user's id; the file holds what its list shows. */
-export const downloadParams = z.object({ x: uuid });
+/** GET grower/download/{userId}: the signed-in user's id; the file holds what its list shows. */
+export const downloadParams = z.object({ userId: uuid });
 export const downloadQuery = z.object({ q, status });
 
 // ---------------------------------------------------------------- responses

@@ -9,6 +9,7 @@ import type { CommandPipeline } from '@filiere/event-store';
 import type { PushPublisher } from '@filiere/projections';
 import type { Kysely } from 'kysely';
 import type { IdentityTables, Members } from '../../identity/index.js';
+import { checkLocationChain, type LocationsTables } from '../../locations/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import type { ProductTables } from '../../kernel/tables.js';
 import { ROLE } from '../../kernel/roles.js';
@@ -142,8 +143,11 @@ const fieldsError = (fields: Record<string, string>) =>
 export class GrowersService {
   private readonly db: GrowersDb;
 
+  private readonly checkLocation: LocationCheck;
+
   constructor(private readonly deps: GrowersServiceDeps) {
     this.db = narrowDb<GrowersTables & IdentityTables>()(deps.db);
+    this.checkLocation = deps.checkLocation ?? locationsCheck(deps.db);
   }
 
   // ------------------------------------------------------------------ reads
@@ -223,11 +227,11 @@ export class GrowersService {
   /** GET farmer-organization/{id}/growers: a cooperative's growers within the caller's reach. */
   async cooperativeGrowers(actor: GrowerActor, cooperativeId: string, query: ListQuery) {
     const scope = scopeOrRefuse(actor);
+    const cooperative = await findCooperative(this.db, cooperativeId);
+    if (!cooperative) throw new NotFoundError(GROWER_MESSAGES.cooperativeNotFound);
     if (scope.kind === 'cooperative' && scope.cooperativeId !== cooperativeId) {
       throw new ForbiddenError(REACH_MESSAGES.cooperativeOutOfReach);
     }
-    const cooperative = await findCooperative(this.db, cooperativeId);
-    if (!cooperative) throw new NotFoundError(GROWER_MESSAGES.cooperativeNotFound);
     if (
       scope.kind === 'cluster' &&
       cooperative.clusterId !== null &&
@@ -279,8 +283,7 @@ export class GrowersService {
     codes: { department: string; borough: string; district: string; village: string },
     prefix: string,
   ): Promise<void> {
-    if (!this.deps.checkLocation) return;
-    const wrong = await this.deps.checkLocation({
+    const wrong = await this.checkLocation({
       department: codes.department,
       commune: codes.borough,
       arrondissement: codes.district,
@@ -634,6 +637,23 @@ export class GrowersService {
       this.deps.log?.(error, 'grower push not published');
     }
   }
+}
+
+/** The spec's names of the location levels (borough = commune, district = arrondissement). */
+const SPEC_FIELDS = {
+  department: 'department',
+  commune: 'borough',
+  arrondissement: 'district',
+  village: 'village',
+} as const;
+
+/** The chain check of the locations context: unknown codes, places outside their parent. */
+export function locationsCheck(pool: Kysely<ProductTables>): LocationCheck {
+  const db = narrowDb<LocationsTables>()(pool);
+  return async (codes) => {
+    const found = await checkLocationChain(db, codes);
+    return found.ok ? null : { field: SPEC_FIELDS[found.field], message: found.message };
+  };
 }
 
 const reachOf = (g: GrowerRow) => ({ clusterId: g.cluster_id, cooperativeId: g.cooperative_id });

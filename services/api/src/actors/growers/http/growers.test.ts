@@ -185,6 +185,18 @@ describe('growers and plots API', () => {
     expect(
       (await call(null, 'POST', `/api/grower/cluster/${clusterA}`, growerBody())).statusCode,
     ).toBe(401);
+    // A role without access is refused before its body is read: 403, not the schema's 400.
+    const early = await call('grower', 'POST', `/api/grower/cluster/${clusterA}`, {});
+    expect(early.statusCode, early.body).toBe(403);
+    const empty = await call('cmA', 'POST', `/api/grower/cluster/${clusterA}`, {});
+    expect(empty.json().fields).toEqual({
+      user: 'Ce champ est obligatoire',
+      momoInfo: 'Ce champ est obligatoire',
+    });
+    const plotByCoop = await call('coopA', 'PATCH', `/api/product/${crypto.randomUUID()}`, {
+      areaSown: 0,
+    });
+    expect(plotByCoop.statusCode).toBe(403);
     const unknown = await call(
       'superAdmin',
       'POST',
@@ -217,6 +229,23 @@ describe('growers and plots API', () => {
       'products.0.areaSown': 'La superficie emblavée doit être un nombre décimal supérieur à 0',
       'products.0.productType': 'Type d’ananas invalide (Cayenne lisse ou Pain de sucre)',
       'momoInfo.momoNumber': 'Ce champ est obligatoire',
+    });
+    // The location chain is checked against Benin's tree: an unknown village, a commune of
+    // another department.
+    const lost = await call(
+      'cmA',
+      'POST',
+      `/api/grower/cluster/${clusterA}`,
+      growerBody({}, { village: 'A106-099' }),
+    );
+    expect(lost.statusCode).toBe(400);
+    expect(lost.json().fields).toEqual({ 'user.village': 'Village introuvable' });
+    const astray = await call('cmA', 'POST', `/api/grower/cluster/${clusterA}`, {
+      ...growerBody(),
+      products: [plot({ department: 'D01' })],
+    });
+    expect(astray.json().fields).toEqual({
+      'products.0.borough': "Cette commune n'est pas dans le département choisi",
     });
     const first = growerBody();
     await create('cmA', clusterA, first);

@@ -42,7 +42,15 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
  */
 export function growersRoutes(scope: FastifyInstance, service: GrowersService): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const guard = (roles: readonly RoleCode[]) => [scope.requireRoles(...roles)];
+  /**
+   * The role guard runs at onRequest too, so that a caller without the role gets 403 before
+   * its body is validated (as the cooperatives' routes do); the preHandler declares the
+   * access the authorization matrix reads (the user is loaded once).
+   */
+  const guard = (roles: readonly RoleCode[]) => {
+    const handlers = [scope.requireRoles(...roles)];
+    return { onRequest: handlers, preHandler: handlers };
+  };
   const R = GROWER_ROUTE_ROLES;
 
   app.get(
@@ -56,7 +64,7 @@ export function growersRoutes(scope: FastifyInstance, service: GrowersService): 
         querystring: growerListQuery,
         response: { 200: listOf(growerListItem) },
       },
-      preHandler: guard(R.read),
+      ...guard(R.read),
     },
     async (request) => service.listGrowers(actorOf(request.actor!), request.query),
   );
@@ -72,7 +80,7 @@ export function growersRoutes(scope: FastifyInstance, service: GrowersService): 
         querystring: noCooperativeQuery,
         response: { 200: listOf(growerListItem) },
       },
-      preHandler: guard(R.noCooperative),
+      ...guard(R.noCooperative),
     },
     async (request) => service.withoutCooperative(actorOf(request.actor!), request.query),
   );
@@ -88,7 +96,7 @@ export function growersRoutes(scope: FastifyInstance, service: GrowersService): 
         querystring: growerSelectorQuery,
         response: { 200: listOf(growerListItem) },
       },
-      preHandler: guard(R.cluster),
+      ...guard(R.cluster),
     },
     async (request) =>
       service.clusterGrowers(actorOf(request.actor!), request.params.id, request.query),
@@ -106,29 +114,30 @@ export function growersRoutes(scope: FastifyInstance, service: GrowersService): 
         querystring: growerSelectorQuery,
         response: { 200: listOf(growerListItem) },
       },
-      preHandler: guard(R.read),
+      ...guard(R.read),
     },
     async (request) =>
       service.cooperativeGrowers(actorOf(request.actor!), request.params.id, request.query),
   );
 
   app.get(
-    '/grower/download/:x',
+    '/grower/download/:userId',
     {
       schema: {
         tags,
         security,
         summary:
-          'Télécharge la liste des producteurs de son périmètre (.xlsx, en-têtes en français) ; x = l’identifiant de l’utilisateur connecté',
+          'Télécharge la liste des producteurs de son périmètre (.xlsx, en-têtes en français) ; userId = l’identifiant de l’utilisateur connecté',
         params: downloadParams,
         querystring: downloadQuery,
         response: { 200: z.unknown().describe('the .xlsx file') },
       },
-      preHandler: guard(R.read),
+      ...guard(R.read),
     },
     async (request, reply) => {
       const actor = actorOf(request.actor!);
-      if (request.params.x !== actor.id) throw new ForbiddenError(REACH_MESSAGES.notYourDownload);
+      if (request.params.userId !== actor.id)
+        throw new ForbiddenError(REACH_MESSAGES.notYourDownload);
       const filter = service.downloadFilter(actor, request.query);
       const body = new PassThrough();
       writeGrowersXlsx(app.deps.db, filter, { stream: body }).catch((error) => {
@@ -155,7 +164,7 @@ export function growersRoutes(scope: FastifyInstance, service: GrowersService): 
         querystring: growerContractsQuery,
         response: { 200: listOf(growerContractItem) },
       },
-      preHandler: guard(R.read),
+      ...guard(R.read),
     },
     async (request) => service.contracts(actorOf(request.actor!), request.params.id, request.query),
   );
@@ -171,7 +180,7 @@ export function growersRoutes(scope: FastifyInstance, service: GrowersService): 
         params: idParams,
         response: { 200: growerDetail },
       },
-      preHandler: guard(R.read),
+      ...guard(R.read),
     },
     async (request) => service.detail(actorOf(request.actor!), request.params.id),
   );
@@ -188,7 +197,7 @@ export function growersRoutes(scope: FastifyInstance, service: GrowersService): 
         body: createGrowerBody,
         response: { 201: growerDetail },
       },
-      preHandler: guard(R.manage),
+      ...guard(R.manage),
     },
     async (request, reply) => {
       const grower = await service.create(actorOf(request.actor!), request.params.id, request.body);
@@ -208,7 +217,7 @@ export function growersRoutes(scope: FastifyInstance, service: GrowersService): 
         body: updateGrowerBody,
         response: { 200: growerDetail },
       },
-      preHandler: guard(R.manage),
+      ...guard(R.manage),
     },
     async (request) => service.update(actorOf(request.actor!), request.params.id, request.body),
   );
@@ -223,7 +232,7 @@ export function growersRoutes(scope: FastifyInstance, service: GrowersService): 
         params: idParams,
         response: { 200: messageSchema },
       },
-      preHandler: guard(R.ban),
+      ...guard(R.ban),
     },
     async (request) => service.setActive(actorOf(request.actor!), request.params.id, false),
   );
@@ -239,7 +248,7 @@ export function growersRoutes(scope: FastifyInstance, service: GrowersService): 
         params: z.object({ id: uuid, growerId: uuid }),
         response: { 200: messageSchema },
       },
-      preHandler: guard(R.ban),
+      ...guard(R.ban),
     },
     async (request) =>
       service.setActive(actorOf(request.actor!), request.params.growerId, false, request.params.id),
@@ -255,7 +264,7 @@ export function growersRoutes(scope: FastifyInstance, service: GrowersService): 
         params: idParams,
         response: { 200: messageSchema },
       },
-      preHandler: guard(R.ban),
+      ...guard(R.ban),
     },
     async (request) => service.setActive(actorOf(request.actor!), request.params.id, true),
   );
@@ -270,7 +279,7 @@ export function growersRoutes(scope: FastifyInstance, service: GrowersService): 
         body: createPlotBody,
         response: { 201: plotSchema },
       },
-      preHandler: guard(R.manage),
+      ...guard(R.manage),
     },
     async (request, reply) =>
       reply.code(201).send(await service.addPlot(actorOf(request.actor!), request.body)),
@@ -287,7 +296,7 @@ export function growersRoutes(scope: FastifyInstance, service: GrowersService): 
         body: updatePlotBody,
         response: { 200: plotSchema },
       },
-      preHandler: guard(R.manage),
+      ...guard(R.manage),
     },
     async (request) => service.updatePlot(actorOf(request.actor!), request.params.id, request.body),
   );
