@@ -1,7 +1,9 @@
 import type { ActorsArea } from '../area.js';
+import * as carriers from './migrations/20261125_0620_carriers.js';
 
-/** The carriers area of the actors context (being built: issue 12). */
+/** The carriers area of the actors context: transporteurs (ROLE_CARRIER users) and vehicles. */
 export const carriersArea: ActorsArea = {
   name: 'carriers',
-  migrations: {},
+  migrations: { '20261125_0620_carriers': carriers },
+  http: async () => (await import('./http/index.js')).registerCarriers,
 };
