@@ -154,6 +154,8 @@ export const configSchema = z
       .min(0, 'must be 0 or more')
       .default(2),
     PROJECTION_BATCH_SIZE: positiveInt(1000),
+    /** Days before a season invitation (an industrial attached, PENDING) expires (CANCELED). */
+    SEASON_INVITATION_DAYS: positiveInt(7),
     CORS_ORIGINS: z.string().optional(),
     PAYMENT_PROVIDER: z.enum(['sandbox', 'kkiapay', 'fedapay']).default('sandbox'),
     KKIAPAY_BASE_URL: z.string().url('must be a URL').default('https://api.kkiapay.me'),

@@ -215,7 +215,16 @@ const samePricing = (s: SeasonState, input: SeasonInput) =>
   s.unitProductAmount === input.unitProductAmount &&
   s.productionIndex === input.productionIndex &&
   s.quotity === input.quotity &&
-  JSON.stringify(s.fertilizers) === JSON.stringify(input.fertilizers);
+  s.fertilizers.length === input.fertilizers.length &&
+  s.fertilizers.every((line, i) => {
+    const other = input.fertilizers[i]!;
+    return (
+      line.fertilizerId === other.fertilizerId &&
+      line.typeId === other.typeId &&
+      line.amount === other.amount &&
+      line.index === other.index
+    );
+  });
 
 /**
  * Edits a season. Once an industrial has accepted, its pricing (price, yield, quotity,
