@@ -97,7 +97,7 @@ describe('input suppliers (fournisseurs d’intrant)', () => {
     const res = await call('managerA', 'POST', '/api/input-provider', body());
     expect(res.statusCode, res.body).toBe(201);
     const { message, data } = res.json();
-    expect(message).toBe('Fournisseur d’intrant a été ajouté avec succès !');
+    expect(message).toBe("Fournisseur d'intrant a été ajouté avec succès !");
     supplierA = data.id;
     expect(data).toMatchObject({
       reference: expect.stringMatching(/^FRN-\d{6}$/),

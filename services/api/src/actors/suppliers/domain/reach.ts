@@ -26,7 +26,7 @@ export const SUPPLIER_MESSAGES = {
   fertilizerTypeNotFound: 'Type d’intrant introuvable',
   alreadyInactive: 'Ce fournisseur est déjà désactivé',
   alreadyActive: 'Ce fournisseur est déjà actif',
-  created: 'Fournisseur d’intrant a été ajouté avec succès !',
+  created: "Fournisseur d'intrant a été ajouté avec succès !",
   updated: 'Mise à jour effectuée avec succès',
   deactivated: (name: string) =>
     `Le fournisseur d’intrant ${name} est désactivé. Il pourra être réactivé`,
