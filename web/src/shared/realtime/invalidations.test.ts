@@ -64,6 +64,15 @@ describe('realtime push → query invalidations', () => {
     ).toEqual([['growers']]);
   });
 
+  it('refreshes the seasons queries on a season invitation or a changed link', () => {
+    expect(
+      invalidationsFor(push({ type: 'seasons.invitation', data: { seasonId: 1, linkId: 2 } })),
+    ).toEqual([['seasons']]);
+    expect(invalidationsFor(push({ type: 'seasons.updated', data: { seasonId: 1 } }))).toEqual([
+      ['seasons'],
+    ]);
+  });
+
   it('ignores control and export messages', () => {
     for (const type of ['ready', 'joined', 'pong', 'error', 'export.progress', 'export.ready']) {
       expect(invalidationsFor(push({ type, data: {} }))).toEqual([]);
@@ -83,6 +92,8 @@ describe('realtime push → query invalidations', () => {
         'pong',
         'ready',
         'reporting.updated',
+        'seasons.invitation',
+        'seasons.updated',
         'supplies.updated',
         'supply.rejected',
         'transactions.updated',
