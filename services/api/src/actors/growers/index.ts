@@ -1,5 +1,6 @@
 import type { ActorsArea } from '../area.js';
 import { growerEvents, growerStream } from './catalogue.js';
+import { growersDemoStep } from './demo/growers.js';
 import { growersMigrations } from './migrations/index.js';
 import { GROWER_PUSHES } from './pushes.js';
 
@@ -15,5 +16,6 @@ export const growersArea: ActorsArea = {
   events: growerEvents,
   streams: [growerStream],
   pushes: GROWER_PUSHES,
+  demo: [growersDemoStep],
   http: async () => (await import('./http/index.js')).registerGrowers,
 };
