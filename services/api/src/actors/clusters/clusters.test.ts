@@ -168,6 +168,9 @@ describe('clusters: configuration of a cluster', () => {
       expect(res.statusCode, who).toBe(403);
     }
     expect((await call(null, 'POST', '/api/clusters/create-configs', body)).statusCode).toBe(401);
+    // The guard answers before the body is validated (no 400 to a caller without the role).
+    expect((await call(null, 'POST', '/api/clusters/create-configs', {})).statusCode).toBe(401);
+    expect((await call('grower', 'POST', '/api/clusters/create-configs', {})).statusCode).toBe(403);
     // Naming another manager: refused, nothing renamed.
     const other = await call('managerA', 'POST', '/api/clusters/create-configs', {
       ...body,

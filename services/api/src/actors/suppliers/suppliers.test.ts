@@ -181,6 +181,10 @@ describe('input suppliers (fournisseurs d’intrant)', () => {
       body({ locations: [], fertilizerIds: [] }),
     );
     expect(grower.statusCode).toBe(403);
+    // Whatever the body: the guard answers before the body is validated.
+    expect((await call(null, 'POST', '/api/input-provider', {})).statusCode).toBe(401);
+    expect((await call('grower', 'POST', '/api/input-provider', {})).statusCode).toBe(403);
+    expect((await call('grower', 'GET', '/api/input-provider?page=0')).statusCode).toBe(403);
     const unknownFertilizer = await call(
       'managerA',
       'POST',

@@ -42,9 +42,12 @@ export function clustersRoutes(
   searchAggregators: (q: string | undefined, limit: number) => ReturnType<typeof searchIndustrials>,
 ): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const guard = (roles: readonly (typeof ROLE)[keyof typeof ROLE][]) => [
-    scope.requireRoles(...roles),
-  ];
+  // The guard runs at onRequest too, so a caller without the role gets 401/403 before its
+  // query or body is validated.
+  const guard = (roles: readonly (typeof ROLE)[keyof typeof ROLE][]) => {
+    const check = scope.requireRoles(...roles);
+    return { onRequest: [check], preHandler: [check] };
+  };
 
   app.get(
     '/clusters/config/:userId',
@@ -57,7 +60,7 @@ export function clustersRoutes(
         params: userIdParams,
         response: { 200: configAnswer },
       },
-      preHandler: guard(CLUSTER_ROUTE_ROLES.readConfig),
+      ...guard(CLUSTER_ROUTE_ROLES.readConfig),
     },
     async (request) => service.configOf(actorOf(request.actor!), request.params.userId),
   );
@@ -73,7 +76,7 @@ export function clustersRoutes(
         body: configureBody,
         response: { 201: configuredAnswer },
       },
-      preHandler: guard(CLUSTER_ROUTE_ROLES.configure),
+      ...guard(CLUSTER_ROUTE_ROLES.configure),
     },
     async (request, reply) => {
       const data = await service.configure(actorOf(request.actor!), request.body);
@@ -92,7 +95,7 @@ export function clustersRoutes(
         params: idParams,
         response: { 200: configAnswer },
       },
-      preHandler: guard(CLUSTER_ROUTE_ROLES.readCluster),
+      ...guard(CLUSTER_ROUTE_ROLES.readCluster),
     },
     async (request) => service.cluster(actorOf(request.actor!), request.params.id),
   );
@@ -107,7 +110,7 @@ export function clustersRoutes(
         params: idParams,
         response: { 200: auditAnswer },
       },
-      preHandler: guard(CLUSTER_ROUTE_ROLES.audit),
+      ...guard(CLUSTER_ROUTE_ROLES.audit),
     },
     async (request) => service.audit(scope.eventStore, actorOf(request.actor!), request.params.id),
   );
@@ -122,7 +125,7 @@ export function clustersRoutes(
         querystring: industrialsQuery,
         response: { 200: industrialsAnswer },
       },
-      preHandler: guard(CLUSTER_ROUTE_ROLES.industrials),
+      ...guard(CLUSTER_ROUTE_ROLES.industrials),
     },
     async (request) => searchAggregators(request.query.q, request.query.limit),
   );

@@ -40,7 +40,12 @@ export const SUPPLIER_ROUTE_ROLES = {
 
 export function suppliersRoutes(scope: FastifyInstance, service: SuppliersService): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const guard = (roles: readonly RoleCode[]) => [scope.requireRoles(...roles)];
+  // The guard runs at onRequest too, so a caller without the role gets 401/403 before its
+  // query or body is validated (a 400 would tell an anonymous caller what the route takes).
+  const guard = (roles: readonly RoleCode[]) => {
+    const check = scope.requireRoles(...roles);
+    return { onRequest: [check], preHandler: [check] };
+  };
 
   app.get(
     '/input-provider',
@@ -53,7 +58,7 @@ export function suppliersRoutes(scope: FastifyInstance, service: SuppliersServic
         querystring: listQuery,
         response: { 200: listAnswer },
       },
-      preHandler: guard(SUPPLIER_ROUTE_ROLES.read),
+      ...guard(SUPPLIER_ROUTE_ROLES.read),
     },
     async (request) => service.list(request.actor!, request.query),
   );
@@ -69,7 +74,7 @@ export function suppliersRoutes(scope: FastifyInstance, service: SuppliersServic
         querystring: listQuery,
         response: { 200: listAnswer },
       },
-      preHandler: guard(SUPPLIER_ROUTE_ROLES.read),
+      ...guard(SUPPLIER_ROUTE_ROLES.read),
     },
     async (request) => service.list(request.actor!, request.query, request.params.clusterId),
   );
@@ -84,7 +89,7 @@ export function suppliersRoutes(scope: FastifyInstance, service: SuppliersServic
         params: idParams,
         response: { 200: supplierSchema },
       },
-      preHandler: guard(SUPPLIER_ROUTE_ROLES.readOne),
+      ...guard(SUPPLIER_ROUTE_ROLES.readOne),
     },
     async (request) => service.get(request.actor!, request.params.id),
   );
@@ -100,7 +105,7 @@ export function suppliersRoutes(scope: FastifyInstance, service: SuppliersServic
         body: createSupplierBody,
         response: { 201: savedAnswer },
       },
-      preHandler: guard(SUPPLIER_ROUTE_ROLES.write),
+      ...guard(SUPPLIER_ROUTE_ROLES.write),
     },
     async (request, reply) => {
       const data = await service.create(request.actor!, request.body);
@@ -120,7 +125,7 @@ export function suppliersRoutes(scope: FastifyInstance, service: SuppliersServic
         body: updateSupplierBody,
         response: { 200: savedAnswer },
       },
-      preHandler: guard(SUPPLIER_ROUTE_ROLES.write),
+      ...guard(SUPPLIER_ROUTE_ROLES.write),
     },
     async (request) => ({
       message: SUPPLIER_MESSAGES.updated,
@@ -138,7 +143,7 @@ export function suppliersRoutes(scope: FastifyInstance, service: SuppliersServic
         params: idParams,
         response: { 200: messageAnswer },
       },
-      preHandler: guard(SUPPLIER_ROUTE_ROLES.write),
+      ...guard(SUPPLIER_ROUTE_ROLES.write),
     },
     async (request) => service.deactivate(request.actor!, request.params.id),
   );
@@ -153,7 +158,7 @@ export function suppliersRoutes(scope: FastifyInstance, service: SuppliersServic
         params: idParams,
         response: { 200: messageAnswer },
       },
-      preHandler: guard(SUPPLIER_ROUTE_ROLES.reactivate),
+      ...guard(SUPPLIER_ROUTE_ROLES.reactivate),
     },
     async (request) => service.reactivate(request.actor!, request.params.id),
   );
@@ -171,6 +176,7 @@ export function fertilizerRoutes(scope: FastifyInstance, db: ReturnType<typeof s
         summary: 'Types d’intrant (Engrais, Rejets, Film polyéthylène, …)',
         response: { 200: fertilizerTypesAnswer },
       },
+      onRequest: [scope.authenticate],
       preHandler: [scope.authenticate],
     },
     async () => fertilizerTypes(db),
@@ -185,6 +191,7 @@ export function fertilizerRoutes(scope: FastifyInstance, db: ReturnType<typeof s
         params: typeParams,
         response: { 200: fertilizersAnswer },
       },
+      onRequest: [scope.authenticate],
       preHandler: [scope.authenticate],
     },
     async (request) => {
