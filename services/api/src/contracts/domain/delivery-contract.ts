@@ -1,0 +1,309 @@
+import {
+  BusinessRuleError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  ValidationError,
+} from '@filiere/platform';
+import { ROLE } from '../../kernel/roles.js';
+import { contractStreamId, type ContractState, type ContractStatus } from './contract-stream.js';
+import { decision, type ContractActor, type Decision } from './decision.js';
+import { contractEvent } from './events.js';
+import { formatFcfa } from './money.js';
+
+const isAdmin = (actor: ContractActor) =>
+  actor.role === ROLE.ADMIN || actor.role === ROLE.SUPER_ADMIN;
+
+/** The 422 of §8, with the missing amount also as data for the web's modal. */
+export function insufficientBalanceError(missingAmount: number): BusinessRuleError {
+  return new BusinessRuleError(
+    `Le solde disponible de votre wallet est insuffisant pour créer ce contrat. Il manque ${formatFcfa(missingAmount)} FCFA`,
+    { missingAmount },
+  );
+}
+
+/** What the wallet must do in the same append: place a hold on the aggregator's wallet. */
+export interface HoldToPlace {
+  holdId: string;
+  aggregatorUserId: string;
+  amount: number;
+  purpose: string;
+}
+
+export interface ContractAnswer {
+  contractId: string;
+  reference: string;
+  status: ContractStatus;
+}
+
+const answer = (state: ContractState, status = state.status!): ContractAnswer => ({
+  contractId: state.contractId!,
+  reference: state.reference,
+  status,
+});
+
+/** Today + 5 months (same day of month, clamped to the month's last day), ISO date. */
+export function defaultDeliveryDate(today: string): string {
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  const month = m - 1 + 5;
+  const year = y + Math.floor(month / 12);
+  const monthIndex = month % 12;
+  const last = new Date(Date.UTC(year, monthIndex + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(year, monthIndex, Math.min(d, last))).toISOString().slice(0, 10);
+}
+
+export interface CreateDeliveryContract {
+  contractId: string;
+  reference: string;
+  parentId?: string | null;
+  growerId: string;
+  growerUserId: string;
+  plotId: string;
+  productType?: 'CAYENNE_LISSE' | 'PAIN_DE_SUCRE' | null;
+  quantityKg: number;
+  amount: number;
+  /** ISO date; absent → today + 5 months. */
+  deliveryDate?: string | undefined;
+}
+
+/**
+ * Creates a PENDING delivery contract for the calling aggregator and states the hold to
+ * place for its amount. `facts.availableBalance` is the aggregator's available balance (the
+ * wallet's decider checks it again in the same append); short → 422 with the missing amount.
+ * `facts.plotOfGrower` says the plot belongs to the grower (looked up in the actors' tables).
+ */
+export function createDeliveryContract(
+  state: ContractState,
+  command: CreateDeliveryContract,
+  actor: ContractActor,
+  facts: { now: string; availableBalance: number; plotOfGrower: boolean },
+): Decision<{ contract: ContractAnswer; hold: HoldToPlace }> {
+  if (actor.role !== ROLE.INDUSTRIAL) {
+    throw new ForbiddenError('Seul un agrégateur peut créer un contrat de livraison');
+  }
+  if (state.exists) throw new ConflictError('Ce contrat existe déjà');
+  const fields: Record<string, string> = {};
+  if (!Number.isSafeInteger(command.quantityKg) || command.quantityKg <= 0) {
+    fields.quantity = 'Entré non valide';
+  }
+  if (!Number.isSafeInteger(command.amount) || command.amount <= 0) {
+    fields.amount = 'Entré non valide';
+  }
+  const today = facts.now.slice(0, 10);
+  const deliveryDate = command.deliveryDate ?? defaultDeliveryDate(today);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(deliveryDate) || Number.isNaN(Date.parse(deliveryDate))) {
+    fields.deliveryDate = 'Ce champ est obligatoire';
+  } else if (deliveryDate < today) {
+    fields.deliveryDate = 'La date de livraison ne peut pas être passée';
+  }
+  if (!facts.plotOfGrower) fields.productId = 'Cette parcelle n’appartient pas à ce producteur';
+  if (Object.keys(fields).length > 0) {
+    throw new ValidationError('Contrat de livraison invalide', { fields });
+  }
+  if (command.amount > facts.availableBalance) {
+    throw insufficientBalanceError(command.amount - Math.max(0, facts.availableBalance));
+  }
+  const holdId = `contract-${command.contractId}`;
+  return decision(
+    {
+      contract: { contractId: command.contractId, reference: command.reference, status: 'PENDING' },
+      hold: {
+        holdId,
+        aggregatorUserId: actor.userId,
+        amount: command.amount,
+        purpose: `Contrat de livraison ${command.reference}`,
+      },
+    },
+    {
+      streamId: contractStreamId(command.contractId),
+      events: [
+        contractEvent('DeliveryContractCreated', {
+          contractId: command.contractId,
+          reference: command.reference,
+          parentId: command.parentId ?? null,
+          aggregatorUserId: actor.userId,
+          growerId: command.growerId,
+          growerUserId: command.growerUserId,
+          plotId: command.plotId,
+          productType: command.productType ?? null,
+          quantityKg: command.quantityKg,
+          amount: command.amount,
+          deliveryDate,
+          holdId,
+          createdBy: actor.userId,
+          createdAt: facts.now,
+        }),
+      ],
+    },
+  );
+}
+
+export function requireContract(state: ContractState): string {
+  if (!state.exists || state.contractId === null) throw new NotFoundError('Contrat introuvable');
+  return state.contractId;
+}
+
+function requireAggregatorOrAdmin(state: ContractState, actor: ContractActor): void {
+  if (actor.userId !== state.aggregatorUserId && !isAdmin(actor)) {
+    throw new ForbiddenError('Ce contrat ne vous appartient pas');
+  }
+}
+
+/**
+ * PENDING → CONFIRMED, by the grower (signed in) or its cooperative
+ * (`facts.cooperativeUserId`, the user of the grower's cooperative, or null). Twice: no-op.
+ */
+export function confirmDeliveryContract(
+  state: ContractState,
+  actor: ContractActor,
+  facts: { now: string; cooperativeUserId: string | null },
+): Decision<ContractAnswer> {
+  const contractId = requireContract(state);
+  const mayConfirm =
+    actor.userId === state.growerUserId ||
+    (facts.cooperativeUserId !== null && actor.userId === facts.cooperativeUserId);
+  if (!mayConfirm) {
+    throw new ForbiddenError('Seul le producteur ou sa coopérative peut confirmer ce contrat');
+  }
+  if (state.status === 'CONFIRMED') return decision(answer(state));
+  if (state.status !== 'PENDING') {
+    throw new BusinessRuleError('Ce contrat n’est plus en attente de confirmation');
+  }
+  return decision(answer(state, 'CONFIRMED'), {
+    streamId: contractStreamId(contractId),
+    events: [
+      contractEvent('DeliveryContractConfirmed', {
+        contractId,
+        confirmedBy: actor.userId,
+        confirmedAt: facts.now,
+      }),
+    ],
+  });
+}
+
+/**
+ * CONFIRMED → DELIVERED: the aggregator records the weighed quantity (kg) and the date of
+ * the delivery (not in the future, not before the contract). The same record again is a
+ * no-op; another once delivered is refused.
+ */
+export function recordDelivery(
+  state: ContractState,
+  command: { deliveredKg: number; deliveredOn: string },
+  actor: ContractActor,
+  facts: { now: string },
+): Decision<ContractAnswer> {
+  const contractId = requireContract(state);
+  requireAggregatorOrAdmin(state, actor);
+  if (state.status === 'DELIVERED' || state.status === 'COMPLETED') {
+    if (state.deliveredKg === command.deliveredKg && state.deliveredOn === command.deliveredOn) {
+      return decision(answer(state));
+    }
+    throw new BusinessRuleError('La livraison de ce contrat est déjà enregistrée');
+  }
+  if (state.status !== 'CONFIRMED') {
+    throw new BusinessRuleError(
+      state.status === 'PENDING'
+        ? 'Ce contrat n’est pas encore confirmé par le producteur'
+        : 'Ce contrat ne peut plus être livré',
+    );
+  }
+  const fields: Record<string, string> = {};
+  if (!Number.isSafeInteger(command.deliveredKg) || command.deliveredKg <= 0) {
+    fields.quantity = 'Entré non valide';
+  }
+  const today = facts.now.slice(0, 10);
+  if (
+    !/^\d{4}-\d{2}-\d{2}$/.test(command.deliveredOn) ||
+    Number.isNaN(Date.parse(command.deliveredOn))
+  ) {
+    fields.deliveredOn = 'Ce champ est obligatoire';
+  } else if (command.deliveredOn > today) {
+    fields.deliveredOn = 'La date de livraison ne peut pas être dans le futur';
+  } else if (command.deliveredOn < state.createdAt.slice(0, 10)) {
+    fields.deliveredOn = 'La date de livraison précède le contrat';
+  }
+  if (Object.keys(fields).length > 0) {
+    throw new ValidationError('Livraison invalide', { fields });
+  }
+  return decision(answer(state, 'DELIVERED'), {
+    streamId: contractStreamId(contractId),
+    events: [
+      contractEvent('DeliveryRecorded', {
+        contractId,
+        deliveredKg: command.deliveredKg,
+        deliveredOn: command.deliveredOn,
+        recordedBy: actor.userId,
+        recordedAt: facts.now,
+      }),
+    ],
+  });
+}
+
+/**
+ * The scheduled job: a CONFIRMED contract whose delivery date has passed (the date is before
+ * today) becomes OUTTIME. Anything else decides nothing (the job may run any number of times).
+ */
+export function markOutOfTime(
+  state: ContractState,
+  facts: { now: string },
+): Decision<ContractAnswer | null> {
+  if (!state.exists || state.status !== 'CONFIRMED') {
+    return decision(state.exists ? answer(state) : null);
+  }
+  if (state.deliveryDate >= facts.now.slice(0, 10)) return decision(answer(state));
+  return decision(answer(state, 'OUTTIME'), {
+    streamId: contractStreamId(state.contractId!),
+    events: [
+      contractEvent('DeliveryContractOutOfTime', {
+        contractId: state.contractId!,
+        deliveryDate: state.deliveryDate,
+        at: facts.now,
+      }),
+    ],
+  });
+}
+
+/** What the wallet must do in the same append: release the contract's hold. */
+export interface HoldToRelease {
+  holdId: string;
+  aggregatorUserId: string;
+  amount: number;
+}
+
+/**
+ * PENDING, CONFIRMED or OUTTIME → CANCELED by its aggregator or an admin; states the hold to
+ * release. Cancelling twice is a no-op; a delivered or paid contract cannot be cancelled.
+ */
+export function cancelDeliveryContract(
+  state: ContractState,
+  actor: ContractActor,
+  facts: { now: string },
+): Decision<{ contract: ContractAnswer; release: HoldToRelease | null }> {
+  const contractId = requireContract(state);
+  requireAggregatorOrAdmin(state, actor);
+  if (state.status === 'CANCELED') return decision({ contract: answer(state), release: null });
+  if (state.status === 'DELIVERED' || state.status === 'COMPLETED') {
+    throw new BusinessRuleError('Un contrat livré ne peut plus être annulé');
+  }
+  return decision(
+    {
+      contract: answer(state, 'CANCELED'),
+      release: {
+        holdId: state.holdId,
+        aggregatorUserId: state.aggregatorUserId,
+        amount: state.amount,
+      },
+    },
+    {
+      streamId: contractStreamId(contractId),
+      events: [
+        contractEvent('DeliveryContractCanceled', {
+          contractId,
+          canceledBy: actor.userId,
+          releasedAmount: state.amount,
+          at: facts.now,
+        }),
+      ],
+    },
+  );
+}
