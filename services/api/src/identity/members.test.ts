@@ -275,6 +275,31 @@ describe('members (identity’s face for the actors)', () => {
     });
   });
 
+  it('given a grower registered with an e-mail (no password, no invitation), when a reset link is asked for it, then none is mailed: a staff e-mail edit hands nothing over', async () => {
+    const u = await register(grower({ email: 'sans.compte.web@test.bj' }));
+    await face.update(u.id, { email: 'nouvelle.adresse@test.bj' }, manager);
+    for (const email of ['sans.compte.web@test.bj', 'nouvelle.adresse@test.bj']) {
+      const res = await app.inject({
+        method: 'POST',
+        url: `/api/users/forgot-password/${encodeURIComponent(email)}`,
+        remoteAddress: '10.77.0.1',
+      });
+      expect(res.statusCode).toBeLessThan(300);
+    }
+    const mails = await testDb.db
+      .selectFrom('outbox')
+      .select('recipient')
+      .where('recipient', 'in', ['sans.compte.web@test.bj', 'nouvelle.adresse@test.bj'])
+      .execute();
+    expect(mails).toEqual([]);
+    const tokens = await testDb.db
+      .selectFrom('user_tokens')
+      .select('id')
+      .where('user_id', '=', u.id)
+      .execute();
+    expect(tokens).toEqual([]);
+  });
+
   it('given a cooperative’s representative, when staff change its e-mail, then 403 (it signs in itself)', async () => {
     const u = await register(
       grower({ role: 'ROLE_FARMER_ORGANIZATION', email: 'rep.membres@test.bj' }),
