@@ -6,6 +6,9 @@ import {
   mayChange,
   mayCreate,
   mayDelete,
+  mayEditMember,
+  mayResetPin,
+  MEMBER_EDIT_FIELDS,
   organizationOfNewUser,
   OWNER_FIELDS,
   rankOf,
@@ -250,5 +253,93 @@ describe('field rules: creation', () => {
     expect(mayCreate(admin, 'ROLE_ADMIN', null).allowed).toBe(false);
     expect(mayCreate(admin, 'ROLE_CLUSTER_MANAGER', 'B').allowed).toBe(true);
     expect(clusterOfNewUser(admin, 'B')).toBe('B');
+  });
+});
+
+describe('field rules: staff edits of members (mayEditMember)', () => {
+  const cooperative = p('co', 'ROLE_FARMER_ORGANIZATION', 'A');
+  const supplier = p('su', 'ROLE_INPUT_PROVIDER', 'A');
+
+  it('given staff in reach, when it edits a grower’s or carrier’s names, NIP, phone or e-mail, then it is allowed', () => {
+    for (const actor of [superAdmin, admin, manager]) {
+      for (const target of [grower, carrier]) {
+        for (const field of MEMBER_EDIT_FIELDS) {
+          expect(mayEditMember(actor, target, field), `${actor.role} ${field}`).toEqual({
+            allowed: true,
+            needsCurrentPassword: false,
+          });
+        }
+      }
+    }
+  });
+
+  it('given a cooperative’s or supplier’s representative (who signs in), when staff edit its e-mail or phone, then refused; its names and NIP are allowed', () => {
+    for (const target of [cooperative, supplier]) {
+      for (const field of ['email', 'phone'] as const) {
+        expect(mayEditMember(admin, target, field)).toEqual({
+          allowed: false,
+          message: RULE_MESSAGES.memberOwnerOnly,
+        });
+      }
+      for (const field of ['firstname', 'lastname', 'nip'] as const) {
+        expect(mayEditMember(admin, target, field).allowed).toBe(true);
+      }
+    }
+  });
+
+  it('given a cluster manager, when the member is of another cluster, then refused (reach)', () => {
+    expect(mayEditMember(manager, farAway, 'firstname')).toEqual({
+      allowed: false,
+      message: RULE_MESSAGES.reach,
+    });
+  });
+
+  it('given a staff target (not a member) or oneself, then refused', () => {
+    expect(mayEditMember(superAdmin, aggregator, 'firstname')).toEqual({
+      allowed: false,
+      message: RULE_MESSAGES.notMember,
+    });
+    expect(mayEditMember(grower, grower, 'firstname')).toEqual({
+      allowed: false,
+      message: RULE_MESSAGES.ownMember,
+    });
+  });
+
+  it('given an aggregator or a grower, when it edits a member, then refused (no reach)', () => {
+    for (const actor of [aggregator, grower]) {
+      expect(mayEditMember(actor, carrier, 'lastname').allowed).toBe(false);
+    }
+  });
+
+  it('never offers a payout account among the editable fields', () => {
+    expect(MEMBER_EDIT_FIELDS).not.toContain('momoAccountNumber');
+    expect(MEMBER_EDIT_FIELDS).not.toContain('bankAccountNumber');
+  });
+});
+
+describe('field rules: PIN reset (mayResetPin)', () => {
+  it('given the grower’s cluster manager, then allowed', () => {
+    expect(mayResetPin(manager, grower)).toEqual({ allowed: true, needsCurrentPassword: false });
+  });
+
+  it('given any other role — the super admin too — then refused', () => {
+    for (const actor of [superAdmin, admin, aggregator, grower]) {
+      expect(mayResetPin(actor, grower)).toEqual({
+        allowed: false,
+        message: RULE_MESSAGES.pinByManager,
+      });
+    }
+  });
+
+  it('given a grower of another cluster, a carrier, or a manager without cluster, then refused', () => {
+    expect(mayResetPin(manager, farAway)).toEqual({ allowed: false, message: RULE_MESSAGES.reach });
+    expect(mayResetPin(manager, carrier)).toEqual({
+      allowed: false,
+      message: RULE_MESSAGES.pinGrowerOnly,
+    });
+    expect(mayResetPin(p('cm0', 'ROLE_CLUSTER_MANAGER', null), grower)).toEqual({
+      allowed: false,
+      message: RULE_MESSAGES.noCluster,
+    });
   });
 });
