@@ -1,4 +1,5 @@
 import enAuth from './locales/en/auth.json';
+import enCarriers from './locales/en/carriers.json';
 import enClusters from './locales/en/clusters.json';
 import enCommon from './locales/en/common.json';
 import enCooperatives from './locales/en/cooperatives.json';
@@ -13,6 +14,7 @@ import enUsers from './locales/en/users.json';
 import enValidation from './locales/en/validation.json';
 import enWallet from './locales/en/wallet.json';
 import frAuth from './locales/fr/auth.json';
+import frCarriers from './locales/fr/carriers.json';
 import frClusters from './locales/fr/clusters.json';
 import frCommon from './locales/fr/common.json';
 import frCooperatives from './locales/fr/cooperatives.json';
@@ -39,6 +41,7 @@ export const resources = {
     wallet: frWallet,
     locations: frLocations,
     cooperatives: frCooperatives,
+    carriers: frCarriers,
     clusters: frClusters,
     suppliers: frSuppliers,
     growers: frGrowers,
@@ -55,6 +58,7 @@ export const resources = {
     wallet: enWallet,
     locations: enLocations,
     cooperatives: enCooperatives,
+    carriers: enCarriers,
     clusters: enClusters,
     suppliers: enSuppliers,
     growers: enGrowers,

@@ -79,11 +79,14 @@ describe('menu entries follow the route files', () => {
       'supplies',
       'financings',
       'cooperatives',
+      'carriers',
     ]);
     expect(keys(ROLES.SUPER_ADMIN, false, FILE_ROUTE_PATHS)).toEqual([
       'adminSupplies',
       'growers',
       'cooperatives',
+      'carriers',
+      'inputProviders',
       'users',
       'payoutRequests',
     ]);

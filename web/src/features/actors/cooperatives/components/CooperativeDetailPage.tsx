@@ -5,6 +5,8 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../../shared/api/use-error-text.js';
+import { useCurrentUser } from '../../../../shared/auth/current-user.js';
+import { ROLES } from '../../../../shared/auth/roles.js';
 import { toLocalPhone } from '../../../../shared/format/phone.js';
 import { StatusBadge } from '../../../../shared/ui/StatusBadge.js';
 import { cooperativeQuery } from '../api/cooperatives.js';
@@ -18,6 +20,7 @@ export function CooperativeDetailPage({ id }: { id: string }) {
   const errorText = useErrorText();
   const navigate = useNavigate();
   const query = useQuery(cooperativeQuery(id));
+  const canWrite = useCurrentUser()?.role?.code !== ROLES.INDUSTRIAL;
   const [deactivating, setDeactivating] = useState(false);
   const c = query.data;
   if (!c) {
@@ -44,7 +47,7 @@ export function CooperativeDetailPage({ id }: { id: string }) {
             label={t(c.isActive ? 'statuses.active' : 'statuses.inactive')}
           />
         </Group>
-        {c.isActive && (
+        {c.isActive && canWrite && (
           <Group gap="xs">
             <Button
               variant="default"

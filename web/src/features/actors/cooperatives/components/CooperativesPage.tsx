@@ -41,6 +41,8 @@ export function CooperativesPage({
   const me = useCurrentUser();
   const queryClient = useQueryClient();
   const isSuperAdmin = me?.role?.code === ROLES.SUPER_ADMIN;
+  // The aggregator reads its cluster's cooperatives; it registers and edits none.
+  const canWrite = me?.role?.code !== ROLES.INDUSTRIAL;
   const list = useQuery(cooperativesQuery(search));
   const [deactivating, setDeactivating] = useState<Cooperative | null>(null);
   const reactivate = useMutation({
@@ -71,7 +73,7 @@ export function CooperativesPage({
           >
             <IconEye size={18} aria-hidden />
           </ActionIcon>
-          {c.isActive ? (
+          {!canWrite ? null : c.isActive ? (
             <>
               <ActionIcon
                 variant="subtle"
@@ -114,13 +116,15 @@ export function CooperativesPage({
     <ListPage
       title={t('title')}
       action={
-        <Button
-          component={Link}
-          to="/organisations-paysannes/create"
-          leftSection={<IconPlus size={16} aria-hidden />}
-        >
-          {t('add')}
-        </Button>
+        canWrite && (
+          <Button
+            component={Link}
+            to="/organisations-paysannes/create"
+            leftSection={<IconPlus size={16} aria-hidden />}
+          >
+            {t('add')}
+          </Button>
+        )
       }
       search={search}
       onSearchChange={onSearchChange}
