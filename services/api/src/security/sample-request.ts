@@ -27,6 +27,18 @@ const MANAGED_USER_ROUTES = new Set([
   'GET /api/users/{id}/reset-pin',
 ]);
 
+/** Routes whose `{id}` is a season or an industrial link (numeric; 999 999 exists nowhere). */
+const SEASON_ID_ROUTES = new Set([
+  '/api/clusters/{id}',
+  '/api/clusters/{id}/industrial',
+  '/api/clusters/{id}/industrial/{userId}',
+  '/api/clusters/{id}/linked-industrials',
+  '/api/clusters/activate-cluster/{id}',
+  '/api/clusters/delete-industrial-link/{id}',
+  '/api/seasons/{id}/accept',
+  '/api/seasons/{id}/amounts',
+]);
+
 /** A value for a named parameter or field, aimed at the caller's own data. */
 async function valueFor(
   op: Operation,
@@ -38,6 +50,7 @@ async function valueFor(
   switch (name) {
     case 'id':
       if (MANAGED_USER_ROUTES.has(op.name)) return ctx.victim();
+      if (SEASON_ID_ROUTES.has(op.path)) return 999_999;
       if (op.path === '/api/transaction/{id}') return 999_999_999;
       if (op.path.startsWith('/api/supply/validate-bank-supply')) return 'APP-NONE';
       return me.id;
@@ -54,6 +67,10 @@ async function valueFor(
       return ctx.peer.walletId;
     case 'year':
       return 2026;
+    // A season's dates (POST /api/clusters): start not before today.
+    case 'from':
+    case 'to':
+      return op.path === '/api/clusters' ? '2099-01-01' : sampleOf(schema);
     case 'clusterId':
       return ctx.clusterId;
     case 'jobId':

@@ -16,7 +16,6 @@ import {
   amountsAnswer,
   amountsQuery,
   attachBody,
-  clusterIdParams,
   fundedLinkAnswer,
   idempotencyHeaders,
   industrialSeasonsAnswer,
@@ -222,16 +221,18 @@ export function seasonRoutes(
     },
     async (request) => {
       const actor = actorOf(request.actor!);
+      // An unknown season is a 404 for everyone; an industrial previews only its own.
+      const amounts = await commands.preview(request.params.id, request.query.quantity);
       if (actor.role === INDUSTRIAL) {
         const link = await queries.link(request.params.id, actor.userId);
         if (!link) throw new ForbiddenError(REACH_MESSAGES.notYourSeason);
       }
-      return commands.preview(request.params.id, request.query.quantity);
+      return amounts;
     },
   );
 
   app.post(
-    '/clusters/:clusterId/industrial',
+    '/clusters/:id/industrial',
     {
       schema: {
         tags,
@@ -239,7 +240,7 @@ export function seasonRoutes(
         summary:
           'Ajouter un agrégateur à la saison avec sa quantité (kg) : invitation PENDING, montants calculés par le serveur',
         headers: idempotencyHeaders,
-        params: clusterIdParams,
+        params: seasonIdParams,
         body: attachBody,
         response: { 201: linkAnswer },
       },
@@ -248,7 +249,7 @@ export function seasonRoutes(
     async (request, reply) => {
       const link = await commands.attach(
         actorOf(request.actor!),
-        request.params.clusterId,
+        request.params.id,
         request.body,
         key(request.headers),
       );

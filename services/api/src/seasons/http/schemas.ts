@@ -27,9 +27,6 @@ const date = z
 export const seasonIdParams = z.object({
   id: z.coerce.number({ message: 'Identifiant invalide' }).int().positive().max(2_147_483_647),
 });
-export const clusterIdParams = z.object({
-  clusterId: seasonIdParams.shape.id,
-});
 const uuid = z.guid({ message: 'Identifiant invalide' });
 export const userIdParams = z.object({ userId: uuid });
 export const seasonUserParams = z.object({ id: seasonIdParams.shape.id, userId: uuid });
