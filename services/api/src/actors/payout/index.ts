@@ -1,4 +1,5 @@
 import type { ActorsArea } from '../area.js';
+import { payoutDemoStep } from './demo/payout.js';
 import * as payoutRequests from './migrations/20261125_0650_payout_requests.js';
 
 /**
@@ -11,5 +12,6 @@ import * as payoutRequests from './migrations/20261125_0650_payout_requests.js';
 export const payoutArea: ActorsArea = {
   name: 'payout',
   migrations: { '20261125_0650_payout_requests': payoutRequests },
+  demo: [payoutDemoStep],
   http: async () => (await import('./http/index.js')).registerPayout,
 };
