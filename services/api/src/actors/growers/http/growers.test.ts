@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
 import type { RoleCode } from '../../../kernel/roles.js';
@@ -117,6 +118,17 @@ describe('growers and plots API', () => {
     await seed('sfdB', 'ROLE_SFD', clusterB);
     await seed('coopA', 'ROLE_FARMER_ORGANIZATION', clusterA, coopA);
     await seed('coopNone', 'ROLE_FARMER_ORGANIZATION', clusterA);
+    await seed('coopB', 'ROLE_FARMER_ORGANIZATION', clusterB, coopB);
+    // The cooperatives area's rows: each cooperative's cluster (the staff's reach over it).
+    for (const [organizationId, user, clusterId, ifu] of [
+      [coopA, 'coopA', clusterA, '1000000000001'],
+      [coopB, 'coopB', clusterB, '1000000000002'],
+    ] as const) {
+      await sql`insert into cooperatives (organization_id, user_id, cluster_id, ifu)
+        values (${organizationId}, ${users.get(user)!.id}, ${clusterId}, ${ifu})`.execute(
+        testDb.db,
+      );
+    }
     await seed('grower', 'ROLE_GROWER', clusterA);
     await seed('carrier', 'ROLE_CARRIER', clusterA);
   });
@@ -607,6 +619,48 @@ describe('growers and plots API', () => {
       'UserDeactivated',
       'GrowerDeactivated',
     ]);
+  });
+
+  it('ownership probes: every id-bearing route on another cluster’s grower → 403/404, nothing written', async () => {
+    const victim = await create('cmB', clusterB, growerBody({ farmerOrganizationId: coopB }));
+    const plotId = victim.products[0].id as string;
+    const before = await testDb.db
+      .selectFrom('events')
+      .select(({ fn }) => fn.max('position').as('p'))
+      .executeTakeFirstOrThrow();
+    const probes: [string, 'GET' | 'POST' | 'PATCH' | 'DELETE', string, unknown?][] = [];
+    for (const who of ['cmA', 'industrialA', 'coopA']) {
+      probes.push(
+        [who, 'GET', `/api/grower/${victim.id}`],
+        [who, 'GET', `/api/grower/contracts/${victim.id}`],
+        [who, 'PATCH', `/api/grower/${victim.id}`, { grower: { address: 'vol' } }],
+        [who, 'DELETE', `/api/grower/${victim.id}`],
+        [who, 'POST', `/api/grower/${victim.id}/reactivate`],
+        [who, 'GET', `/api/users/${victim.user.id}/bannish-grower/${victim.id}`],
+        [who, 'POST', '/api/product', { ...plot(), growerId: victim.id }],
+        [who, 'PATCH', `/api/product/${plotId}`, { areaSown: 4 }],
+        [who, 'GET', `/api/grower/cluster/${clusterB}`],
+        [who, 'GET', `/api/farmer-organization/${coopB}/growers`],
+      );
+    }
+    const leaks: string[] = [];
+    for (const [who, method, url, payload] of probes) {
+      const res = await call(who, method, url, payload);
+      if (![403, 404].includes(res.statusCode))
+        leaks.push(`${who} ${method} ${url}: ${res.statusCode}`);
+    }
+    expect(leaks).toEqual([]);
+    const after = await testDb.db
+      .selectFrom('events')
+      .select(({ fn }) => fn.max('position').as('p'))
+      .executeTakeFirstOrThrow();
+    expect(after.p).toBe(before.p);
+    const row = await testDb.db
+      .selectFrom('plots')
+      .select('area_sown')
+      .where('id', '=', plotId)
+      .executeTakeFirstOrThrow();
+    expect(Number(row.area_sown)).toBe(1.25);
   });
 
   it('GET grower/download/{x}: the caller’s list as .xlsx with French headers, read back', async () => {
