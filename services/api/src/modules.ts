@@ -1,4 +1,5 @@
 import { actorsModule } from './actors/index.js';
+import { contractsModule } from './contracts/index.js';
 import { identityModule } from './identity/index.js';
 import { assembleProduct, type ContextModule } from './kernel/index.js';
 import { locationsModule } from './locations/index.js';
@@ -19,6 +20,7 @@ export const modules: readonly ContextModule[] = [
   locationsModule,
   actorsModule,
   seasonsModule,
+  contractsModule,
 ];
 
 /** What the modules add up to: catalogue, projectors, jobs, demo steps, migrations. */

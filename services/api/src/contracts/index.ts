@@ -1,0 +1,25 @@
+import type { ContextModule } from '../kernel/module.js';
+import { contractEvents, contractStreams } from './catalogue.js';
+
+/**
+ * Contracts (issue 14): delivery contracts (LIVRAISON) from creation to their settlement,
+ * and the debts growers owe (advances, social financing) netted when a contract is run.
+ * Streams `contract-<id>` and `debt-<id>`; money moves only through the wallet's deciders,
+ * in the same append as the contract's events.
+ */
+export const contractsModule: ContextModule = {
+  name: 'contracts',
+  events: contractEvents,
+  streams: contractStreams,
+  migrations: {},
+  projectors: [],
+};
+
+// The public face: what other contexts may use (the inputs and requests flows open debts).
+export {
+  debtStreamId,
+  openDebt,
+  DEBT_KINDS,
+  type DebtKind,
+  type DebtState,
+} from './domain/index.js';
