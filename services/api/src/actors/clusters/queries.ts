@@ -1,23 +1,20 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { narrowDb } from '@filiere/platform';
 import type { IdentityTables } from '../../identity/index.js';
+import type { CooperativesTables } from '../cooperatives/tables.js';
+import type { GrowersTables } from '../growers/tables.js';
 import type { ClustersTables } from './tables.js';
 import type { Candidate } from './domain/configuration.js';
 
-/** What the clusters area reads: its settings and identity's clusters, users, organisations. */
-export type ClustersDb = Kysely<ClustersTables & IdentityTables>;
-
 /**
- * The cooperatives and growers tables belong to other areas (cooperatives, growers): this
- * area reads and moves them with the few statements below (SQL naming their columns
- * `organization_id`/`id`, `user_id`, `cluster_id`, `cooperative_id`, `deactivated_at`).
- * `to_regclass` lets a database without one of those areas yet answer with none.
+ * What the clusters area reads: its settings, identity's clusters, users and organisations,
+ * and the `cooperatives` and `growers` rows (the cooperatives and growers areas own those
+ * tables; this area reads them and moves their `cluster_id`, nothing else).
  */
-async function hasTable(db: Kysely<any>, table: 'growers' | 'cooperatives'): Promise<boolean> {
-  const { rows } = await sql<{ t: string | null }>`select to_regclass(${table})::text as t`.execute(
-    db,
-  );
-  return rows[0]?.t != null;
-}
+type ClustersTablesRead = ClustersTables & IdentityTables & CooperativesTables & GrowersTables;
+export type ClustersDb = Kysely<ClustersTablesRead>;
+export const clustersDb = <DB extends ClustersTablesRead>(db: Kysely<DB>) =>
+  narrowDb<ClustersTablesRead>()(db);
 
 export interface IndustrialOption {
   id: string;
@@ -154,31 +151,26 @@ export async function readConfig(
   const industrial = settings?.industrial_user_id
     ? await readIndustrial(db, settings.industrial_user_id)
     : null;
-  const cooperatives = (await hasTable(db, 'cooperatives'))
-    ? (
-        await sql<{ id: string; label: string; reference: string; cluster_id: string | null }>`
-          select c.organization_id as id, o.denomination as label, c.reference, c.cluster_id
-          from cooperatives c join organizations o on o.id = c.organization_id
-          where c.deactivated_at is null and (c.cluster_id = ${cluster.id} or c.cluster_id is null)
-          order by o.denomination, c.organization_id`.execute(db)
-      ).rows
-    : [];
-  const growers = (await hasTable(db, 'growers'))
-    ? (
-        await sql<{
-          id: string;
-          cluster_id: string | null;
-          firstname: string;
-          lastname: string;
-          phone: string | null;
-        }>`
-          select g.id, g.cluster_id, u.firstname, u.lastname, u.phone
-          from growers g join users u on u.id = g.user_id
-          where g.deactivated_at is null and g.cooperative_id is null
-            and (g.cluster_id = ${cluster.id} or g.cluster_id is null)
-          order by u.lastname, u.firstname, g.id`.execute(db)
-      ).rows
-    : [];
+  const cooperatives = await db
+    .selectFrom('cooperatives as c')
+    .innerJoin('organizations as o', 'o.id', 'c.organization_id')
+    .select(['c.organization_id as id', 'o.denomination as label', 'c.reference', 'c.cluster_id'])
+    .where('c.deactivated_at', 'is', null)
+    .where('c.cluster_id', '=', cluster.id)
+    .orderBy('o.denomination')
+    .orderBy('c.organization_id')
+    .execute();
+  const growers = await db
+    .selectFrom('growers as g')
+    .innerJoin('users as u', 'u.id', 'g.user_id')
+    .select(['g.id', 'g.cluster_id', 'u.firstname', 'u.lastname', 'u.phone'])
+    .where('g.deactivated_at', 'is', null)
+    .where('g.cooperative_id', 'is', null)
+    .where('g.cluster_id', '=', cluster.id)
+    .orderBy('u.lastname')
+    .orderBy('u.firstname')
+    .orderBy('g.id')
+    .execute();
   return {
     cluster: { id: cluster.id, label: cluster.label },
     industrial: industrial ?? null,
@@ -228,37 +220,37 @@ async function readIndustrial(
   return row && toIndustrial(row);
 }
 
-/** The requested cooperatives (active), by organisation id. */
+/** The requested cooperatives (active), by organisation id, locked until the transaction ends. */
 export async function cooperativeCandidates(
   db: ClustersDb,
   ids: readonly string[],
 ): Promise<Map<string, Candidate>> {
-  if (!ids.length || !(await hasTable(db, 'cooperatives'))) return new Map();
-  const { rows } = await sql<{ id: string; label: string; cluster_id: string | null }>`
-    select c.organization_id as id, o.denomination as label, c.cluster_id
-    from cooperatives c join organizations o on o.id = c.organization_id
-    where c.deactivated_at is null and c.organization_id = any(${[...ids]}::uuid[])
-    for update of c`.execute(db);
+  if (!ids.length) return new Map();
+  const rows = await db
+    .selectFrom('cooperatives as c')
+    .innerJoin('organizations as o', 'o.id', 'c.organization_id')
+    .select(['c.organization_id as id', 'o.denomination as label', 'c.cluster_id'])
+    .where('c.deactivated_at', 'is', null)
+    .where('c.organization_id', 'in', [...ids])
+    .forUpdate('c')
+    .execute();
   return new Map(rows.map((r) => [r.id, { id: r.id, label: r.label, clusterId: r.cluster_id }]));
 }
 
-/** The requested growers (active), by id. */
+/** The requested growers (active), by id, locked until the transaction ends. */
 export async function growerCandidates(
   db: ClustersDb,
   ids: readonly string[],
 ): Promise<Map<string, Candidate>> {
-  if (!ids.length || !(await hasTable(db, 'growers'))) return new Map();
-  const { rows } = await sql<{
-    id: string;
-    firstname: string;
-    lastname: string;
-    cluster_id: string | null;
-    cooperative_id: string | null;
-  }>`
-    select g.id, u.firstname, u.lastname, g.cluster_id, g.cooperative_id
-    from growers g join users u on u.id = g.user_id
-    where g.deactivated_at is null and g.id = any(${[...ids]}::uuid[])
-    for update of g`.execute(db);
+  if (!ids.length) return new Map();
+  const rows = await db
+    .selectFrom('growers as g')
+    .innerJoin('users as u', 'u.id', 'g.user_id')
+    .select(['g.id', 'u.firstname', 'u.lastname', 'g.cluster_id', 'g.cooperative_id'])
+    .where('g.deactivated_at', 'is', null)
+    .where('g.id', 'in', [...ids])
+    .forUpdate('g')
+    .execute();
   return new Map(
     rows.map((r) => [
       r.id,
@@ -284,26 +276,30 @@ export async function moveIntoCluster(
 ): Promise<string[]> {
   const userIds: string[] = [];
   if (cooperativeIds.length) {
-    const { rows } = await sql<{ user_id: string }>`
-      update cooperatives set cluster_id = ${clusterId}, updated_at = now()
-      where organization_id = any(${[...cooperativeIds]}::uuid[])
-      returning user_id`.execute(db);
-    userIds.push(...rows.map((r) => r.user_id));
-    if (await hasTable(db, 'growers')) {
-      const moved = await sql<{ user_id: string }>`
-        update growers set cluster_id = ${clusterId}
-        where cooperative_id = any(${[...cooperativeIds]}::uuid[])
-          and cluster_id is distinct from ${clusterId}
-        returning user_id`.execute(db);
-      userIds.push(...moved.rows.map((r) => r.user_id));
-    }
+    const moved = await db
+      .updateTable('cooperatives')
+      .set({ cluster_id: clusterId, updated_at: new Date() })
+      .where('organization_id', 'in', [...cooperativeIds])
+      .returning('user_id')
+      .execute();
+    userIds.push(...moved.map((r) => r.user_id));
+    const members = await db
+      .updateTable('growers')
+      .set({ cluster_id: clusterId, updated_at: new Date() })
+      .where('cooperative_id', 'in', [...cooperativeIds])
+      .where('cluster_id', '!=', clusterId)
+      .returning('user_id')
+      .execute();
+    userIds.push(...members.map((r) => r.user_id));
   }
   if (growerIds.length) {
-    const { rows } = await sql<{ user_id: string }>`
-      update growers set cluster_id = ${clusterId}
-      where id = any(${[...growerIds]}::uuid[])
-      returning user_id`.execute(db);
-    userIds.push(...rows.map((r) => r.user_id));
+    const moved = await db
+      .updateTable('growers')
+      .set({ cluster_id: clusterId, updated_at: new Date() })
+      .where('id', 'in', [...growerIds])
+      .returning('user_id')
+      .execute();
+    userIds.push(...moved.map((r) => r.user_id));
   }
   return [...new Set(userIds)];
 }

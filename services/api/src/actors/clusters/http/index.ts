@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { narrowDb } from '@filiere/platform';
-import { membersOf, type IdentityTables } from '../../../identity/index.js';
+import { membersOf } from '../../../identity/index.js';
 import type { HttpRegistration } from '../../../kernel/module.js';
 import { ROLE } from '../../../kernel/roles.js';
-import type { ClustersTables } from '../tables.js';
-import { searchIndustrials } from '../queries.js';
+import { clustersDb, searchIndustrials } from '../queries.js';
 import { actorOf, ClusterService, type MoveUsers } from '../service.js';
 import {
   auditAnswer,
@@ -132,7 +130,7 @@ export function clustersRoutes(
 }
 
 export const registerClusters: HttpRegistration = async (app) => {
-  const db = narrowDb<ClustersTables & IdentityTables>()(app.deps.db);
+  const db = clustersDb(app.deps.db);
   // The moved cooperatives' representatives and growers: identity's members face (audited).
   const moveUsers: MoveUsers = (userIds, clusterId, actorId) =>
     membersOf(app).setCluster(userIds, clusterId, actorId);
