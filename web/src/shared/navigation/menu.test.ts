@@ -80,6 +80,7 @@ describe('menu entries follow the route files', () => {
       'financings',
       'cooperatives',
       'carriers',
+      'inputProviders',
     ]);
     expect(keys(ROLES.SUPER_ADMIN, false, FILE_ROUTE_PATHS)).toEqual([
       'adminSupplies',

@@ -237,7 +237,8 @@ export const ROUTES: NavRoute[] = [
     path: '/fournisseurs-intrant',
     label: 'routes.inputProviders',
     group: 'providers',
-    roles: [ADMIN, SUPER_ADMIN, CLUSTER_MANAGER],
+    // The aggregator reads its cluster's suppliers (spec §6: "menu also seen by industrial").
+    roles: [ADMIN, SUPER_ADMIN, CLUSTER_MANAGER, INDUSTRIAL],
     menu: true,
   },
   // Gestion
