@@ -1,9 +1,11 @@
 import type { ActorsArea } from '../area.js';
+import { carriersDemoStep } from './demo/carriers.js';
 import * as carriers from './migrations/20261125_0620_carriers.js';
 
 /** The carriers area of the actors context: transporteurs (ROLE_CARRIER users) and vehicles. */
 export const carriersArea: ActorsArea = {
   name: 'carriers',
   migrations: { '20261125_0620_carriers': carriers },
+  demo: [carriersDemoStep],
   http: async () => (await import('./http/index.js')).registerCarriers,
 };
