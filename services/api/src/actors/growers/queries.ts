@@ -80,7 +80,17 @@ export async function listGrowers(
   page: Page,
   withCooperative: boolean,
 ): Promise<{ data: GrowerListItemDto[]; count: number }> {
-  let rows = growersQuery(db, filter)
+  // The page's ids first (the index order, no join), then its 10 rows' names and plots: the
+  // rows an offset skips are never joined nor summed.
+  let ids = growersQuery(db, filter)
+    .select(['g.id', 'g.created_at'])
+    .orderBy('g.created_at', 'desc')
+    .orderBy('g.id', 'desc')
+    .offset(page.offset);
+  if (page.limit !== undefined) ids = ids.limit(page.limit);
+  const rows = db
+    .selectFrom(ids.as('pg'))
+    .innerJoin('growers as g', 'g.id', 'pg.id')
     .innerJoin('users as u', 'u.id', 'g.user_id')
     .leftJoin('organizations as o', 'o.id', 'g.cooperative_id')
     .select([
@@ -108,10 +118,8 @@ export async function listGrowers(
         .select(sql<string>`count(*)::text`.as('n'))
         .as('plot_count'),
     ])
-    .orderBy('g.created_at', 'desc')
-    .orderBy('g.id', 'desc')
-    .offset(page.offset);
-  if (page.limit !== undefined) rows = rows.limit(page.limit);
+    .orderBy('pg.created_at', 'desc')
+    .orderBy('pg.id', 'desc');
   const [data, total] = await Promise.all([
     rows.execute(),
     growersQuery(db, filter)
