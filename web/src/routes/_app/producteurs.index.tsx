@@ -1,4 +1,4 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, useRouter } from '@tanstack/react-router';
 import { GROWER_STATUSES } from '../../features/actors/growers/api/growers.js';
 import { GrowersPage } from '../../features/actors/growers/components/GrowersPage.js';
 import { enumParam, listSearch } from '../../shared/search/list-search.js';
@@ -11,12 +11,16 @@ export const Route = createFileRoute('/_app/producteurs/')({
   component: function Growers() {
     const search = Route.useSearch();
     const navigate = Route.useNavigate();
+    const router = useRouter();
     return (
       <GrowersPage
         search={search}
-        onSearchChange={(next) =>
-          navigate({ search: (prev) => ({ ...prev, ...next }), replace: true })
-        }
+        onSearchChange={(next) => {
+          // The search box reports after a pause: once the user has left for a grower's
+          // page, a late report must not bring them back to the list.
+          if (router.state.location.pathname !== '/producteurs') return;
+          void navigate({ search: (prev) => ({ ...prev, ...next }), replace: true });
+        }}
       />
     );
   },
