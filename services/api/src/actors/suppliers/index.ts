@@ -1,4 +1,5 @@
 import type { ActorsArea } from '../area.js';
+import { supplierEvents, supplierStream } from './catalogue.js';
 import { suppliersDemoStep } from './demo/suppliers.js';
 import { suppliersMigrations } from './migrations/index.js';
 
@@ -11,6 +12,8 @@ import { suppliersMigrations } from './migrations/index.js';
 export const suppliersArea: ActorsArea = {
   name: 'suppliers',
   migrations: suppliersMigrations,
+  events: supplierEvents,
+  streams: [supplierStream],
   demo: [suppliersDemoStep],
   http: async () => (await import('./http/index.js')).registerSuppliers,
 };

@@ -181,3 +181,16 @@ export type SupplierDto = z.infer<typeof supplierSchema>;
 export const listAnswer = z.object({ data: z.array(supplierListItem), count: z.number() });
 export const messageAnswer = z.object({ message: z.string() });
 export const savedAnswer = z.object({ message: z.string(), data: supplierSchema });
+
+export const auditAnswer = z.object({
+  data: z.array(
+    z.object({
+      position: z.number(),
+      type: z.string(),
+      recordedAt: z.string(),
+      actorId: z.string().nullable(),
+      data: z.record(z.string(), z.unknown()),
+    }),
+  ),
+  count: z.number(),
+});

@@ -1,9 +1,11 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '@filiere/platform';
+import type { CommandPipeline, EventStore } from '@filiere/event-store';
 import type { Kysely } from 'kysely';
 import type { Members } from '../../identity/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import { ROLE } from '../../kernel/roles.js';
 import type { ProductTables } from '../../kernel/tables.js';
+import { appendSupplierEvent, supplierStreamId, type SUPPLIER_FIELDS } from './catalogue.js';
 import {
   clusterOfNewSupplier,
   listScope,
@@ -52,6 +54,7 @@ export class SuppliersService {
   constructor(
     db: Kysely<ProductTables>,
     private readonly members: Members<ProductTables>,
+    private readonly commands: CommandPipeline,
   ) {
     this.db = suppliersDb(db);
   }
@@ -155,11 +158,23 @@ export class SuppliersService {
             ifu: user.ifu,
             created_by: actor.id,
           })
-          .returning('id')
+          .returning(['id', 'reference'])
           .executeTakeFirstOrThrow();
         await replaceDetails(db, row.id, {
           locations: body.locations,
           fertilizerIds: body.fertilizerIds,
+        });
+        await appendSupplierEvent(this.commands, {
+          type: 'SupplierRegistered',
+          data: {
+            supplierId: row.id,
+            actorId: actor.id,
+            userId: registered.id,
+            clusterId,
+            reference: row.reference,
+            fertilizerIds: [...new Set(body.fertilizerIds)],
+            deliveryPoints: body.locations.length,
+          },
         });
         return row.id;
       },
@@ -200,6 +215,18 @@ export class SuppliersService {
         ...(body.locations ? { locations: body.locations } : {}),
         ...(body.fertilizerIds ? { fertilizerIds: body.fertilizerIds } : {}),
       });
+      const fields: (typeof SUPPLIER_FIELDS)[number][] = [];
+      if (body.denomination !== undefined) fields.push('denomination');
+      if (rccm !== undefined) fields.push('rccm');
+      if (ifu !== undefined) fields.push('ifu');
+      if (body.locations) fields.push('locations');
+      if (body.fertilizerIds) fields.push('fertilizers');
+      if (fields.length) {
+        await appendSupplierEvent(this.commands, {
+          type: 'SupplierUpdated',
+          data: { supplierId: id, actorId: actor.id, fields },
+        });
+      }
     });
     return (await findSupplier(this.db, id))!;
   }
@@ -214,11 +241,17 @@ export class SuppliersService {
       actor.id,
       'Fournisseur d’intrant désactivé',
     );
-    await this.db
-      .updateTable('input_suppliers')
-      .set({ deactivated_at: new Date(), updated_at: new Date() })
-      .where('id', '=', id)
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('input_suppliers')
+        .set({ deactivated_at: new Date(), updated_at: new Date() })
+        .where('id', '=', id)
+        .execute();
+      await appendSupplierEvent(this.commands, {
+        type: 'SupplierDeactivated',
+        data: { supplierId: id, actorId: actor.id },
+      });
+    });
     return { message: SUPPLIER_MESSAGES.deactivated(nameOf(current)) };
   }
 
@@ -230,13 +263,41 @@ export class SuppliersService {
     if (!current) throw new NotFoundError(SUPPLIER_MESSAGES.notFound);
     if (current.isActive) throw new ConflictError(SUPPLIER_MESSAGES.alreadyActive);
     await this.members.setActive(current.user.id, true, actor.id, 'Fournisseur d’intrant réactivé');
-    await this.db
-      .updateTable('input_suppliers')
-      .set({ deactivated_at: null, updated_at: new Date() })
-      .where('id', '=', id)
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('input_suppliers')
+        .set({ deactivated_at: null, updated_at: new Date() })
+        .where('id', '=', id)
+        .execute();
+      await appendSupplierEvent(this.commands, {
+        type: 'SupplierReactivated',
+        data: { supplierId: id, actorId: actor.id },
+      });
+    });
     return { message: SUPPLIER_MESSAGES.reactivated(nameOf(current)) };
   }
+}
+
+/** A supplier's audit trail, newest first (404 unknown, 403 out of reach). */
+export async function supplierAudit(
+  service: SuppliersService,
+  store: EventStore,
+  actor: SignedInUser,
+  id: string,
+) {
+  await service.get(actor, id);
+  const events = await store.readStream(supplierStreamId(id));
+  const data = [...events].reverse().map((e) => {
+    const payload = e.data as Record<string, unknown> & { actorId?: string };
+    return {
+      position: e.position,
+      type: e.type,
+      recordedAt: e.recordedAt.toISOString(),
+      actorId: payload.actorId ?? null,
+      data: payload,
+    };
+  });
+  return { data, count: data.length };
 }
 
 const nameOf = (s: SupplierDto) => `${s.user.firstname} ${s.user.lastname}`;

@@ -344,5 +344,26 @@ describe('input suppliers (fournisseurs d’intrant)', () => {
     const back = await call('superAdmin', 'POST', `/api/input-provider/${supplierA}/reactivate`);
     expect(back.statusCode, back.body).toBe(200);
     expect((await call('managerA', 'GET', '/api/input-provider')).json().count).toBe(1);
+
+    // Every change of the supplier's rows is on its audit trail, with who and when.
+    const audit = await call('managerA', 'GET', `/api/input-provider/${supplierA}/audit`);
+    expect(audit.statusCode, audit.body).toBe(200);
+    expect(
+      audit.json().data.map((e: { type: string; actorId: string }) => [e.type, e.actorId]),
+    ).toEqual([
+      ['SupplierReactivated', users.superAdmin!.id],
+      ['SupplierDeactivated', users.managerA!.id],
+      ['SupplierUpdated', users.managerA!.id],
+      ['SupplierRegistered', users.managerA!.id],
+    ]);
+    expect(audit.json().data[2].data.fields).toEqual([
+      'denomination',
+      'rccm',
+      'locations',
+      'fertilizers',
+    ]);
+    expect(
+      (await call('managerB', 'GET', `/api/input-provider/${supplierA}/audit`)).statusCode,
+    ).toBe(403);
   });
 });

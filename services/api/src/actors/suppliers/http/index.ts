@@ -5,6 +5,7 @@ import type { HttpRegistration } from '../../../kernel/module.js';
 import { ROLE, type RoleCode } from '../../../kernel/roles.js';
 import { fertilizersOfType, fertilizerTypes, suppliersDb } from '../queries.js';
 import {
+  auditAnswer,
   clusterParams,
   createSupplierBody,
   fertilizersAnswer,
@@ -18,13 +19,13 @@ import {
   typeParams,
   updateSupplierBody,
 } from '../schemas.js';
-import { SuppliersService } from '../service.js';
+import { supplierAudit, SuppliersService } from '../service.js';
 import { SUPPLIER_MESSAGES } from '../domain/reach.js';
 import { NotFoundError } from '@filiere/platform';
 
 const tags = ['input-provider'];
 const security = [{ bearer: [] }];
-const { SUPER_ADMIN, ADMIN, CLUSTER_MANAGER, INDUSTRIAL, INPUT_PROVIDER } = ROLE;
+const { SUPER_ADMIN, ADMIN, CLUSTER_MANAGER, INDUSTRIAL, INPUT_PROVIDER, ACCOUNTING } = ROLE;
 
 /** Who may call what (spec §6; reach is checked on the rows, domain/reach.ts). */
 export const SUPPLIER_ROUTE_ROLES = {
@@ -36,6 +37,8 @@ export const SUPPLIER_ROUTE_ROLES = {
   write: [SUPER_ADMIN, ADMIN, CLUSTER_MANAGER],
   /** Reactivate. */
   reactivate: [SUPER_ADMIN],
+  /** The supplier's audit trail. */
+  audit: [SUPER_ADMIN, ADMIN, ACCOUNTING, CLUSTER_MANAGER],
 } as const satisfies Record<string, readonly RoleCode[]>;
 
 export function suppliersRoutes(scope: FastifyInstance, service: SuppliersService): void {
@@ -148,6 +151,22 @@ export function suppliersRoutes(scope: FastifyInstance, service: SuppliersServic
     async (request) => service.deactivate(request.actor!, request.params.id),
   );
 
+  app.get(
+    '/input-provider/:id/audit',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Historique d’un fournisseur d’intrant (qui a changé quoi et quand) ; son compte : GET users/{id}/audit',
+        params: idParams,
+        response: { 200: auditAnswer },
+      },
+      ...guard(SUPPLIER_ROUTE_ROLES.audit),
+    },
+    async (request) => supplierAudit(service, scope.eventStore, request.actor!, request.params.id),
+  );
+
   app.post(
     '/input-provider/:id/reactivate',
     {
@@ -205,7 +224,7 @@ export function fertilizerRoutes(scope: FastifyInstance, db: ReturnType<typeof s
 }
 
 export const registerSuppliers: HttpRegistration = async (app) => {
-  const service = new SuppliersService(app.deps.db, membersOf(app));
+  const service = new SuppliersService(app.deps.db, membersOf(app), app.commands);
   const db = suppliersDb(app.deps.db);
   await app.register(
     async (scope) => {
