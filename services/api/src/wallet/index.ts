@@ -54,6 +54,11 @@ export {
   type WalletEvent,
   type WalletState,
 } from './domain/index.js';
+/**
+ * Holds, for the contracts: their deciders run inside the contracts' own pipeline commands,
+ * so a contract's events and its hold are appended together (one transaction).
+ */
+export { placeHold, releaseHold, type HoldAnswer } from './domain/index.js';
 export { ExportRunner } from './export/export-runner.js';
 export type { WalletExportsTables } from './export/export-store.js';
 /** The streaming .xlsx sheet writer and its cursor reader (the actors' downloads use them). */

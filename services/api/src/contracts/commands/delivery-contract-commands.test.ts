@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
+import { createLogger, parseConfig } from '@filiere/platform';
+import { useTestDatabase } from '@filiere/platform/testing';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../app.js';
+import type { Database } from '../../database.js';
+import { identityDemoStep } from '../../identity/demo/identity.js';
+import { findDemoUser, userLoader } from '../../identity/index.js';
+import { runDemoSteps } from '../../kernel/index.js';
+import { walletDemoStep } from '../../wallet/demo/wallet.js';
+import { evolveWallet, initialWalletState, type WalletEvent } from '../../wallet/index.js';
+import type { SignedInUser } from '../../kernel/actor.js';
+import { DeliveryContractCommands } from './delivery-contract-commands.js';
+
+/**
+ * The create and cancel commands against a real PostgreSQL and the app's command pipeline:
+ * the contract's events and the aggregator's hold are appended together or not at all.
+ */
+describe('delivery contract commands', () => {
+  const testDb = useTestDatabase<Database>();
+  let app: FastifyInstance;
+  let commands: DeliveryContractCommands;
+  let aggregator: SignedInUser;
+  let grower: SignedInUser;
+  let growerId: string;
+  let plotId: string;
+
+  const walletOf = async (walletId: string) =>
+    (await app.eventStore.readStream(`wallet-${walletId}`))
+      .map((e) => ({ type: e.type, data: e.data }) as unknown as WalletEvent)
+      .reduce(evolveWallet, initialWalletState());
+
+  beforeAll(async () => {
+    const logger = createLogger('silent', false);
+    const db = testDb.db as Kysely<Database>;
+    await runDemoSteps({ db, logger, openApp: (config) => buildApp({ config, db, logger }) }, [
+      identityDemoStep,
+      walletDemoStep,
+    ]);
+    app = await buildApp({
+      config: parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
+      db,
+      logger,
+    });
+    const load = userLoader(db);
+    aggregator = (await load((await findDemoUser(db, 'agregateur@demo.filiere.bj')).id))!;
+    grower = (await load((await findDemoUser(db, 'producteur@demo.filiere.bj')).id))!;
+    const row = await db
+      .insertInto('growers')
+      .values({
+        user_id: grower.id,
+        cluster_id: grower.cluster_id!,
+        department_code: 'D03',
+        commune_code: 'C017',
+        arrondissement_code: 'A098',
+        village_code: 'V1',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    growerId = row.id;
+    const plot = await db
+      .insertInto('plots')
+      .values({
+        grower_id: growerId,
+        product_type: 'CAYENNE_LISSE',
+        department_code: 'D03',
+        commune_code: 'C017',
+        arrondissement_code: 'A098',
+        village_code: 'V1',
+        name: 'Parcelle 1',
+        area_sown: '1.5',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    plotId = plot.id;
+    commands = new DeliveryContractCommands(
+      db,
+      app.commands,
+      () => new Date('2026-11-25T10:00:00Z'),
+    );
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('creates a PENDING contract and places the hold of its amount in the same append', async () => {
+    const before = await walletOf(aggregator.wallet_id);
+    const contractId = '11111111-1111-4111-8111-111111111111';
+    const answer = await commands.create(aggregator, {
+      growerId,
+      productId: plotId,
+      quantity: '2.5',
+      amount: 500_000,
+      contractId,
+    });
+    expect(answer).toEqual({ contractId, reference: 'LIV-11111111', status: 'PENDING' });
+    const [created] = await app.eventStore.readStream(`contract-${contractId}`);
+    expect(created).toMatchObject({
+      type: 'DeliveryContractCreated',
+      data: {
+        quantityKg: 2_500,
+        amount: 500_000,
+        deliveryDate: '2027-04-25',
+        productType: 'CAYENNE_LISSE',
+      },
+    });
+    const after = await walletOf(aggregator.wallet_id);
+    expect(after.holds[`contract-${contractId}`]).toEqual({ amount: 500_000, status: 'ACTIVE' });
+    expect(after.availableBalance).toBe(before.availableBalance - 500_000);
+  });
+
+  it('answers 422 with the missing amount and writes nothing when the balance is short', async () => {
+    const wallet = await walletOf(aggregator.wallet_id);
+    const contractId = '22222222-2222-4222-8222-222222222222';
+    await expect(
+      commands.create(aggregator, {
+        growerId,
+        productId: plotId,
+        quantity: 10,
+        amount: wallet.availableBalance + 1234,
+        contractId,
+      }),
+    ).rejects.toMatchObject({
+      statusCode: 422,
+      message: `Le solde disponible de votre wallet est insuffisant pour créer ce contrat. Il manque ${new Intl.NumberFormat('fr-FR').format(1234)} FCFA`,
+      data: { missingAmount: 1234 },
+    });
+    expect(await app.eventStore.readStream(`contract-${contractId}`)).toEqual([]);
+    expect((await walletOf(aggregator.wallet_id)).held).toBe(wallet.held);
+  });
+
+  it('a repeated idempotency key creates one contract and one hold', async () => {
+    const held = (await walletOf(aggregator.wallet_id)).held;
+    const request = { growerId, productId: plotId, quantity: 1, amount: 100_000 };
+    const first = await commands.create(aggregator, request, 'key-1');
+    const again = await commands.create(aggregator, request, 'key-1');
+    expect(again).toEqual(first);
+    expect((await walletOf(aggregator.wallet_id)).held).toBe(held + 100_000);
+  });
+
+  it('refuses a grower as creator (403), an unknown grower (404) and another grower’s plot (400)', async () => {
+    await expect(
+      commands.create(grower, { growerId, productId: plotId, quantity: 1, amount: 1 }),
+    ).rejects.toMatchObject({ statusCode: 403 });
+    await expect(
+      commands.create(aggregator, {
+        growerId: '33333333-3333-4333-8333-333333333333',
+        productId: plotId,
+        quantity: 1,
+        amount: 1,
+      }),
+    ).rejects.toMatchObject({ statusCode: 404, message: 'Producteur introuvable' });
+    await expect(
+      commands.create(aggregator, {
+        growerId,
+        productId: '44444444-4444-4444-8444-444444444444',
+        quantity: 1,
+        amount: 1,
+      }),
+    ).rejects.toMatchObject({
+      statusCode: 400,
+      data: { fields: { productId: expect.any(String) } },
+    });
+  });
+
+  it('cancelling releases the hold in the same append; twice releases once', async () => {
+    const contractId = '55555555-5555-4555-8555-555555555555';
+    await commands.create(aggregator, {
+      growerId,
+      productId: plotId,
+      quantity: 1,
+      amount: 50_000,
+      contractId,
+    });
+    const held = (await walletOf(aggregator.wallet_id)).held;
+    expect(await commands.cancel(aggregator, contractId)).toMatchObject({ status: 'CANCELED' });
+    expect(await commands.cancel(aggregator, contractId)).toMatchObject({ status: 'CANCELED' });
+    const wallet = await walletOf(aggregator.wallet_id);
+    expect(wallet.held).toBe(held - 50_000);
+    expect(wallet.holds[`contract-${contractId}`]?.status).toBe('RELEASED');
+    await expect(
+      commands.cancel(grower, '11111111-1111-4111-8111-111111111111'),
+    ).rejects.toMatchObject({
+      statusCode: 403,
+    });
+  });
+});

@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { CommandPipeline, StreamState } from '@filiere/event-store';
+import { narrowDb, NotFoundError, ValidationError } from '@filiere/platform';
+import type { ActorsTables } from '../../actors/index.js';
+import type { IdentityTables } from '../../identity/index.js';
+import type { SignedInUser } from '../../kernel/actor.js';
+import { placeHold, releaseHold, walletStreamId, type WalletState } from '../../wallet/index.js';
+import {
+  cancelDeliveryContract,
+  contractStreamId,
+  createDeliveryContract,
+  tonnesToKg,
+  type ContractActor,
+  type ContractAnswer,
+  type ContractState,
+} from '../domain/index.js';
+
+/** What the contract commands read: identity's users (wallets) and the actors' growers, plots. */
+export type ContractFactsTables = Pick<IdentityTables, 'users'> &
+  Pick<ActorsTables, 'growers' | 'plots'>;
+
+/** `POST /api/contracts/delivery-contract` as validated (§3: quantity in tonnes, amount F CFA). */
+export interface DeliveryContractRequest {
+  growerId: string;
+  productId: string;
+  /** Tonnes, at most three decimals (converted to integer kg exactly). */
+  quantity: string | number;
+  amount: number;
+  deliveryDate?: string | undefined;
+  contractId?: string | undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const actorOf = (user: SignedInUser): ContractActor => ({
+  userId: user.id,
+  role: user.role_code,
+});
+
+/**
+ * The delivery contracts' command services: each runs ONE pipeline command over the
+ * contract's stream and the aggregator's wallet stream, so a contract never exists without
+ * its hold (nor is cancelled without its release), and a refused command writes nothing.
+ */
+export class DeliveryContractCommands {
+  private readonly db: Kysely<ContractFactsTables>;
+
+  constructor(
+    db: Kysely<any>,
+    private readonly pipeline: CommandPipeline,
+    private readonly clock: () => Date = () => new Date(),
+  ) {
+    this.db = narrowDb<ContractFactsTables>()(db);
+  }
+
+  private async walletOf(userId: string): Promise<string> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('wallet_id')
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (!row?.wallet_id) throw new NotFoundError('Portefeuille introuvable');
+    return String(row.wallet_id);
+  }
+
+  async create(
+    user: SignedInUser,
+    request: DeliveryContractRequest,
+    idempotencyKey?: string,
+  ): Promise<ContractAnswer> {
+    const quantityKg = tonnesToKg(request.quantity);
+    if (!UUID.test(request.growerId) || !UUID.test(request.productId)) {
+      throw new ValidationError('Contrat de livraison invalide', {
+        fields: {
+          ...(UUID.test(request.growerId) ? {} : { growerId: 'Ce champ est obligatoire' }),
+          ...(UUID.test(request.productId) ? {} : { productId: 'Ce champ est obligatoire' }),
+        },
+      });
+    }
+    const grower = await this.db
+      .selectFrom('growers')
+      .select(['id', 'user_id'])
+      .where('id', '=', request.growerId)
+      .where('deactivated_at', 'is', null)
+      .executeTakeFirst();
+    if (!grower) throw new NotFoundError('Producteur introuvable');
+    const plot = await this.db
+      .selectFrom('plots')
+      .select(['id', 'grower_id', 'product_type'])
+      .where('id', '=', request.productId)
+      .executeTakeFirst();
+    const walletId = user.wallet_id;
+    const contractId = request.contractId ?? randomUUID();
+    const reference = `LIV-${contractId.slice(0, 8).toUpperCase()}`;
+    const now = this.clock().toISOString();
+    const walletStream = walletStreamId(walletId);
+    const contractStream = contractStreamId(contractId);
+    const { result } = await this.pipeline.handle({
+      ...(idempotencyKey
+        ? { idempotencyKey: `${user.id}:contracts.create:${idempotencyKey}` }
+        : {}),
+      streams: [contractStream, walletStream],
+      metadata: { userId: user.id },
+      // An unopened wallet holds nothing: the decider answers 422 before any hold.
+      decide: (states: Record<string, StreamState>) => {
+        const wallet = states[walletStream]!.state as WalletState;
+        const contract = createDeliveryContract(
+          states[contractStream]!.state as ContractState,
+          {
+            contractId,
+            reference,
+            growerId: grower.id,
+            growerUserId: grower.user_id,
+            plotId: request.productId,
+            productType: plot?.product_type ?? null,
+            quantityKg,
+            amount: request.amount,
+            deliveryDate: request.deliveryDate,
+          },
+          actorOf(user),
+          {
+            now,
+            availableBalance: wallet.opened ? wallet.availableBalance : 0,
+            plotOfGrower: plot?.grower_id === grower.id,
+          },
+        );
+        const hold = placeHold(wallet, {
+          holdId: contract.result.hold.holdId,
+          amount: contract.result.hold.amount,
+          purpose: contract.result.hold.purpose,
+        });
+        return {
+          result: contract.result.contract,
+          writes: [...contract.writes, ...hold.writes],
+        };
+      },
+    });
+    return result as ContractAnswer;
+  }
+
+  async cancel(user: SignedInUser, contractId: string): Promise<ContractAnswer> {
+    const contractStream = contractStreamId(contractId);
+    const [current] = await this.pipeline
+      .handle({
+        streams: [contractStream],
+        metadata: { userId: user.id },
+        decide: (states: Record<string, StreamState>) => ({
+          writes: [],
+          result: states[contractStream]!.state as ContractState,
+        }),
+      })
+      .then((r) => [r.result as ContractState]);
+    if (!current?.exists) throw new NotFoundError('Contrat introuvable');
+    const walletId = await this.walletOf(current.aggregatorUserId);
+    const walletStream = walletStreamId(walletId);
+    const { result } = await this.pipeline.handle({
+      streams: [contractStream, walletStream],
+      metadata: { userId: user.id },
+      decide: (states: Record<string, StreamState>) => {
+        const canceled = cancelDeliveryContract(
+          states[contractStream]!.state as ContractState,
+          actorOf(user),
+          { now: this.clock().toISOString() },
+        );
+        const release = canceled.result.release
+          ? releaseHold(states[walletStream]!.state as WalletState, {
+              holdId: canceled.result.release.holdId,
+            }).writes
+          : [];
+        return { result: canceled.result.contract, writes: [...canceled.writes, ...release] };
+      },
+    });
+    return result as ContractAnswer;
+  }
+}
