@@ -64,7 +64,7 @@ export function growersQuery(db: GrowersDb, filter: GrowerFilter) {
   if (filter.clusterId) query = query.where('g.cluster_id', '=', filter.clusterId);
   if (filter.cooperativeId) query = query.where('g.cooperative_id', '=', filter.cooperativeId);
   if (filter.withoutCooperative) query = query.where('g.cooperative_id', 'is', null);
-  query = query.where(sql<boolean>`(g.deactivated_at is null)`, '=', filter.active);
+  query = query.where('g.deactivated_at', filter.active ? 'is' : 'is not', null);
   for (const pattern of searchPatterns(filter.q)) {
     query = query.where('g.search', 'like', pattern);
   }
