@@ -15,7 +15,7 @@ import {
   withDatabase,
   type Config,
 } from '@filiere/platform';
-import { allMigrations, buildApp } from '@filiere/api';
+import { allMigrations, buildApp, type Database } from '@filiere/api';
 // Identity's own services, wired as the API wires them (identityServices): the account, its
 // UserRegistered audit event and its invitation are made exactly as POST
 // /api/users/invitation/signup?typeUser=user makes them (no SQL here).
@@ -129,7 +129,7 @@ function parseInput(args: string[]): z.infer<typeof inputSchema> {
 }
 
 async function create(
-  db: Kysely<any>,
+  db: Kysely<Database>,
   config: Config,
   input: z.infer<typeof inputSchema>,
 ): Promise<number> {
@@ -204,8 +204,8 @@ async function create(
   return 0;
 }
 
-interface Database {
-  db: Kysely<any>;
+interface OpenDatabase {
+  db: Kysely<Database>;
   close(): Promise<void>;
 }
 
@@ -213,10 +213,10 @@ interface Database {
  * DATABASE_URL; else the embedded PostgreSQL of $DATA_DIR/postgres: the one `npm start` runs,
  * or, when it is not running, started for this command and stopped after.
  */
-async function openDatabase(config: Config): Promise<Database> {
+async function openDatabase(config: Config): Promise<OpenDatabase> {
   const options = { max: 2, applicationName: 'filiere-admin-create' };
   if (config.DATABASE_URL) {
-    const db = createDb(config.DATABASE_URL, options);
+    const db = createDb<Database>(config.DATABASE_URL, options);
     return { db, close: () => db.destroy() };
   }
   const dataDir = path.resolve(config.DATA_DIR, 'postgres');
@@ -229,11 +229,11 @@ async function openDatabase(config: Config): Promise<Database> {
   }
   const running = runningPostmaster(dataDir);
   if (running) {
-    const db = createDb(withDatabase(running.url, 'postgres'), options);
+    const db = createDb<Database>(withDatabase(running.url, 'postgres'), options);
     return { db, close: () => db.destroy() };
   }
   const postgres = await startEmbeddedPostgres({ dataDir });
-  const db = createDb(withDatabase(postgres.url, 'postgres'), options);
+  const db = createDb<Database>(withDatabase(postgres.url, 'postgres'), options);
   return {
     db,
     async close() {

@@ -14,13 +14,14 @@ export interface LagFigures {
  * (the start of the transaction that appended it). So it covers commit, wake-up,
  * dispatch, read, apply and checkpoint commit, to within one poll interval.
  */
-export class LagProbe {
+/** `DB`: any database (its queries are raw SQL on the checkpoints and the event log). */
+export class LagProbe<DB> {
   private readonly samples: { t: number; p: number }[] = [];
   private running: Promise<void> | undefined;
   private stopped = false;
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Kysely<DB>,
     private readonly intervalMs = 5,
   ) {}
 

@@ -110,7 +110,7 @@ function print(f: Figures): void {
   );
 }
 
-async function ceiling(db: Kysely<any>): Promise<Figures> {
+async function ceiling(db: Kysely<EventStoreTables>): Promise<Figures> {
   await sql`create table events_ceiling (like events including all)`.execute(db);
   // The same rows our store writes: canonical JSON, hash chain, per-stream versions.
   const versions = new Map<string, number>();

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import getPort from 'get-port';
 import { sql, type Kysely } from 'kysely';
-import { allMigrations, buildApp } from '@filiere/api';
+import { allMigrations, buildApp, type Database } from '@filiere/api';
 import {
   createDb,
   createLogger,
@@ -136,14 +136,14 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-async function head(db: Kysely<any>): Promise<number> {
+async function head(db: Kysely<Database>): Promise<number> {
   const row = (await sql<{ p: number | null }>`select max(position) as p from events`.execute(db))
     .rows[0];
   return Number(row?.p ?? 0);
 }
 
 /** Resolves once every projector's checkpoint has reached the head of the log. */
-async function projectionsCaughtUp(db: Kysely<any>, timeoutMs = 120_000): Promise<void> {
+async function projectionsCaughtUp(db: Kysely<Database>, timeoutMs = 120_000): Promise<void> {
   const target = await head(db);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -181,7 +181,7 @@ function transferRequest(payers: Payer[], run: string, i: number): OpenLoopReque
 
 /** Closed loop: CONNECTIONS keep-alive connections, each sending as soon as answered. */
 async function closedLoop(
-  db: Kysely<any>,
+  db: Kysely<Database>,
   label: string,
   processes: number,
   base: string,
@@ -226,7 +226,7 @@ async function closedLoop(
 }
 
 /** The statements PostgreSQL ran since the last reset, per request, by total time. */
-async function printStatements(db: Kysely<any>, requests: number): Promise<void> {
+async function printStatements(db: Kysely<Database>, requests: number): Promise<void> {
   const rows = (
     await sql<{ calls: number; ms: number; query: string }>`
       select calls, total_exec_time::float8 as ms, query from pg_stat_statements
@@ -260,7 +260,7 @@ async function main(): Promise<void> {
     await client.query(`CREATE DATABASE "${name}"`);
   });
   const databaseUrl = withDatabase(adminUrl, name);
-  const db = createDb<any>(databaseUrl, { max: 5, applicationName: 'bench' });
+  const db = createDb<Database>(databaseUrl, { max: 5, applicationName: 'bench' });
   const runs: Run[] = [];
   const lagRuns: LagRun[] = [];
   let pgVersion = '';
@@ -330,7 +330,7 @@ async function main(): Promise<void> {
 
 /** Open-loop transfers at `rate`/s for LAG_SECONDS while the probe watches the checkpoints. */
 async function lagRun(
-  db: Kysely<any>,
+  db: Kysely<Database>,
   databaseUrl: string,
   payers: Payer[],
   dispatch: string,
@@ -404,7 +404,7 @@ async function lagRun(
 }
 
 /** WALLETS industrials of one cluster, each funded by a validated bank supply. */
-async function fundPayers(db: Kysely<any>): Promise<Payer[]> {
+async function fundPayers(db: Kysely<Database>): Promise<Payer[]> {
   const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET });
   const app = await buildApp({ config, db, logger: createLogger('silent', false) });
   try {
@@ -413,7 +413,7 @@ async function fundPayers(db: Kysely<any>): Promise<Payer[]> {
       .values({ label: 'Cluster bench' })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const roleId = async (code: string) =>
+    const roleId = async (code: Database['roles']['code']) =>
       (await db.selectFrom('roles').select('id').where('code', '=', code).executeTakeFirstOrThrow())
         .id as number;
     const industrial = await roleId('ROLE_INDUSTRIAL');

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from '@filiere/platform';
-import { buildApp, product, runDemoSteps, type DemoStep } from '@filiere/api';
+import { buildApp, product, runDemoSteps, type Database, type DemoStep } from '@filiere/api';
 
 /**
  * Runs the modules' demo steps (each context's `demo/`, in the order of the module list)
@@ -8,7 +8,7 @@ import { buildApp, product, runDemoSteps, type DemoStep } from '@filiere/api';
  * an app on the same database. Returns the names of the steps run.
  */
 export function loadDemoData(
-  ctx: { db: Kysely<any>; logger: Logger },
+  ctx: { db: Kysely<Database>; logger: Logger },
   steps: readonly DemoStep[] = product.demo,
 ): Promise<string[]> {
   return runDemoSteps(

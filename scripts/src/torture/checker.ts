@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { Database } from '@filiere/api';
 import { verifyLog } from '@filiere/event-store';
 import { product } from '@filiere/api/modules';
 import {
@@ -52,7 +53,7 @@ const EFFECT_OF: Record<string, string> = {
  * and the provider stub saw.
  */
 export async function checkInvariants(
-  db: Kysely<any>,
+  db: Kysely<Database>,
   input: { commands: CommandRecord[]; observations: BalanceObservation[]; stub: ProviderStub },
 ): Promise<CheckReport> {
   const violations: Violation[] = [];

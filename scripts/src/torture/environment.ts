@@ -14,7 +14,7 @@ import {
   type EmbeddedPostgresHandle,
   type RedisServerHandle,
 } from '@filiere/platform';
-import { allMigrations } from '@filiere/api';
+import { allMigrations, type Database } from '@filiere/api';
 import { ProviderStub } from './provider-stub.js';
 import { API_ENTRY, ManagedProcess, WORKER_ENTRY } from './processes.js';
 
@@ -37,7 +37,7 @@ export class TortureEnvironment {
   readonly apis: ManagedProcess[] = [];
   readonly workers: ManagedProcess[] = [];
   readonly stub = new ProviderStub();
-  db!: Kysely<any>;
+  db!: Kysely<Database>;
   databaseUrl!: string;
   redis!: RedisServerHandle;
   apiUrls: string[] = [];
@@ -58,7 +58,7 @@ export class TortureEnvironment {
     this.say(`run directory (logs): ${this.runDir}`);
     await this.startPostgres();
     this.databaseUrl = withDatabase(this.postgres!.url, 'postgres');
-    this.db = createDb(this.databaseUrl, { max: 4, applicationName: 'filiere-torture' });
+    this.db = createDb<Database>(this.databaseUrl, { max: 4, applicationName: 'filiere-torture' });
     await migrateToLatest(this.db, allMigrations);
     this.redis = await startRedisServer();
     const stubUrl = await this.stub.start();

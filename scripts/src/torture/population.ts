@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
+import type { Database } from '@filiere/api';
 
 export type TortureRole = 'ROLE_SUPER_ADMIN' | 'ROLE_INDUSTRIAL' | 'ROLE_GROWER';
 
@@ -34,7 +35,7 @@ export interface Population {
  * role, 12 h), with the API processes' JWT secret.
  */
 export async function createPopulation(
-  db: Kysely<any>,
+  db: Kysely<Database>,
   secret: string,
   sizes: { aggregators: number; growers: number },
 ): Promise<Population> {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
+import type { Database } from '@filiere/api';
 import { product } from '@filiere/api/modules';
 import { projectionLag } from '@filiere/projections';
 import { checkInvariants, type CheckReport, type Violation } from './checker.js';
@@ -198,7 +199,7 @@ function summarise(commands: CommandRecord[]) {
  * did not, or undefined.
  */
 async function settle(
-  db: Kysely<any>,
+  db: Kysely<Database>,
   timeoutMs: number,
   log: (line: string) => void,
 ): Promise<string | undefined> {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { IdentityTables } from './tables.js';
-import type { CommandPipeline } from '@filiere/event-store';
+import type { CommandPipeline, EventStoreTables } from '@filiere/event-store';
 import type { Config, Logger } from '@filiere/platform';
 import type { RoleCode } from '../kernel/roles.js';
 import { requireEmptyWallet } from '../wallet/index.js';
@@ -40,7 +40,9 @@ export interface IdentityServiceDeps<DB extends IdentityTables = IdentityTables>
  * Identity's services wired once: the API's routes (http/index.ts) and `npm run
  * admin:create` build them here, so an account is made the same way by both.
  */
-export function identityServices<DB extends IdentityTables>(deps: IdentityServiceDeps<DB>) {
+export function identityServices<DB extends IdentityTables & EventStoreTables>(
+  deps: IdentityServiceDeps<DB>,
+) {
   const repo = new IdentityRepository(deps.db);
   const journal = IdentityJournal.of(deps.db, deps.commands);
   const auth = new AuthService({

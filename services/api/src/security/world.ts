@@ -1,6 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { catalogueDecoder, catchUp, type PushPublisher } from '@filiere/projections';
+import type { EventStoreTables } from '@filiere/event-store';
+import { narrowDb } from '@filiere/platform';
+import {
+  catalogueDecoder,
+  catchUp,
+  type ProjectionTables,
+  type PushPublisher,
+} from '@filiere/projections';
+import type { Database } from '../database.js';
 import { ROLE_CODES, type RoleCode } from '../http/auth.js';
 import { seedCluster } from '../identity/test-support.js';
 import { product } from '../modules.js';
@@ -26,14 +34,14 @@ export interface World {
   transactionIds: number[];
 }
 
-async function actor(
+async function actor<DB extends Database>(
   app: FastifyInstance,
-  db: Kysely<any>,
+  db: Kysely<DB>,
   role: RoleCode,
   clusterId: string,
 ): Promise<Actor> {
   const user = await walletUser(app, db, role, { clusterId, bank: 'BJ0061010100' });
-  const row = await db
+  const row = await narrowDb<Database>()(db)
     .selectFrom('users')
     .select('email')
     .where('id', '=', user.id)
@@ -42,7 +50,10 @@ async function actor(
 }
 
 /** Applies every projector up to the head of the log (the read side the routes query). */
-export async function project(db: Kysely<any>, publish?: PushPublisher): Promise<void> {
+export async function project<DB extends ProjectionTables>(
+  db: Kysely<DB>,
+  publish?: PushPublisher,
+): Promise<void> {
   const decode = catalogueDecoder(product.catalogue);
   for (const projector of product.projectors) {
     await catchUp(db, projector, { decode, ...(publish ? { publish } : {}) });
@@ -50,7 +61,10 @@ export async function project(db: Kysely<any>, publish?: PushPublisher): Promise
 }
 
 /** Seeds the world through the real command routes, then projects it. */
-export async function seedWorld(app: FastifyInstance, db: Kysely<any>): Promise<World> {
+export async function seedWorld<DB extends Database>(
+  app: FastifyInstance,
+  db: Kysely<DB>,
+): Promise<World> {
   const clusterId = await seedCluster(db, `Sécurité ${Date.now()}`);
   const otherClusterId = await seedCluster(db, `Autre ${Date.now()}`);
   const byRole = new Map<RoleCode, Actor>();
@@ -103,8 +117,9 @@ export async function seedWorld(app: FastifyInstance, db: Kysely<any>): Promise<
   });
   await project(db);
 
-  const transactions = await db.selectFrom('wallet_transactions').select('id').execute();
-  const supplies = await db.selectFrom('wallet_supplies').select('reference').execute();
+  const tables = narrowDb<Database>()(db);
+  const transactions = await tables.selectFrom('wallet_transactions').select('id').execute();
+  const supplies = await tables.selectFrom('wallet_supplies').select('reference').execute();
   const actors = [...byRole.values(), stranger];
   const transactionIds = transactions.map((t) => Number(t.id));
   const known = [
@@ -112,13 +127,16 @@ export async function seedWorld(app: FastifyInstance, db: Kysely<any>): Promise<
     otherClusterId,
     ...actors.flatMap((a) => [a.id, a.walletId, a.email]),
     ...transactionIds.map(String),
-    ...supplies.map((s) => s.reference as string),
+    ...supplies.map((s) => s.reference),
   ];
   return { clusterId, otherClusterId, byRole, stranger, actors, known, transactionIds };
 }
 
 /** The event log's head position (every append moves it). */
-export async function headPosition(db: Kysely<any>): Promise<number> {
-  const row = await db.selectFrom('event_head').select('position').executeTakeFirstOrThrow();
+export async function headPosition<DB extends EventStoreTables>(db: Kysely<DB>): Promise<number> {
+  const row = await narrowDb<EventStoreTables>()(db)
+    .selectFrom('event_head')
+    .select('position')
+    .executeTakeFirstOrThrow();
   return Number(row.position);
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import { EventCatalogue, readStream } from '@filiere/event-store';
-import { BusinessRuleError } from '@filiere/platform';
+import { EventCatalogue, readStream, type EventStoreTables } from '@filiere/event-store';
+import { BusinessRuleError, narrowDb } from '@filiere/platform';
+import type { IdentityTables } from '../identity/index.js';
 import { walletEvents } from './catalogue.js';
 import {
   evolveWallet,
@@ -12,6 +13,9 @@ import {
 
 /** Only the wallet's own streams are read here. */
 const walletCatalogue = new EventCatalogue(walletEvents);
+
+/** What the balance is read from: identity's users (the wallet id) and the event log. */
+export type BalanceTables = Pick<IdentityTables, 'users'> & EventStoreTables;
 
 /** What a user's wallet holds, and may still get back, read from the event log itself. */
 export interface WalletHoldings {
@@ -25,8 +29,11 @@ export interface WalletHoldings {
  * The balance of a user's wallet (deleted users included), folded from the wallet stream
  * (never from the read tables, which may lag), and its withdrawals still in flight.
  */
-export async function walletBalanceOf(db: Kysely<any>, userId: string): Promise<WalletHoldings> {
-  const user = await db
+export async function walletBalanceOf<DB extends BalanceTables>(
+  db: Kysely<DB>,
+  userId: string,
+): Promise<WalletHoldings> {
+  const user = await narrowDb<BalanceTables>()(db)
     .selectFrom('users')
     .select('wallet_id')
     .where('id', '=', userId)
@@ -52,7 +59,10 @@ export async function walletBalanceOf(db: Kysely<any>, userId: string): Promise<
  * or a withdrawal whose payout may still fail and be refunded into the wallet. The identity
  * service calls it before deleting a user.
  */
-export async function requireEmptyWallet(db: Kysely<any>, userId: string): Promise<void> {
+export async function requireEmptyWallet<DB extends BalanceTables>(
+  db: Kysely<DB>,
+  userId: string,
+): Promise<void> {
   const holdings = await walletBalanceOf(db, userId);
   if (holdings.balance !== 0) {
     throw new BusinessRuleError(

@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { CommandPipeline } from '@filiere/event-store';
-import type { Config, Logger } from '@filiere/platform';
+import { narrowDb, type Config, type Logger } from '@filiere/platform';
 import { registerWalletStreams } from './catalogue.js';
 import { acceptedBank, type WalletDeps } from './commands/context.js';
 import { WalletJobRunner, type RunnerOptions } from './jobs/job-runner.js';
 import { createPaymentProvider } from './providers/create-provider.js';
 import { PgSandboxStore } from './sandbox/pg-sandbox-store.js';
+import type { WalletDb } from './tables.js';
 
 export interface WalletWriteSide {
   deps: WalletDeps;
@@ -19,24 +20,20 @@ export interface WalletWriteSide {
  * and the job runner commands hand their background work to. Used by the API, the worker
  * and the demo data.
  */
-export function createWalletWriteSide(options: {
-  db: Kysely<any>;
+export function createWalletWriteSide<DB extends WalletDb>(options: {
+  db: Kysely<DB>;
   config: Config;
   logger: Logger;
   pipeline: CommandPipeline;
   runner?: RunnerOptions;
 }): WalletWriteSide {
   registerWalletStreams(options.pipeline);
-  const sandboxStore = new PgSandboxStore(options.db);
+  const db = narrowDb<WalletDb>()(options.db);
+  const sandboxStore = new PgSandboxStore(db);
   const holder: { deps?: WalletDeps } = {};
-  const runner = new WalletJobRunner(
-    () => holder.deps!,
-    options.db,
-    options.logger,
-    options.runner,
-  );
+  const runner = new WalletJobRunner(() => holder.deps!, db, options.logger, options.runner);
   const deps: WalletDeps = {
-    db: options.db,
+    db,
     pipeline: options.pipeline,
     provider: createPaymentProvider(options.config, { sandboxStore }),
     bank: acceptedBank(options.config.SUPPLY_BANK_NAME, options.config.SUPPLY_BANK_ACCOUNT),

@@ -3,6 +3,7 @@ import type { CommandPipeline } from '@filiere/event-store';
 import type { Logger } from '@filiere/platform';
 import type { AcceptedBank, AmountLimits } from '../domain/index.js';
 import type { PaymentProvider } from '../providers/port.js';
+import type { WalletDb } from '../tables.js';
 
 /** Where background work is handed after a command commits (see jobs/). */
 export interface JobScheduler {
@@ -12,7 +13,7 @@ export interface JobScheduler {
 
 /** What the wallet's command services need. */
 export interface WalletDeps {
-  db: Kysely<any>;
+  db: Kysely<WalletDb>;
   pipeline: CommandPipeline;
   /** The configured payment provider; replaceable (tests stub it). */
   provider: PaymentProvider;

@@ -1,15 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { Config, Logger } from '@filiere/platform';
 import { createMailer, type Mail, type Mailer } from '../../identity/index.js';
+import type { IdentityTables } from '../../identity/index.js';
 import { formatFcfa } from '../domain/index.js';
+import type { WalletDb } from '../tables.js';
 
 /**
  * The wallet's own instance of identity's mailer: SMTP with SMTP_URL, else the `outbox`
  * table and the log, exactly as identity sends its mails.
  */
-export function walletMailer(
+export function walletMailer<DB extends IdentityTables>(
   config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>,
-  db: Kysely<any>,
+  db: Kysely<DB>,
   logger: Logger,
 ): Mailer {
   return createMailer(config, db, logger);
@@ -52,7 +54,7 @@ export function supplyRejectedMail(
  * also gets a push and sees the row's status and reason).
  */
 export async function mailSupplyRejected(
-  deps: { db: Kysely<any>; mailer: Mailer; logger: Logger; publicUrl: string },
+  deps: { db: Kysely<WalletDb>; mailer: Mailer; logger: Logger; publicUrl: string },
   ownerUserId: string,
   supply: { reference: string; amount: number; reason: string },
 ): Promise<void> {

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { NotFoundError } from '@filiere/platform';
 import type { SignedInUser } from '../../kernel/actor.js';
 import type { Actor, RecipientStatus } from '../domain/index.js';
+import type { WalletDb } from '../tables.js';
 
 /**
  * What the wallet needs to know about ANOTHER user (a recipient, a target), from the identity
@@ -47,7 +48,7 @@ function toUser(row: Record<string, unknown>): WalletUser {
  * Ids that are not UUIDs match nothing (and never reach PostgreSQL's uuid cast).
  */
 export async function findWalletUsers(
-  db: Kysely<any>,
+  db: Kysely<WalletDb>,
   ids: string[],
   options: { includeDeleted?: boolean } = {},
 ): Promise<WalletUser[]> {

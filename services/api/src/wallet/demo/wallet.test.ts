@@ -4,6 +4,7 @@ import { createLogger, parseConfig, type Logger } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { catchUp } from '@filiere/projections';
 import { buildApp } from '../../app.js';
+import type { Database } from '../../database.js';
 import { identityDemoStep } from '../../identity/demo/identity.js';
 import { DEMO_SECOND_AGGREGATOR, findDemoUser } from '../../identity/index.js';
 import { runDemoSteps, type DemoStep } from '../../kernel/index.js';
@@ -11,11 +12,11 @@ import { walletProjectors } from '../read-model/index.js';
 import { walletDecoder } from '../read-model/test-support.js';
 import { walletDemoStep } from './wallet.js';
 
-const loadDemoData = (ctx: { db: Kysely<any>; logger: Logger }, steps: DemoStep[]) =>
+const loadDemoData = (ctx: { db: Kysely<Database>; logger: Logger }, steps: DemoStep[]) =>
   runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, steps);
 
 describe('wallet demo data', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
 
   it('funds the aggregator through real commands, pays the producteur, refunds the failed withdrawal, funds the second aggregator', async () => {
     const logger = createLogger('silent', false);
@@ -66,7 +67,7 @@ describe('wallet demo data', () => {
         DEMO_SECOND_AGGREGATOR,
       ])
       .execute();
-    for (const row of nips) expect(row.nip, row.email).toMatch(/^\d{10}$/);
+    for (const row of nips) expect(row.nip, row.email ?? '').toMatch(/^\d{10}$/);
     for (const projector of walletProjectors) {
       await catchUp(testDb.db, projector, { decode: walletDecoder });
     }

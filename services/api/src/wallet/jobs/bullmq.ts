@@ -1,15 +1,10 @@
 import { Queue } from 'bullmq';
 import type { Kysely } from 'kysely';
-import {
-  CommandPipeline,
-  EventStore,
-  type EventCatalogue,
-  type EventStoreTables,
-} from '@filiere/event-store';
+import { CommandPipeline, EventStore, type EventCatalogue } from '@filiere/event-store';
 import { redisConnection, type Config, type Logger } from '@filiere/platform';
+import type { WalletDb } from '../tables.js';
 import { createWalletWriteSide } from '../write-side.js';
 import { InProcessJobLoop } from './in-process.js';
-import type { WalletJobsTables } from './job-store.js';
 import { startLoopWorker } from './loop-worker.js';
 
 export const WALLET_JOB_QUEUE = 'filiere-wallet-jobs';
@@ -63,9 +58,7 @@ export interface WalletJobWorker {
  * and recovering payouts from the ledger's state at start and every `recoverEveryMs`. Any
  * number of workers may run: jobs are leased in SQL.
  */
-export async function startWalletJobWorker<
-  DB extends EventStoreTables & WalletJobsTables,
->(options: {
+export async function startWalletJobWorker<DB extends WalletDb>(options: {
   config: Config;
   db: Kysely<DB>;
   redisUrl: string;

@@ -19,7 +19,12 @@ import {
   type StreamWrite,
   type WalletEvent,
 } from '../domain/index.js';
-import { catalogueDecoder, catchUp, type PushMessage } from '@filiere/projections';
+import {
+  catalogueDecoder,
+  catchUp,
+  type ProjectionTables,
+  type PushMessage,
+} from '@filiere/projections';
 import { walletEvents } from '../catalogue.js';
 import { walletProjectors } from './index.js';
 
@@ -115,7 +120,9 @@ export class RecordingLedger {
 }
 
 /** Runs every wallet projector to the head; returns the pushes they published. */
-export async function projectWallet(db: Kysely<any>): Promise<PushMessage[]> {
+export async function projectWallet<DB extends ProjectionTables>(
+  db: Kysely<DB>,
+): Promise<PushMessage[]> {
   const pushes: PushMessage[] = [];
   for (const projector of walletProjectors) {
     await catchUp(db, projector, {

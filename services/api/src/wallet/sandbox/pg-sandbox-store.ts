@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { SandboxStore, SandboxTransaction } from '../providers/sandbox.js';
+import type { WalletDb } from '../tables.js';
 
 /** The sandbox provider's transactions, kept in `wallet_sandbox_transactions`. */
 export class PgSandboxStore implements SandboxStore {
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(private readonly db: Kysely<WalletDb>) {}
 
   async save(transaction: SandboxTransaction): Promise<void> {
     await this.db

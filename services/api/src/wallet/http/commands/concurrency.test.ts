@@ -14,7 +14,7 @@ import { fund, walletState, walletUser, type TestUser } from './test-support.js'
  */
 describe('concurrency: 200 transfers from one wallet through two API processes', () => {
   const testDb = useTestDatabase();
-  const dbs: Kysely<any>[] = [];
+  const dbs: Kysely<Database>[] = [];
   const apps: FastifyInstance[] = [];
   const urls: string[] = [];
   let payer: TestUser;

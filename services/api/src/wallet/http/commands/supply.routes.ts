@@ -231,7 +231,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
       // Mailed once, when this call recorded the rejection (not on a repeat).
       if (rejected && ownerUserId) {
         await mailSupplyRejected(
-          { db, mailer, logger, publicUrl: config.PUBLIC_URL },
+          { db: deps.db, mailer, logger, publicUrl: config.PUBLIC_URL },
           ownerUserId,
           {
             reference: answer.reference,

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { EventStoreTables } from '@filiere/event-store';
+import { narrowDb } from '@filiere/platform';
 import type { RoleCode } from '../../../http/auth.js';
+import type { IdentityTables } from '../../../identity/index.js';
 import { bearer, seedUser } from '../../../identity/test-support.js';
 import {
   evolveSupply,
@@ -24,14 +27,14 @@ export interface TestUser {
   headers: Record<string, string>;
 }
 
-export async function walletUser(
+export async function walletUser<DB extends IdentityTables>(
   app: FastifyInstance,
-  db: Kysely<any>,
+  db: Kysely<DB>,
   role: RoleCode,
   options: { clusterId?: string | null; momo?: string | null; bank?: string | null } = {},
 ): Promise<TestUser> {
   const { id } = await seedUser(db, role, { clusterId: options.clusterId ?? null });
-  const row = await db
+  const row = await narrowDb<IdentityTables>()(db)
     .updateTable('users')
     .set({
       momo_account_number: options.momo === undefined ? '+2290197123456' : options.momo,
@@ -40,7 +43,7 @@ export async function walletUser(
     .where('id', '=', id)
     .returning('wallet_id')
     .executeTakeFirstOrThrow();
-  return { id, walletId: row.wallet_id as string, role, headers: bearer(app, { id }, role) };
+  return { id, walletId: row.wallet_id, role, headers: bearer(app, { id }, role) };
 }
 
 export const withKey = (user: TestUser, key: string = randomUUID()) => ({
@@ -95,8 +98,11 @@ export async function withdrawalState(app: FastifyInstance, withdrawalId: string
 }
 
 /** How many events of `type` the whole log holds. */
-export async function countEvents(db: Kysely<any>, type: string): Promise<number> {
-  const row = await db
+export async function countEvents<DB extends EventStoreTables>(
+  db: Kysely<DB>,
+  type: string,
+): Promise<number> {
+  const row = await narrowDb<EventStoreTables>()(db)
     .selectFrom('events')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('type', '=', type)

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { EventStore } from '@filiere/event-store';
-import { catchUp } from '@filiere/projections';
+import { catchUp, type ProjectionTables } from '@filiere/projections';
 import {
   move,
   walletAccount,
@@ -13,11 +13,11 @@ import { walletProjectors } from '../../read-model/index.js';
 import { walletCatalogue, walletDecoder } from '../../read-model/test-support.js';
 
 /** Test support: wallet events appended straight to the store, then projected. */
-export class WalletEvents {
+export class WalletEvents<DB extends ProjectionTables = ProjectionTables> {
   private readonly store: EventStore;
   private readonly pending: { streamId: string; events: WalletEvent[] }[][] = [];
 
-  constructor(private readonly db: Kysely<any>) {
+  constructor(private readonly db: Kysely<DB>) {
     this.store = new EventStore(db, walletCatalogue);
   }
 
