@@ -64,6 +64,12 @@ describe('realtime push → query invalidations', () => {
     ).toEqual([['growers']]);
   });
 
+  it('refreshes the suppliers queries when a supplier changes', () => {
+    expect(
+      invalidationsFor(push({ type: 'actors.supplier.changed', data: { supplierId: 's' } })),
+    ).toEqual([['input-provider']]);
+  });
+
   it('refreshes the seasons queries on a season invitation or a changed link', () => {
     expect(
       invalidationsFor(push({ type: 'seasons.invitation', data: { seasonId: 1, linkId: 2 } })),
@@ -83,6 +89,7 @@ describe('realtime push → query invalidations', () => {
     expect(Object.keys(INVALIDATIONS).sort()).toEqual(
       [
         'actors.grower.changed',
+        'actors.supplier.changed',
         'error',
         'export.failed',
         'export.progress',

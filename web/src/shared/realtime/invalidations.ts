@@ -27,6 +27,8 @@ export interface PushPayloads {
   'user.status.changed': { userId: string; isActive: boolean };
   /** A grower or one of its plots was registered, changed, banned or reinstated (actors). */
   'actors.grower.changed': { growerId: string };
+  /** An input supplier was registered, changed, deactivated or reactivated (actors). */
+  'actors.supplier.changed': { supplierId: string };
   /** I was attached to a season (the bell: 'Vous avez été ajouté à la saison'; seasons). */
   'seasons.invitation': { seasonId: number; linkId: number };
   /** One of my season links changed: accepted, expired, removed or repriced (seasons). */
@@ -70,6 +72,8 @@ export const INVALIDATIONS: { [T in PushType]: (data: PushPayloads[T]) => QueryK
   'user.status.changed': () => [['users']],
   // The growers list, a grower's detail and its contracts (features/actors/growers).
   'actors.grower.changed': () => [['growers']],
+  // The suppliers list and a supplier's detail (features/actors/suppliers).
+  'actors.supplier.changed': () => [['input-provider']],
   // The industrial's seasons, its invitations (the bell) and a season's detail.
   'seasons.invitation': () => [['seasons']],
   'seasons.updated': () => [['seasons']],

@@ -2,6 +2,7 @@ import type { ActorsArea } from '../area.js';
 import { supplierEvents, supplierStream } from './catalogue.js';
 import { suppliersDemoStep } from './demo/suppliers.js';
 import { suppliersMigrations } from './migrations/index.js';
+import { SUPPLIER_PUSHES } from './pushes.js';
 
 /**
  * The input suppliers area of the actors context (fournisseurs d'intrant): the supplier's
@@ -14,6 +15,7 @@ export const suppliersArea: ActorsArea = {
   migrations: suppliersMigrations,
   events: supplierEvents,
   streams: [supplierStream],
+  pushes: SUPPLIER_PUSHES,
   demo: [suppliersDemoStep],
   http: async () => (await import('./http/index.js')).registerSuppliers,
 };

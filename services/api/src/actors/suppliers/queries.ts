@@ -235,3 +235,31 @@ export async function replaceDetails(
       .execute();
   }
 }
+
+/** Who sees a supplier of `clusterId` in a list: administrators, the cluster's manager and aggregator. */
+export async function supplierWatchers(
+  db: SuppliersDb,
+  clusterId: string | null,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('users as u')
+    .innerJoin('roles as r', 'r.id', 'u.role_id')
+    .select('u.id')
+    .where('u.deleted_at', 'is', null)
+    .where('u.is_active', '=', true)
+    .where((eb) =>
+      eb.or([
+        eb('r.code', 'in', ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN']),
+        ...(clusterId
+          ? [
+              eb.and([
+                eb('u.cluster_id', '=', clusterId),
+                eb('r.code', 'in', ['ROLE_CLUSTER_MANAGER', 'ROLE_INDUSTRIAL']),
+              ]),
+            ]
+          : []),
+      ]),
+    )
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -1,10 +1,12 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '@filiere/platform';
 import type { CommandPipeline, EventStore } from '@filiere/event-store';
+import type { PushPublisher } from '@filiere/projections';
 import type { Kysely } from 'kysely';
 import type { Members } from '../../identity/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import { ROLE } from '../../kernel/roles.js';
 import type { ProductTables } from '../../kernel/tables.js';
+import { supplierPush } from './pushes.js';
 import { appendSupplierEvent, supplierStreamId, type SUPPLIER_FIELDS } from './catalogue.js';
 import {
   clusterOfNewSupplier,
@@ -20,6 +22,7 @@ import {
   listSuppliers,
   replaceDetails,
   suppliersDb,
+  supplierWatchers,
   unknownFertilizers,
   type SuppliersDb,
 } from './queries.js';
@@ -55,8 +58,25 @@ export class SuppliersService {
     db: Kysely<ProductTables>,
     private readonly members: Members<ProductTables>,
     private readonly commands: CommandPipeline,
+    private readonly publish?: PushPublisher,
+    private readonly log?: (error: unknown, what: string) => void,
   ) {
     this.db = suppliersDb(db);
+  }
+
+  /** Tells those who see the supplier that their list changed (a lost push is only logged). */
+  private async changed(supplierId: string, clusterId: string | null): Promise<void> {
+    if (!this.publish) return;
+    try {
+      const userIds = await supplierWatchers(this.db, clusterId);
+      if (userIds.length) {
+        await this.publish([
+          supplierPush({ type: 'actors.supplier.changed', userIds, data: { supplierId } }),
+        ]);
+      }
+    } catch (error) {
+      this.log?.(error, 'supplier push not published');
+    }
   }
 
   list(actor: SignedInUser, query: ListQuery, clusterId?: string) {
@@ -179,6 +199,7 @@ export class SuppliersService {
         return row.id;
       },
     );
+    await this.changed(id, clusterId);
     return (await findSupplier(this.db, id))!;
   }
 
@@ -228,6 +249,7 @@ export class SuppliersService {
         });
       }
     });
+    await this.changed(id, current.clusterId);
     return (await findSupplier(this.db, id))!;
   }
 
@@ -252,6 +274,7 @@ export class SuppliersService {
         data: { supplierId: id, actorId: actor.id },
       });
     });
+    await this.changed(id, current.clusterId);
     return { message: SUPPLIER_MESSAGES.deactivated(nameOf(current)) };
   }
 
@@ -274,6 +297,7 @@ export class SuppliersService {
         data: { supplierId: id, actorId: actor.id },
       });
     });
+    await this.changed(id, current.clusterId);
     return { message: SUPPLIER_MESSAGES.reactivated(nameOf(current)) };
   }
 }

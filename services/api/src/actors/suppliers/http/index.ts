@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
 import { membersOf } from '../../../identity/index.js';
 import type { HttpRegistration } from '../../../kernel/module.js';
 import { ROLE, type RoleCode } from '../../../kernel/roles.js';
@@ -224,7 +225,14 @@ export function fertilizerRoutes(scope: FastifyInstance, db: ReturnType<typeof s
 }
 
 export const registerSuppliers: HttpRegistration = async (app) => {
-  const service = new SuppliersService(app.deps.db, membersOf(app), app.commands);
+  const { db: pool, redis } = app.deps;
+  const service = new SuppliersService(
+    pool,
+    membersOf(app),
+    app.commands,
+    redis ? redisPushPublisher(redis) : pgPushPublisher(pool),
+    (error, what) => app.log.warn({ err: error }, what),
+  );
   const db = suppliersDb(app.deps.db);
   await app.register(
     async (scope) => {
