@@ -2,6 +2,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '@filiere/platform'
 import type { Members } from '../../identity/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import { ROLE } from '../../kernel/roles.js';
+import { organizationGrowers } from './growers-of-organization.js';
 import {
   mayManageInactiveCooperatives,
   mayReadOrganization,
@@ -61,10 +62,10 @@ export class CooperativesService {
   private readonly db: CooperativesDb;
 
   constructor(
-    db: Kysely<ProductTables>,
+    private readonly pool: Kysely<ProductTables>,
     private readonly members: Members<ProductTables>,
   ) {
-    this.db = cooperativesDb(db);
+    this.db = cooperativesDb(pool);
   }
 
   list(actor: SignedInUser, query: ListQuery, clusterId?: string) {
@@ -243,6 +244,11 @@ export class CooperativesService {
     const found = await findCooperative(this.db, organizationId);
     if (!found) throw new NotFoundError(COOPERATIVE_MESSAGES.notFound);
     return found;
+  }
+
+  async organizationGrowers(actor: SignedInUser, organizationId: string, query: ListQuery) {
+    await this.organization(actor, organizationId);
+    return organizationGrowers(this.pool, organizationId, query);
   }
 
   async organizationUsers(actor: SignedInUser, organizationId: string, query: ListQuery) {

@@ -379,6 +379,51 @@ describe('cooperatives API', () => {
     expect((await call('managerB', 'GET', `/api/organization/${coop.id}/users`)).statusCode).toBe(
       403,
     );
+    // Its growers (the growers area's rows), with their sown area, to its representative.
+    const member = await seedUser(testDb.db, 'ROLE_GROWER', { clusterId: clusterA });
+    const grower = await testDb.db
+      .insertInto('growers')
+      .values({
+        user_id: member.id,
+        cluster_id: clusterA,
+        cooperative_id: coop.id,
+        department_code: 'D03',
+        commune_code: 'C017',
+        arrondissement_code: 'A098',
+        village_code: 'A098-001',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const area of ['1.5', '2.25']) {
+      await testDb.db
+        .insertInto('plots')
+        .values({
+          grower_id: grower.id,
+          product_type: 'CAYENNE_LISSE',
+          department_code: 'D03',
+          commune_code: 'C017',
+          arrondissement_code: 'A098',
+          village_code: 'A098-001',
+          name: 'Parcelle',
+          area_sown: area,
+        })
+        .execute();
+    }
+    const growers = await app.inject({
+      method: 'GET',
+      url: `/api/organization/${coop.id}/growers`,
+      headers: representative,
+    });
+    expect(growers.statusCode, growers.body).toBe(200);
+    expect(growers.json().count).toBe(1);
+    expect(growers.json().data[0]).toMatchObject({ id: grower.id, userId: member.id });
+    expect(Number(growers.json().data[0].areaSown)).toBe(3.75);
+    const foreignGrowers = await app.inject({
+      method: 'GET',
+      url: `/api/organization/${other.id}/growers`,
+      headers: representative,
+    });
+    expect(foreignGrowers.statusCode).toBe(403);
     expect(
       (await call('managerA', 'GET', `/api/organization/${coop.id}/cooperative`)).statusCode,
     ).toBe(200);

@@ -8,6 +8,7 @@ import type { AppDeps } from '../../../kernel/app-deps.js';
 import { ROLE } from '../../../kernel/roles.js';
 import { ACTOR_STAFF, ACTOR_WRITERS, REACH_MESSAGES } from '../domain/reach.js';
 import { writeCooperativesXlsx, XLSX } from '../download.js';
+import { organizationGrowerSchema } from '../growers-of-organization.js';
 import { cooperativesDb } from '../queries.js';
 import {
   cooperativeSchema,
@@ -213,6 +214,23 @@ export async function registerCooperatives(app: FastifyInstance & { deps: AppDep
           ...orgGuarded,
         },
         async (request) => service.organizationCooperative(request.actor!, request.params.id),
+      );
+
+      r.get(
+        '/organization/:id/growers',
+        {
+          schema: {
+            tags,
+            security,
+            summary: 'Les producteurs actifs d’une coopérative (son représentant les lit aussi)',
+            params: idParams,
+            querystring: listQuery,
+            response: { 200: listOf(organizationGrowerSchema) },
+          },
+          ...orgGuarded,
+        },
+        async (request) =>
+          service.organizationGrowers(request.actor!, request.params.id, request.query),
       );
 
       r.get(
