@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventCatalogue } from '@filiere/event-store';
 import { narrowDb } from '@filiere/platform';
@@ -101,6 +102,36 @@ describe('seasons API (real PostgreSQL)', () => {
     expect(body.fertilizers[1]).toEqual({ fertilizerId: 2, typeId: 1, amount: 400, index: 150 });
     seasonId = body.seasonId;
     expect(Number.isInteger(seasonId)).toBe(true);
+  });
+
+  it('a create repeated with the same Idempotency-Key makes one season; the key reused for another is a 422', async () => {
+    const key = randomUUID();
+    const body = { ...SEASON, label: 'Saison idempotente' };
+    const first = await call(admin, 'POST', '/api/clusters', body, { 'idempotency-key': key });
+    const again = await call(admin, 'POST', '/api/clusters', body, { 'idempotency-key': key });
+    expect(first.statusCode, first.body).toBe(201);
+    expect(again.json().seasonId).toBe(first.json().seasonId);
+    const other = await call(
+      admin,
+      'POST',
+      '/api/clusters',
+      { ...body, label: 'Autre' },
+      {
+        'idempotency-key': key,
+      },
+    );
+    expect(other.statusCode).toBe(422);
+    const created = await db()
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('type', '=', 'SeasonCreated')
+      .where(sql<boolean>`data->>'label' in ('Saison idempotente', 'Autre')`)
+      .executeTakeFirstOrThrow();
+    expect(Number(created.n)).toBe(1);
+    // Archived at once: the list assertions below count the main season only.
+    expect((await call(admin, 'DELETE', `/api/clusters/${first.json().seasonId}`)).statusCode).toBe(
+      200,
+    );
   });
 
   it('refuses the other roles (403) and bad input (400 with French field messages)', async () => {
