@@ -370,18 +370,18 @@ async function main(): Promise<void> {
       ` one API process, ${pgVersion ? `PostgreSQL ${pgVersion}` : 'PostgreSQL'}${postgres ? ' (embedded)' : ''}.`,
     `Machine: ${cpus.length} × ${cpus[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; shared with other work while it ran (load average ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} after): the figures were taken under load.`,
     '',
-    '| run | requests/s | p50 (ms) | p99 (ms) | server CPU (s) | answers |',
-    '|---|---|---|---|---|---|',
+    '| run | requests/s | p50 (ms) | p99 (ms) | server CPU (s) | server CPU per request (ms) | answers |',
+    '|---|---|---|---|---|---|---|',
     ...runs.map(
       (r) =>
-        `| ${r.label} | ${rate(r)} | ${r.p50} | ${r.p99} | ${r.serverCpu.toFixed(1)} | ${Object.entries(
+        `| ${r.label} | ${rate(r)} | ${r.p50} | ${r.p99} | ${r.serverCpu.toFixed(1)} | ${((1000 * r.serverCpu) / Math.max(1, r.requests)).toFixed(1)} | ${Object.entries(
           r.statuses,
         )
           .map(([s, n]) => `${n} × ${s}`)
           .join(', ')}${r.errors ? `, ${r.errors} errors` : ''} |`,
     ),
     '',
-    'The search reads one trigram-indexed column (`growers.search`: reference, names without accents, phone digits, kept by triggers); a page is the newest first within the reach (partial indexes of the active growers: `growers_cluster_active_idx`, `growers_active_idx`), each row with its plots summed; the count runs on the same filter. Target p99 ≤ 50 ms.',
+    'The search reads one trigram-indexed column (`growers.search`: reference, names without accents, phone digits, kept by triggers); a page is the newest first within the reach (partial indexes of the active growers: `growers_cluster_active_idx`, `growers_active_idx`), each row with its plots summed; the count runs on the same filter. Target p99 ≤ 50 ms: with 2 cores as loaded as this run’s, even the ceiling misses it; the server CPU per request (API and PostgreSQL) is the figure that carries to an idle machine.',
     '',
   ]);
 }

@@ -345,6 +345,7 @@ const page = z.coerce
   .number(GROWER_MSG.invalid)
   .int(GROWER_MSG.invalid)
   .min(1, GROWER_MSG.invalid)
+  .max(100_000, GROWER_MSG.max('page', 100_000))
   .default(1);
 const q = z.preprocess(
   emptyAsNull,
