@@ -1,9 +1,12 @@
-import { Badge, Button, Menu, Text } from '@mantine/core';
+import { Badge, Button, List, Popover, Text } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Car } from '../api/carriers.js';
 
-/** 'Type de véhicule': a dropdown that shows the count, then each vehicle's type, registration and capacity. */
+/**
+ * 'Type de véhicule': a dropdown that shows the vehicle count, then each vehicle's type,
+ * registration and capacity (a list in a popover: read-only, nothing to choose).
+ */
 export function VehiclesMenu({ cars, owner }: { cars: Car[]; owner: string }) {
   const { t } = useTranslation('carriers');
   if (!cars.length) {
@@ -14,8 +17,8 @@ export function VehiclesMenu({ cars, owner }: { cars: Car[]; owner: string }) {
     );
   }
   return (
-    <Menu position="bottom-start" withinPortal shadow="md">
-      <Menu.Target>
+    <Popover position="bottom-start" withinPortal shadow="md" width={280}>
+      <Popover.Target>
         <Button
           size="compact-sm"
           variant="light"
@@ -24,22 +27,28 @@ export function VehiclesMenu({ cars, owner }: { cars: Car[]; owner: string }) {
         >
           {t('vehicles.count', { count: cars.length })}
         </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {cars.map((car) => (
-          <Menu.Item key={car.id} component="div">
-            <Text size="sm" fw={600}>
-              {t(`carTypes.${car.carType}`)}{' '}
+      </Popover.Target>
+      <Popover.Dropdown data-testid="vehicles-dropdown">
+        <List
+          listStyleType="none"
+          spacing="xs"
+          aria-label={t('vehicles.open', { count: cars.length, name: owner })}
+        >
+          {cars.map((car) => (
+            <List.Item key={car.id}>
+              <Text size="sm" fw={600} component="span">
+                {t(`carTypes.${car.carType}`)}
+              </Text>{' '}
               <Badge variant="outline" size="sm" ml={4}>
                 {car.registration}
               </Badge>
-            </Text>
-            <Text size="xs" c="dark.4">
-              {t('vehicles.capacity', { capacity: car.capacity })}
-            </Text>
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+              <Text size="xs" c="dark.4">
+                {t('vehicles.capacity', { capacity: car.capacity })}
+              </Text>
+            </List.Item>
+          ))}
+        </List>
+      </Popover.Dropdown>
+    </Popover>
   );
 }
