@@ -2,6 +2,7 @@ import type { EventStoreTables } from '@filiere/event-store';
 import type { PlatformTables } from '@filiere/platform';
 import type { ProjectionCheckpointTables } from '@filiere/projections';
 import type { ActorsTables } from './actors/index.js';
+import type { ContractsTables } from './contracts/index.js';
 import type { IdentityTables } from './identity/index.js';
 import type { LocationsTables } from './locations/index.js';
 import type { SeasonsTables } from './seasons/index.js';
@@ -19,6 +20,7 @@ export type Database = PlatformTables &
   LocationsTables &
   ActorsTables &
   SeasonsTables &
+  ContractsTables &
   WalletTables;
 
 /**

@@ -1,5 +1,6 @@
 import type { ContextModule } from '../kernel/module.js';
 import { contractEvents, contractStreams } from './catalogue.js';
+import { contractProjectors, contractReadMigrations } from './read-model/index.js';
 
 /**
  * Contracts (issue 14): delivery contracts (LIVRAISON) from creation to their settlement,
@@ -11,11 +12,12 @@ export const contractsModule: ContextModule = {
   name: 'contracts',
   events: contractEvents,
   streams: contractStreams,
-  migrations: {},
-  projectors: [],
+  migrations: contractReadMigrations,
+  projectors: contractProjectors,
 };
 
 // The public face: what other contexts may use (the inputs and requests flows open debts).
+export type { ContractsTables } from './tables.js';
 export {
   debtStreamId,
   openDebt,

@@ -11,6 +11,21 @@ import { runDemoSteps } from '../../kernel/index.js';
 import { walletDemoStep } from '../../wallet/demo/wallet.js';
 import { evolveWallet, initialWalletState, type WalletEvent } from '../../wallet/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
+import { catchUp } from '@filiere/projections';
+import { product } from '../../modules.js';
+import { catalogueDecoder } from '@filiere/projections';
+import {
+  confirmDeliveryContract,
+  contractStreamId,
+  debtStreamId,
+  openDebt,
+  recordDelivery,
+  settleDeliveryContract,
+  type ContractState,
+  type DebtState,
+  type Decision,
+} from '../domain/index.js';
+import { contractsProjector } from '../read-model/index.js';
 import { DeliveryContractCommands } from './delivery-contract-commands.js';
 
 /**
@@ -185,5 +200,98 @@ describe('delivery contract commands', () => {
     ).rejects.toMatchObject({
       statusCode: 403,
     });
+  });
+
+  it('projects contracts and debts into delivery_contracts and grower_debts', async () => {
+    const db = testDb.db as Kysely<Database>;
+    const contractId = '66666666-6666-4666-8666-666666666666';
+    await commands.create(aggregator, {
+      growerId,
+      productId: plotId,
+      quantity: 2,
+      amount: 200_000,
+      contractId,
+    });
+    const run = <R>(
+      streams: string[],
+      decide: (states: Record<string, { state: unknown }>) => Decision<R>,
+    ) =>
+      app.commands.handle({
+        streams,
+        metadata: { userId: aggregator.id },
+        decide: decide as never,
+      });
+    const now = '2026-11-25T10:00:00.000Z';
+    const contract = contractStreamId(contractId);
+    await run([debtStreamId('debt-1')], (s) =>
+      openDebt(
+        s[debtStreamId('debt-1')]!.state as DebtState,
+        {
+          debtId: 'debt-1',
+          kind: 'AVANCE_SUR_INTRANT',
+          creditorUserId: aggregator.id,
+          debtorGrowerId: growerId,
+          principal: 30_000,
+        },
+        { now },
+      ),
+    );
+    await run([contract], (s) =>
+      confirmDeliveryContract(
+        s[contract]!.state as ContractState,
+        { userId: grower.id, role: grower.role_code },
+        { now, cooperativeUserId: null },
+      ),
+    );
+    await run([contract], (s) =>
+      recordDelivery(
+        s[contract]!.state as ContractState,
+        { deliveredKg: 1_500, deliveredOn: '2026-11-25' },
+        { userId: aggregator.id, role: aggregator.role_code },
+        { now },
+      ),
+    );
+    // the settlement's events alone (the wallet side waits for the wallet's settleHold)
+    await run([contract, debtStreamId('debt-1')], (s) =>
+      settleDeliveryContract(
+        s[contract]!.state as ContractState,
+        [s[debtStreamId('debt-1')]!.state as DebtState],
+        { userId: aggregator.id, role: aggregator.role_code },
+        { now, aggregatorAvailable: 0 },
+      ),
+    );
+    await catchUp(db, contractsProjector, { decode: catalogueDecoder(product.catalogue) });
+    const row = await db
+      .selectFrom('delivery_contracts')
+      .selectAll()
+      .where('id', '=', contractId)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      status: 'COMPLETED',
+      aggregator_user_id: aggregator.id,
+      grower_id: growerId,
+      quantity_kg: 2_000,
+      amount: 200_000,
+      delivered_kg: 1_500,
+      delivered_amount: 150_000,
+      recovered_amount: 30_000,
+      grower_net: 120_000,
+    });
+    expect(
+      await db
+        .selectFrom('grower_debts')
+        .select(['principal', 'recovered'])
+        .where('id', '=', 'debt-1')
+        .executeTakeFirstOrThrow(),
+    ).toEqual({
+      principal: 30_000,
+      recovered: 30_000,
+    });
+    const canceled = await db
+      .selectFrom('delivery_contracts')
+      .select('status')
+      .where('id', '=', '55555555-5555-4555-8555-555555555555')
+      .executeTakeFirstOrThrow();
+    expect(canceled.status).toBe('CANCELED');
   });
 });

@@ -1,0 +1,43 @@
+import type { ColumnType } from 'kysely';
+
+/** bigint columns: the pool reads them as (safe) numbers. */
+type BigintColumn = number;
+type NullableBigint = number | null;
+type DateColumn = ColumnType<string, string, string>;
+type NullableDate = ColumnType<string | null, string | null, string | null>;
+type Time = ColumnType<Date, Date | string, Date | string>;
+
+/** The tables of read-model/migrations/20261125_0800_contract_read_tables.ts. */
+export interface ContractsTables {
+  delivery_contracts: {
+    id: string;
+    reference: string;
+    parent_id: string | null;
+    aggregator_user_id: string;
+    grower_id: string;
+    grower_user_id: string;
+    plot_id: string;
+    product_type: string | null;
+    quantity_kg: BigintColumn;
+    amount: BigintColumn;
+    delivery_date: DateColumn;
+    /** PENDING, CONFIRMED, DELIVERED, COMPLETED, OUTTIME, CANCELED. */
+    status: string;
+    delivered_kg: NullableBigint;
+    delivered_on: NullableDate;
+    delivered_amount: NullableBigint;
+    recovered_amount: NullableBigint;
+    grower_net: NullableBigint;
+    created_at: Time;
+    updated_at: Time;
+  };
+  grower_debts: {
+    id: string;
+    kind: string;
+    creditor_user_id: string;
+    debtor_grower_id: string;
+    principal: BigintColumn;
+    recovered: ColumnType<number, number | undefined, number>;
+    opened_at: Time;
+  };
+}
