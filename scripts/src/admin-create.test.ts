@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, startEmbeddedPostgres, withDatabase } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
+import type { Database } from '@filiere/api';
 import { startTestSmtp } from '../../services/api/src/identity/mail/test-smtp.js';
 import { buildTestApp } from '../../services/api/src/test-app.js';
 
@@ -255,7 +256,7 @@ describe('npm run admin:create', () => {
         );
         expect(run.stderr).toBe('');
         expect(run.code).toBe(0);
-        const db = createDb<any>(withDatabase(postgres.url, 'postgres'), { max: 1 });
+        const db = createDb<Database>(withDatabase(postgres.url, 'postgres'), { max: 1 });
         const rows = await db
           .selectFrom('users')
           .select(['role_id', 'is_active'])
