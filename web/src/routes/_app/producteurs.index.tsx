@@ -1,8 +1,9 @@
-import { createFileRoute, useRouter } from '@tanstack/react-router';
+import { createFileRoute } from '@tanstack/react-router';
 import { GROWER_STATUSES } from '../../features/actors/growers/api/growers.js';
 import { GrowersPage } from '../../features/actors/growers/components/GrowersPage.js';
 import { enumParam, listSearch } from '../../shared/search/list-search.js';
 import { guardRoute } from './-guard.js';
+import { useSearchChange } from '../../shared/search/use-search-change.js';
 
 /** producteurs: the growers list, its search, page and (super admin) status in the URL. */
 export const Route = createFileRoute('/_app/producteurs/')({
@@ -10,18 +11,7 @@ export const Route = createFileRoute('/_app/producteurs/')({
   beforeLoad: ({ context }) => guardRoute('growers', context.user),
   component: function Growers() {
     const search = Route.useSearch();
-    const navigate = Route.useNavigate();
-    const router = useRouter();
-    return (
-      <GrowersPage
-        search={search}
-        onSearchChange={(next) => {
-          // The search box reports after a pause: once the user has left for a grower's
-          // page, a late report must not bring them back to the list.
-          if (router.state.location.pathname !== '/producteurs') return;
-          void navigate({ search: (prev) => ({ ...prev, ...next }), replace: true });
-        }}
-      />
-    );
+    const onSearchChange = useSearchChange();
+    return <GrowersPage search={search} onSearchChange={onSearchChange} />;
   },
 });

@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { GrowerDetailPage } from '../../features/actors/growers/components/GrowerDetailPage.js';
 import { listSearch } from '../../shared/search/list-search.js';
+import { useSearchChange } from '../../shared/search/use-search-change.js';
 import { guardRoute } from './-guard.js';
 
 /** showProducteur: a grower's profile, plots and contracts (contracts' search in the URL). */
@@ -10,15 +11,9 @@ export const Route = createFileRoute('/_app/producteurs/show/$id')({
   component: function ShowGrower() {
     const { id } = Route.useParams();
     const search = Route.useSearch();
-    const navigate = Route.useNavigate();
+    const onSearchChange = useSearchChange();
     return (
-      <GrowerDetailPage
-        id={id}
-        contractsSearch={search}
-        onContractsSearchChange={(next) =>
-          navigate({ search: (prev) => ({ ...prev, ...next }), replace: true })
-        }
-      />
+      <GrowerDetailPage id={id} contractsSearch={search} onContractsSearchChange={onSearchChange} />
     );
   },
 });
