@@ -513,3 +513,12 @@ export const growerContractItem = z.object({
 });
 
 export const messageSchema = z.object({ message: z.string() });
+
+/** GET grower/{id}/audit: one event of the grower's trail. */
+export const growerAuditEntry = z.object({
+  position: z.number(),
+  type: z.string(),
+  recordedAt: z.string(),
+  actorId: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()),
+});

@@ -16,6 +16,7 @@ import { ROLE } from '../../kernel/roles.js';
 import {
   appendGrowerEvents,
   growerEvent,
+  growerStreamId,
   type FieldChange,
   type GrowerEvent,
 } from './catalogue.js';
@@ -267,6 +268,35 @@ export class GrowersService {
   ) {
     await this.readable(actor, id);
     return (this.deps.contracts ?? noContractsYet)(id, query);
+  }
+
+  /**
+   * GET grower/{id}/audit: the grower's own trail (registered, changed, plots, banned,
+   * reinstated), newest first, with who and when; its user's trail is identity's
+   * GET users/{userId}/audit.
+   */
+  async audit(
+    actor: GrowerActor,
+    id: string,
+    read: (
+      streamId: string,
+    ) => Promise<{ position: number; type: string; recordedAt: Date; data: unknown }[]>,
+  ) {
+    const grower = await this.readable(actor, id);
+    if (!mayManageGrower(actor, reachOf(grower)))
+      throw new ForbiddenError(REACH_MESSAGES.forbidden);
+    const events = await read(growerStreamId(id));
+    const data = [...events].reverse().map((e) => {
+      const payload = e.data as Record<string, unknown> & { actorId?: string };
+      return {
+        position: e.position,
+        type: e.type,
+        recordedAt: e.recordedAt.toISOString(),
+        actorId: payload.actorId ?? null,
+        data: payload,
+      };
+    });
+    return { data, count: data.length };
   }
 
   /** A grower the caller may edit (and its plots): 404, 403, or the row. */

@@ -550,6 +550,23 @@ describe('growers and plots API', () => {
       (await call('cmA', 'PATCH', `/api/product/${crypto.randomUUID()}`, { areaSown: 1 }))
         .statusCode,
     ).toBe(404);
+    const audit = await call('cmA', 'GET', `/api/grower/${grower.id}/audit`);
+    expect(audit.statusCode, audit.body).toBe(200);
+    expect(audit.json().data.map((e: { type: string }) => e.type)).toEqual([
+      'PlotChanged',
+      'PlotAdded',
+      'GrowerRegistered',
+    ]);
+    expect(audit.json().data[0]).toMatchObject({ actorId: users.get('cmA')!.id });
+    expect(audit.json().data[0].data.changes).toContainEqual({
+      field: 'area_sown',
+      from: 0.5,
+      to: 3.1,
+    });
+    expect((await call('cmB', 'GET', `/api/grower/${grower.id}/audit`)).statusCode).toBe(403);
+    expect((await call('industrialA', 'GET', `/api/grower/${grower.id}/audit`)).statusCode).toBe(
+      403,
+    );
     const events = await testDb.db
       .selectFrom('events')
       .select('type')
@@ -633,6 +650,7 @@ describe('growers and plots API', () => {
       probes.push(
         [who, 'GET', `/api/grower/${victim.id}`],
         [who, 'GET', `/api/grower/contracts/${victim.id}`],
+        [who, 'GET', `/api/grower/${victim.id}/audit`],
         [who, 'PATCH', `/api/grower/${victim.id}`, { grower: { address: 'vol' } }],
         [who, 'DELETE', `/api/grower/${victim.id}`],
         [who, 'POST', `/api/grower/${victim.id}/reactivate`],

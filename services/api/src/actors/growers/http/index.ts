@@ -17,6 +17,7 @@ import {
   downloadQuery,
   growerContractItem,
   growerContractsQuery,
+  growerAuditEntry,
   growerDetail,
   growerListItem,
   growerListQuery,
@@ -183,6 +184,25 @@ export function growersRoutes(scope: FastifyInstance, service: GrowersService): 
       ...guard(R.read),
     },
     async (request) => service.detail(actorOf(request.actor!), request.params.id),
+  );
+
+  app.get(
+    '/grower/:id/audit',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Journal d’un producteur, du plus récent au plus ancien : enregistrement, modifications (adresse, coopérative, contact), parcelles ajoutées ou modifiées, bannissement, réintégration — qui et quand',
+        params: idParams,
+        response: { 200: listOf(growerAuditEntry) },
+      },
+      ...guard(R.manage),
+    },
+    async (request) =>
+      service.audit(actorOf(request.actor!), request.params.id, (streamId) =>
+        app.eventStore.readStream(streamId),
+      ),
   );
 
   app.post(
