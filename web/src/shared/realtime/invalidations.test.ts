@@ -70,6 +70,15 @@ describe('realtime push → query invalidations', () => {
     ).toEqual([['input-provider']]);
   });
 
+  it('refreshes the carriers and cooperatives queries (and the growers form’s select) when one changes', () => {
+    expect(
+      invalidationsFor(push({ type: 'actors.carrier.changed', data: { carrierId: 'c' } })),
+    ).toEqual([['carriers']]);
+    expect(
+      invalidationsFor(push({ type: 'actors.cooperative.changed', data: { cooperativeId: 'o' } })),
+    ).toEqual([['cooperatives'], ['growers', 'cooperative-options']]);
+  });
+
   it('refreshes the seasons queries on a season invitation or a changed link', () => {
     expect(
       invalidationsFor(push({ type: 'seasons.invitation', data: { seasonId: 1, linkId: 2 } })),
@@ -88,6 +97,8 @@ describe('realtime push → query invalidations', () => {
   it('has an entry for every push type, and none for types the server does not send', () => {
     expect(Object.keys(INVALIDATIONS).sort()).toEqual(
       [
+        'actors.carrier.changed',
+        'actors.cooperative.changed',
         'actors.grower.changed',
         'actors.supplier.changed',
         'error',

@@ -29,6 +29,10 @@ export interface PushPayloads {
   'actors.grower.changed': { growerId: string };
   /** An input supplier was registered, changed, deactivated or reactivated (actors). */
   'actors.supplier.changed': { supplierId: string };
+  /** A cooperative was registered, changed, deactivated or reactivated (actors). */
+  'actors.cooperative.changed': { cooperativeId: string };
+  /** A carrier or its vehicles were registered, changed, deactivated or reactivated (actors). */
+  'actors.carrier.changed': { carrierId: string };
   /** I was attached to a season (the bell: 'Vous avez été ajouté à la saison'; seasons). */
   'seasons.invitation': { seasonId: number; linkId: number };
   /** One of my season links changed: accepted, expired, removed or repriced (seasons). */
@@ -74,6 +78,10 @@ export const INVALIDATIONS: { [T in PushType]: (data: PushPayloads[T]) => QueryK
   'actors.grower.changed': () => [['growers']],
   // The suppliers list and a supplier's detail (features/actors/suppliers).
   'actors.supplier.changed': () => [['input-provider']],
+  // The cooperatives list and detail, and the growers form's cooperative select.
+  'actors.cooperative.changed': () => [['cooperatives'], ['growers', 'cooperative-options']],
+  // The carriers list and a carrier's detail (features/actors/carriers).
+  'actors.carrier.changed': () => [['carriers']],
   // The industrial's seasons, its invitations (the bell) and a season's detail.
   'seasons.invitation': () => [['seasons']],
   'seasons.updated': () => [['seasons']],

@@ -4,6 +4,8 @@ import type { Members } from '../../identity/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import { ROLE } from '../../kernel/roles.js';
 import type { ProductTables } from '../../kernel/tables.js';
+import type { PushPublisher } from '@filiere/projections';
+import { actorPush, publishChange } from '../cooperatives/pushes.js';
 import { assertLocationChain } from '../../locations/index.js';
 import {
   mayReadOrganization,
@@ -55,8 +57,24 @@ export class CarriersService {
   constructor(
     private readonly pool: Kysely<ProductTables>,
     private readonly members: Members<ProductTables>,
+    private readonly publish?: PushPublisher,
+    private readonly log?: (error: unknown) => void,
   ) {
     this.db = carriersDb(pool);
+  }
+
+  /** Tells those who see the carrier that their list changed. */
+  private changed(carrier: CarrierDto): Promise<void> {
+    return publishChange(
+      {
+        pool: this.pool,
+        ...(this.publish ? { publish: this.publish } : {}),
+        ...(this.log ? { log: this.log } : {}),
+      },
+      carrier.clusterId,
+      (userIds) =>
+        actorPush({ type: 'actors.carrier.changed', userIds, data: { carrierId: carrier.id } }),
+    );
   }
 
   list(actor: SignedInUser, query: ListQuery) {
@@ -170,7 +188,9 @@ export class CarriersService {
         },
       ),
     );
-    return (await findCarrier(this.db, id))!;
+    const saved = (await findCarrier(this.db, id))!;
+    await this.changed(saved);
+    return saved;
   }
 
   async update(actor: SignedInUser, id: string, body: UpdateCarrierBody): Promise<CarrierDto> {
@@ -218,7 +238,9 @@ export class CarriersService {
         if (vehicles) await this.replaceVehicles(trx, id, vehicles);
       }),
     );
-    return (await findCarrier(this.db, id))!;
+    const saved = (await findCarrier(this.db, id))!;
+    await this.changed(saved);
+    return saved;
   }
 
   /** DELETE: the spec's deactivation, of the carrier and its account. */
@@ -228,6 +250,7 @@ export class CarriersService {
     await this.members.setActive(current.userId, false, actor.id, 'Transporteur désactivé', (trx) =>
       this.setDeactivated(trx, id, new Date()),
     );
+    await this.changed(current);
     const name = `${current.user.firstname} ${current.user.lastname}`;
     return { message: CARRIER_MESSAGES.deactivated(name) };
   }
@@ -238,7 +261,9 @@ export class CarriersService {
     await this.members.setActive(current.userId, true, actor.id, 'Transporteur réactivé', (trx) =>
       this.setDeactivated(trx, id, null),
     );
-    return (await findCarrier(this.db, id))!;
+    const saved = (await findCarrier(this.db, id))!;
+    await this.changed(saved);
+    return saved;
   }
 
   /** GET carrier/contracts/{id}: carriage contracts do not exist yet (no contracts context). */

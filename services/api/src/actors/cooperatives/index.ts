@@ -1,4 +1,5 @@
 import type { ActorsArea } from '../area.js';
+import { COOPERATIVE_PUSHES } from './pushes.js';
 import { cooperativesDemoStep } from './demo/cooperatives.js';
 import * as cooperatives from './migrations/20261125_0600_cooperatives.js';
 
@@ -9,6 +10,7 @@ import * as cooperatives from './migrations/20261125_0600_cooperatives.js';
 export const cooperativesArea: ActorsArea = {
   name: 'cooperatives',
   migrations: { '20261125_0600_cooperatives': cooperatives },
+  pushes: COOPERATIVE_PUSHES,
   demo: [cooperativesDemoStep],
   http: async () => (await import('./http/index.js')).registerCooperatives,
 };

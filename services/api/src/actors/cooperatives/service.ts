@@ -27,6 +27,8 @@ import type {
   UpdateCooperativeBody,
 } from './schemas.js';
 import type { ProductTables } from '../../kernel/tables.js';
+import type { PushPublisher } from '@filiere/projections';
+import { actorPush, publishChange } from './pushes.js';
 import type { Kysely } from 'kysely';
 
 export const COOPERATIVE_MESSAGES = {
@@ -64,8 +66,28 @@ export class CooperativesService {
   constructor(
     private readonly pool: Kysely<ProductTables>,
     private readonly members: Members<ProductTables>,
+    private readonly publish?: PushPublisher,
+    private readonly log?: (error: unknown) => void,
   ) {
     this.db = cooperativesDb(pool);
+  }
+
+  /** Tells those who see the cooperative that their list changed. */
+  private changed(cooperative: CooperativeDto): Promise<void> {
+    return publishChange(
+      {
+        pool: this.pool,
+        ...(this.publish ? { publish: this.publish } : {}),
+        ...(this.log ? { log: this.log } : {}),
+      },
+      cooperative.clusterId,
+      (userIds) =>
+        actorPush({
+          type: 'actors.cooperative.changed',
+          userIds,
+          data: { cooperativeId: cooperative.id },
+        }),
+    );
   }
 
   list(actor: SignedInUser, query: ListQuery, clusterId?: string) {
@@ -144,7 +166,9 @@ export class CooperativesService {
         return organizationId;
       },
     );
-    return (await findCooperative(this.db, organizationId))!;
+    const created = (await findCooperative(this.db, organizationId))!;
+    await this.changed(created);
+    return created;
   }
 
   async update(
@@ -183,7 +207,9 @@ export class CooperativesService {
           .execute();
       }
     });
-    return (await findCooperative(this.db, organizationId))!;
+    const updated = (await findCooperative(this.db, organizationId))!;
+    await this.changed(updated);
+    return updated;
   }
 
   /** DELETE: a soft deactivation of the row and of the representative's account. */
@@ -203,6 +229,7 @@ export class CooperativesService {
           .execute();
       },
     );
+    await this.changed(current);
     return { message: COOPERATIVE_MESSAGES.deactivated(current.label) };
   }
 
@@ -226,7 +253,9 @@ export class CooperativesService {
           .execute();
       },
     );
-    return (await findCooperative(this.db, organizationId))!;
+    const reactivated = (await findCooperative(this.db, organizationId))!;
+    await this.changed(reactivated);
+    return reactivated;
   }
 
   /** An organisation `actor` may read (`organization/{id}/…`): 404 unknown, 403 out of reach. */

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
 import { ForbiddenError } from '@filiere/platform';
 import { membersOf } from '../../../identity/index.js';
 import type { AppDeps } from '../../../kernel/app-deps.js';
@@ -29,7 +30,13 @@ const security = [{ bearer: [] }];
  * caller without the role gets 403 before its body is validated.
  */
 export async function registerCarriers(app: FastifyInstance & { deps: AppDeps }) {
-  const service = new CarriersService(app.deps.db, membersOf(app));
+  const { db, redis } = app.deps;
+  const service = new CarriersService(
+    db,
+    membersOf(app),
+    redis ? redisPushPublisher(redis) : pgPushPublisher(db),
+    (error) => app.log.warn({ err: error }, 'CarriersService push not published'),
+  );
   const staff = app.requireRoles(...ACTOR_STAFF);
   const guarded = { onRequest: staff, preHandler: staff };
   const writers = app.requireRoles(...ACTOR_WRITERS);

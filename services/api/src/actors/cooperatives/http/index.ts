@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
 import { ForbiddenError } from '@filiere/platform';
 import { membersOf } from '../../../identity/index.js';
 import type { AppDeps } from '../../../kernel/app-deps.js';
@@ -41,7 +42,13 @@ const organizationUserSchema = z.object({
  * at onRequest too, so a caller without the role gets 403 before its body is validated.
  */
 export async function registerCooperatives(app: FastifyInstance & { deps: AppDeps }) {
-  const service = new CooperativesService(app.deps.db, membersOf(app));
+  const { db, redis } = app.deps;
+  const service = new CooperativesService(
+    db,
+    membersOf(app),
+    redis ? redisPushPublisher(redis) : pgPushPublisher(db),
+    (error) => app.log.warn({ err: error }, 'CooperativesService push not published'),
+  );
   const staff = app.requireRoles(...ACTOR_STAFF);
   const guarded = { onRequest: staff, preHandler: staff };
   const writers = app.requireRoles(...ACTOR_WRITERS);
