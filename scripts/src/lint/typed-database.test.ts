@@ -30,10 +30,8 @@ const isMigration = (file: string) => file.split('/').includes('migrations');
  */
 const PENDING: readonly string[] = [
   // The actors context (issue 12): demo tests that open an untyped test database.
-  'services/api/src/actors/carriers/demo/carriers.test.ts',
   'services/api/src/actors/clusters/config-actors.test.ts',
   'services/api/src/actors/clusters/demo/clusters.test.ts',
-  'services/api/src/actors/cooperatives/demo/cooperatives.test.ts',
   'services/api/src/actors/growers/demo/growers.test.ts',
   'services/api/src/actors/payout/demo/payout.test.ts',
   'services/api/src/actors/suppliers/demo/suppliers.test.ts',

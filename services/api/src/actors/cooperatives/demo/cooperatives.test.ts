@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { createLogger, type Logger } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { buildApp } from '../../../app.js';
+import type { Database } from '../../../database.js';
 import { identityDemoStep } from '../../../identity/demo/identity.js';
 import { runDemoSteps, type DemoStep } from '../../../kernel/index.js';
 import { clustersDemoStep, DEMO_SECOND_CLUSTER } from '../../clusters/demo/clusters.js';
 import { cooperativesDemoStep, DEMO_COOPERATIVES } from './cooperatives.js';
 
-const load = (ctx: { db: Kysely<any>; logger: Logger }, steps: DemoStep[]) =>
+const load = (ctx: { db: Kysely<Database>; logger: Logger }, steps: DemoStep[]) =>
   runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, steps);
 
 describe('cooperatives demo data', () => {
