@@ -14,6 +14,7 @@ export const contractsModule: ContextModule = {
   streams: contractStreams,
   migrations: contractReadMigrations,
   projectors: contractProjectors,
+  http: async () => (await import('./http/index.js')).registerContracts,
 };
 
 // The public face: what other contexts may use (the inputs and requests flows open debts).

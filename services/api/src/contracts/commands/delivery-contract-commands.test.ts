@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
 import type { Database } from '../../database.js';
 import { identityDemoStep } from '../../identity/demo/identity.js';
-import { findDemoUser, userLoader } from '../../identity/index.js';
+import { DEMO_SECOND_AGGREGATOR, findDemoUser, userLoader } from '../../identity/index.js';
+import { bearer } from '../../identity/test-support.js';
 import { runDemoSteps } from '../../kernel/index.js';
 import { walletDemoStep } from '../../wallet/demo/wallet.js';
 import { evolveWallet, initialWalletState, type WalletEvent } from '../../wallet/index.js';
@@ -293,5 +294,103 @@ describe('delivery contract commands', () => {
       .where('id', '=', '55555555-5555-4555-8555-555555555555')
       .executeTakeFirstOrThrow();
     expect(canceled.status).toBe('CANCELED');
+  });
+
+  describe('routes', () => {
+    const post = (who: SignedInUser | null, body: unknown, headers: Record<string, string> = {}) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/contracts/delivery-contract',
+        headers: { ...(who ? bearer(app, who, who.role_code) : {}), ...headers },
+        payload: body as object,
+      });
+    const get = (who: SignedInUser, url: string) =>
+      app.inject({ method: 'GET', url, headers: bearer(app, who, who.role_code) });
+    const project = () =>
+      catchUp(testDb.db as Kysely<Database>, contractsProjector, {
+        decode: catalogueDecoder(product.catalogue),
+      });
+
+    it('POST creates (201) for the aggregator; 401, 403 grower, 400 French fields, 422 text', async () => {
+      const created = await post(aggregator, {
+        growerId,
+        productId: plotId,
+        quantity: 1.5,
+        amount: 75_000,
+      });
+      expect(created.statusCode).toBe(201);
+      expect(created.json()).toMatchObject({
+        status: 'PENDING',
+        reference: expect.stringMatching(/^LIV-/),
+      });
+      expect(
+        (await post(null, { growerId, productId: plotId, quantity: 1, amount: 1 })).statusCode,
+      ).toBe(401);
+      expect(
+        (await post(grower, { growerId, productId: plotId, quantity: 1, amount: 1 })).statusCode,
+      ).toBe(403);
+      const bad = await post(aggregator, {
+        growerId: 'x',
+        productId: plotId,
+        quantity: 'abc',
+        amount: 0,
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().fields).toMatchObject({
+        growerId: 'Ce champ est obligatoire',
+        amount: 'Entré non valide',
+      });
+      const short = await post(aggregator, {
+        growerId,
+        productId: plotId,
+        quantity: 1,
+        amount: 9_000_000_000,
+      });
+      expect(short.statusCode).toBe(422);
+      expect(short.json().message).toMatch(
+        /^Le solde disponible de votre wallet est insuffisant pour créer ce contrat\. Il manque .+ FCFA$/,
+      );
+    });
+
+    it('lists from the projection: the aggregator its own with filters, admins all, another aggregator none', async () => {
+      await project();
+      const own = await get(aggregator, '/api/contracts/delivery-contract?limit=100');
+      expect(own.statusCode).toBe(200);
+      const rows = own.json().data as { id: string; status: string; quantity: string }[];
+      expect(own.json().count).toBe(rows.length);
+      expect(rows.some((r) => r.quantity === '1.5')).toBe(true);
+      const waiting = (
+        await get(aggregator, '/api/contracts/delivery-contract?filters=waiting&limit=100')
+      ).json();
+      expect(waiting.data.every((r: { status: string }) => r.status === 'PENDING')).toBe(true);
+      const executed = (
+        await get(aggregator, '/api/contracts/delivery-contract?filters=executed')
+      ).json();
+      expect(executed.data.map((r: { id: string }) => r.id)).toEqual([
+        '66666666-6666-4666-8666-666666666666',
+      ]);
+      expect(
+        (await get(aggregator, '/api/contracts/delivery-contract?filters=nope')).statusCode,
+      ).toBe(400);
+
+      const db = testDb.db as Kysely<Database>;
+      const load = userLoader(db);
+      const admin = (await load((await findDemoUser(db, 'admin@demo.filiere.bj')).id))!;
+      const other = (await load((await findDemoUser(db, DEMO_SECOND_AGGREGATOR)).id))!;
+      expect((await get(other, '/api/contracts/delivery-contract')).json()).toEqual({
+        data: [],
+        count: 0,
+      });
+      const detail = `/api/contracts/delivery-contract/${rows[0]!.id}`;
+      expect((await get(other, detail)).statusCode).toBe(403);
+      expect((await get(aggregator, detail)).json()).toMatchObject({ id: rows[0]!.id });
+      expect((await get(grower, detail)).statusCode).toBe(403);
+      expect((await get(aggregator, '/api/contracts/delivery-contract/unknown')).statusCode).toBe(
+        404,
+      );
+      // the admin sees every contract (here all are the demo aggregator's)
+      const all = (await get(admin, '/api/contracts/delivery-contract?limit=100')).json();
+      expect(all.count).toBe(own.json().count);
+    });
   });
 });

@@ -1,0 +1,154 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { narrowDb, storableString } from '@filiere/platform';
+import type { HttpRegistration } from '../../kernel/module.js';
+import { ROLE } from '../../kernel/roles.js';
+import { DeliveryContractCommands } from '../commands/delivery-contract-commands.js';
+import { CONTRACT_FILTERS, ContractQueries, type ContractFilter } from '../queries.js';
+import type { ContractsTables } from '../tables.js';
+
+const tags = ['contracts'];
+const security = [{ bearer: [] }];
+const REQUIRED = 'Ce champ est obligatoire';
+const INVALID = 'Entré non valide';
+
+/** Who may call what (the generated authorization matrix reads the guards). */
+export const CONTRACT_ROUTE_ROLES = {
+  /** Creating a delivery contract: the aggregator (its wallet holds the amount). */
+  create: [ROLE.INDUSTRIAL],
+  /** Contract pages (§6): super admin and admin all, an aggregator its own. */
+  read: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.INDUSTRIAL],
+} as const;
+
+const uuid = z.guid({ message: REQUIRED });
+const createBody = z.object({
+  growerId: uuid,
+  productId: uuid,
+  /** Tonnes (at most three decimals: converted to integer kg exactly). */
+  quantity: z
+    .number({ message: INVALID })
+    .positive({ message: INVALID })
+    .max(1_000_000, { message: INVALID }),
+  amount: z
+    .number({ message: INVALID })
+    .int({ message: INVALID })
+    .positive({ message: INVALID })
+    .max(Number.MAX_SAFE_INTEGER, { message: INVALID }),
+  deliveryDate: z.iso.date({ message: REQUIRED }).optional(),
+  /** The spec's parent contract id ('create many'); single contracts send none. */
+  contractId: z.unknown().optional(),
+});
+const idempotencyHeaders = z.looseObject({
+  'idempotency-key': storableString().min(1).max(200).optional(),
+});
+const contractAnswer = z.object({
+  contractId: z.string(),
+  reference: z.string(),
+  status: z.string(),
+});
+const rowAnswer = z.object({
+  id: z.string(),
+  reference: z.string(),
+  parentId: z.string().nullable(),
+  aggregatorUserId: z.string(),
+  growerId: z.string(),
+  plotId: z.string(),
+  productType: z.string().nullable(),
+  quantity: z.string(),
+  amount: z.number().int(),
+  deliveryDate: z.string(),
+  status: z.string(),
+  deliveredQuantity: z.string().nullable(),
+  deliveredOn: z.string().nullable(),
+  deliveredAmount: z.number().int().nullable(),
+  recoveredAmount: z.number().int().nullable(),
+  growerNet: z.number().int().nullable(),
+  createdAt: z.string(),
+});
+const listQuery = z.object({
+  page: z.coerce.number({ message: INVALID }).int().min(1).max(100_000).default(1),
+  limit: z.coerce.number({ message: INVALID }).int().min(1).max(100).default(10),
+  filters: z
+    .enum(Object.keys(CONTRACT_FILTERS) as [ContractFilter, ...ContractFilter[]], {
+      message: INVALID,
+    })
+    .default('all'),
+});
+
+export function contractRoutes(
+  scope: FastifyInstance,
+  commands: DeliveryContractCommands,
+  queries: ContractQueries,
+): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/contracts/delivery-contract',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Créer un contrat de livraison (agrégateur) : réserve son montant sur le wallet ; 422 « Il manque <montant> FCFA » si le solde disponible est insuffisant',
+        headers: idempotencyHeaders,
+        body: createBody,
+        response: { 201: contractAnswer },
+      },
+      preHandler: [scope.requireRoles(...CONTRACT_ROUTE_ROLES.create)],
+    },
+    async (request, reply) => {
+      const { contractId: _parent, ...body } = request.body;
+      const answer = await commands.create(
+        request.actor!,
+        body,
+        request.headers['idempotency-key'],
+      );
+      return reply.status(201).send(answer);
+    },
+  );
+
+  app.get(
+    '/contracts/delivery-contract',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Contrats de livraison : tous (super admin, admin) ou les siens (agrégateur) ; filtres all/waiting/ready/executed/outtime',
+        querystring: listQuery,
+        response: { 200: z.object({ data: z.array(rowAnswer), count: z.number().int() }) },
+      },
+      preHandler: [scope.requireRoles(...CONTRACT_ROUTE_ROLES.read)],
+    },
+    async (request) =>
+      queries.list(request.actor!, {
+        page: request.query.page,
+        limit: request.query.limit,
+        filter: request.query.filters,
+      }),
+  );
+
+  app.get(
+    '/contracts/delivery-contract/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Un contrat de livraison (super admin, admin ; l’agrégateur le sien)',
+        params: z.object({ id: storableString().min(1).max(100) }),
+        response: { 200: rowAnswer },
+      },
+      preHandler: [scope.requireRoles(...CONTRACT_ROUTE_ROLES.read)],
+    },
+    async (request) => queries.byId(request.actor!, request.params.id),
+  );
+}
+
+export const registerContracts: HttpRegistration = async (app) => {
+  const commands = new DeliveryContractCommands(app.deps.db, app.commands);
+  const queries = new ContractQueries(narrowDb<ContractsTables>()(app.deps.db));
+  await app.register(async (scope) => contractRoutes(scope, commands, queries), {
+    prefix: '/api',
+  });
+};

@@ -1,0 +1,104 @@
+import type { Kysely, Selectable } from 'kysely';
+import { ForbiddenError, NotFoundError } from '@filiere/platform';
+import type { SignedInUser } from '../kernel/actor.js';
+import { ROLE } from '../kernel/roles.js';
+import { kgToTonnes, type ContractStatus } from './domain/index.js';
+import type { ContractsTables } from './tables.js';
+
+/** The list filters of §2.5 → statuses (decisions.md). */
+export const CONTRACT_FILTERS = {
+  all: null,
+  waiting: 'PENDING',
+  ready: 'CONFIRMED',
+  executed: 'COMPLETED',
+  outtime: 'OUTTIME',
+} as const satisfies Record<string, ContractStatus | null>;
+export type ContractFilter = keyof typeof CONTRACT_FILTERS;
+
+const seesAll = (user: SignedInUser) =>
+  user.role_code === ROLE.SUPER_ADMIN || user.role_code === ROLE.ADMIN;
+
+export interface DeliveryContractRow {
+  id: string;
+  reference: string;
+  parentId: string | null;
+  aggregatorUserId: string;
+  growerId: string;
+  plotId: string;
+  productType: string | null;
+  /** Tonnes as text ('2.5'): kg are integers, shown in tonnes. */
+  quantity: string;
+  amount: number;
+  deliveryDate: string;
+  status: string;
+  deliveredQuantity: string | null;
+  deliveredOn: string | null;
+  deliveredAmount: number | null;
+  recoveredAmount: number | null;
+  growerNet: number | null;
+  createdAt: string;
+}
+
+type Row = Selectable<ContractsTables['delivery_contracts']>;
+
+function toRow(r: Row): DeliveryContractRow {
+  return {
+    id: r.id,
+    reference: r.reference,
+    parentId: r.parent_id,
+    aggregatorUserId: r.aggregator_user_id,
+    growerId: r.grower_id,
+    plotId: r.plot_id,
+    productType: r.product_type,
+    quantity: kgToTonnes(Number(r.quantity_kg)),
+    amount: Number(r.amount),
+    deliveryDate: String(r.delivery_date).slice(0, 10),
+    status: r.status,
+    deliveredQuantity: r.delivered_kg === null ? null : kgToTonnes(Number(r.delivered_kg)),
+    deliveredOn: r.delivered_on === null ? null : String(r.delivered_on).slice(0, 10),
+    deliveredAmount: r.delivered_amount === null ? null : Number(r.delivered_amount),
+    recoveredAmount: r.recovered_amount === null ? null : Number(r.recovered_amount),
+    growerNet: r.grower_net === null ? null : Number(r.grower_net),
+    createdAt: new Date(r.created_at).toISOString(),
+  };
+}
+
+/** The delivery contracts' lists and detail, read from `delivery_contracts` only. */
+export class ContractQueries {
+  constructor(private readonly db: Kysely<ContractsTables>) {}
+
+  /** Super admin and admin: all; an aggregator: its own. Newest first, paginated. */
+  async list(
+    user: SignedInUser,
+    query: { page: number; limit: number; filter: ContractFilter },
+  ): Promise<{ data: DeliveryContractRow[]; count: number }> {
+    let base = this.db.selectFrom('delivery_contracts');
+    if (!seesAll(user)) base = base.where('aggregator_user_id', '=', user.id);
+    const status = CONTRACT_FILTERS[query.filter];
+    if (status !== null) base = base.where('status', '=', status);
+    const [rows, total] = await Promise.all([
+      base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(query.limit)
+        .offset((query.page - 1) * query.limit)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { data: rows.map((r) => toRow(r)), count: Number(total.n) };
+  }
+
+  async byId(user: SignedInUser, id: string): Promise<DeliveryContractRow> {
+    const row = await this.db
+      .selectFrom('delivery_contracts')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) throw new NotFoundError('Contrat introuvable');
+    if (!seesAll(user) && row.aggregator_user_id !== user.id) {
+      throw new ForbiddenError('Ce contrat ne vous appartient pas');
+    }
+    return toRow(row);
+  }
+}
