@@ -15,6 +15,8 @@ interface U {
   role: RoleCode;
   firstname: string;
   lastname: string;
+  /** As stored: identity's seeder gives each user its own phone. */
+  phone: string | null;
 }
 const users: Record<'a' | 'b' | 'g' | 'admin' | 'superAdmin' | 'empty', U> = {} as never;
 
@@ -22,10 +24,17 @@ async function seed(role: RoleCode, clusterId: string | null): Promise<U> {
   const { id } = await seedUser(t.db, role, { clusterId });
   const row = await t.db
     .selectFrom('users')
-    .select(['wallet_id', 'firstname', 'lastname'])
+    .select(['wallet_id', 'firstname', 'lastname', 'phone'])
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
-  return { id, walletId: row.wallet_id, role, firstname: row.firstname, lastname: row.lastname };
+  return {
+    id,
+    walletId: row.wallet_id,
+    role,
+    firstname: row.firstname,
+    lastname: row.lastname,
+    phone: row.phone,
+  };
 }
 
 const get = (who: U | null, url: string) =>
@@ -153,9 +162,13 @@ describe('wallet queries', () => {
       beneficiary: {
         name: `${users.g.firstname} ${users.g.lastname}`,
         nip: '1234567890',
-        phone: '+2290197000000',
+        // The beneficiary's (the grower's) phone as stored, not the caller's: each seeded user
+        // has its own phone, so this also tells the two apart.
+        phone: users.g.phone,
       },
     });
+    expect(users.g.phone).toMatch(/^\+229\d{10}$/);
+    expect(users.g.phone).not.toBe(users.a.phone);
     expect((await get(users.b, `/api/transaction/${row.id}`)).statusCode).toBe(403);
     expect((await get(users.superAdmin, `/api/transaction/${row.id}`)).statusCode).toBe(200);
     expect((await get(users.a, '/api/transaction/999999')).statusCode).toBe(404);
