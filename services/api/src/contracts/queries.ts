@@ -1,4 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { IdentityTables } from '../identity/index.js';
 import { ForbiddenError, NotFoundError } from '@filiere/platform';
 import type { SignedInUser } from '../kernel/actor.js';
 import { ROLE } from '../kernel/roles.js';
@@ -63,9 +64,95 @@ function toRow(r: Row): DeliveryContractRow {
   };
 }
 
-/** The delivery contracts' lists and detail, read from `delivery_contracts` only. */
+/** A row of `contracts/smarts/{userId}/{type}` (§3 'Smart contract'). */
+export interface SmartContractRow {
+  id: string;
+  reference: string;
+  status: string;
+  createdAt: string;
+  /** The other party: the grower's user. */
+  rightSide: { id: string; firstname: string; lastname: string };
+  /** Tonnes (text) and F CFA; `remaining` = contracted − delivered, never below 0. */
+  meta: { quantity: string; remaining: string; amount: number };
+}
+
+export type ContractQueryTables = ContractsTables & Pick<IdentityTables, 'users'>;
+
+/** The delivery contracts' lists and detail, read from `delivery_contracts` (users joined). */
 export class ContractQueries {
-  constructor(private readonly db: Kysely<ContractsTables>) {}
+  constructor(private readonly db: Kysely<ContractQueryTables>) {}
+
+  /**
+   * An aggregator's delivery contracts as smart contracts: the aggregator itself, or super
+   * admin / admin for anyone (403 otherwise). `q` searches the reference and the grower's
+   * names; filters as the lists; `onlyParent` keeps parent contracts only.
+   */
+  async smarts(
+    user: SignedInUser,
+    userId: string,
+    query: {
+      page: number;
+      limit: number;
+      filter: ContractFilter;
+      q?: string | undefined;
+      onlyParent: boolean;
+    },
+  ): Promise<{ data: SmartContractRow[]; count: number }> {
+    if (!seesAll(user) && user.id !== userId) {
+      throw new ForbiddenError('Ces contrats ne vous appartiennent pas');
+    }
+    let base = this.db
+      .selectFrom('delivery_contracts as dc')
+      .innerJoin('users as u', 'u.id', 'dc.grower_user_id')
+      .where('dc.aggregator_user_id', '=', userId);
+    const status = CONTRACT_FILTERS[query.filter];
+    if (status !== null) base = base.where('dc.status', '=', status);
+    // A single delivery contract is never a parent (LIVRAISON_PARENT is not stored yet).
+    if (query.onlyParent) base = base.where(sql<boolean>`false`);
+    const q = query.q?.trim();
+    if (q) {
+      const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      base = base.where(
+        sql<boolean>`(dc.reference || ' ' || u.firstname || ' ' || u.lastname) ilike ${like}`,
+      );
+    }
+    const [rows, total] = await Promise.all([
+      base
+        .select([
+          'dc.id',
+          'dc.reference',
+          'dc.status',
+          'dc.created_at',
+          'dc.quantity_kg',
+          'dc.delivered_kg',
+          'dc.amount',
+          'u.id as user_id',
+          'u.firstname',
+          'u.lastname',
+        ])
+        .orderBy('dc.created_at', 'desc')
+        .orderBy('dc.id', 'desc')
+        .limit(query.limit)
+        .offset((query.page - 1) * query.limit)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return {
+      data: rows.map((r) => ({
+        id: r.id,
+        reference: r.reference,
+        status: r.status,
+        createdAt: new Date(r.created_at).toISOString(),
+        rightSide: { id: r.user_id, firstname: r.firstname, lastname: r.lastname },
+        meta: {
+          quantity: kgToTonnes(Number(r.quantity_kg)),
+          remaining: kgToTonnes(Math.max(0, Number(r.quantity_kg) - Number(r.delivered_kg ?? 0))),
+          amount: Number(r.amount),
+        },
+      })),
+      count: Number(total.n),
+    };
+  }
 
   /** Super admin and admin: all; an aggregator: its own. Newest first, paginated. */
   async list(

@@ -392,5 +392,38 @@ describe('delivery contract commands', () => {
       const all = (await get(admin, '/api/contracts/delivery-contract?limit=100')).json();
       expect(all.count).toBe(own.json().count);
     });
+
+    it('smarts/{userId}/LIVRAISON: {data, count} with the grower as right side, search, filters, reach', async () => {
+      const db = testDb.db as Kysely<Database>;
+      const url = `/api/contracts/smarts/${aggregator.id}/LIVRAISON`;
+      const all = await get(aggregator, `${url}?limit=100`);
+      expect(all.statusCode).toBe(200);
+      const body = all.json() as {
+        data: {
+          reference: string;
+          rightSide: { id: string };
+          meta: { quantity: string; remaining: string };
+        }[];
+        count: number;
+      };
+      expect(body.count).toBe(body.data.length);
+      expect(body.data.every((r) => r.rightSide.id === grower.id)).toBe(true);
+      const done = (await get(aggregator, `${url}?filters=executed`)).json();
+      expect(done.data[0].meta).toEqual({ quantity: '2', remaining: '0.5', amount: 200_000 });
+      const found = (await get(aggregator, `${url}?q=LIV-66666666`)).json();
+      expect(found.count).toBe(1);
+      expect((await get(aggregator, `${url}?q=${encodeURIComponent('%')}`)).json().count).toBe(0);
+      expect((await get(aggregator, `${url}?onlyParent=true`)).json()).toEqual({
+        data: [],
+        count: 0,
+      });
+      const other = (await userLoader(db)((await findDemoUser(db, DEMO_SECOND_AGGREGATOR)).id))!;
+      expect((await get(other, url)).statusCode).toBe(403);
+      const admin = (await userLoader(db)((await findDemoUser(db, 'admin@demo.filiere.bj')).id))!;
+      expect((await get(admin, url)).json().count).toBe(body.count);
+      expect(
+        (await get(aggregator, `/api/contracts/smarts/${aggregator.id}/NOPE`)).statusCode,
+      ).toBe(400);
+    });
   });
 });

@@ -5,8 +5,12 @@ import { narrowDb, storableString } from '@filiere/platform';
 import type { HttpRegistration } from '../../kernel/module.js';
 import { ROLE } from '../../kernel/roles.js';
 import { DeliveryContractCommands } from '../commands/delivery-contract-commands.js';
-import { CONTRACT_FILTERS, ContractQueries, type ContractFilter } from '../queries.js';
-import type { ContractsTables } from '../tables.js';
+import {
+  CONTRACT_FILTERS,
+  ContractQueries,
+  type ContractFilter,
+  type ContractQueryTables,
+} from '../queries.js';
 
 const tags = ['contracts'];
 const security = [{ bearer: [] }];
@@ -76,6 +80,22 @@ const listQuery = z.object({
     .default('all'),
 });
 
+const smartsQuery = listQuery.extend({
+  q: storableString().trim().max(200).optional(),
+  onlyParent: z
+    .enum(['true', 'false'], { message: INVALID })
+    .default('false')
+    .transform((v) => v === 'true'),
+});
+const smartAnswer = z.object({
+  id: z.string(),
+  reference: z.string(),
+  status: z.string(),
+  createdAt: z.string(),
+  rightSide: z.object({ id: z.string(), firstname: z.string(), lastname: z.string() }),
+  meta: z.object({ quantity: z.string(), remaining: z.string(), amount: z.number().int() }),
+});
+
 export function contractRoutes(
   scope: FastifyInstance,
   commands: DeliveryContractCommands,
@@ -130,6 +150,33 @@ export function contractRoutes(
   );
 
   app.get(
+    '/contracts/smarts/:userId/:type',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Contrats d’un agrégateur (smart contracts) : LIVRAISON ; recherche, filtres, pagination ; {data, count} (l’agrégateur les siens, super admin et admin tous)',
+        params: z.object({
+          userId: z.guid({ message: INVALID }),
+          type: z.enum(['LIVRAISON'], { message: INVALID }),
+        }),
+        querystring: smartsQuery,
+        response: { 200: z.object({ data: z.array(smartAnswer), count: z.number().int() }) },
+      },
+      preHandler: [scope.requireRoles(...CONTRACT_ROUTE_ROLES.read)],
+    },
+    async (request) =>
+      queries.smarts(request.actor!, request.params.userId, {
+        page: request.query.page,
+        limit: request.query.limit,
+        filter: request.query.filters,
+        q: request.query.q,
+        onlyParent: request.query.onlyParent,
+      }),
+  );
+
+  app.get(
     '/contracts/delivery-contract/:id',
     {
       schema: {
@@ -147,7 +194,7 @@ export function contractRoutes(
 
 export const registerContracts: HttpRegistration = async (app) => {
   const commands = new DeliveryContractCommands(app.deps.db, app.commands);
-  const queries = new ContractQueries(narrowDb<ContractsTables>()(app.deps.db));
+  const queries = new ContractQueries(narrowDb<ContractQueryTables>()(app.deps.db));
   await app.register(async (scope) => contractRoutes(scope, commands, queries), {
     prefix: '/api',
   });
