@@ -1,19 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, parseConfig, type Logger } from '@filiere/platform';
+import { createLogger, parseConfig } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { buildApp } from '../../app.js';
 import { identityDemoStep } from '../../identity/demo/identity.js';
 import { DEMO_CLUSTER, findDemoUser } from '../../identity/index.js';
-import { runDemoSteps, type DemoStep } from '../../kernel/index.js';
 import { DEMO_COOPERATIVES, cooperativesDemoStep } from '../cooperatives/demo/cooperatives.js';
 import { growersDemoStep } from '../growers/demo/growers.js';
 import { clustersDemoStep, DEMO_SECOND_CLUSTER } from './demo/clusters.js';
 import { clustersDb, moveIntoCluster } from './queries.js';
+import type { Database } from '../../database.js';
+import { loadDemoSteps } from '../../test-app.js';
 
-const load = (ctx: { db: Kysely<any>; logger: Logger }, steps: DemoStep[]) =>
-  runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, steps);
+const load = loadDemoSteps;
 
 /**
  * 'Configurer mon cluster' over the demo's actors (cooperatives and growers registered
@@ -22,7 +21,7 @@ const load = (ctx: { db: Kysely<any>; logger: Logger }, steps: DemoStep[]) =>
  * cooperative's growers and users along.
  */
 describe('cluster configuration over the demo cooperatives and growers', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let manager: { id: string };
   let headers: { authorization: string };

@@ -4,16 +4,16 @@ import { createLogger, parseConfig, type Logger } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { buildApp } from '../../app.js';
 import type { Database } from '../../database.js';
-import { runDemoSteps } from '../../kernel/demo.js';
 import { product } from '../../modules.js';
 import type { RoleCode } from '../../kernel/roles.js';
 import { isMemberRole } from '../permissions.js';
 import { demoAccounts, DEMO_PASSWORD } from './accounts.js';
 import { DEMO_CLUSTER, findDemoUser } from './identity.js';
+import { loadDemoSteps } from '../../test-app.js';
 
 /** Every module's demo steps, as `npm start` loads them. */
 const loadDemoData = (ctx: { db: Kysely<Database>; logger: Logger }) =>
-  runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, product.demo);
+  loadDemoSteps(ctx, product.demo);
 
 describe('identity demo data', () => {
   const testDb = useTestDatabase<Database>();

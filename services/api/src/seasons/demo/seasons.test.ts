@@ -1,22 +1,20 @@
-import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { EventCatalogue } from '@filiere/event-store';
-import { createLogger, type Logger } from '@filiere/platform';
+import { createLogger } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { catalogueDecoder, catchUp } from '@filiere/projections';
-import { buildApp } from '../../app.js';
 import { identityDemoStep } from '../../identity/demo/identity.js';
 import { DEMO_SECOND_AGGREGATOR, findDemoUser } from '../../identity/index.js';
-import { runDemoSteps, type DemoStep } from '../../kernel/index.js';
 import { seasonEvents } from '../catalogue.js';
 import { seasonsProjector } from '../read-model/projector.js';
 import { DEMO_SEASON_LABEL, seasonsDemoStep } from './seasons.js';
+import type { Database } from '../../database.js';
+import { loadDemoSteps } from '../../test-app.js';
 
-const load = (ctx: { db: Kysely<any>; logger: Logger }, steps: DemoStep[]) =>
-  runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, steps);
+const load = loadDemoSteps;
 
 describe('seasons demo data', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
 
   it('an active season 2026–2027, the demo aggregator CONFIRMED, the second one PENDING', async () => {
     const logger = createLogger('silent', false);

@@ -1,19 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type { Kysely } from 'kysely';
-import { createLogger, parseConfig, type Logger } from '@filiere/platform';
+import { createLogger, parseConfig } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { catchUp } from '@filiere/projections';
 import { buildApp } from '../../app.js';
 import type { Database } from '../../database.js';
 import { identityDemoStep } from '../../identity/demo/identity.js';
 import { DEMO_SECOND_AGGREGATOR, findDemoUser } from '../../identity/index.js';
-import { runDemoSteps, type DemoStep } from '../../kernel/index.js';
 import { walletProjectors } from '../read-model/index.js';
 import { walletDecoder } from '../read-model/test-support.js';
 import { walletDemoStep } from './wallet.js';
+import { loadDemoSteps } from '../../test-app.js';
 
-const loadDemoData = (ctx: { db: Kysely<Database>; logger: Logger }, steps: DemoStep[]) =>
-  runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, steps);
+const loadDemoData = loadDemoSteps;
 
 describe('wallet demo data', () => {
   const testDb = useTestDatabase<Database>();

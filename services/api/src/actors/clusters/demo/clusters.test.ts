@@ -1,18 +1,16 @@
-import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createLogger, type Logger } from '@filiere/platform';
+import { createLogger } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { buildApp } from '../../../app.js';
 import { identityDemoStep } from '../../../identity/demo/identity.js';
 import { DEMO_CLUSTER, DEMO_SECOND_AGGREGATOR, findDemoUser } from '../../../identity/index.js';
-import { runDemoSteps, type DemoStep } from '../../../kernel/index.js';
 import { clustersDemoStep, DEMO_SECOND_CLUSTER } from './clusters.js';
+import type { Database } from '../../../database.js';
+import { loadDemoSteps } from '../../../test-app.js';
 
-const load = (ctx: { db: Kysely<any>; logger: Logger }, steps: DemoStep[]) =>
-  runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, steps);
+const load = loadDemoSteps;
 
 describe('clusters demo data', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
 
   it('two clusters, the second aggregator moved into the second (audited), each with its aggregator', async () => {
     const logger = createLogger('silent', false);

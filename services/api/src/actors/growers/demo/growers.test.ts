@@ -1,20 +1,18 @@
-import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createLogger, type Logger } from '@filiere/platform';
+import { createLogger } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { buildApp } from '../../../app.js';
 import { identityDemoStep } from '../../../identity/demo/identity.js';
-import { runDemoSteps, type DemoStep } from '../../../kernel/index.js';
 import { clustersDemoStep, DEMO_SECOND_CLUSTER } from '../../clusters/demo/clusters.js';
 import { cooperativesDemoStep } from '../../cooperatives/demo/cooperatives.js';
 import { DEMO_GROWER_COUNT, growersDemoStep } from './growers.js';
+import type { Database } from '../../../database.js';
+import { loadDemoSteps } from '../../../test-app.js';
 
-const load = (ctx: { db: Kysely<any>; logger: Logger }, steps: DemoStep[]) =>
-  runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, steps);
+const load = loadDemoSteps;
 
 describe('growers demo data', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
 
   it('60 growers of Atlantique with 1–3 plots on land, in both clusters and the three cooperatives, once', async () => {
     const logger = createLogger('silent', false);

@@ -1,21 +1,19 @@
-import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createLogger, type Logger } from '@filiere/platform';
+import { createLogger } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { buildApp } from '../../../app.js';
 import { identityDemoStep } from '../../../identity/demo/identity.js';
-import { runDemoSteps, type DemoStep } from '../../../kernel/index.js';
 import { clustersDemoStep } from '../../clusters/demo/clusters.js';
 import { cooperativesDemoStep } from '../../cooperatives/demo/cooperatives.js';
 import { growersDemoStep } from '../../growers/demo/growers.js';
 import { DEMO_PAYOUT_NUMBERS, payoutDemoStep } from './payout.js';
+import type { Database } from '../../../database.js';
+import { loadDemoSteps } from '../../../test-app.js';
 
-const load = (ctx: { db: Kysely<any>; logger: Logger }, steps: DemoStep[]) =>
-  runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, steps);
+const load = loadDemoSteps;
 
 describe('payout demo data', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
 
   it('two requests of the cluster manager: one approved by the super admin (the account changed), one pending; once', async () => {
     const logger = createLogger('silent', false);

@@ -1,18 +1,16 @@
-import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createLogger, type Logger } from '@filiere/platform';
+import { createLogger } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { buildApp } from '../../../app.js';
 import { identityDemoStep } from '../../../identity/demo/identity.js';
-import { runDemoSteps, type DemoStep } from '../../../kernel/index.js';
 import { clustersDemoStep } from '../../clusters/demo/clusters.js';
 import { suppliersDemoStep } from './suppliers.js';
+import type { Database } from '../../../database.js';
+import { loadDemoSteps } from '../../../test-app.js';
 
-const load = (ctx: { db: Kysely<any>; logger: Logger }, steps: DemoStep[]) =>
-  runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, steps);
+const load = loadDemoSteps;
 
 describe('input suppliers demo data', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
 
   it('three suppliers with delivery points in Atlantique and the issue’s fertilizers', async () => {
     const logger = createLogger('silent', false);
