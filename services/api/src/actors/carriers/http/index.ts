@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
 import { ForbiddenError } from '@filiere/platform';
 import { membersOf } from '../../../identity/index.js';
+import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../../kernel/app-deps.js';
+import type { ProductTables } from '../../../kernel/tables.js';
 import { ROLE } from '../../../kernel/roles.js';
 import { ACTOR_STAFF, ACTOR_WRITERS, REACH_MESSAGES } from '../../cooperatives/domain/reach.js';
 import { XLSX } from '../../cooperatives/download.js';
@@ -30,7 +32,9 @@ const security = [{ bearer: [] }];
  * caller without the role gets 403 before its body is validated.
  */
 export async function registerCarriers(app: FastifyInstance & { deps: AppDeps }) {
-  const { db, redis } = app.deps;
+  // Typed once: the app's `deps` is declared twice (FastifyInstance and HttpRegistration).
+  const db: Kysely<ProductTables> = app.deps.db;
+  const { redis } = app.deps;
   const service = new CarriersService(
     db,
     membersOf(app),
@@ -100,7 +104,7 @@ export async function registerCarriers(app: FastifyInstance & { deps: AppDeps })
           }
           const scopeOf = scopeOrThrow(viewerOf(actor));
           const body = new PassThrough();
-          writeCarriersXlsx(carriersDb(app.deps.db), scopeOf, { stream: body }).catch((error) => {
+          writeCarriersXlsx(carriersDb(db), scopeOf, { stream: body }).catch((error) => {
             request.log.error({ err: error }, 'carriers xlsx export failed');
             body.destroy(error as Error);
           });

@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
 import { ForbiddenError } from '@filiere/platform';
 import { membersOf } from '../../../identity/index.js';
+import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../../kernel/app-deps.js';
+import type { ProductTables } from '../../../kernel/tables.js';
 import { ROLE } from '../../../kernel/roles.js';
 import { ACTOR_STAFF, ACTOR_WRITERS, REACH_MESSAGES } from '../domain/reach.js';
 import { writeCooperativesXlsx, XLSX } from '../download.js';
@@ -42,7 +44,9 @@ const organizationUserSchema = z.object({
  * at onRequest too, so a caller without the role gets 403 before its body is validated.
  */
 export async function registerCooperatives(app: FastifyInstance & { deps: AppDeps }) {
-  const { db, redis } = app.deps;
+  // Typed once: the app's `deps` is declared twice (FastifyInstance and HttpRegistration).
+  const db: Kysely<ProductTables> = app.deps.db;
+  const { redis } = app.deps;
   const service = new CooperativesService(
     db,
     membersOf(app),
@@ -132,12 +136,10 @@ export async function registerCooperatives(app: FastifyInstance & { deps: AppDep
             throw new ForbiddenError(REACH_MESSAGES.forbidden);
           const scopeOf = scopeOrThrow(viewerOf(actor));
           const body = new PassThrough();
-          writeCooperativesXlsx(cooperativesDb(app.deps.db), scopeOf, { stream: body }).catch(
-            (error) => {
-              request.log.error({ err: error }, 'cooperatives xlsx export failed');
-              body.destroy(error as Error);
-            },
-          );
+          writeCooperativesXlsx(cooperativesDb(db), scopeOf, { stream: body }).catch((error) => {
+            request.log.error({ err: error }, 'cooperatives xlsx export failed');
+            body.destroy(error as Error);
+          });
           const day = new Date().toISOString().slice(0, 10);
           return reply
             .type(XLSX)
