@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { createLogger, parseConfig } from '@filiere/platform';
+import { createLogger, narrowDb, parseConfig } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
@@ -27,7 +27,10 @@ import {
   type Decision,
 } from '../domain/index.js';
 import { contractsProjector } from '../read-model/index.js';
-import { DeliveryContractCommands } from './delivery-contract-commands.js';
+import {
+  DeliveryContractCommands,
+  type ContractFactsTables,
+} from './delivery-contract-commands.js';
 
 /**
  * The create and cancel commands against a real PostgreSQL and the app's command pipeline:
@@ -91,7 +94,7 @@ describe('delivery contract commands', () => {
       .executeTakeFirstOrThrow();
     plotId = plot.id;
     commands = new DeliveryContractCommands(
-      db,
+      narrowDb<ContractFactsTables>()(db),
       app.commands,
       () => new Date('2026-11-25T10:00:00Z'),
     );

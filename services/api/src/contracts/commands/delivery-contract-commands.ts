@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { CommandPipeline, StreamState } from '@filiere/event-store';
-import { narrowDb, NotFoundError, ValidationError } from '@filiere/platform';
+import { NotFoundError, ValidationError } from '@filiere/platform';
 import type { ActorsTables } from '../../actors/index.js';
 import type { IdentityTables } from '../../identity/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
@@ -44,15 +44,12 @@ const actorOf = (user: SignedInUser): ContractActor => ({
  * its hold (nor is cancelled without its release), and a refused command writes nothing.
  */
 export class DeliveryContractCommands {
-  private readonly db: Kysely<ContractFactsTables>;
-
+  /** `db`: a pool narrowed to these tables (`narrowDb<ContractFactsTables>()(db)`). */
   constructor(
-    db: Kysely<any>,
+    private readonly db: Kysely<ContractFactsTables>,
     private readonly pipeline: CommandPipeline,
     private readonly clock: () => Date = () => new Date(),
-  ) {
-    this.db = narrowDb<ContractFactsTables>()(db);
-  }
+  ) {}
 
   private async walletOf(userId: string): Promise<string> {
     const row = await this.db

@@ -4,7 +4,10 @@ import { z } from 'zod';
 import { narrowDb, storableString } from '@filiere/platform';
 import type { HttpRegistration } from '../../kernel/module.js';
 import { ROLE } from '../../kernel/roles.js';
-import { DeliveryContractCommands } from '../commands/delivery-contract-commands.js';
+import {
+  DeliveryContractCommands,
+  type ContractFactsTables,
+} from '../commands/delivery-contract-commands.js';
 import {
   CONTRACT_FILTERS,
   ContractQueries,
@@ -193,7 +196,10 @@ export function contractRoutes(
 }
 
 export const registerContracts: HttpRegistration = async (app) => {
-  const commands = new DeliveryContractCommands(app.deps.db, app.commands);
+  const commands = new DeliveryContractCommands(
+    narrowDb<ContractFactsTables>()(app.deps.db),
+    app.commands,
+  );
   const queries = new ContractQueries(narrowDb<ContractQueryTables>()(app.deps.db));
   await app.register(async (scope) => contractRoutes(scope, commands, queries), {
     prefix: '/api',
