@@ -134,7 +134,7 @@ describe('SQL only through parameters: hostile strings in every search box and f
         const bad: string[] = [];
         // With the default page too: some lists refuse limit=-1 (400) before q reaches SQL.
         for (const q of NASTY) {
-          for (const query of [{ q }, { q, limit: '-1' }]) {
+          for (const query of [{ q }, { q, limit: '-1' }] as Record<string, string>[]) {
             const res = await get(url(world), query);
             if (![200, 400].includes(res.statusCode))
               bad.push(`${template} ${JSON.stringify(query)}: ${res.statusCode} ${res.body}`);
