@@ -156,6 +156,9 @@ describe('delivery contract commands', () => {
     const first = await commands.create(aggregator, request, 'key-1');
     const again = await commands.create(aggregator, request, 'key-1');
     expect(again).toEqual(first);
+    await expect(
+      commands.create(aggregator, { ...request, amount: 100_001 }, 'key-1'),
+    ).rejects.toMatchObject({ statusCode: 422, data: { reason: 'IDEMPOTENCY_KEY_REUSED' } });
     expect((await walletOf(aggregator.wallet_id)).held).toBe(held + 100_000);
   });
 

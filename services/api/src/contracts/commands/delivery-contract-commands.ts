@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { CommandPipeline, StreamState } from '@filiere/event-store';
-import { NotFoundError, ValidationError } from '@filiere/platform';
+import { canonicalJson, type CommandPipeline, type StreamState } from '@filiere/event-store';
+import { BusinessRuleError, NotFoundError, ValidationError } from '@filiere/platform';
 import type { ActorsTables } from '../../actors/index.js';
 import type { IdentityTables } from '../../identity/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
@@ -30,6 +30,10 @@ export interface DeliveryContractRequest {
   deliveryDate?: string | undefined;
   contractId?: string | undefined;
 }
+
+/** The wallet's and seasons' wording for a key reused for another request. */
+export const IDEMPOTENCY_KEY_REUSED =
+  'Cette Idempotency-Key a déjà servi pour une autre requête : utilisez une nouvelle clé pour une nouvelle opération';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -93,6 +97,11 @@ export class DeliveryContractCommands {
     const now = this.clock().toISOString();
     const walletStream = walletStreamId(walletId);
     const contractStream = contractStreamId(contractId);
+    // The first result is stored with the request's fingerprint: a repeat answers it, the key
+    // reused for another request is a 422 and writes nothing.
+    const fingerprint = createHash('sha256')
+      .update(canonicalJson({ command: 'contracts.create', input: request }), 'utf8')
+      .digest('hex');
     const { result } = await this.pipeline.handle({
       ...(idempotencyKey
         ? { idempotencyKey: `${user.id}:contracts.create:${idempotencyKey}` }
@@ -128,12 +137,16 @@ export class DeliveryContractCommands {
           purpose: contract.result.hold.purpose,
         });
         return {
-          result: contract.result.contract,
+          result: { $fingerprint: fingerprint, $result: contract.result.contract },
           writes: [...contract.writes, ...hold.writes],
         };
       },
     });
-    return result as ContractAnswer;
+    const stored = result as { $fingerprint: string; $result: ContractAnswer };
+    if (stored.$fingerprint !== fingerprint) {
+      throw new BusinessRuleError(IDEMPOTENCY_KEY_REUSED, { reason: 'IDEMPOTENCY_KEY_REUSED' });
+    }
+    return stored.$result;
   }
 
   async cancel(user: SignedInUser, contractId: string): Promise<ContractAnswer> {
