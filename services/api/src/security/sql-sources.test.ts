@@ -25,6 +25,8 @@ const JUSTIFIED: Record<string, string> = {
     'migration: a constant CREATE FUNCTION body',
   'services/api/src/identity/migrations/20261121_0300_identity.ts: sql.lit':
     'migration: the constant list of organization types in a CHECK',
+  'services/api/src/actors/carriers/migrations/20261125_0620_carriers.ts: sql.lit':
+    'migration: the constant list of vehicle types in a CHECK',
   'platform/src/testing/database.ts: query(`…${}`)':
     'tests: CREATE/DROP DATABASE of a generated name (t_<uuid>), identifiers cannot be bound',
   'projections/src/pg-listen.ts: query(`…${}`)':
