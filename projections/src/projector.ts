@@ -18,9 +18,10 @@ export interface ProjectionContext {
 /**
  * A projector turns events into read tables. `apply` receives a Kysely bound to
  * the target schema (`public` live, another schema during rebuild/check), so it
- * must name its tables without a schema and use the query builder (raw `sql`
- * fragments must use `sql.table(...)`/`sql.id(...)` through that same Kysely
- * or they would miss the rebuild schema).
+ * must name its tables without a schema and write through the query builder: the
+ * schema is applied to the builder's table references only, and a raw `sql` fragment —
+ * `sql.table(...)` included — is not rebound, so a rebuild or check would write the live
+ * table (the seasons projector's replay test caught exactly that).
  *
  * This is the engine's view, with the tables erased: the engine runs projectors of every
  * context and knows none of their tables. A projector is written with `defineProjector`,
