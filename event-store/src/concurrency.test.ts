@@ -6,8 +6,9 @@ import { EventStore } from './event-store.js';
 import { streamVersions } from './read.js';
 import { Credited, testCatalogue } from './test-fixtures.js';
 import { verifyLog } from './verify.js';
+import type { EventStoreTables } from './schema/tables.js';
 
-const database = useTestDatabase();
+const database = useTestDatabase<EventStoreTables>();
 const APPENDS_EACH = 6;
 const TOTAL = 50 * APPENDS_EACH;
 

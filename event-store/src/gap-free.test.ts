@@ -5,8 +5,9 @@ import { EventStore } from './event-store.js';
 import { readAll } from './read.js';
 import { Credited, testCatalogue } from './test-fixtures.js';
 import { writeEvents } from './write.js';
+import type { EventStoreTables } from './schema/tables.js';
 
-const database = useTestDatabase();
+const database = useTestDatabase<EventStoreTables>();
 
 describe('global order without gaps for readers', () => {
   it('never lets a reader read past a transaction that took its position and stalls 2 s', async () => {

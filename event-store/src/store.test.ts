@@ -6,8 +6,9 @@ import { EventStore } from './event-store.js';
 import { headPosition, readAll, readStream } from './read.js';
 import { Credited, Debited, Noted, testCatalogue } from './test-fixtures.js';
 import { verifyLog } from './verify.js';
+import type { EventStoreTables } from './schema/tables.js';
 
-const database = useTestDatabase();
+const database = useTestDatabase<EventStoreTables>();
 
 describe('the event store', () => {
   it('appends several streams in one transaction with gap-free positions and versions', async () => {

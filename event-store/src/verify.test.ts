@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { EventStore } from './event-store.js';
 import { Credited, testCatalogue } from './test-fixtures.js';
 import { verifyLog } from './verify.js';
+import type { EventStoreTables } from './schema/tables.js';
 
-const database = useTestDatabase();
+const database = useTestDatabase<EventStoreTables>();
 
 describe('verifying the hash chain', () => {
   it('holds whether hashes come from the writer (known head) or the database (head moved)', async () => {

@@ -3,9 +3,10 @@ import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPool } from './db.js';
 import { useTestDatabase } from './testing/index.js';
+import type { PlatformTables } from './db.js';
 
 describe('createPool', () => {
-  const database = useTestDatabase();
+  const database = useTestDatabase<PlatformTables>();
   const pools: pg.Pool[] = [];
   afterAll(async () => {
     await Promise.all(pools.map((p) => p.end()));

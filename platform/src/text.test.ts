@@ -8,6 +8,7 @@ import {
   UNSTORABLE_TEXT_MESSAGE,
   unstorableTextPaths,
 } from './text.js';
+import type { PlatformTables } from './db.js';
 
 describe('text PostgreSQL can store', () => {
   it('refuses NUL and lone surrogates, keeps pairs and every other character', () => {
@@ -63,7 +64,7 @@ describe('text PostgreSQL can store', () => {
 });
 
 describe('isStorableText agrees with PostgreSQL', () => {
-  const database = useTestDatabase();
+  const database = useTestDatabase<PlatformTables>();
   const store = (value: string) =>
     sql`select ${value}::text as t, ${JSON.stringify({ value })}::jsonb as j`.execute(database.db);
 

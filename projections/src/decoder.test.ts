@@ -11,8 +11,9 @@ import {
   createCountingTables,
   ensureEventsTable,
 } from './testing/index.js';
+import type { ProjectionTables } from './migrations/tables.js';
 
-const t = useTestDatabase();
+const t = useTestDatabase<ProjectionTables>();
 const Counted = defineEvent({ type: 'Counted', version: 1, schema: z.object({}) });
 
 beforeAll(async () => {

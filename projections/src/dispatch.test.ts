@@ -20,8 +20,9 @@ import {
   ensureEventsTable,
   snapshotCounting,
 } from './testing/index.js';
+import type { ProjectionTables } from './migrations/tables.js';
 
-const t = useTestDatabase();
+const t = useTestDatabase<ProjectionTables>();
 const logger = createLogger('silent', false);
 
 beforeAll(async () => {

@@ -12,8 +12,9 @@ import {
   ensureEventsTable,
   snapshotCounting,
 } from './testing/index.js';
+import type { ProjectionTables } from './migrations/tables.js';
 
-const t = useTestDatabase();
+const t = useTestDatabase<ProjectionTables>();
 
 beforeAll(async () => {
   await ensureEventsTable(t.db);

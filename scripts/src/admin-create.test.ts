@@ -44,7 +44,7 @@ async function adminCreate(args: string[], env: Record<string, string>) {
 }
 
 describe('npm run admin:create', () => {
-  const database = useTestDatabase();
+  const database = useTestDatabase<Database>();
   let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
   let app: FastifyInstance;
   let ip = 0;

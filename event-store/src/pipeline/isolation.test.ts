@@ -11,6 +11,7 @@ import { verifyLog } from '../verify.js';
 import { CommandPipeline } from './pipeline.js';
 import type { StreamState } from './state-cache.js';
 import type { Command, CommandOutcome } from './types.js';
+import type { EventStoreTables } from '../schema/tables.js';
 
 /**
  * A command whose values pass every check in JavaScript but that PostgreSQL refuses at the
@@ -18,7 +19,7 @@ import type { Command, CommandOutcome } from './types.js';
  * fail alone: before the fix, the group-commit batch it was gathered in failed whole, and every
  * other command of the batch got its error.
  */
-const database = useTestDatabase();
+const database = useTestDatabase<EventStoreTables>();
 
 /** An event with free text, as a transfer's reason: any JavaScript string passes its schema. */
 const Noted = defineEvent({

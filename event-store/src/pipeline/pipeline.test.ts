@@ -8,8 +8,9 @@ import { verifyLog } from '../verify.js';
 import { CommandPipeline } from './pipeline.js';
 import type { Command } from './types.js';
 import type { StreamState } from './state-cache.js';
+import type { EventStoreTables } from '../schema/tables.js';
 
-const database = useTestDatabase();
+const database = useTestDatabase<EventStoreTables>();
 
 function pipeline(options: ConstructorParameters<typeof CommandPipeline>[1] = {}) {
   return new CommandPipeline(

@@ -5,7 +5,11 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { createDb, withDatabase } from '../db.js';
 import './provided.js';
 
-export interface TestDatabase<DB = any> {
+/**
+ * `DB` names the tables the caller reads and writes (`Database` in the API's tests, the
+ * narrowest tables elsewhere): it has no default, so a test cannot get an untyped Kysely.
+ */
+export interface TestDatabase<DB extends object> {
   /** URL of this test file's own database. */
   url: string;
   /** Superuser URL of the server (for CREATE/DROP DATABASE, pg_terminate_backend…). */
@@ -16,7 +20,7 @@ export interface TestDatabase<DB = any> {
 }
 
 /** Copies the migrated template into a fresh database that only this caller uses. */
-export async function createTestDatabase<DB = any>(): Promise<TestDatabase<DB>> {
+export async function createTestDatabase<DB extends object>(): Promise<TestDatabase<DB>> {
   const adminUrl = inject('pgAdminUrl');
   const template = inject('pgTemplate');
   const name = `t_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
@@ -55,7 +59,7 @@ export async function createTestDatabase<DB = any>(): Promise<TestDatabase<DB>> 
  * Registers beforeAll/afterAll hooks giving the test file its own database; the
  * returned object is filled in before the first test runs.
  */
-export function useTestDatabase<DB = any>(): TestDatabase<DB> {
+export function useTestDatabase<DB extends object>(): TestDatabase<DB> {
   const handle = {} as TestDatabase<DB>;
   beforeAll(async () => {
     Object.assign(handle, await createTestDatabase<DB>());

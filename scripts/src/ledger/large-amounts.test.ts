@@ -14,8 +14,9 @@ import { catalogueDecoder, catchUp } from '@filiere/projections';
 import { runLedgerCheck } from './check-run.js';
 import { createLedgerDb } from './database.js';
 import { runLedgerRebuild } from './rebuild-run.js';
+import type { Database } from '@filiere/api';
 
-const t = useTestDatabase();
+const t = useTestDatabase<Database>();
 
 /** The largest amount the event schemas ever accepted (2^53 − 1, before the ceilings). */
 const LEGACY_MAX = Number.MAX_SAFE_INTEGER;

@@ -14,8 +14,9 @@ import {
 } from '@filiere/projections/testing';
 import { runLedgerCheck } from './check-run.js';
 import { runLedgerRebuild } from './rebuild-run.js';
+import type { ProjectionTables } from '@filiere/projections';
 
-const t = useTestDatabase();
+const t = useTestDatabase<ProjectionTables>();
 
 /** The ledger commands take projectors and catalogue from modules: one for the counting projector. */
 const Counted = defineEvent({ type: 'Counted', version: 1, schema: z.object({}) });

@@ -8,8 +8,9 @@ import { product } from '@filiere/api/modules';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { describe, expect, it } from 'vitest';
 import { runLedgerVerify } from './verify-run.js';
+import type { ProjectionTables } from '@filiere/projections';
 
-const database = useTestDatabase();
+const database = useTestDatabase<ProjectionTables>();
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 // ledger:verify also decodes every event through the modules' catalogue: use one of theirs.
 const Opened = product.catalogue.get('WalletOpened')!;

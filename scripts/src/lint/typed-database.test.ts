@@ -42,6 +42,24 @@ const untyped = SOURCES.flatMap(sourceFiles).filter(
   (file) => !isMigration(file) && UNTYPED.test(readFileSync(path.join(root, file), 'utf8')),
 );
 
+/**
+ * A test database opened without naming its tables: `useTestDatabase` or `createTestDatabase`
+ * called with no type argument (or the bare `TestDatabase` type) would be an untyped Kysely
+ * again. The web's browser tests open one too, so they are scanned as well.
+ */
+const UNTYPED_TEST_DB =
+  /\b(?:use|create)TestDatabase\s*\(\s*\)|\bTestDatabase\b(?!\s*<)(?=\s*[;,)=\]|])/;
+const testDbFiles = [...SOURCES, 'web/e2e'].flatMap(sourceFiles);
+const untypedTestDb = testDbFiles.filter((file) =>
+  UNTYPED_TEST_DB.test(readFileSync(path.join(root, file), 'utf8')),
+);
+
+/** A type parameter defaulting to any (`<DB = any>`) lets a caller leave its tables unnamed. */
+const ANY_DEFAULT = /=\s*any\s*[,>]/;
+const anyDefaults = sourceFiles('platform/src/testing').filter((file) =>
+  ANY_DEFAULT.test(readFileSync(path.join(root, file), 'utf8')),
+);
+
 describe('typed database: every Kysely outside migrations names its tables', () => {
   it('finds untyped Kyselys (the check bites)', () => {
     const any = 'any'; // spelled apart, so that this file does not match itself
@@ -53,6 +71,32 @@ describe('typed database: every Kysely outside migrations names its tables', () 
     expect(isMigration('services/api/src/wallet/migrations/20261121_0400_wallet_jobs.ts')).toBe(
       true,
     );
+  });
+
+  it('finds test databases opened without their tables (the check bites)', () => {
+    const call = '()'; // spelled apart, so that this file does not match itself
+    const end = ';';
+    expect(UNTYPED_TEST_DB.test(`const t = useTestDatabase${call};`)).toBe(true);
+    expect(UNTYPED_TEST_DB.test(`const db = await createTestDatabase${'( )'};`)).toBe(true);
+    expect(UNTYPED_TEST_DB.test(`  db: TestDatabase${end}`)).toBe(true);
+    expect(UNTYPED_TEST_DB.test(`async function f(db: TestDatabase${')'}: Promise<void> {}`)).toBe(
+      true,
+    );
+    expect(UNTYPED_TEST_DB.test('const t = useTestDatabase<Database>();')).toBe(false);
+    expect(UNTYPED_TEST_DB.test('const db = await createTestDatabase<Database>();')).toBe(false);
+    expect(UNTYPED_TEST_DB.test('  db: TestDatabase<Database>;')).toBe(false);
+    expect(UNTYPED_TEST_DB.test('export interface TestDatabase<DB extends object> {')).toBe(false);
+    const any = 'any';
+    expect(ANY_DEFAULT.test(`export function useTestDatabase<DB = ${any}>() {}`)).toBe(true);
+    expect(ANY_DEFAULT.test('export function useTestDatabase<DB extends object>() {}')).toBe(false);
+  });
+
+  it('every test database names its tables (a type argument on each call)', () => {
+    expect(untypedTestDb).toEqual([]);
+  });
+
+  it('the test database helpers have no type parameter defaulting to any', () => {
+    expect(anyDefaults).toEqual([]);
   });
 
   it('no source file outside migrations takes an untyped Kysely', () => {

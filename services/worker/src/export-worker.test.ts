@@ -12,10 +12,11 @@ import {
   readSheet,
   until,
 } from '../../api/src/wallet/export/testing/export-fixtures.js';
+import type { Database } from '@filiere/api';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../..');
-const t = useTestDatabase();
+const t = useTestDatabase<Database>();
 const children = new Set<ChildProcess>();
 let dataDir: string;
 

@@ -16,6 +16,7 @@ import { exportSettings } from '../../../services/api/src/wallet/http/queries/ex
 import { builtWebCopy } from './build.js';
 import { freePort } from './free-port.js';
 import { startMailBox, type MailBox } from './mail.js';
+import type { Database } from '@filiere/api';
 
 /** Background exports of the test server: a lower sync limit, slower and smaller pages. */
 export interface E2eExportOptions {
@@ -28,7 +29,7 @@ export interface E2eExportOptions {
 export interface E2eServer {
   baseUrl: string;
   mail: MailBox;
-  db: TestDatabase;
+  db: TestDatabase<Database>;
   /** Password of the demo accounts. */
   password: string;
   stop(): Promise<void>;
@@ -50,7 +51,7 @@ export async function startE2eServer(
     if (syncLimit !== undefined) exportSettings.syncLimit = syncLimit;
     exportSettings.runner = runner;
   }
-  const db = await createTestDatabase();
+  const db = await createTestDatabase<Database>();
   const mail = await startMailBox(await freePort());
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -101,7 +102,7 @@ export async function startE2eServer(
  * Until the identity demo step is in `demoSteps`, seed the demo accounts the
  * way the identity tests do (their test password); afterwards use the demo data.
  */
-async function ensureDemoAccounts(db: TestDatabase): Promise<string> {
+async function ensureDemoAccounts(db: TestDatabase<Database>): Promise<string> {
   const found = await db.db
     .selectFrom('users')
     .select('email')

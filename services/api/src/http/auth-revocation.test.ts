@@ -4,6 +4,7 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import { seedUser, TEST_PASSWORD } from '../identity/test-support.js';
 import { buildTestApp } from '../test-app.js';
 import type { RoleCode } from './auth.js';
+import type { Database } from '../database.js';
 
 /**
  * Security issue #10, item 5: roles and account state were taken from the token. The guard
@@ -12,7 +13,7 @@ import type { RoleCode } from './auth.js';
  * issued before (token_version).
  */
 describe('the guard believes the database, not the token', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let superAdmin: Record<string, string>;
   let ip = 0;

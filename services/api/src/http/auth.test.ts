@@ -3,9 +3,10 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import { seedUser } from '../identity/test-support.js';
 import { buildTestApp } from '../test-app.js';
 import { NOT_AUTHENTICATED } from './auth.js';
+import type { Database } from '../database.js';
 
 describe('access tokens and role guard', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
 
   async function appWithProbe() {
     const app = await buildTestApp(testDb.db);

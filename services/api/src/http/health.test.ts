@@ -8,7 +8,7 @@ import { buildTestApp } from '../test-app.js';
 import type { RoleCode } from './auth.js';
 
 describe('health and readiness', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   const unreachable = createDb<Database>('postgres://nobody:x@127.0.0.1:1/none');
   afterAll(() => unreachable.destroy());
 
@@ -57,7 +57,7 @@ describe('health and readiness', () => {
 });
 
 describe('production: /api/health public, /api/docs and /api/ready details behind /api/metrics credentials', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   const unreachable = createDb<Database>('postgres://nobody:x@127.0.0.1:1/none');
   afterAll(() => unreachable.destroy());
   const TOKEN = 'ops-token-0123456789abcdef';

@@ -5,6 +5,7 @@ import { loggerOptions, type Logger } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { seedUser } from '../identity/test-support.js';
 import { buildTestApp } from '../test-app.js';
+import type { Database } from '../database.js';
 
 function capturingLogger(): { logger: Logger; lines: () => Record<string, unknown>[] } {
   const chunks: string[] = [];
@@ -26,7 +27,7 @@ function capturingLogger(): { logger: Logger; lines: () => Record<string, unknow
 }
 
 describe('request log', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
 
   it('writes one line per request: id, user, method, path without the query, status, duration', async () => {
     const { logger, lines } = capturingLogger();

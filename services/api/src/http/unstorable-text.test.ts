@@ -12,6 +12,7 @@ import {
   withKey,
   type TestUser,
 } from '../wallet/http/commands/test-support.js';
+import type { Database } from '../database.js';
 
 /**
  * Text PostgreSQL cannot store (NUL, a lone UTF-16 surrogate) is refused at validation with
@@ -20,7 +21,7 @@ import {
  * validation and failed its whole group-commit batch: every transfer sent with it got 400.
  */
 describe('text PostgreSQL cannot store, sent to the API', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let payers: TestUser[];
   let grower: TestUser;

@@ -5,6 +5,7 @@ import { ROLE_CODES, type RoleCode } from '../http/auth.js';
 import { buildTestApp } from '../test-app.js';
 import { ROUTE_ROLES } from './permissions.js';
 import { seedCluster, seedOrganization, seedUser, TEST_PASSWORD } from './test-support.js';
+import type { Database } from '../database.js';
 
 /**
  * The role × route matrix: every identity route, called by every role and
@@ -321,7 +322,7 @@ function expected(row: Row, role: RoleCode | undefined): number {
 }
 
 describe('identity role × route matrix', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let env: Env;
   const callers = new Map<RoleCode, Caller>();

@@ -4,6 +4,7 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import type { RoleCode } from '../http/auth.js';
 import { buildTestApp } from '../test-app.js';
 import { seedCluster, seedUser, TEST_PASSWORD } from './test-support.js';
+import type { Database } from '../database.js';
 
 /**
  * Every change of e-mail, payout account, role, cluster, active state, password or deletion
@@ -11,7 +12,7 @@ import { seedCluster, seedUser, TEST_PASSWORD } from './test-support.js';
  * reads them back for super admins, admins and accountants.
  */
 describe('identity audit trail', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let clusterA: string;
   let clusterB: string;

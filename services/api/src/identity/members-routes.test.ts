@@ -7,6 +7,7 @@ import { userStreamId } from './catalogue.js';
 import { membersOf } from './members.js';
 import { verifyPassword } from './password.js';
 import { seedCluster, seedUser } from './test-support.js';
+import type { Database } from '../database.js';
 
 /**
  * GET /api/users/{id}/reset-pin (spec §7; §6: only the cluster manager sees reset-PIN): the
@@ -15,7 +16,7 @@ import { seedCluster, seedUser } from './test-support.js';
  * with a French 403 and nothing is written (ownership probes of this id-bearing route).
  */
 describe('GET /api/users/{id}/reset-pin', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let clusterA: string;
   let clusterB: string;

@@ -7,6 +7,7 @@ import { userStreamId } from './catalogue.js';
 import { membersOf, type Members, type NewMember } from './members.js';
 import { verifyPassword } from './password.js';
 import { seedCluster, seedUser } from './test-support.js';
+import type { Database } from '../database.js';
 
 /**
  * Identity's members face (members.ts), given/when/then on a real database: registration with
@@ -15,7 +16,7 @@ import { seedCluster, seedUser } from './test-support.js';
  * each change audited in the member's `user-<id>` stream.
  */
 describe('members (identity’s face for the actors)', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let face: Members;
   let clusterA: string;

@@ -5,9 +5,10 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import { buildTestApp } from '../test-app.js';
 import { USER_PUSH } from './notify.js';
 import { seedUser } from './test-support.js';
+import type { Database } from '../database.js';
 
 describe('pushes to super admins when the inactive counter moves', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
 
   it('a self-registration and a toggle reach the super admins’ rooms', async () => {
     const app = await buildTestApp(testDb.db);

@@ -5,6 +5,7 @@ import type { RoleCode } from '../http/auth.js';
 import { buildTestApp } from '../test-app.js';
 import { RULE_MESSAGES } from './field-rules.js';
 import { seedCluster, seedOrganization, seedUser } from './test-support.js';
+import type { Database } from '../database.js';
 
 /**
  * 'Utilisateurs' for the aggregator and the SFD (issue 16, item 2): they manage their own
@@ -13,7 +14,7 @@ import { seedCluster, seedOrganization, seedUser } from './test-support.js';
  * self-registered cluster manager its cluster.
  */
 describe('organisation staff and what a manager lacks', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let clusterId: string;
   let ip = 0;

@@ -5,13 +5,14 @@ import type { RoleCode } from '../http/auth.js';
 import { buildTestApp } from '../test-app.js';
 import { WalletEvents } from '../wallet/http/queries/test-events.js';
 import { seedCluster, seedUser, TEST_PASSWORD } from './test-support.js';
+import type { Database } from '../database.js';
 
 /**
  * The calls of the original client, as it sends them (platform-and-wallet.md §7): each was
  * refused before (issue 16, item 14) and must answer as the spec says.
  */
 describe('the original client’s calls', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let clusterId: string;
   let ip = 0;
@@ -267,7 +268,7 @@ describe('the original client’s calls', () => {
  * a newer mail, used or expired says so before the user types a password.
  */
 describe('POST /users/link/check: is an invitation or reset link still good, without spending it', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let ip = 0;
 

@@ -7,6 +7,7 @@ import { describeWithRedis, useTestDatabase } from '@filiere/platform/testing';
 import { buildTestApp } from '../test-app.js';
 import { LIMITS, REDIS_PREFIX, tooManyMessage } from './http/rate-limit.js';
 import { seedUser, TEST_PASSWORD } from './test-support.js';
+import type { Database } from '../database.js';
 
 const ATTEMPT = LIMITS.attempt;
 const MAIL = LIMITS.mail;
@@ -33,7 +34,7 @@ function loginAttempt(
 }
 
 describe('attempt limits on sign-in and password routes', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
 
   it('wording of the 429: the wait in whole minutes, in French', () => {
     expect(tooManyMessage(1)).toBe(PER_IP_MESSAGE);
@@ -222,7 +223,7 @@ describe('attempt limits on sign-in and password routes', () => {
 });
 
 describe('public registration is limited per IP and per target address', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let phone = 97_100_000;
   const register = (app: FastifyInstance, email: string, remoteAddress: string) =>
     app.inject({
@@ -284,7 +285,7 @@ describe('public registration is limited per IP and per target address', () => {
 });
 
 describeWithRedis('attempt limits shared through Redis', (redisUrl) => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   const clients: Redis[] = [];
   const client = (url = redisUrl) => {
     const redis = new Redis(url, { maxRetriesPerRequest: 1 });

@@ -4,9 +4,10 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import { buildTestApp } from '../test-app.js';
 import { startTestSmtp } from './mail/test-smtp.js';
 import { seedUser, TEST_PASSWORD } from './test-support.js';
+import type { Database } from '../database.js';
 
 describe('registration and password links, mailed through a real SMTP server', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
   let superAdmin: { id: string; email: string };

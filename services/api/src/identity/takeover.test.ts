@@ -13,6 +13,7 @@ import {
 import { userStreamId } from './catalogue.js';
 import { RULE_MESSAGES } from './field-rules.js';
 import { seedCluster, seedUser, TEST_PASSWORD } from './test-support.js';
+import type { Database } from '../database.js';
 
 /**
  * Security issue #10, item 1: a cluster manager (or an admin) could take over a wallet in its
@@ -21,7 +22,7 @@ import { seedCluster, seedUser, TEST_PASSWORD } from './test-support.js';
  * their owner, with the current password.
  */
 describe('account takeover through user edits', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let clusterA: string;
   let clusterB: string;
@@ -187,7 +188,7 @@ describe('account takeover through user edits', () => {
 
   it('the owner changes its payout accounts with its current password: 400 without, 422 wrong, 200 right; the address on file is told', async () => {
     const owner = await walletUser(app, testDb.db, 'ROLE_INDUSTRIAL', { clusterId: clusterA });
-    const { email } = await userRow(owner.id);
+    const email = (await userRow(owner.id)).email!; // walletUser gives every user an e-mail
     const url = '/api/users/me/momoAccountNumber';
     const missing = await call('PATCH', url, owner.headers, { momoAccountNumber: '0166000002' });
     expect(missing.statusCode).toBe(400);
@@ -228,7 +229,7 @@ describe('account takeover through user edits', () => {
 
   it('the owner changes its e-mail with its current password; the OLD address gets the notice, the new one signs in', async () => {
     const owner = await walletUser(app, testDb.db, 'ROLE_INDUSTRIAL', { clusterId: clusterA });
-    const { email: old } = await userRow(owner.id);
+    const old = (await userRow(owner.id)).email!;
     const next = `nouvelle.${Date.now()}@exemple.bj`;
     const wrong = await call('PATCH', '/api/users/me/email', owner.headers, {
       email: next,

@@ -4,9 +4,10 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import type { RoleCode } from '../http/auth.js';
 import { buildTestApp } from '../test-app.js';
 import { seedCluster, seedUser, TEST_PASSWORD } from './test-support.js';
+import type { Database } from '../database.js';
 
 describe('users: sign-in answers, ownership, duplicates, profile', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let clusterA: string;
   let clusterB: string;

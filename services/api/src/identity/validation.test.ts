@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { buildTestApp } from '../test-app.js';
 import { seedUser } from './test-support.js';
+import type { Database } from '../database.js';
 
 const HUGE = 'x'.repeat(10 * 1024);
 const valid = {
@@ -15,7 +16,7 @@ const valid = {
 };
 
 describe('identity input validation: 400 with French field messages, never 500', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let auth: Record<string, string>;
   let ip = 0;

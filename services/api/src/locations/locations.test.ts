@@ -6,6 +6,7 @@ import { bearer, seedUser } from '../identity/test-support.js';
 import { buildTestApp } from '../test-app.js';
 import { up } from './migrations/20261125_0500_locations.js';
 import { assertLocationChain, checkLocationChain, resolveVillage } from './index.js';
+import type { Database } from '../database.js';
 
 /** Allada (Atlantique), where the demo's pineapple growers live. */
 const ATLANTIQUE = 'D03';
@@ -17,7 +18,7 @@ const BANIKOARA = 'C001';
 const FOUNOUGO = 'A001';
 
 describe('locations: the territorial tree, its routes and the chain check', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let headers: Record<string, string>;
 

@@ -6,6 +6,7 @@ import { pgPushSource, type PushSource } from '@filiere/projections';
 import type { RoleCode } from '../http/auth.js';
 import { seedUser, TEST_PASSWORD } from '../identity/test-support.js';
 import { buildTestApp } from '../test-app.js';
+import type { Database } from '../database.js';
 
 /**
  * Security issue #10, item 5, websocket side: the hub accepted tokens of deactivated users and
@@ -14,7 +15,7 @@ import { buildTestApp } from '../test-app.js';
  * has its tokens revoked: at once in the process that made the change, through the push
  * channel in the others, and by a periodic recheck for changes made outside the API.
  */
-const t = useTestDatabase();
+const t = useTestDatabase<Database>();
 /**
  * Three API processes on one database: `a` takes the HTTP calls, `b` holds sockets and hears
  * a's notices through LISTEN (no periodic recheck within a test), `c` only rechecks (300 ms).

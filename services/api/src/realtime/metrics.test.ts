@@ -4,11 +4,12 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import type { RoleCode } from '../http/auth.js';
 import { seedUser } from '../identity/test-support.js';
 import { buildTestApp } from '../test-app.js';
+import type { Database } from '../database.js';
 
 const METRICS_TOKEN = 'scrape-token-for-tests-0123456789';
 
 describe('/api/metrics is behind a token', () => {
-  const t = useTestDatabase();
+  const t = useTestDatabase<Database>();
   let app: FastifyInstance;
   let noToken: FastifyInstance;
 

@@ -12,8 +12,9 @@ import {
 import { seedUser } from '../identity/test-support.js';
 import { buildTestApp } from '../test-app.js';
 import { projectionsReadiness } from './metrics.js';
+import type { Database } from '../database.js';
 
-const t = useTestDatabase();
+const t = useTestDatabase<Database>();
 let app: FastifyInstance;
 let base: string;
 let pushes: PushSource;

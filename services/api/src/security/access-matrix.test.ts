@@ -16,6 +16,7 @@ import { buildTestApp } from '../test-app.js';
 import { allowedBy, operationsOf, type Operation } from './route-table.js';
 import { sampleRequest } from './sample-request.js';
 import { seedWorld, type Actor, type World } from './world.js';
+import type { Database } from '../database.js';
 
 /**
  * Routes open to everyone by design. A new route without a guard of http/auth.ts fails
@@ -50,7 +51,7 @@ function expected(access: RouteAccess, role: RoleCode | undefined): 'pass' | 401
 }
 
 describe('authorization matrix: every route of the route table × every role and no token', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let world: World;
   let operations: Operation[];

@@ -5,13 +5,14 @@ import { buildTestApp } from '../test-app.js';
 import { describeFailure, fuzz } from './fuzz.js';
 import { operationsOf } from './route-table.js';
 import { seedWorld, type World } from './world.js';
+import type { Database } from '../database.js';
 
 /** `FUZZ_COUNT` and `FUZZ_SEED` override the run inside `npm test` (the CLI runs ≥ 10,000). */
 const COUNT = Number(process.env.FUZZ_COUNT ?? 1500);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 
 describe('fuzzer over every route of the OpenAPI document', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let world: World;
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { buildTestApp } from '../test-app.js';
+import type { Database } from '../database.js';
 
 const FOREIGN = 'https://evil.example';
 const ALLOWED = 'https://back-office.filiere.bj';
@@ -18,7 +19,7 @@ const preflight = (app: FastifyInstance, origin: string) =>
   });
 
 describe('CORS and security headers', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let closed: FastifyInstance;
   let open: FastifyInstance;
 

@@ -7,13 +7,14 @@ import { buildTestApp } from '../test-app.js';
 import { exportSettings } from '../wallet/http/queries/export.routes.js';
 import { withKey } from '../wallet/http/commands/test-support.js';
 import { headPosition, project, seedWorld, type Actor, type World } from './world.js';
+import type { Database } from '../database.js';
 
 /**
  * The victim is the aggregator of the other cluster (`world.stranger`): money, transfers,
  * supplies, a financing, an export. Every other non-admin probes its data.
  */
 describe('ownership probes: nobody reads or moves another user’s wallet data', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let pushes: PushSource;
   let world: World;

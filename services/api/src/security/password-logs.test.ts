@@ -7,6 +7,7 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import { startTestSmtp } from '../identity/mail/test-smtp.js';
 import { bearer, seedUser } from '../identity/test-support.js';
 import { buildTestApp } from '../test-app.js';
+import type { Database } from '../database.js';
 
 /** Every line the app logs, at the most verbose level, with the production options. */
 function bufferLogger(): { logger: Logger; text: () => string } {
@@ -21,7 +22,7 @@ function bufferLogger(): { logger: Logger; text: () => string } {
 }
 
 describe('passwords, mailed tokens and access tokens never reach the log', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
   let log: ReturnType<typeof bufferLogger>;

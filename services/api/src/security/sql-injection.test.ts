@@ -4,6 +4,7 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import { buildTestApp } from '../test-app.js';
 import { withKey } from '../wallet/http/commands/test-support.js';
 import { project, seedWorld, type World } from './world.js';
+import type { Database } from '../database.js';
 
 /** Quote-laden and SQL-meta strings, as a user could type them into a search box. */
 const NASTY = [
@@ -85,7 +86,7 @@ const LIST_ROUTES: [template: string, url: (w: World) => string][] = [
 ];
 
 describe('SQL only through parameters: hostile strings in every search box and filter', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let world: World;
   let admin: Record<string, string>;

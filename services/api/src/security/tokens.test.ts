@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { seedUser } from '../identity/test-support.js';
 import { buildTestApp } from '../test-app.js';
+import type { Database } from '../database.js';
 
 const b64 = (value: object | string) =>
   Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
@@ -22,7 +23,7 @@ const ROUTES = [
 ] as const;
 
 describe('access tokens: only a valid HS256 token of our secret passes', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let secret: string;
   let user: { id: string };

@@ -4,10 +4,11 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import type { RoleCode } from '../../http/auth.js';
 import { bearer, seedCluster, seedOrganization, seedUser } from '../../identity/test-support.js';
 import { buildTestApp } from '../../test-app.js';
+import type { Database } from '../../database.js';
 
 /** 'Configurer mon cluster' through the API: role and reach rules, read-back, French errors, audit. */
 describe('clusters: configuration of a cluster', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let clusterA: string;
   let clusterB: string;

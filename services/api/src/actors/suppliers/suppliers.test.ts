@@ -4,10 +4,11 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import type { RoleCode } from '../../http/auth.js';
 import { bearer, seedCluster, seedUser } from '../../identity/test-support.js';
 import { buildTestApp } from '../../test-app.js';
+import type { Database } from '../../database.js';
 
 /** Input suppliers through the API: every call, role and reach rules, French errors. */
 describe('input suppliers (fournisseurs d’intrant)', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let clusterA: string;
   let clusterB: string;

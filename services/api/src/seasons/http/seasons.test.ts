@@ -38,7 +38,7 @@ const SEASON = {
 };
 
 describe('seasons API (real PostgreSQL)', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   const db = () => narrowDb<Database>()(testDb.db);
   let app: FastifyInstance;
   let admin: User;

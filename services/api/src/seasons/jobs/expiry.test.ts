@@ -16,7 +16,7 @@ import { seasonsDb } from '../tables.js';
 const catalogue = new EventCatalogue(seasonEvents);
 
 describe('invitation expiry in the worker (the module’s JobModule)', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
 
   beforeAll(async () => {

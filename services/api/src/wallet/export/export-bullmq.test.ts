@@ -17,11 +17,12 @@ import { buildTestApp } from '../../test-app.js';
 import { startExportWorker, type ExportWorker } from './export-queue.js';
 import { exportSettings } from '../http/queries/export.routes.js';
 import { addTransactionRows, readSheet, until } from './testing/export-fixtures.js';
+import type { Database } from '../../database.js';
 
 describeWithRedis(
   'background exports through BullMQ (REDIS_URL): the worker writes them',
   (redisUrl) => {
-    const t = useTestDatabase();
+    const t = useTestDatabase<Database>();
     const ROWS = 6_000;
     let app: FastifyInstance;
     let worker: ExportWorker | undefined;

@@ -14,10 +14,11 @@ import { buildTestApp } from '../../test-app.js';
 import { ExportRunner } from './export-runner.js';
 import { exportSettings } from '../http/queries/export.routes.js';
 import { addTransactionRows, readSheet, until } from './testing/export-fixtures.js';
+import type { Database } from '../../database.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../../../..');
-const t = useTestDatabase();
+const t = useTestDatabase<Database>();
 const ROWS = 12_000;
 let app: FastifyInstance;
 let dataDir: string;

@@ -11,8 +11,9 @@ import { bearer, seedCluster, seedUser } from '../../identity/test-support.js';
 import { buildTestApp } from '../../test-app.js';
 import { WalletEvents } from '../http/queries/test-events.js';
 import { exportSettings } from '../http/queries/export.routes.js';
+import type { Database } from '../../database.js';
 
-const t = useTestDatabase();
+const t = useTestDatabase<Database>();
 let app: FastifyInstance;
 let dataDir: string;
 let pushes: PushSource;

@@ -7,10 +7,11 @@ import { buildTestApp } from '../../test-app.js';
 import { walletUser, withKey, type TestUser } from '../http/commands/test-support.js';
 import { walletProjectors } from '../read-model/index.js';
 import { walletDecoder } from '../read-model/test-support.js';
+import type { Database } from '../../database.js';
 
 /** 'Télécharger' on Approvisionnements: both tabs in one .xlsx, French, Benin time. */
 describe('GET supply/user/{id}/export/xlsx', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let superAdmin: TestUser;
   let payer: TestUser;

@@ -10,8 +10,9 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import { addTransactionRows, readSheet } from './testing/export-fixtures.js';
 import { escapeXml } from './xlsx-parts.js';
 import { writeTransactionsXlsx } from './xlsx.js';
+import type { Database } from '../../database.js';
 
-const t = useTestDatabase();
+const t = useTestDatabase<Database>();
 let dir: string;
 
 beforeAll(async () => {

@@ -13,6 +13,7 @@ import {
   withKey,
   type TestUser,
 } from '../http/commands/test-support.js';
+import type { Database } from '../../database.js';
 
 /** A provider whose answers the test scripts: each call takes the next answer. */
 function scriptedProvider(base: PaymentProvider) {
@@ -50,7 +51,7 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 }
 
 describe('background jobs: supply checks and payouts retried until final', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let superAdmin: TestUser;
   let aggregator: TestUser;

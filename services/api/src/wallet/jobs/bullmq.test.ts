@@ -14,6 +14,7 @@ import {
 import { makeWithdrawal } from '../commands/wallet-commands.js';
 import { walletCatalogue } from '../read-model/test-support.js';
 import { startWalletJobWorker, type WalletJobWorker } from './bullmq.js';
+import type { Database } from '../../database.js';
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 600; i++) {
@@ -24,7 +25,7 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 }
 
 describeWithRedis('wallet jobs through BullMQ (REDIS_URL): the worker pays out', (redisUrl) => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let worker: WalletJobWorker;
   let superAdmin: TestUser;

@@ -8,9 +8,10 @@ import type { PaymentProvider } from '../providers/port.js';
 import { fund, walletUser, withKey } from '../http/commands/test-support.js';
 import { WalletJobRunner } from './job-runner.js';
 import { JobStore } from './job-store.js';
+import type { Database } from '../../database.js';
 
 describe('wallet jobs and their lease', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let user: Awaited<ReturnType<typeof walletUser>>;
   const payouts = new Map<string, number>();

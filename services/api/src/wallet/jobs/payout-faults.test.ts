@@ -16,6 +16,7 @@ import {
   withKey,
   type TestUser,
 } from '../http/commands/test-support.js';
+import type { Database } from '../../database.js';
 
 const stub = new FedapayStub();
 const keys = { publicKey: 'pk_sandbox', secretKey: 'sk_sandbox' };
@@ -36,7 +37,7 @@ const adapters: Record<string, (baseUrl: string) => PaymentProvider> = {
     ),
 };
 
-const testDb = useTestDatabase();
+const testDb = useTestDatabase<Database>();
 let baseUrl: string;
 let app: FastifyInstance;
 let superAdmin: TestUser;

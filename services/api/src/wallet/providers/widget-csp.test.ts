@@ -3,13 +3,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { buildTestApp } from '../../test-app.js';
 import { walletUser, withKey } from '../http/commands/test-support.js';
+import type { Database } from '../../database.js';
 
 /**
  * The real payment widgets: the checkout script is a setting the API hands the web with the
  * supply, and the Content-Security-Policy lets the browser load that script's origin only.
  */
 describe('payment widget: configured script, in the supply answer and the CSP', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   const apps: FastifyInstance[] = [];
   afterAll(async () => {
     for (const app of apps) await app.close();

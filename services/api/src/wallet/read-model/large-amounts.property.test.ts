@@ -13,8 +13,9 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import { catchUp, checkProjector } from '@filiere/projections';
 import { balancesProjector, reportingProjector } from './index.js';
 import { walletCatalogue, walletDecoder } from './test-support.js';
+import type { Database } from '../../database.js';
 
-const t = useTestDatabase();
+const t = useTestDatabase<Database>();
 
 /** The largest amount the event schemas ever accepted (before the ceilings): 2^53 − 1. */
 const LEGACY_MAX = Number.MAX_SAFE_INTEGER;

@@ -31,8 +31,9 @@ import {
   walletCatalogue,
   walletDecoder,
 } from './test-support.js';
+import type { Database } from '../../database.js';
 
-const t = useTestDatabase();
+const t = useTestDatabase<Database>();
 const WALLETS = 6;
 const pick = fc.nat({ max: 40 });
 const wallet = fc.nat({ max: WALLETS - 1 });

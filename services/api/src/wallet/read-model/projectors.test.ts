@@ -13,10 +13,9 @@ import {
 import { useTestDatabase } from '@filiere/platform/testing';
 import { beninMonth } from './events.js';
 import { projectWallet, RecordingLedger, testBank, walletCatalogue } from './test-support.js';
+import type { Database } from '../../database.js';
 
-const t = useTestDatabase();
-const rows = (table: string, order: string) =>
-  t.db.selectFrom(table).selectAll().orderBy(order).execute();
+const t = useTestDatabase<Database>();
 
 describe('wallet projectors given a day of wallet events', () => {
   const ledger = new RecordingLedger();
@@ -110,7 +109,11 @@ describe('wallet projectors given a day of wallet events', () => {
   });
 
   it('balances: balance, held, available balance and last transaction per wallet', async () => {
-    const balances = await rows('wallet_balances', 'wallet_id');
+    const balances = await t.db
+      .selectFrom('wallet_balances')
+      .selectAll()
+      .orderBy('wallet_id')
+      .execute();
     expect(balances).toMatchObject([
       { wallet_id: 'wa', owner_user_id: 'ua', balance: 6_000, held: 500, available_balance: 5_500 },
       { wallet_id: 'wb', owner_user_id: 'ub', balance: 8_000, held: 0, available_balance: 8_000 },
@@ -121,7 +124,7 @@ describe('wallet projectors given a day of wallet events', () => {
   });
 
   it('transactions: one row per wallet and movement, with ids of both sides and statuses', async () => {
-    const txs = await rows('wallet_transactions', 'id');
+    const txs = await t.db.selectFrom('wallet_transactions').selectAll().orderBy('id').execute();
     const summary = txs.map((r) => [
       r.wallet_id,
       r.operation_type,
@@ -158,7 +161,11 @@ describe('wallet projectors given a day of wallet events', () => {
   });
 
   it('monthly counts: created rows per wallet in the month of their event (Benin time)', async () => {
-    const counts = await rows('wallet_monthly_counts', 'wallet_id');
+    const counts = await t.db
+      .selectFrom('wallet_monthly_counts')
+      .selectAll()
+      .orderBy('wallet_id')
+      .execute();
     const { year, month } = beninMonth(new Date());
     expect(counts).toEqual([
       { wallet_id: 'wa', year, month, count: 5 },
@@ -167,7 +174,9 @@ describe('wallet projectors given a day of wallet events', () => {
   });
 
   it('supplies: list rows with final statuses, and per-user stats of credited supplies', async () => {
-    expect(await rows('wallet_supplies', 'reference')).toMatchObject([
+    expect(
+      await t.db.selectFrom('wallet_supplies').selectAll().orderBy('reference').execute(),
+    ).toMatchObject([
       {
         reference: 'S-A',
         method: 'MOBILE_MONEY',
@@ -182,14 +191,18 @@ describe('wallet projectors given a day of wallet events', () => {
         validated_by: 'u-super',
       },
     ]);
-    expect(await rows('wallet_supply_stats', 'user_id')).toMatchObject([
+    expect(
+      await t.db.selectFrom('wallet_supply_stats').selectAll().orderBy('user_id').execute(),
+    ).toMatchObject([
       { user_id: 'ua', supplies: 1, last_supply_amount: 10_000 },
       { user_id: 'ub', supplies: 1, last_supply_amount: 5_000 },
     ]);
   });
 
   it('financing: one row completed by both sides', async () => {
-    expect(await rows('wallet_financings', 'reference')).toMatchObject([
+    expect(
+      await t.db.selectFrom('wallet_financings').selectAll().orderBy('reference').execute(),
+    ).toMatchObject([
       {
         reference: 'F-1',
         from_user_id: 'ua',
@@ -203,7 +216,9 @@ describe('wallet projectors given a day of wallet events', () => {
   });
 
   it('reporting: debits, supplies and transfers per wallet', async () => {
-    expect(await rows('wallet_reporting_totals', 'wallet_id')).toEqual([
+    expect(
+      await t.db.selectFrom('wallet_reporting_totals').selectAll().orderBy('wallet_id').execute(),
+    ).toEqual([
       {
         wallet_id: 'wa',
         count_debit: 1,

@@ -17,8 +17,9 @@ import {
   testBank,
   testSuperAdmin,
 } from './test-support.js';
+import type { Database } from '../../database.js';
 
-const t = useTestDatabase();
+const t = useTestDatabase<Database>();
 
 describe('wallet_supplies: a supply cancelled by its payer, one rejected by a super admin', () => {
   const ledger = new RecordingLedger();

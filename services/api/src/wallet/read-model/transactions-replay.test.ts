@@ -5,8 +5,9 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import { checkProjector } from '@filiere/projections';
 import { projectWallet, RecordingLedger, walletCatalogue, walletDecoder } from './test-support.js';
 import { transactionsProjector } from './transactions.js';
+import type { Database } from '../../database.js';
 
-const t = useTestDatabase();
+const t = useTestDatabase<Database>();
 
 describe('wallet-transactions replayed in 10,000-event batches (ledger:check, ledger:rebuild)', () => {
   const TRANSFERS = 2_500; // 5,000 rows of 18 columns: past PostgreSQL's 65,535 parameters

@@ -3,8 +3,9 @@ import { EventStore } from '@filiere/event-store';
 import { completeWithdrawal, failWithdrawal, requestWithdrawal } from '../domain/index.js';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { projectWallet, RecordingLedger, walletCatalogue } from './test-support.js';
+import type { Database } from '../../database.js';
 
-const t = useTestDatabase();
+const t = useTestDatabase<Database>();
 
 describe('withdrawal.settled: the owner hears how its withdrawal ended', () => {
   const ledger = new RecordingLedger();

@@ -6,6 +6,7 @@ import { buildApp } from '../../app.js';
 import { createPaymentProvider } from '../providers/create-provider.js';
 import type { SandboxStore } from '../providers/sandbox.js';
 import { supplyState, walletUser, withKey } from '../http/commands/test-support.js';
+import type { Database } from '../../database.js';
 
 /**
  * parseConfig refuses the sandbox in production (platform/src/config.test.ts). These cases
@@ -19,7 +20,7 @@ const handBuilt = (env: Record<string, string>): Config => ({
 });
 
 describe('the sandbox provider under NODE_ENV=production', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
 
   beforeAll(async () => {

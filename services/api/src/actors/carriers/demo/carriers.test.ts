@@ -13,7 +13,7 @@ const load = (ctx: { db: Kysely<Database>; logger: Logger }, steps: DemoStep[]) 
   runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, steps);
 
 describe('carriers demo data', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
 
   it('four carriers with their vehicles in the two clusters, once', async () => {
     const logger = createLogger('silent', false);

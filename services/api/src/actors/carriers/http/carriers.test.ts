@@ -5,6 +5,7 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import { seedCluster, seedUser } from '../../../identity/test-support.js';
 import type { RoleCode } from '../../../kernel/roles.js';
 import { buildTestApp } from '../../../test-app.js';
+import type { Database } from '../../../database.js';
 
 /** Allada › Agbanou › Acclohoue (Atlantique). */
 const ALLADA = { department: 'D03', borough: 'C017', district: 'A098', village: 'A098-001' };
@@ -14,7 +15,7 @@ const ALLADA = { department: 'D03', borough: 'C017', district: 'A098', village: 
  * their default capacities (§3), the deactivation and reactivation (§4), French errors (§5, §8).
  */
 describe('carriers API', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let clusterA: string;
   let clusterB: string;

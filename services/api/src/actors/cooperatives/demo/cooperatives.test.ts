@@ -13,7 +13,7 @@ const load = (ctx: { db: Kysely<Database>; logger: Logger }, steps: DemoStep[]) 
   runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, steps);
 
 describe('cooperatives demo data', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
 
   it('three cooperatives in the two clusters, each with its representative, once', async () => {
     const logger = createLogger('silent', false);

@@ -5,13 +5,14 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import { seedCluster, seedUser } from '../../../identity/test-support.js';
 import type { RoleCode } from '../../../kernel/roles.js';
 import { buildTestApp } from '../../../test-app.js';
+import type { Database } from '../../../database.js';
 
 /**
  * The cooperatives' calls (spec §7), their role and reach rules (§6) and French errors
  * (§5, §8), through the real routes, identity's members face and PostgreSQL.
  */
 describe('cooperatives API', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let clusterA: string;
   let clusterB: string;

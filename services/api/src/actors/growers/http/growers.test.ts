@@ -6,6 +6,7 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import type { RoleCode } from '../../../kernel/roles.js';
 import { seedCluster, seedOrganization, seedUser } from '../../../identity/test-support.js';
 import { buildTestApp } from '../../../test-app.js';
+import type { Database } from '../../../database.js';
 
 /**
  * The growers and plots calls of spec §7, through the app: every call, its role and reach
@@ -13,7 +14,7 @@ import { buildTestApp } from '../../../test-app.js';
  * users), its French errors, and the download read back.
  */
 describe('growers and plots API', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let clusterA: string;
   let clusterB: string;

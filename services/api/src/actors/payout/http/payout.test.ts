@@ -5,6 +5,7 @@ import { membersOf } from '../../../identity/index.js';
 import { seedCluster, seedUser } from '../../../identity/test-support.js';
 import { ROLE_CODES, type RoleCode } from '../../../kernel/roles.js';
 import { buildTestApp } from '../../../test-app.js';
+import type { Database } from '../../../database.js';
 
 /**
  * The four-eyes payout-account requests over HTTP (issue 12): staff in reach ask, a super
@@ -13,7 +14,7 @@ import { buildTestApp } from '../../../test-app.js';
  * audit trail; every other role and reach is refused in French.
  */
 describe('/api/payout-requests', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let clusterA: string;
   let clusterB: string;

@@ -5,6 +5,7 @@ import { ROLE_CODES, type RoleCode } from '../../../http/auth.js';
 import { seedCluster } from '../../../identity/test-support.js';
 import { buildTestApp } from '../../../test-app.js';
 import { walletUser, withKey, type TestUser } from './test-support.js';
+import type { Database } from '../../../database.js';
 
 type Request = (
   me: TestUser,
@@ -90,7 +91,7 @@ const ROUTES: { name: string; roles: readonly RoleCode[] | 'all'; request: Reque
 ];
 
 describe('wallet command routes: role × route', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   const users = new Map<RoleCode, TestUser>();
   let peer: TestUser;

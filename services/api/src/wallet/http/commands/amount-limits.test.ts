@@ -13,6 +13,7 @@ import {
   withKey,
   type TestUser,
 } from './test-support.js';
+import type { Database } from '../../../database.js';
 
 /**
  * Amounts have ceilings: one command moves at most MAX_COMMAND_AMOUNT (400 from the schema
@@ -20,7 +21,7 @@ import {
  */
 describe('money ceilings: MAX_COMMAND_AMOUNT and MAX_BALANCE', () => {
   describe('with the defaults', () => {
-    const testDb = useTestDatabase();
+    const testDb = useTestDatabase<Database>();
     let app: FastifyInstance;
     let superAdmin: TestUser;
     let aggregator: TestUser;
@@ -82,7 +83,7 @@ describe('money ceilings: MAX_COMMAND_AMOUNT and MAX_BALANCE', () => {
   });
 
   describe('with MAX_COMMAND_AMOUNT=600000 and MAX_BALANCE=1000000', () => {
-    const testDb = useTestDatabase();
+    const testDb = useTestDatabase<Database>();
     let app: FastifyInstance;
     let superAdmin: TestUser;
     let aggregator: TestUser;

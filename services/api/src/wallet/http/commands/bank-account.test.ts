@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { buildTestApp } from '../../../test-app.js';
 import { walletUser, withKey, type TestUser } from './test-support.js';
+import type { Database } from '../../../database.js';
 
 describe('GET /api/supply/bank-account: the accepted bank comes from configuration', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let aggregator: TestUser;
   let grower: TestUser;

@@ -13,7 +13,7 @@ import { fund, walletState, walletUser, type TestUser } from './test-support.js'
  * instances (each with its own pool, pipeline and state cache) on the same database.
  */
 describe('concurrency: 200 transfers from one wallet through two API processes', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   const dbs: Kysely<Database>[] = [];
   const apps: FastifyInstance[] = [];
   const urls: string[] = [];

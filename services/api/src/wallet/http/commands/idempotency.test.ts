@@ -12,6 +12,7 @@ import {
   withKey,
   type TestUser,
 } from './test-support.js';
+import type { Database } from '../../../database.js';
 
 const MISSING = 'L’en-tête Idempotency-Key est obligatoire pour une opération sur le portefeuille';
 const REUSED =
@@ -23,7 +24,7 @@ const REUSED =
  * naming the conflict, and nothing is written.
  */
 describe('Idempotency-Key on money commands', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let superAdmin: TestUser;
   let aggregator: TestUser;

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { buildTestApp } from '../../../test-app.js';
+import type { Database } from '../../../database.js';
 
 describe('the wallet command routes in the OpenAPI document', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   beforeAll(async () => {
     app = await buildTestApp(testDb.db);

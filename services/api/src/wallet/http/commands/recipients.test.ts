@@ -11,6 +11,7 @@ import {
   withKey,
   type TestUser,
 } from './test-support.js';
+import type { Database } from '../../../database.js';
 
 /**
  * Money only goes to accounts that can use it: a transfer or a financing to a deactivated,
@@ -19,7 +20,7 @@ import {
  * reach.
  */
 describe('recipients that cannot use their wallet', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let superAdmin: TestUser;
   let aggregator: TestUser;

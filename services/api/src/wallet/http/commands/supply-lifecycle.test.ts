@@ -14,13 +14,14 @@ import {
   withKey,
   type TestUser,
 } from './test-support.js';
+import type { Database } from '../../../database.js';
 
 /**
  * Issue 16: a supply the payer gives up (Réessayer / Annuler), a bank supply a super admin
  * rejects (who asked, the reason, the requester told), the payer's number for the widget.
  */
 describe('supply lifecycle: retry, cancel, reject, requester, payer number', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let superAdmin: TestUser;
   let admin: TestUser;

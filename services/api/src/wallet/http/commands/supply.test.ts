@@ -10,9 +10,10 @@ import {
   withKey,
   type TestUser,
 } from './test-support.js';
+import type { Database } from '../../../database.js';
 
 describe('supplies: POST /api/supply, bank validation, sandbox widget and verification', () => {
-  const testDb = useTestDatabase();
+  const testDb = useTestDatabase<Database>();
   let app: FastifyInstance;
   let superAdmin: TestUser;
   let admin: TestUser;

@@ -4,8 +4,9 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import { bearer, seedUser } from '../../../identity/test-support.js';
 import { buildTestApp } from '../../../test-app.js';
 import { WalletEvents } from './test-events.js';
+import type { Database } from '../../../database.js';
 
-const t = useTestDatabase();
+const t = useTestDatabase<Database>();
 let app: FastifyInstance;
 let user: { id: string; walletId: string };
 let admin: { id: string };

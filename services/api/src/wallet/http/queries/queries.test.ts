@@ -5,8 +5,9 @@ import { bearer, seedCluster, seedUser } from '../../../identity/test-support.js
 import type { RoleCode } from '../../../http/auth.js';
 import { buildTestApp } from '../../../test-app.js';
 import { WalletEvents } from './test-events.js';
+import type { Database } from '../../../database.js';
 
-const t = useTestDatabase();
+const t = useTestDatabase<Database>();
 let app: FastifyInstance;
 
 interface U {

@@ -7,6 +7,7 @@ import { buildTestApp } from '../../../test-app.js';
 import { walletProjectors } from '../../read-model/index.js';
 import { walletDecoder } from '../../read-model/test-support.js';
 import { fund, walletUser, withKey, type TestUser } from '../commands/test-support.js';
+import type { Database } from '../../../database.js';
 
 /**
  * What a user reads of its own movements (issue 16, items 6 and 7): 'Paiements effectués'
@@ -14,7 +15,7 @@ import { fund, walletUser, withKey, type TestUser } from '../commands/test-suppo
  * other side, whichever side the caller is on. Made with the real commands and payout job.
  */
 describe('transaction lists and details as each side sees them', () => {
-  const t = useTestDatabase();
+  const t = useTestDatabase<Database>();
   let app: FastifyInstance;
   let aggregator: TestUser;
   let grower: TestUser;
