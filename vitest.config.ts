@@ -27,6 +27,9 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, '**/dist/**', BANK_TEST],
           globalSetup: ['test/global-setup.ts'],
           sequence: { groupOrder: 0 },
+          // Vitest's default on 2 cores is one file at a time (cores − 1); most files wait on
+          // PostgreSQL, a server or Chromium rather than compute, so two run side by side.
+          maxWorkers: 2,
         },
       },
       {
