@@ -6,6 +6,7 @@ import type { ContractsTables } from './contracts/index.js';
 import type { IdentityTables } from './identity/index.js';
 import type { LocationsTables } from './locations/index.js';
 import type { SeasonsTables } from './seasons/index.js';
+import type { SitesTables } from './sites/index.js';
 import type { WalletTables } from './wallet/index.js';
 
 /**
@@ -21,6 +22,7 @@ export type Database = PlatformTables &
   ActorsTables &
   SeasonsTables &
   ContractsTables &
+  SitesTables &
   WalletTables;
 
 /**

@@ -4,6 +4,7 @@ import { identityModule } from './identity/index.js';
 import { assembleProduct, type ContextModule } from './kernel/index.js';
 import { locationsModule } from './locations/index.js';
 import { seasonsModule } from './seasons/index.js';
+import { sitesModule } from './sites/index.js';
 import { walletModule } from './wallet/index.js';
 
 /**
@@ -21,6 +22,7 @@ export const modules: readonly ContextModule[] = [
   actorsModule,
   seasonsModule,
   contractsModule,
+  sitesModule,
 ];
 
 /** What the modules add up to: catalogue, projectors, jobs, demo steps, migrations. */

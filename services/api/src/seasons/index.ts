@@ -1,4 +1,10 @@
 import { CommandPipeline, EventStore } from '@filiere/event-store';
+import { mergeMigrations } from '@filiere/platform';
+import type { HttpRegistration } from '../kernel/module.js';
+import type { SeasonsArea } from './area.js';
+import { deliveriesArea } from './deliveries/index.js';
+import { inputsArea } from './inputs/index.js';
+import { requestsArea } from './requests/index.js';
 import type { ContextModule, JobModule } from '../kernel/module.js';
 import { seasonEvents, seasonStream } from './catalogue.js';
 import { SeasonCommands } from './commands/season-commands.js';
@@ -43,20 +49,37 @@ const seasonInvitationExpiry: JobModule = {
 };
 
 /**
+ * The areas beside the core, in the order their demo steps run (providers are assigned
+ * before growers' requests are accepted, and requests before inputs are delivered).
+ * Migration blocks: inputs 20261126_01NN, requests 20261126_02NN, deliveries 20261126_03NN.
+ */
+const areas: readonly SeasonsArea[] = [inputsArea, requestsArea, deliveriesArea];
+
+const registerSeasonsAndAreas: HttpRegistration = async (app) => {
+  await (await import('./http/index.js')).registerSeasons(app);
+  for (const area of areas) {
+    if (area.http) await (await area.http())(app);
+  }
+};
+
+/**
  * Seasons (campaigns, "clusters" in the original's paths): the super admin's seasons with
  * their pricing and fertilizer lines, the industrials attached to them (invitations that
  * expire, acceptance), on streams `season-<id>`; read tables `seasons` and `season_links`.
  */
 export const seasonsModule: ContextModule = {
   name: 'seasons',
-  events: seasonEvents,
-  streams: [seasonStream],
-  migrations: { ...seasonWriteMigrations, ...seasonReadMigrations },
-  projectors: seasonProjectors,
-  jobs: [seasonInvitationExpiry],
-  demo: [seasonsDemoStep],
-  pushes: SEASON_PUSHES,
-  http: async () => (await import('./http/index.js')).registerSeasons,
+  events: [...seasonEvents, ...areas.flatMap((a) => a.events ?? [])],
+  streams: [seasonStream, ...areas.flatMap((a) => a.streams ?? [])],
+  migrations: mergeMigrations(
+    { ...seasonWriteMigrations, ...seasonReadMigrations },
+    ...areas.map((a) => a.migrations),
+  ),
+  projectors: [...seasonProjectors, ...areas.flatMap((a) => a.projectors ?? [])],
+  jobs: [seasonInvitationExpiry, ...areas.flatMap((a) => a.jobs ?? [])],
+  demo: [seasonsDemoStep, ...areas.flatMap((a) => a.demo ?? [])],
+  pushes: [...SEASON_PUSHES, ...areas.flatMap((a) => a.pushes ?? [])],
+  http: async () => registerSeasonsAndAreas,
 };
 
 // The public face.

@@ -3,6 +3,9 @@ import type { EventStoreTables } from '@filiere/event-store';
 import { narrowDb } from '@filiere/platform';
 import type { ActorsTables } from '../actors/index.js';
 import type { IdentityTables } from '../identity/index.js';
+import type { DeliveriesTables } from './deliveries/tables.js';
+import type { InputsTables } from './inputs/tables.js';
+import type { RequestsTables } from './requests/tables.js';
 
 /** A `bigint` amount: read as a number (platform's int8 parser), written as a number. */
 type Int8 = ColumnType<number, number | string, number | string>;
@@ -57,8 +60,8 @@ export interface SeasonReadTables {
   };
 }
 
-/** The seasons' tables (the id sequences are not tables). */
-export type SeasonsTables = SeasonReadTables;
+/** The seasons' tables, the areas' included (the id sequences are not tables). */
+export type SeasonsTables = SeasonReadTables & InputsTables & RequestsTables & DeliveriesTables;
 
 /** What the seasons' services read: their tables, the users, the fertilizer catalogue. */
 export type SeasonsDbTables = SeasonsTables &

@@ -1,3 +1,17 @@
+import enSeasons from './locales/en/seasons.json';
+import enSeasonInvitations from './locales/en/seasonInvitations.json';
+import enSeasonInputs from './locales/en/seasonInputs.json';
+import enSeasonRequests from './locales/en/seasonRequests.json';
+import enPlaces from './locales/en/places.json';
+import enContracts from './locales/en/contracts.json';
+import enContractBatches from './locales/en/contractBatches.json';
+import frSeasons from './locales/fr/seasons.json';
+import frSeasonInvitations from './locales/fr/seasonInvitations.json';
+import frSeasonInputs from './locales/fr/seasonInputs.json';
+import frSeasonRequests from './locales/fr/seasonRequests.json';
+import frPlaces from './locales/fr/places.json';
+import frContracts from './locales/fr/contracts.json';
+import frContractBatches from './locales/fr/contractBatches.json';
 import enAuth from './locales/en/auth.json';
 import enCarriers from './locales/en/carriers.json';
 import enClusters from './locales/en/clusters.json';
@@ -46,6 +60,13 @@ export const resources = {
     suppliers: frSuppliers,
     growers: frGrowers,
     payout: frPayout,
+    seasons: frSeasons,
+    seasonInvitations: frSeasonInvitations,
+    seasonInputs: frSeasonInputs,
+    seasonRequests: frSeasonRequests,
+    places: frPlaces,
+    contracts: frContracts,
+    contractBatches: frContractBatches,
   },
   en: {
     common: enCommon,
@@ -63,6 +84,13 @@ export const resources = {
     suppliers: enSuppliers,
     growers: enGrowers,
     payout: enPayout,
+    seasons: enSeasons,
+    seasonInvitations: enSeasonInvitations,
+    seasonInputs: enSeasonInputs,
+    seasonRequests: enSeasonRequests,
+    places: enPlaces,
+    contracts: enContracts,
+    contractBatches: enContractBatches,
   },
 } as const;
 
