@@ -133,6 +133,26 @@ const paymentWidgets = {
     }),
 };
 
+/**
+ * The sites' maps (stores, places, coverage zones): MAP_STYLE_URL is a MapLibre style JSON URL
+ * or a raster tile template with {z}/{x}/{y} (OpenStreetMap's tiles by default), or `offline`
+ * for the bundled country outlines; GEOCODER_URL is a Nominatim-compatible service the browser
+ * calls (/search, /reverse), or `offline` (the locations reference data and plus codes).
+ * Their origins join the CSP's connect-src and img-src.
+ */
+const mapSetting = (fallback: string) =>
+  z
+    .string()
+    .refine(
+      (value) => value === 'offline' || /^https?:\/\/[^\s]+$/.test(value),
+      'must be an http(s) URL or offline',
+    )
+    .default(fallback);
+const maps = {
+  MAP_STYLE_URL: mapSetting('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  GEOCODER_URL: mapSetting('https://nominatim.openstreetmap.org'),
+};
+
 export const configSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -173,6 +193,7 @@ export const configSchema = z
     TRUST_PROXY: trustProxySchema,
     SUPPLY_BANK_NAME: z.string().min(2).default(DEMO_SUPPLY_BANK.name),
     SUPPLY_BANK_ACCOUNT: z.string().min(5).default(DEMO_SUPPLY_BANK.account),
+    ...maps,
     ...moneyLimits,
     ...paymentWidgets,
   })
