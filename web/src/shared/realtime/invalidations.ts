@@ -37,6 +37,10 @@ export interface PushPayloads {
   'seasons.invitation': { seasonId: number; linkId: number };
   /** One of my season links changed: accepted, expired, removed or repriced (seasons). */
   'seasons.updated': { seasonId: number };
+  /** A grower filed a request to me (industrial: INPUT, PINEAPLE; SFD: SOCIAL; seasons). */
+  'seasons.request': { requestId: number; type: string; seasonId: number };
+  /** A request I filed or handle was accepted, rejected or delivered (seasons). */
+  'seasons.requestUpdated': { requestId: number; type: string; status: string };
 }
 
 export type PushType = keyof PushPayloads;
@@ -85,6 +89,9 @@ export const INVALIDATIONS: { [T in PushType]: (data: PushPayloads[T]) => QueryK
   // The industrial's seasons, its invitations (the bell) and a season's detail.
   'seasons.invitation': () => [['seasons']],
   'seasons.updated': () => [['seasons']],
+  // The request lists, the season's 'Demandes' tab and the deliveries by code.
+  'seasons.request': () => [['season-requests']],
+  'seasons.requestUpdated': () => [['season-requests'], ['input-deliveries'], ...WALLET],
 };
 
 function isPushType(type: string): type is PushType {
