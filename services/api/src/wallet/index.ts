@@ -59,6 +59,8 @@ export {
  * so a contract's events and its hold are appended together (one transaction).
  */
 export { placeHold, releaseHold, type HoldAnswer } from './domain/index.js';
+/** Wallet to wallet by its owner, for the seasons' accepted advances (PINEAPLE, SOCIAL). */
+export { transfer, type MovementAnswer, type Recipient } from './domain/index.js';
 export { ExportRunner } from './export/export-runner.js';
 export type { WalletExportsTables } from './export/export-store.js';
 /** The streaming .xlsx sheet writer and its cursor reader (the actors' downloads use them). */
