@@ -18,6 +18,7 @@ import { product } from './modules.js';
 import { registerRealtime } from './realtime/index.js';
 import { userLoader } from './identity/index.js';
 import { widgetContentSecurity } from './wallet/index.js';
+import { mapContentSecurity } from './sites/index.js';
 
 // French default messages for every zod schema (the UI's language).
 z.config(z.locales.fr());
@@ -46,15 +47,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Security headers; CORS closed unless CORS_ORIGINS lists origins (the web app is same-origin).
   // Scripts: ours, and the configured payment provider's checkout script origin only.
   const widget = widgetContentSecurity(deps.config);
+  // Maps: the tile/style origin (MAP_STYLE_URL) and the geocoder's (GEOCODER_URL).
+  const map = mapContentSecurity(deps.config);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'", ...widget.scriptSrc],
         frameSrc: ["'self'", ...widget.frameSrc],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        imgSrc: ["'self'", 'data:', 'blob:', ...map.imgSrc],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
+        connectSrc: ["'self'", 'ws:', 'wss:', ...map.connectSrc],
         workerSrc: ["'self'", 'blob:'],
       },
     },
