@@ -123,6 +123,14 @@ export const ROUTES: NavRoute[] = [
     menu: true,
   },
   {
+    key: 'coverageZones',
+    path: '/industriel/zones-de-couverture',
+    label: 'routes.coverageZones',
+    group: 'activities',
+    roles: [INDUSTRIAL],
+    menu: true,
+  },
+  {
     key: 'inputDeliveries',
     path: '/demande',
     label: 'routes.inputDeliveries',
