@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { Outlet, useMatches, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { InvitationBell } from '../../features/seasons/industrial/index.js';
 import { SideNav } from './SideNav.js';
 
 declare module '@tanstack/react-router' {
@@ -53,6 +54,8 @@ export function MainLayout() {
         <SideNav />
       </AppShell.Navbar>
       <AppShell.Main>
+        {/* The industrial's season invitations (renders nothing for other roles). */}
+        <InvitationBell />
         <Outlet />
       </AppShell.Main>
     </AppShell>

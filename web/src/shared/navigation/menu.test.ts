@@ -75,6 +75,7 @@ describe('menu entries follow the route files', () => {
   it('shows an entry exactly when its route file exists and the role may see it', () => {
     // Today's route files: the wallet's and identity's screens; no dashboard, seasons, …
     expect(keys(ROLES.INDUSTRIAL, false, FILE_ROUTE_PATHS)).toEqual([
+      'industrialSeasons',
       'payments',
       'supplies',
       'financings',
