@@ -1,0 +1,208 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api, command } from '../../../../shared/api/client.js';
+import type { IdempotencyKey } from '../../../../shared/api/idempotency.js';
+import { toPage, type Page } from '../../../../shared/auth/user.js';
+import { PAGE_SIZE } from '../../../../shared/search/list-search.js';
+import type { ContractFilter, DeliveryContractsSearch } from '../model/statuses.js';
+
+/**
+ * The delivery contracts' calls (spec actors-contracts-admin §7 "Contracts",
+ * services/api/src/contracts/http): the lists, the detail, create (a money command: it
+ * places a hold, so it carries an Idempotency-Key), the lifecycle (confirm, record the
+ * delivery, cancel) and the runs that pay growers.
+ */
+
+/** `GET contracts/delivery-contract/{id}` (and each row of the admins' list). */
+export interface DeliveryContract {
+  id: string;
+  reference: string;
+  parentId: string | null;
+  aggregatorUserId: string;
+  growerId: string;
+  plotId: string;
+  productType: string | null;
+  /** Tonnes as text ('2.5'). */
+  quantity: string;
+  amount: number;
+  deliveryDate: string;
+  status: string;
+  deliveredQuantity: string | null;
+  deliveredOn: string | null;
+  deliveredAmount: number | null;
+  recoveredAmount: number | null;
+  growerNet: number | null;
+  createdAt: string;
+}
+
+/** A row of `contracts/smarts/{userId}/LIVRAISON` (§3 'Smart contract'). */
+export interface SmartContract {
+  id: string;
+  reference: string;
+  status: string;
+  createdAt: string;
+  rightSide: { id: string; firstname: string; lastname: string };
+  meta: { quantity: string; remaining: string; amount: number };
+}
+
+/** One row of the screen's list, whichever call answered it. */
+export interface ContractListRow {
+  id: string;
+  reference: string;
+  status: string;
+  createdAt: string;
+  /** The grower's names (the aggregator's list); null in the admins' list. */
+  grower: string | null;
+  quantity: string;
+  amount: number;
+  deliveryDate: string | null;
+}
+
+export const contractKeys = {
+  all: ['contracts'] as const,
+  list: (userId: string, search: DeliveryContractsSearch) =>
+    ['contracts', 'delivery', 'list', userId, search] as const,
+  detail: (id: string) => ['contracts', 'delivery', 'detail', id] as const,
+  run: (runId: string) => ['contracts', 'runs', runId] as const,
+};
+
+const FILTER: Record<ContractFilter, string> = {
+  waiting: 'waiting',
+  ready: 'ready',
+  executed: 'executed',
+  outtime: 'outtime',
+};
+
+/**
+ * The aggregator's contracts as smart contracts (search on the reference and the grower's
+ * names); the super admin and the admin read every aggregator's through
+ * `GET contracts/delivery-contract` (no search there: the API has none).
+ */
+export const deliveryContractsQuery = (
+  user: { id: string; seesAll: boolean },
+  search: DeliveryContractsSearch,
+) =>
+  queryOptions({
+    queryKey: contractKeys.list(user.seesAll ? '*' : user.id, search),
+    queryFn: async (): Promise<Page<ContractListRow>> => {
+      const query = {
+        page: search.page ?? 1,
+        limit: PAGE_SIZE,
+        filters: search.status ? FILTER[search.status] : 'all',
+      };
+      if (user.seesAll) {
+        const page = toPage(
+          await api<Page<DeliveryContract>>('/contracts/delivery-contract', { query }),
+        );
+        return {
+          count: page.count,
+          data: page.data.map((c) => ({
+            id: c.id,
+            reference: c.reference,
+            status: c.status,
+            createdAt: c.createdAt,
+            grower: null,
+            quantity: c.quantity,
+            amount: c.amount,
+            deliveryDate: c.deliveryDate,
+          })),
+        };
+      }
+      const page = toPage(
+        await api<Page<SmartContract>>(
+          `/contracts/smarts/${encodeURIComponent(user.id)}/LIVRAISON`,
+          { query: { ...query, q: search.q } },
+        ),
+      );
+      return {
+        count: page.count,
+        data: page.data.map((c) => ({
+          id: c.id,
+          reference: c.reference,
+          status: c.status,
+          createdAt: c.createdAt,
+          grower: `${c.rightSide.firstname} ${c.rightSide.lastname}`,
+          quantity: c.meta.quantity,
+          amount: c.meta.amount,
+          deliveryDate: null,
+        })),
+      };
+    },
+    placeholderData: keepPreviousData,
+  });
+
+export const deliveryContractQuery = (id: string) =>
+  queryOptions({
+    queryKey: contractKeys.detail(id),
+    queryFn: () => api<DeliveryContract>(`/contracts/delivery-contract/${encodeURIComponent(id)}`),
+  });
+
+/** `POST contracts/delivery-contract` (§3 create payload): quantity in tonnes, amount F CFA. */
+export interface CreateDeliveryContractBody {
+  growerId: string;
+  productId: string;
+  quantity: number;
+  amount: number;
+  deliveryDate: string;
+}
+
+export interface ContractAnswer {
+  contractId: string;
+  reference: string;
+  status: string;
+}
+
+export function createDeliveryContract(
+  body: CreateDeliveryContractBody,
+  key: IdempotencyKey,
+): Promise<ContractAnswer> {
+  return command<ContractAnswer>('/contracts/delivery-contract', key, { body });
+}
+
+/** The grower (signed in) or its cooperative confirms: PENDING → CONFIRMED. */
+export function confirmDeliveryContract(id: string): Promise<ContractAnswer> {
+  return api<ContractAnswer>(`/contracts/delivery-contract/${encodeURIComponent(id)}/confirm`, {
+    method: 'PATCH',
+  });
+}
+
+/** The aggregator records the weighed delivery: quantity in tonnes, the day it was weighed. */
+export function recordDelivery(
+  id: string,
+  body: { quantity: number; deliveredOn: string },
+): Promise<ContractAnswer> {
+  return api<ContractAnswer>(`/contracts/delivery-contract/${encodeURIComponent(id)}/delivery`, {
+    method: 'PATCH',
+    body,
+  });
+}
+
+/** The aggregator cancels: the contract is 'Expiré' and its hold released. */
+export function cancelDeliveryContract(id: string): Promise<ContractAnswer> {
+  return api<ContractAnswer>(`/contracts/delivery-contract/${encodeURIComponent(id)}`, {
+    method: 'DELETE',
+  });
+}
+
+/** `POST contracts/run-contracts {ids}` → 202: the run goes on in the background. */
+export interface RunAnswer {
+  runId: string;
+  total?: number;
+}
+
+export function runContracts(ids: string[], key: IdempotencyKey): Promise<RunAnswer> {
+  return command<RunAnswer>('/contracts/run-contracts', key, { body: { ids } });
+}
+
+/** `GET contracts/runs/{runId}`: where each contract of a run stands. */
+export interface RunProgress {
+  runId: string;
+  total: number;
+  done: number;
+  contracts: { contractId: string; reference?: string | null; status: string }[];
+}
+
+export const runQuery = (runId: string) =>
+  queryOptions({
+    queryKey: contractKeys.run(runId),
+    queryFn: () => api<RunProgress>(`/contracts/runs/${encodeURIComponent(runId)}`),
+  });

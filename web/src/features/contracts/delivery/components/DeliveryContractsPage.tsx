@@ -1,0 +1,252 @@
+import { ActionIcon, Button, Checkbox, Group, Paper, Text, Tooltip } from '@mantine/core';
+import { IconEye, IconPlayerPlay, IconPlus } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useErrorText } from '../../../../shared/api/use-error-text.js';
+import { useIdempotencyKey } from '../../../../shared/api/use-idempotency-key.js';
+import { useCurrentUser } from '../../../../shared/auth/current-user.js';
+import { ROLES } from '../../../../shared/auth/roles.js';
+import { formatDate } from '../../../../shared/format/date.js';
+import { formatNumber } from '../../../../shared/format/money.js';
+import type { Column } from '../../../../shared/ui/DataTable.js';
+import { ListPage } from '../../../../shared/ui/ListPage.js';
+import { notify } from '../../../../shared/ui/notify.js';
+import { StatusBadge } from '../../../../shared/ui/StatusBadge.js';
+import {
+  contractKeys,
+  deliveryContractsQuery,
+  runContracts,
+  type ContractListRow,
+} from '../api/delivery-contracts.js';
+import {
+  CONTRACT_FILTERS,
+  STATUS_KIND,
+  isRunnable,
+  type ContractFilter,
+  type DeliveryContractsSearch,
+} from '../model/statuses.js';
+import { RunContractsModal } from './RunContractsModal.js';
+import { RunProgressPanel } from './RunProgressPanel.js';
+
+/**
+ * contratsLivraisons (§2.5): the delivery contracts — the aggregator's own (searchable by
+ * reference and grower), every aggregator's for the super admin and the admin; filters all /
+ * waiting / ready for delivery / executed / out of time, pagination of 10. The aggregator
+ * selects DELIVERED rows and runs them ('Exécuter' → 'Action irrécersible'); the run's
+ * progress shows live (pushes `contracts.run`), and the list follows `contracts.updated`.
+ */
+export function DeliveryContractsPage({
+  search,
+  onSearchChange,
+}: {
+  search: DeliveryContractsSearch;
+  onSearchChange: (next: Partial<DeliveryContractsSearch>) => void;
+}) {
+  const { t } = useTranslation('contracts');
+  const errorText = useErrorText();
+  const queryClient = useQueryClient();
+  const me = useCurrentUser();
+  const role = me?.role?.code;
+  const isAggregator = role === ROLES.INDUSTRIAL;
+  const seesAll = role === ROLES.SUPER_ADMIN || role === ROLES.ADMIN;
+  const list = useQuery({
+    ...deliveryContractsQuery({ id: me?.id ?? '', seesAll }, search),
+    enabled: Boolean(me?.id),
+  });
+  const [selected, setSelected] = useState<Map<string, string>>(new Map());
+  const [confirming, setConfirming] = useState(false);
+  const runKey = useIdempotencyKey();
+
+  const run = useMutation({
+    mutationFn: (ids: string[]) => runContracts(ids, runKey.current()),
+    onSuccess: async (answer) => {
+      runKey.renew();
+      setConfirming(false);
+      setSelected(new Map());
+      notify('success', t('run.toast'));
+      onSearchChange({ run: answer.runId });
+      await queryClient.invalidateQueries({ queryKey: contractKeys.all });
+    },
+  });
+
+  const rows = list.data?.data ?? [];
+  const runnable = rows.filter((r) => isRunnable(r.status));
+  const allSelected = runnable.length > 0 && runnable.every((r) => selected.has(r.id));
+  const toggle = (row: ContractListRow, on: boolean) =>
+    setSelected((prev) => {
+      const next = new Map(prev);
+      if (on) next.set(row.id, row.reference);
+      else next.delete(row.id);
+      return next;
+    });
+
+  const columns: Column<ContractListRow>[] = [
+    ...(isAggregator
+      ? [
+          {
+            name: 'select',
+            title: (
+              <Checkbox
+                aria-label={t('selectAll')}
+                checked={allSelected}
+                indeterminate={!allSelected && runnable.some((r) => selected.has(r.id))}
+                disabled={runnable.length === 0}
+                onChange={(e) => {
+                  const on = e.currentTarget.checked;
+                  for (const r of runnable) toggle(r, on);
+                }}
+              />
+            ),
+            transform: (r: ContractListRow) =>
+              isRunnable(r.status) ? (
+                <Checkbox
+                  aria-label={t('selectRow', { reference: r.reference })}
+                  checked={selected.has(r.id)}
+                  onChange={(e) => toggle(r, e.currentTarget.checked)}
+                />
+              ) : (
+                <Tooltip label={t('notRunnable')}>
+                  <Checkbox
+                    aria-label={t('selectRow', { reference: r.reference })}
+                    disabled
+                    checked={false}
+                    onChange={() => undefined}
+                  />
+                </Tooltip>
+              ),
+          },
+        ]
+      : []),
+    { name: 'reference', title: t('columns.reference') },
+    ...(seesAll
+      ? []
+      : [
+          {
+            name: 'grower',
+            title: t('columns.grower'),
+            transform: (r: ContractListRow) => r.grower ?? '—',
+          },
+        ]),
+    { name: 'quantity', title: t('columns.quantity') },
+    {
+      name: 'amount',
+      title: t('columns.amount'),
+      transform: (r) => formatNumber(r.amount),
+    },
+    ...(seesAll
+      ? [
+          {
+            name: 'deliveryDate',
+            title: t('columns.deliveryDate'),
+            transform: (r: ContractListRow) => r.deliveryDate ?? '—',
+          },
+        ]
+      : []),
+    {
+      name: 'createdAt',
+      title: t('columns.createdAt'),
+      transform: (r) => formatDate(r.createdAt),
+    },
+    {
+      name: 'status',
+      title: t('columns.status'),
+      transform: (r) => (
+        <StatusBadge
+          kind={STATUS_KIND[r.status] ?? 'success'}
+          label={t(`statuses.${r.status}`, { defaultValue: r.status })}
+        />
+      ),
+    },
+    {
+      name: 'action',
+      title: t('columns.action'),
+      transform: (r) => (
+        <ActionIcon
+          variant="subtle"
+          renderRoot={(props) => (
+            <Link {...props} to="/contrats/livraison/show/$id" params={{ id: r.id }} />
+          )}
+          aria-label={t('view', { reference: r.reference })}
+        >
+          <IconEye size={18} aria-hidden />
+        </ActionIcon>
+      ),
+    },
+  ];
+
+  return (
+    <ListPage<ContractListRow, ContractFilter>
+      title={t('title')}
+      action={
+        isAggregator && (
+          <Button
+            component={Link}
+            to="/contrats/livraison/create"
+            leftSection={<IconPlus size={16} aria-hidden />}
+          >
+            {t('add')}
+          </Button>
+        )
+      }
+      search={search}
+      onSearchChange={(next) => {
+        setSelected(new Map());
+        onSearchChange(next);
+      }}
+      searchPlaceholder={t('searchPlaceholder')}
+      statuses={{ values: CONTRACT_FILTERS, label: (f) => t(`filters.${f}`) }}
+      columns={columns}
+      list={list}
+      header={
+        <>
+          {search.run && (
+            <RunProgressPanel
+              runId={search.run}
+              onDismiss={() => onSearchChange({ run: undefined })}
+            />
+          )}
+          {isAggregator && selected.size > 0 && (
+            <Paper withBorder p="sm" mb="md" radius="sm" bg="gray.0" data-testid="run-bar">
+              <Group justify="space-between">
+                <Text fw={500} role="status">
+                  {t('selection', { count: selected.size })}
+                </Text>
+                <Group gap="sm">
+                  <Button variant="default" onClick={() => setSelected(new Map())}>
+                    {t('clearSelection')}
+                  </Button>
+                  <Button
+                    color="red"
+                    leftSection={<IconPlayerPlay size={16} aria-hidden />}
+                    onClick={() => {
+                      run.reset();
+                      setConfirming(true);
+                    }}
+                  >
+                    {t('run.button')}
+                  </Button>
+                </Group>
+              </Group>
+            </Paper>
+          )}
+        </>
+      }
+    >
+      {list.isError && (
+        <Text c="red.8" role="alert" mt="sm">
+          {errorText(list.error)}
+        </Text>
+      )}
+      <RunContractsModal
+        opened={confirming}
+        count={selected.size}
+        pending={run.isPending}
+        error={run.isError ? errorText(run.error) : null}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => run.mutate([...selected.keys()])}
+      />
+    </ListPage>
+  );
+}
