@@ -32,6 +32,8 @@ export interface E2eServer {
   db: TestDatabase<Database>;
   /** Password of the demo accounts. */
   password: string;
+  /** The running API (a test drives a context's services through it, e.g. a clock). */
+  app: FastifyInstance;
   stop(): Promise<void>;
 }
 
@@ -90,6 +92,7 @@ export async function startE2eServer(
       mail,
       db,
       password,
+      app,
       stop: stopAll,
     };
   } catch (error) {
