@@ -58,7 +58,26 @@ export {
  * Holds, for the contracts: their deciders run inside the contracts' own pipeline commands,
  * so a contract's events and its hold are appended together (one transaction).
  */
-export { placeHold, releaseHold, type HoldAnswer } from './domain/index.js';
+export {
+  placeHold,
+  releaseHold,
+  settleHold,
+  type HoldAnswer,
+  type SettleHold,
+  type SettleHoldAnswer,
+} from './domain/index.js';
+/** A payout the system decides (a grower's net after a contract run), for the contracts' run. */
+export {
+  requestSystemPayout,
+  withdrawalStreamId,
+  type Actor as WalletActor,
+  type AmountLimits,
+  type RecipientStatus,
+  type RequestSystemPayout,
+  type Transfer,
+  type WithdrawalAnswer,
+  type WithdrawalState,
+} from './domain/index.js';
 /** Wallet to wallet by its owner, for the seasons' accepted advances (PINEAPLE, SOCIAL). */
 export { transfer, type MovementAnswer, type Recipient } from './domain/index.js';
 export { ExportRunner } from './export/export-runner.js';

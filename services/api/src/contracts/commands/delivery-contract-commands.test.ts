@@ -126,7 +126,11 @@ describe('delivery contract commands', () => {
       },
     });
     const after = await walletOf(aggregator.wallet_id);
-    expect(after.holds[`contract-${contractId}`]).toEqual({ amount: 500_000, status: 'ACTIVE' });
+    expect(after.holds[`contract-${contractId}`]).toMatchObject({
+      amount: 500_000,
+      status: 'ACTIVE',
+      remaining: 500_000,
+    });
     expect(after.availableBalance).toBe(before.availableBalance - 500_000);
   });
 

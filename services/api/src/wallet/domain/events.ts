@@ -67,6 +67,8 @@ export const WithdrawalDebited = event('WithdrawalDebited', {
   amount,
   destination: id,
   postings,
+  /** A payout the system decided (`requestSystemPayout`): why; absent on users' withdrawals. */
+  reason: z.string().min(1).optional(),
 });
 export const WithdrawalRefunded = event('WithdrawalRefunded', {
   withdrawalId: id,
@@ -92,6 +94,43 @@ export const HoldCaptured = event('HoldCaptured', {
 });
 export const HoldPaymentReceived = event('HoldPaymentReceived', {
   holdId: id,
+  fromWalletId: id,
+  walletId: id,
+  amount,
+});
+const nonNegative = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/**
+ * One payment of a hold's settlement (`settleHold`), on the payer's stream, with its
+ * postings (payer −amount, payee +amount); followed by the settlement's `HoldSettled`.
+ */
+export const HoldSettlementPaid = event('HoldSettlementPaid', {
+  holdId: id,
+  settlementId: id,
+  fromWalletId: id,
+  toWalletId: id,
+  amount,
+  postings,
+});
+/**
+ * A settlement's figures, on the payer's stream after its payments: `captured` came out of
+ * the hold, `excess` out of the available balance, `released` went back to it; the hold
+ * keeps `remaining` (0 once closed). No postings (the payments have them).
+ */
+export const HoldSettled = event('HoldSettled', {
+  holdId: id,
+  settlementId: id,
+  walletId: id,
+  payments: z.array(z.object({ walletId: id, amount })),
+  captured: nonNegative,
+  excess: nonNegative,
+  released: nonNegative,
+  remaining: nonNegative,
+  status: z.enum(['ACTIVE', 'CAPTURED']),
+});
+/** A payee's side of a `HoldSettlementPaid` (no postings: the payer's event has them). */
+export const HoldSettlementReceived = event('HoldSettlementReceived', {
+  holdId: id,
+  settlementId: id,
   fromWalletId: id,
   walletId: id,
   amount,
@@ -138,6 +177,8 @@ export const WithdrawalRequested = event('WithdrawalRequested', {
   method: withdrawalMethod,
   amount,
   destination: id,
+  /** A payout the system decided (`requestSystemPayout`): why; absent on users' withdrawals. */
+  reason: z.string().min(1).optional(),
 });
 export const WithdrawalCompleted = event('WithdrawalCompleted', {
   withdrawalId: id,
@@ -166,6 +207,9 @@ const schemas = {
   HoldReleased,
   HoldCaptured,
   HoldPaymentReceived,
+  HoldSettlementPaid,
+  HoldSettled,
+  HoldSettlementReceived,
   SupplyInitiated,
   SupplyMarkedPending,
   SupplySucceeded,

@@ -4,7 +4,7 @@ import {
   NotFoundError,
   ValidationError,
 } from '@filiere/platform';
-import { assertAmount, walletAccount, type Posting } from './accounts.js';
+import { assertAmount, move, walletAccount, type Posting } from './accounts.js';
 import { decision, requireAvailable, requireOpenWallet, type Decision } from './decision.js';
 import { walletEvent } from './events.js';
 import {
@@ -63,21 +63,26 @@ function requireHold(wallet: WalletState, holdId: string) {
   return hold;
 }
 
-/** Frees a hold; releasing twice changes nothing; a captured hold cannot be released. */
+/**
+ * Frees what a hold still holds (its whole amount unless settled in part); releasing twice
+ * changes nothing; a captured hold cannot be released.
+ */
 export function releaseHold(
   wallet: WalletState,
   command: { holdId: string },
 ): Decision<HoldAnswer> {
   const walletId = requireOpenWallet(wallet);
   const hold = requireHold(wallet, command.holdId);
-  if (hold.status === 'RELEASED') return decision({ holdId: command.holdId, ...hold });
+  if (hold.status === 'RELEASED') {
+    return decision({ holdId: command.holdId, status: hold.status, amount: hold.amount });
+  }
   if (hold.status === 'CAPTURED') throw new BusinessRuleError('Cette réservation a déjà été payée');
   return decision(
     { holdId: command.holdId, status: 'RELEASED', amount: hold.amount },
     {
       streamId: walletStreamId(walletId),
       events: [
-        walletEvent('HoldReleased', { holdId: command.holdId, walletId, amount: hold.amount }),
+        walletEvent('HoldReleased', { holdId: command.holdId, walletId, amount: hold.remaining }),
       ],
     },
   );
@@ -85,7 +90,8 @@ export function releaseHold(
 
 /**
  * Pays an active hold out to one or more wallets (e.g. the grower, and first the input
- * provider owed an advance). The payments must add up to the hold's amount exactly.
+ * provider owed an advance). The payments must add up to what the hold still holds exactly
+ * (its amount unless settled in part).
  */
 export function captureHold(
   states: { wallet: WalletState; destinations: Record<string, WalletState> },
@@ -94,7 +100,9 @@ export function captureHold(
 ): Decision<HoldAnswer> {
   const walletId = requireOpenWallet(states.wallet);
   const hold = requireHold(states.wallet, command.holdId);
-  if (hold.status === 'CAPTURED') return decision({ holdId: command.holdId, ...hold });
+  if (hold.status === 'CAPTURED') {
+    return decision({ holdId: command.holdId, status: hold.status, amount: hold.amount });
+  }
   if (hold.status === 'RELEASED') throw new BusinessRuleError('Cette réservation a été libérée');
   if (command.payments.length === 0) {
     throw new ValidationError('Aucun bénéficiaire', {
@@ -117,13 +125,13 @@ export function captureHold(
     requireBalanceRoom(destination, payment.amount, limits, 'recipient');
     total += payment.amount;
   }
-  if (total !== hold.amount) {
+  if (total !== hold.remaining) {
     throw new ValidationError('La somme des paiements doit égaler la réservation', {
       fields: { payments: 'La somme des paiements doit égaler la réservation' },
     });
   }
   const postings: Posting[] = [
-    { account: walletAccount(walletId), amount: -hold.amount },
+    { account: walletAccount(walletId), amount: -hold.remaining },
     ...command.payments.map((p) => ({ account: walletAccount(p.walletId), amount: p.amount })),
   ];
   return decision(
@@ -134,7 +142,7 @@ export function captureHold(
         walletEvent('HoldCaptured', {
           holdId: command.holdId,
           walletId,
-          amount: hold.amount,
+          amount: hold.remaining,
           payments: command.payments,
           postings,
         }),
@@ -145,6 +153,137 @@ export function captureHold(
       events: [
         walletEvent('HoldPaymentReceived', {
           holdId: command.holdId,
+          fromWalletId: walletId,
+          walletId: p.walletId,
+          amount: p.amount,
+        }),
+      ],
+    })),
+  );
+}
+
+export interface SettleHold {
+  holdId: string;
+  /** Names this settlement: the same id again answers the first figures and writes nothing. */
+  settlementId: string;
+  /** Who is paid; may be empty only when `closeHold`. */
+  payments: { walletId: string; amount: number }[];
+  /** true: release what remains after this payment; false: keep the remainder ACTIVE. */
+  closeHold: boolean;
+  /** true: the payments may exceed the remaining amount, the excess taken from the available balance. */
+  allowExcess: boolean;
+}
+
+export interface SettleHoldAnswer {
+  holdId: string;
+  status: 'ACTIVE' | 'CAPTURED';
+  captured: number;
+  excess: number;
+  released: number;
+  remaining: number;
+}
+
+/**
+ * Pays part (or all) of an ACTIVE hold to other open wallets, in one event on the payer's
+ * stream (with the postings) and one `HoldSettlementReceived` per payee. What the payments
+ * take beyond the hold's remaining amount is the excess: refused (422 'La réservation ne
+ * couvre pas ce paiement') unless `allowExcess`, then taken from the available balance (422
+ * with the missing amount when short). `closeHold` releases what remains; otherwise the
+ * remainder stays ACTIVE for later settlements (the hold is CAPTURED once nothing remains).
+ * Idempotent per settlementId: a repeat answers the recorded figures and writes nothing.
+ */
+export function settleHold(
+  states: { wallet: WalletState; destinations: Record<string, WalletState> },
+  command: SettleHold,
+  limits: AmountLimits = DEFAULT_AMOUNT_LIMITS,
+): Decision<SettleHoldAnswer> {
+  const walletId = requireOpenWallet(states.wallet);
+  const hold = requireHold(states.wallet, command.holdId);
+  if (!command.settlementId) {
+    throw new ValidationError('Règlement invalide', {
+      fields: { settlementId: 'Ce champ est obligatoire' },
+    });
+  }
+  const done = hold.settlements[command.settlementId];
+  if (done) return decision({ holdId: command.holdId, ...done });
+  if (hold.status === 'CAPTURED') throw new BusinessRuleError('Cette réservation a déjà été payée');
+  if (hold.status === 'RELEASED') throw new BusinessRuleError('Cette réservation a été libérée');
+  if (command.payments.length === 0 && !command.closeHold) {
+    throw new ValidationError('Aucun bénéficiaire', {
+      fields: { payments: 'Ce champ est obligatoire' },
+    });
+  }
+  const seen = new Set<string>();
+  let total = 0;
+  for (const payment of command.payments) {
+    assertAmount(payment.amount);
+    if (payment.walletId === walletId || seen.has(payment.walletId)) {
+      throw new ValidationError('Bénéficiaire invalide', {
+        fields: { payments: 'Bénéficiaire invalide' },
+      });
+    }
+    seen.add(payment.walletId);
+    const destination = states.destinations[payment.walletId];
+    if (!destination) throw new NotFoundError('Portefeuille du bénéficiaire introuvable');
+    requireOpenWallet(destination, 'Portefeuille du bénéficiaire introuvable');
+    requireBalanceRoom(destination, payment.amount, limits, 'recipient');
+    total += payment.amount;
+  }
+  const captured = Math.min(total, hold.remaining);
+  const excess = total - captured;
+  if (excess > 0) {
+    if (!command.allowExcess) {
+      throw new BusinessRuleError('La réservation ne couvre pas ce paiement', {
+        missingAmount: excess,
+      });
+    }
+    requireAvailable(states.wallet, excess);
+  }
+  const left = hold.remaining - captured;
+  const released = command.closeHold ? left : 0;
+  const remaining = left - released;
+  const figures: SettleHoldAnswer = {
+    holdId: command.holdId,
+    status: command.closeHold || remaining === 0 ? 'CAPTURED' : 'ACTIVE',
+    captured,
+    excess,
+    released,
+    remaining,
+  };
+  return decision(
+    figures,
+    {
+      streamId: walletStreamId(walletId),
+      events: [
+        ...command.payments.map((p) =>
+          walletEvent('HoldSettlementPaid', {
+            holdId: command.holdId,
+            settlementId: command.settlementId,
+            fromWalletId: walletId,
+            toWalletId: p.walletId,
+            amount: p.amount,
+            postings: move(walletAccount(walletId), walletAccount(p.walletId), p.amount),
+          }),
+        ),
+        walletEvent('HoldSettled', {
+          holdId: command.holdId,
+          settlementId: command.settlementId,
+          walletId,
+          payments: command.payments,
+          captured,
+          excess,
+          released,
+          remaining,
+          status: figures.status,
+        }),
+      ],
+    },
+    ...command.payments.map((p) => ({
+      streamId: walletStreamId(p.walletId),
+      events: [
+        walletEvent('HoldSettlementReceived', {
+          holdId: command.holdId,
+          settlementId: command.settlementId,
           fromWalletId: walletId,
           walletId: p.walletId,
           amount: p.amount,

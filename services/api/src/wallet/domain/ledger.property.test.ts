@@ -5,12 +5,17 @@ import { balancesByAccount, walletAccount } from './accounts.js';
 import type { Actor, Decision } from './decision.js';
 import { systemActor } from './decision.js';
 import { InMemoryWalletLedger } from './in-memory-ledger.js';
-import { captureHold, placeHold, releaseHold } from './holds.js';
+import { captureHold, placeHold, releaseHold, settleHold } from './holds.js';
 import { openWallet } from './open-wallet.js';
 import { initiateSupply, validateBankSupply, verifySupply } from './supply.js';
 import { bank, superAdmin } from './test-fixtures.js';
 import { finance, transfer } from './transfer.js';
-import { completeWithdrawal, failWithdrawal, requestWithdrawal } from './withdrawal.js';
+import {
+  completeWithdrawal,
+  failWithdrawal,
+  requestSystemPayout,
+  requestWithdrawal,
+} from './withdrawal.js';
 
 const WALLETS = ['w0', 'w1', 'w2', 'w3', 'w4', 'w5'];
 const actors: Record<string, Actor> = Object.fromEntries(
@@ -64,8 +69,35 @@ const command = fc.oneof(
   }),
   fc.record({ kind: fc.constant('settle' as const), pick, success: fc.boolean() }),
   fc.record({ kind: fc.constant('hold' as const), wallet, amount }),
+  fc.record({ kind: fc.constant('hold' as const), wallet, amount }),
   fc.record({ kind: fc.constant('release' as const), pick }),
   fc.record({ kind: fc.constant('capture' as const), pick, to: wallet, split: fc.boolean() }),
+  // Settlements: partial or closing, with or without excess, sometimes repeated (same id).
+  fc.record({
+    kind: fc.constant('settleHold' as const),
+    pick,
+    payments: fc.array(
+      fc.record({
+        to: wallet,
+        amount: fc.oneof(
+          { weight: 9, arbitrary: fc.integer({ min: 1, max: 4000 }) },
+          { weight: 1, arbitrary: amount },
+        ),
+      }),
+      { maxLength: 3 },
+    ),
+    closeHold: fc.boolean(),
+    allowExcess: fc.boolean(),
+    settlement: fc.constantFrom('s1', 's2', 's3', 's4'),
+    repeat: fc.boolean(),
+  }),
+  fc.record({
+    kind: fc.constant('systemPayout' as const),
+    wallet,
+    amount,
+    cause: fc.constantFrom('c1', 'c2', 'c3'),
+    repeat: fc.boolean(),
+  }),
 );
 
 type Command = typeof command extends fc.Arbitrary<infer C> ? C : never;
@@ -77,6 +109,9 @@ class Model {
   readonly holds: { walletId: string; holdId: string }[] = [];
   accepted = 0;
   refused = 0;
+  /** Settlements that moved money, and system payouts written. */
+  settled = 0;
+  paidOut = 0;
   private seq = 0;
 
   constructor() {
@@ -246,7 +281,7 @@ class Model {
       case 'capture': {
         const h = this.holds[c.pick % Math.max(1, this.holds.length)];
         if (!h) return;
-        const held = l.wallet(h.walletId).holds[h.holdId]!.amount;
+        const held = l.wallet(h.walletId).holds[h.holdId]!.remaining;
         const others = WALLETS.filter((w) => w !== h.walletId && w !== c.to);
         const payments =
           c.split && held > 1
@@ -268,6 +303,59 @@ class Model {
         );
         return;
       }
+      case 'settleHold': {
+        const h = this.holds[c.pick % Math.max(1, this.holds.length)];
+        if (!h) return;
+        const payments = c.payments.map((p) => ({ walletId: p.to, amount: p.amount }));
+        const decide = () =>
+          settleHold(
+            {
+              wallet: l.wallet(h.walletId),
+              destinations: Object.fromEntries(
+                payments.map((p) => [p.walletId, l.wallet(p.walletId)]),
+              ),
+            },
+            {
+              holdId: h.holdId,
+              settlementId: c.settlement,
+              payments,
+              closeHold: c.closeHold,
+              allowExcess: c.allowExcess,
+            },
+          );
+        const first = this.run(decide);
+        if (first) this.settled++;
+        if (first && c.repeat) {
+          // The same settlement again: the same figures, nothing written.
+          const again = decide();
+          if (again.writes.length > 0 || JSON.stringify(again.result) !== JSON.stringify(first)) {
+            expect.fail(`settlement repeated: ${JSON.stringify({ first, again })}`);
+          }
+        }
+        return;
+      }
+      case 'systemPayout': {
+        const withdrawalId = `system-${c.wallet}-${c.cause}`;
+        const decide = () =>
+          requestSystemPayout(
+            { wallet: l.wallet(c.wallet), withdrawal: l.withdrawal(withdrawalId) },
+            { withdrawalId, walletId: c.wallet, amount: c.amount, reason: 'Contrat' },
+            { destination: '+2290197000000' },
+          );
+        const before = l.version(`withdrawal-${withdrawalId}`);
+        if (this.run(decide) && before === 0 && l.version(`withdrawal-${withdrawalId}`) > 0) {
+          this.withdrawals.push(withdrawalId);
+          this.paidOut++;
+        }
+        if (c.repeat && l.version(`withdrawal-${withdrawalId}`) > 0) {
+          try {
+            if (decide().writes.length > 0) expect.fail('system payout repeated wrote again');
+          } catch (error) {
+            if (!isAppError(error)) throw error;
+          }
+        }
+        return;
+      }
     }
   }
 
@@ -283,7 +371,15 @@ class Model {
       const state = this.ledger.wallet(w);
       const activeHolds = Object.values(state.holds)
         .filter((h) => h.status === 'ACTIVE')
-        .reduce((sum, h) => sum + h.amount, 0);
+        .reduce((sum, h) => sum + h.remaining, 0);
+      for (const h of Object.values(state.holds)) {
+        const settled = Object.values(h.settlements).reduce(
+          (sum, s) => sum + s.captured + s.released,
+          0,
+        );
+        if (h.remaining < 0 || settled + h.remaining > h.amount) fail('hold over-settled', h);
+        if (h.status !== 'ACTIVE' && h.remaining !== 0) fail('closed hold still holds', h);
+      }
       const refolded = this.ledger.refold(w);
       if (state.balance < 0 || state.availableBalance < 0) fail('negative balance', state);
       if (state.balance !== (byAccount.get(walletAccount(w)) ?? 0)) fail('fold ≠ Σ postings', w);
@@ -304,6 +400,8 @@ describe('wallet ledger properties', () => {
   it('random command sequences over many wallets keep Σ postings = 0, balances ≥ 0 and each wallet’s fold = Σ of its postings', () => {
     let accepted = 0;
     let refused = 0;
+    let settled = 0;
+    let paidOut = 0;
     fc.assert(
       fc.property(fc.array(command, { minLength: 20, maxLength: 80, size: 'max' }), (commands) => {
         const model = new Model();
@@ -313,12 +411,16 @@ describe('wallet ledger properties', () => {
         }
         accepted += model.accepted;
         refused += model.refused;
+        settled += model.settled;
+        paidOut += model.paidOut;
       }),
       { numRuns: 400 },
     );
     // Both paths were exercised: money moved, and commands were refused.
     expect(accepted).toBeGreaterThan(500);
     expect(refused).toBeGreaterThan(50);
+    expect(settled).toBeGreaterThan(50);
+    expect(paidOut).toBeGreaterThan(50);
   }, 120_000);
 
   it('a supply is credited at most once whatever the number of verifications', () => {

@@ -98,7 +98,7 @@ export function transactionEffects(event: WalletEvent): TransactionEffect[] {
           amount: event.data.amount,
           direction: 'OUT',
           counterpartyWalletId: null,
-          reason: null,
+          reason: event.data.reason ?? null,
         }),
       ];
     case 'WithdrawalCompleted':
@@ -138,6 +138,35 @@ export function transactionEffects(event: WalletEvent): TransactionEffect[] {
       return [
         row({
           key: `hold:${event.data.holdId}:in:${event.data.walletId}`,
+          walletId: event.data.walletId,
+          reference: event.data.holdId,
+          operationType: 'STANDARD',
+          status: 'SUCCESS',
+          amount: event.data.amount,
+          direction: 'IN',
+          counterpartyWalletId: event.data.fromWalletId,
+          reason: null,
+        }),
+      ];
+    // Each payment of a settlement: a STANDARD row for the payer and one for the payee.
+    case 'HoldSettlementPaid':
+      return [
+        row({
+          key: `settlement:${event.data.holdId}:${event.data.settlementId}:${event.data.toWalletId}:out`,
+          walletId: event.data.fromWalletId,
+          reference: event.data.holdId,
+          operationType: 'STANDARD',
+          status: 'SUCCESS',
+          amount: event.data.amount,
+          direction: 'OUT',
+          counterpartyWalletId: event.data.toWalletId,
+          reason: null,
+        }),
+      ];
+    case 'HoldSettlementReceived':
+      return [
+        row({
+          key: `settlement:${event.data.holdId}:${event.data.settlementId}:${event.data.walletId}:in`,
           walletId: event.data.walletId,
           reference: event.data.holdId,
           operationType: 'STANDARD',

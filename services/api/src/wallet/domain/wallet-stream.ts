@@ -3,16 +3,36 @@ import type { WalletEvent } from './events.js';
 
 export type HoldStatus = 'ACTIVE' | 'RELEASED' | 'CAPTURED';
 
+/** What one settlement of a hold did (`settleHold`), kept to answer a repeat the same way. */
+export interface HoldSettlementFigures {
+  status: 'ACTIVE' | 'CAPTURED';
+  captured: number;
+  excess: number;
+  released: number;
+  remaining: number;
+}
+
+/**
+ * A hold: `amount` placed; `remaining` = amount − captured − released, what still counts in
+ * `held` while ACTIVE (0 once RELEASED or CAPTURED); `settlements` by settlementId.
+ */
+export interface HoldState {
+  amount: number;
+  status: HoldStatus;
+  remaining: number;
+  settlements: Record<string, HoldSettlementFigures>;
+}
+
 /** The folded state of stream `wallet-<walletId>`. Plain data, safe to serialise. */
 export interface WalletState {
   opened: boolean;
   walletId: string | null;
   ownerUserId: string | null;
   balance: number;
-  /** Sum of ACTIVE holds. */
+  /** Sum of the remaining amounts of ACTIVE holds. */
   held: number;
   availableBalance: number;
-  holds: Record<string, { amount: number; status: HoldStatus }>;
+  holds: Record<string, HoldState>;
   /** Provider transaction ids already credited (verification is idempotent on them). */
   processedTransactionIds: Record<string, true>;
   /** Supply references already credited. */
@@ -46,6 +66,10 @@ function withBalances(state: WalletState, balance: number, held: number): Wallet
   return { ...state, balance, held, availableBalance: balance - held };
 }
 
+function holdOf(state: WalletState, holdId: string, amount: number): HoldState {
+  return state.holds[holdId] ?? { amount, status: 'ACTIVE', remaining: amount, settlements: {} };
+}
+
 export function evolveWallet(state: WalletState, event: WalletEvent): WalletState {
   switch (event.type) {
     case 'WalletOpened':
@@ -72,41 +96,74 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
     }
     case 'TransferSent':
     case 'FinancingSent':
+    case 'HoldSettlementPaid':
     case 'WithdrawalDebited':
     case 'WithdrawalRefunded':
       return withBalances(state, state.balance + postedTo(state, event.data.postings), state.held);
     case 'TransferReceived':
     case 'FinancingReceived':
     case 'HoldPaymentReceived':
+    case 'HoldSettlementReceived':
       return withBalances(state, state.balance + event.data.amount, state.held);
     case 'HoldPlaced':
       return {
         ...withBalances(state, state.balance, state.held + event.data.amount),
         holds: {
           ...state.holds,
-          [event.data.holdId]: { amount: event.data.amount, status: 'ACTIVE' },
+          [event.data.holdId]: {
+            amount: event.data.amount,
+            status: 'ACTIVE',
+            remaining: event.data.amount,
+            settlements: {},
+          },
         },
       };
+    // Released and captured carry what was still held (the whole hold when never settled).
     case 'HoldReleased':
-      return {
-        ...withBalances(state, state.balance, state.held - event.data.amount),
-        holds: {
-          ...state.holds,
-          [event.data.holdId]: { amount: event.data.amount, status: 'RELEASED' },
-        },
-      };
-    case 'HoldCaptured':
+    case 'HoldCaptured': {
+      const hold = holdOf(state, event.data.holdId, event.data.amount);
       return {
         ...withBalances(
           state,
-          state.balance + postedTo(state, event.data.postings),
+          state.balance +
+            (event.type === 'HoldCaptured' ? postedTo(state, event.data.postings) : 0),
           state.held - event.data.amount,
         ),
         holds: {
           ...state.holds,
-          [event.data.holdId]: { amount: event.data.amount, status: 'CAPTURED' },
+          [event.data.holdId]: {
+            ...hold,
+            status: event.type === 'HoldCaptured' ? 'CAPTURED' : 'RELEASED',
+            remaining: 0,
+          },
         },
       };
+    }
+    case 'HoldSettled': {
+      const d = event.data;
+      const hold = holdOf(state, d.holdId, d.captured + d.released + d.remaining);
+      return {
+        ...withBalances(state, state.balance, state.held - d.captured - d.released),
+        holds: {
+          ...state.holds,
+          [d.holdId]: {
+            ...hold,
+            status: d.status,
+            remaining: d.remaining,
+            settlements: {
+              ...hold.settlements,
+              [d.settlementId]: {
+                status: d.status,
+                captured: d.captured,
+                excess: d.excess,
+                released: d.released,
+                remaining: d.remaining,
+              },
+            },
+          },
+        },
+      };
+    }
     default:
       return state;
   }

@@ -174,3 +174,71 @@ export function failWithdrawal(
     },
   );
 }
+
+export interface RequestSystemPayout {
+  withdrawalId: string;
+  walletId: string;
+  amount: number;
+  /** Why the system pays out (e.g. the contract run), kept on the events. */
+  reason: string;
+}
+
+/**
+ * A payout the system decides, not the wallet's owner (a grower's net after a contract run):
+ * to the owner's mobile money number, through the same DEBIT (PENDING) and payout job as a
+ * user's withdrawal. `withdrawalId` is derived from its cause, so a retry finds the
+ * withdrawal's stream and writes nothing (same answer); the same id for another wallet or
+ * amount is a 409.
+ */
+export function requestSystemPayout(
+  states: { wallet: WalletState; withdrawal: WithdrawalState },
+  command: RequestSystemPayout,
+  facts: { destination: string | null; limits?: AmountLimits },
+): Decision<WithdrawalAnswer> {
+  assertAmount(command.amount);
+  requireCommandAmountWithin(command.amount, facts.limits ?? DEFAULT_AMOUNT_LIMITS);
+  const reason = command.reason?.trim() ?? '';
+  if (!command.withdrawalId || reason === '') {
+    throw new ValidationError('Paiement invalide', {
+      fields: { reason: 'Ce champ est obligatoire' },
+    });
+  }
+  const existing = states.withdrawal;
+  if (existing.exists) {
+    if (existing.walletId !== command.walletId || existing.amount !== command.amount) {
+      throw new ConflictError('Ce retrait existe déjà');
+    }
+    return unchanged(existing, command.withdrawalId);
+  }
+  const walletId = requireOpenWallet(states.wallet);
+  if (walletId !== command.walletId) throw new ConflictError('Portefeuille du retrait différent');
+  const destination = facts.destination?.trim() ?? '';
+  if (destination === '') {
+    throw new BusinessRuleError('Aucun numéro mobile money n’est enregistré sur ce compte');
+  }
+  requireAvailable(states.wallet, command.amount);
+  const data = {
+    withdrawalId: command.withdrawalId,
+    walletId,
+    method: 'MOBILE_MONEY' as const,
+    amount: command.amount,
+    destination,
+    reason,
+  };
+  return decision(
+    { withdrawalId: command.withdrawalId, status: 'PENDING', amount: command.amount },
+    {
+      streamId: withdrawalStreamId(command.withdrawalId),
+      events: [walletEvent('WithdrawalRequested', data)],
+    },
+    {
+      streamId: walletStreamId(walletId),
+      events: [
+        walletEvent('WithdrawalDebited', {
+          ...data,
+          postings: move(walletAccount(walletId), payoutAccount('MOBILE_MONEY'), command.amount),
+        }),
+      ],
+    },
+  );
+}

@@ -38,6 +38,9 @@ export const balancesProjector = defineProjector<BalanceTables>({
     'HoldReleased',
     'HoldCaptured',
     'HoldPaymentReceived',
+    'HoldSettlementPaid',
+    'HoldSettled',
+    'HoldSettlementReceived',
   ],
   tables: ['wallet_balances'],
   async apply(trx, events, ctx) {
@@ -60,13 +63,17 @@ export const balancesProjector = defineProjector<BalanceTables>({
       } else if (
         event.type === 'TransferReceived' ||
         event.type === 'FinancingReceived' ||
-        event.type === 'HoldPaymentReceived'
+        event.type === 'HoldPaymentReceived' ||
+        event.type === 'HoldSettlementReceived'
       ) {
         d.balance += BigInt(event.data.amount);
       }
       if (event.type === 'HoldPlaced') d.held += BigInt(event.data.amount);
       if (event.type === 'HoldReleased' || event.type === 'HoldCaptured') {
         d.held -= BigInt(event.data.amount);
+      }
+      if (event.type === 'HoldSettled') {
+        d.held -= BigInt(event.data.captured) + BigInt(event.data.released);
       }
       for (const effect of transactionEffects(event)) {
         if (effect.kind === 'create' && effect.walletId === walletId) {

@@ -12,7 +12,9 @@ import {
   placeHold,
   postingsOf,
   releaseHold,
+  requestSystemPayout,
   requestWithdrawal,
+  settleHold,
   transfer,
   verifySupply,
   walletStreamId,
@@ -51,6 +53,17 @@ const command = fc.oneof(
   fc.record({ kind: fc.constant('hold' as const), wallet, amount }),
   fc.record({ kind: fc.constant('release' as const), pick }),
   fc.record({ kind: fc.constant('capture' as const), pick, to: wallet }),
+  fc.record({
+    kind: fc.constant('settleHold' as const),
+    pick,
+    payments: fc.array(fc.record({ to: wallet, amount: fc.integer({ min: 1, max: 6000 }) }), {
+      maxLength: 3,
+    }),
+    closeHold: fc.boolean(),
+    allowExcess: fc.boolean(),
+    settlement: fc.constantFrom('s1', 's2', 's3'),
+  }),
+  fc.record({ kind: fc.constant('systemPayout' as const), wallet, amount }),
   fc.record({ kind: fc.constant('project' as const) }),
 );
 type Command = typeof command extends fc.Arbitrary<infer C> ? C : never;
@@ -188,7 +201,7 @@ class Scenario {
           this.tryApply(() => releaseHold(state, { holdId: hold.holdId }));
         } else {
           const to = this.ids[c.to]!;
-          const amount = state.holds[hold.holdId]?.amount ?? 0;
+          const amount = state.holds[hold.holdId]?.remaining ?? 0;
           this.tryApply(() =>
             captureHold(
               { wallet: state, destinations: { [to]: l.wallet(to) } },
@@ -196,6 +209,41 @@ class Scenario {
             ),
           );
         }
+        return;
+      }
+      case 'settleHold': {
+        const hold = this.holds[c.pick % Math.max(1, this.holds.length)];
+        if (!hold) return;
+        const payments = c.payments.map((p) => ({ walletId: this.ids[p.to]!, amount: p.amount }));
+        this.tryApply(() =>
+          settleHold(
+            {
+              wallet: l.wallet(hold.walletId),
+              destinations: Object.fromEntries(
+                payments.map((p) => [p.walletId, l.wallet(p.walletId)]),
+              ),
+            },
+            {
+              holdId: hold.holdId,
+              settlementId: c.settlement,
+              payments,
+              closeHold: c.closeHold,
+              allowExcess: c.allowExcess,
+            },
+          ),
+        );
+        return;
+      }
+      case 'systemPayout': {
+        const w = this.ids[c.wallet]!;
+        const ok = this.tryApply(() =>
+          requestSystemPayout(
+            { wallet: l.wallet(w), withdrawal: l.withdrawal(id) },
+            { withdrawalId: id, walletId: w, amount: c.amount, reason: 'Contrat' },
+            { destination: '+2290197000000' },
+          ),
+        );
+        if (ok) this.withdrawals.push(id);
         return;
       }
       case 'project':

@@ -56,6 +56,9 @@ export const transactionsProjector = defineProjector<TransactionTables>({
     'WithdrawalRefunded',
     'HoldCaptured',
     'HoldPaymentReceived',
+    'HoldSettlementPaid',
+    'HoldSettled',
+    'HoldSettlementReceived',
   ],
   tables: ['wallet_transactions', OWNERS, 'wallet_monthly_counts'],
   async apply(trx, events, ctx) {
