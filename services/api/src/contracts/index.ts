@@ -1,6 +1,20 @@
-import type { ContextModule } from '../kernel/module.js';
+import { mergeMigrations } from '@filiere/platform';
+import type { ContextModule, HttpRegistration } from '../kernel/module.js';
+import type { ContractsArea } from './area.js';
+import { batchesArea, type BatchesTables } from './batches/index.js';
 import { contractEvents, contractStreams } from './catalogue.js';
 import { contractProjectors, contractReadMigrations } from './read-model/index.js';
+import type { ContractsTables as CoreContractsTables } from './tables.js';
+
+/** The areas beside the core (migration block 20261126_07NN), in demo order. */
+const areas: readonly ContractsArea[] = [batchesArea];
+
+const registerContractsAndAreas: HttpRegistration = async (app) => {
+  await (await import('./http/index.js')).registerContracts(app);
+  for (const area of areas) {
+    if (area.http) await (await area.http())(app);
+  }
+};
 
 /**
  * Contracts (issue 14): delivery contracts (LIVRAISON) from creation to their settlement,
@@ -10,15 +24,17 @@ import { contractProjectors, contractReadMigrations } from './read-model/index.j
  */
 export const contractsModule: ContextModule = {
   name: 'contracts',
-  events: contractEvents,
-  streams: contractStreams,
-  migrations: contractReadMigrations,
-  projectors: contractProjectors,
-  http: async () => (await import('./http/index.js')).registerContracts,
+  events: [...contractEvents, ...areas.flatMap((a) => a.events ?? [])],
+  streams: [...contractStreams, ...areas.flatMap((a) => a.streams ?? [])],
+  migrations: mergeMigrations(contractReadMigrations, ...areas.map((a) => a.migrations)),
+  projectors: [...contractProjectors, ...areas.flatMap((a) => a.projectors ?? [])],
+  demo: areas.flatMap((a) => a.demo ?? []),
+  http: async () => registerContractsAndAreas,
 };
 
 // The public face: what other contexts may use (the inputs and requests flows open debts).
-export type { ContractsTables } from './tables.js';
+/** The core's tables and the areas'. */
+export type ContractsTables = CoreContractsTables & BatchesTables;
 export {
   debtStreamId,
   openDebt,

@@ -1,0 +1,331 @@
+import { parse as parseCsv } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+import { ValidationError } from '@filiere/platform';
+import { defaultDeliveryDate } from '../../domain/index.js';
+
+/**
+ * The 'create many' file (.xlsx or .csv): one row per grower, read into plain text cells and
+ * checked cell by cell. Every problem is named by its line (the file's line: the header is
+ * line 1), its column (the header as the template writes it) and a French reason; a file with
+ * any problem creates nothing.
+ */
+
+/** The columns, in the template's order, with the French header the user sees. */
+export const FILE_COLUMNS = {
+  reference: 'Référence producteur',
+  phone: 'Téléphone',
+  plot: 'Parcelle',
+  quantity: 'Quantité (t)',
+  amount: 'Montant (FCFA)',
+  deliveryDate: 'Date de livraison',
+} as const;
+export type FileColumn = keyof typeof FILE_COLUMNS;
+
+export interface FileProblem {
+  /** The line in the file (1 = header); 0 for the file as a whole. */
+  line: number;
+  /** The column's header ('Fichier' for the file as a whole). */
+  column: string;
+  reason: string;
+}
+
+export interface RawRow {
+  line: number;
+  cells: Record<FileColumn, string>;
+}
+
+export const FILE_LIMITS = { maxBytes: 5 * 1024 * 1024, maxRows: 10_000 } as const;
+
+export const FILE_MESSAGES = {
+  invalid: 'Le fichier contient des erreurs : aucun contrat n’a été créé',
+  type: 'Le fichier doit être un classeur Excel (.xlsx) ou un fichier CSV (.csv)',
+  tooBig: 'Le fichier dépasse la taille maximale de 5 Mo',
+  tooManyRows: (max: number) =>
+    `Le fichier dépasse ${new Intl.NumberFormat('fr-FR').format(max)} lignes de producteurs`,
+  empty: 'Le fichier ne contient aucun producteur',
+  unreadable: 'Le fichier est illisible ou endommagé',
+  missingColumn: 'Colonne manquante',
+  required: 'Ce champ est obligatoire',
+  growerRequired: 'Renseignez la référence ou le téléphone du producteur',
+  quantity: 'Entré non valide : une quantité en tonnes, au plus trois décimales, non nulle',
+  amount: 'Entré non valide : un montant entier en FCFA, non nul',
+  date: 'Date invalide : AAAA-MM-JJ ou JJ/MM/AAAA',
+  pastDate: 'La date de livraison ne peut pas être passée',
+  phone: 'Numéro de téléphone invalide',
+} as const;
+
+/** Refuses the whole file with every problem (400, `problems`). */
+export function fileRefused(problems: FileProblem[]): ValidationError {
+  return new ValidationError(
+    problems.length === 1 && problems[0]!.line === 0 ? problems[0]!.reason : FILE_MESSAGES.invalid,
+    { problems },
+  );
+}
+
+const wholeFile = (reason: string): ValidationError =>
+  fileRefused([{ line: 0, column: 'Fichier', reason }]);
+
+const fold = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
+
+/** Accepted headers (folded) per column: the template's, and the obvious English ones. */
+const HEADER_ALIASES: Record<string, FileColumn> = {
+  referenceproducteur: 'reference',
+  reference: 'reference',
+  referenceduproducteur: 'reference',
+  growerreference: 'reference',
+  telephone: 'phone',
+  telephoneproducteur: 'phone',
+  phone: 'phone',
+  parcelle: 'plot',
+  plot: 'plot',
+  quantitet: 'quantity',
+  quantite: 'quantity',
+  quantitetonnes: 'quantity',
+  quantity: 'quantity',
+  montantfcfa: 'amount',
+  montant: 'amount',
+  amount: 'amount',
+  datedelivraison: 'deliveryDate',
+  date: 'deliveryDate',
+  deliverydate: 'deliveryDate',
+};
+
+type Kind = 'xlsx' | 'csv';
+
+/**
+ * The file's kind from its CONTENT (an .xlsx is a ZIP archive, a CSV is UTF-8 text without
+ * NUL bytes), which must agree with its extension: a renamed PDF or executable is refused.
+ */
+export function detectKind(buffer: Buffer, fileName: string): Kind {
+  const ext = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
+  const zip = buffer.length >= 4 && buffer.readUInt32LE(0) === 0x04034b50;
+  if (ext === 'xlsx' && zip) return 'xlsx';
+  if (ext === 'csv' && !zip && isUtf8Text(buffer)) return 'csv';
+  throw wholeFile(FILE_MESSAGES.type);
+}
+
+function isUtf8Text(buffer: Buffer): boolean {
+  if (buffer.includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(buffer);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads the rows of the file (header mapped to columns); file-level problems refuse it. */
+export async function readContractFile(
+  buffer: Buffer,
+  fileName: string,
+  limits: { maxBytes: number; maxRows: number } = FILE_LIMITS,
+): Promise<RawRow[]> {
+  if (buffer.length > limits.maxBytes) throw wholeFile(FILE_MESSAGES.tooBig);
+  if (buffer.length === 0) throw wholeFile(FILE_MESSAGES.empty);
+  const kind = detectKind(buffer, fileName);
+  const lines = kind === 'xlsx' ? await xlsxLines(buffer, limits.maxRows) : csvLines(buffer);
+  const [header, ...data] = lines;
+  if (!header) throw wholeFile(FILE_MESSAGES.empty);
+  if (data.length > limits.maxRows) throw wholeFile(FILE_MESSAGES.tooManyRows(limits.maxRows));
+  const positions = new Map<FileColumn, number>();
+  header.cells.forEach((cell, index) => {
+    const column = HEADER_ALIASES[fold(cell)];
+    if (column && !positions.has(column)) positions.set(column, index);
+  });
+  const problems: FileProblem[] = [];
+  if (!positions.has('reference') && !positions.has('phone')) {
+    problems.push({
+      line: header.line,
+      column: FILE_COLUMNS.reference,
+      reason: `${FILE_MESSAGES.missingColumn} : « ${FILE_COLUMNS.reference} » ou « ${FILE_COLUMNS.phone} »`,
+    });
+  }
+  for (const column of ['quantity', 'amount'] as const) {
+    if (!positions.has(column)) {
+      problems.push({
+        line: header.line,
+        column: FILE_COLUMNS[column],
+        reason: `${FILE_MESSAGES.missingColumn} : « ${FILE_COLUMNS[column]} »`,
+      });
+    }
+  }
+  if (problems.length > 0) throw fileRefused(problems);
+  if (data.length === 0) throw wholeFile(FILE_MESSAGES.empty);
+  return data.map((line) => {
+    const cells = {} as Record<FileColumn, string>;
+    for (const column of Object.keys(FILE_COLUMNS) as FileColumn[]) {
+      const index = positions.get(column);
+      cells[column] = index === undefined ? '' : (line.cells[index] ?? '').trim();
+    }
+    return { line: line.line, cells };
+  });
+}
+
+interface Line {
+  line: number;
+  cells: string[];
+}
+
+function csvLines(buffer: Buffer): Line[] {
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    records = parseCsv(buffer, {
+      bom: true,
+      delimiter: [';', ',', '\t'],
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: true,
+      info: true,
+    }) as unknown as { record: string[]; info: { lines: number } }[];
+  } catch (error) {
+    const line = (error as { lines?: number }).lines;
+    throw fileRefused([
+      {
+        line: typeof line === 'number' ? line : 0,
+        column: 'Fichier',
+        reason: FILE_MESSAGES.unreadable,
+      },
+    ]);
+  }
+  return records
+    .filter((r) => r.record.some((cell) => cell.trim() !== ''))
+    .map((r) => ({ line: r.info.lines, cells: r.record }));
+}
+
+async function xlsxLines(buffer: Buffer, maxRows: number): Promise<Line[]> {
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
+  } catch {
+    throw wholeFile(FILE_MESSAGES.unreadable);
+  }
+  const sheet = workbook.worksheets[0];
+  if (!sheet) throw wholeFile(FILE_MESSAGES.empty);
+  // The header and the data rows: more than the limit is refused before reading cells.
+  if (sheet.actualRowCount > maxRows + 1) {
+    throw wholeFile(FILE_MESSAGES.tooManyRows(maxRows));
+  }
+  const lines: Line[] = [];
+  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
+    const cells: string[] = [];
+    row.eachCell({ includeEmpty: true }, (cell, col) => {
+      cells[col - 1] = cellText(cell.value);
+    });
+    for (let i = 0; i < cells.length; i += 1) cells[i] ??= '';
+    if (cells.some((c) => c.trim() !== '')) lines.push({ line: rowNumber, cells });
+  });
+  return lines;
+}
+
+/** A cell as text: dates as ISO dates, formulas by their result, rich text joined. */
+function cellText(value: ExcelJS.CellValue): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object') {
+    if ('richText' in value) return value.richText.map((r) => r.text).join('');
+    if ('result' in value) return cellText(value.result as ExcelJS.CellValue);
+    if ('text' in value) return String(value.text);
+    if ('error' in value) return String(value.error);
+  }
+  return '';
+}
+
+/** A row's cells checked on their own (the growers and plots are resolved by the command). */
+export interface CheckedCells {
+  line: number;
+  reference: string | null;
+  /** E.164 (identity's form), or null when the cell is empty. */
+  phone: string | null;
+  plot: string;
+  quantityKg: number;
+  amount: number;
+  deliveryDate: string;
+}
+
+/**
+ * Checks the cells of every row (quantity in tonnes ≤ 3 decimals, amount an integer in
+ * F CFA, delivery date ISO or French, not past; empty → today + 5 months) and collects
+ * every problem. `normalizePhone` is identity's Benin phone rule.
+ */
+export function checkCells(
+  rows: RawRow[],
+  today: string,
+  normalizePhone: (input: string) => string | null,
+): { checked: CheckedCells[]; problems: FileProblem[] } {
+  const problems: FileProblem[] = [];
+  const checked: CheckedCells[] = [];
+  for (const { line, cells } of rows) {
+    const before = problems.length;
+    const problem = (column: FileColumn, reason: string) =>
+      problems.push({ line, column: FILE_COLUMNS[column], reason });
+    if (!cells.reference && !cells.phone) problem('reference', FILE_MESSAGES.growerRequired);
+    let phone: string | null = null;
+    if (cells.phone) {
+      phone = normalizePhone(cells.phone);
+      if (!phone) problem('phone', FILE_MESSAGES.phone);
+    }
+    const quantityKg = tonnesText(cells.quantity);
+    if (!cells.quantity) problem('quantity', FILE_MESSAGES.required);
+    else if (quantityKg === null) problem('quantity', FILE_MESSAGES.quantity);
+    const amount = amountText(cells.amount);
+    if (!cells.amount) problem('amount', FILE_MESSAGES.required);
+    else if (amount === null) problem('amount', FILE_MESSAGES.amount);
+    let deliveryDate = defaultDeliveryDate(today);
+    if (cells.deliveryDate) {
+      const date = dateText(cells.deliveryDate);
+      if (date === null) problem('deliveryDate', FILE_MESSAGES.date);
+      else if (date < today) problem('deliveryDate', FILE_MESSAGES.pastDate);
+      else deliveryDate = date;
+    }
+    if (problems.length === before) {
+      checked.push({
+        line,
+        reference: cells.reference ? cells.reference.toUpperCase() : null,
+        phone,
+        plot: cells.plot,
+        quantityKg: quantityKg!,
+        amount: amount!,
+        deliveryDate,
+      });
+    }
+  }
+  return { checked, problems };
+}
+
+/** Tonnes to integer kg, exactly, from the text ('2', '2.5', '0,125'); null when invalid. */
+function tonnesText(text: string): number | null {
+  const match = /^(\d{1,9})(?:[.,](\d{1,3}))?$/.exec(text.replace(/[\s\u00a0\u202f]/g, ''));
+  if (!match) return null;
+  const kg = Number(match[1]) * 1000 + Number((match[2] ?? '').padEnd(3, '0'));
+  return kg > 0 ? kg : null;
+}
+
+/** Integer F CFA ('500000', '500 000'); null when invalid or zero. */
+function amountText(text: string): number | null {
+  const digits = text.replace(/[\s\u00a0\u202f]/g, '');
+  if (!/^\d{1,15}$/.test(digits)) return null;
+  const amount = Number(digits);
+  return amount > 0 && Number.isSafeInteger(amount) ? amount : null;
+}
+
+/** 'YYYY-MM-DD' or 'DD/MM/YYYY' (a real calendar day) to an ISO date; null otherwise. */
+function dateText(text: string): string | null {
+  let y: number, m: number, d: number;
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  const fr = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
+  if (iso) [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else if (fr) [y, m, d] = [Number(fr[3]), Number(fr[2]), Number(fr[1])];
+  else return null;
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) {
+    return null;
+  }
+  return date.toISOString().slice(0, 10);
+}
