@@ -84,6 +84,7 @@ describe('menu entries follow the route files', () => {
       'inputProviders',
     ]);
     expect(keys(ROLES.SUPER_ADMIN, false, FILE_ROUTE_PATHS)).toEqual([
+      'seasons',
       'adminSupplies',
       'growers',
       'cooperatives',
