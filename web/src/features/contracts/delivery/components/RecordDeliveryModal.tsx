@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
+import dayjs from 'dayjs';
 import { useEffect } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -106,6 +107,7 @@ export function RecordDeliveryModal({
               <DateField
                 label={t('actions.deliveredOn')}
                 withAsterisk
+                minDate={dayjs(contract.createdAt).format('YYYY-MM-DD')}
                 maxDate={today()}
                 clearable={false}
                 value={field.value || null}

@@ -12,10 +12,15 @@ import type { DeliveryContract } from '../api/delivery-contracts.js';
 
 const NOW = new Date(2026, 8, 30, 10); // 30 Sept 2026, local time
 
+/** The first message of each field, as the form shows it (zodResolver keeps the first). */
 const issues = (result: {
   success: boolean;
   error?: { issues: { path: PropertyKey[]; message: string }[] };
-}) => Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
+}) => {
+  const first: Record<string, string> = {};
+  for (const i of result.error?.issues ?? []) first[i.path.join('.')] ??= i.message;
+  return first;
+};
 
 describe('the delivery contract form', () => {
   it('defaults the delivery date to today + 5 months, the day clamped to the month end', () => {
