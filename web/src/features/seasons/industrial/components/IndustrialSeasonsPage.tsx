@@ -1,4 +1,4 @@
-import { Button } from '@mantine/core';
+import { Box, Button } from '@mantine/core';
 import { IconEye } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -10,7 +10,6 @@ import { ListPage } from '../../../../shared/ui/ListPage.js';
 import { StatusBadge } from '../../../../shared/ui/StatusBadge.js';
 import {
   LINK_STATUSES,
-  formatAmount,
   formatPeriod,
   formatQuantity,
   industrialSeasonsQuery,
@@ -51,13 +50,17 @@ export function IndustrialSeasonsPage({
     {
       name: 'productionAmount',
       title: t('list.columns.total'),
-      transform: (s) => formatAmount(s.productionAmount),
+      // The header says (Fcfa): the figure alone, grouped by thousands.
+      transform: (s) => formatQuantity(s.productionAmount),
     },
     {
       name: 'status',
       title: t('list.columns.status'),
       transform: (s) => (
-        <StatusBadge status={s.status} label={t(`statuses.${s.status}`, s.status)} />
+        // The whole badge, never cut to 'En att…' by a narrow column.
+        <Box miw="max-content">
+          <StatusBadge status={s.status} label={t(`statuses.${s.status}`, s.status)} />
+        </Box>
       ),
     },
     {

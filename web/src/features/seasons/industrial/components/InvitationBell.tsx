@@ -32,73 +32,71 @@ function IndustrialBell() {
   const count = rows.length;
   return (
     <Group justify="flex-end" mb="xs" data-testid="shell-bar">
-      <Popover
-        opened={opened}
-        onChange={setOpened}
-        position="bottom-end"
-        width={360}
-        shadow="md"
-        trapFocus
-        returnFocus
-        withinPortal
+      <Indicator
+        label={<span data-testid="invitation-count">{count}</span>}
+        disabled={count === 0}
+        color="red"
+        size={18}
+        offset={6}
       >
-        <Popover.Target>
-          <Indicator
-            label={<span data-testid="invitation-count">{count}</span>}
-            disabled={count === 0}
-            color="red"
-            size={18}
-            offset={6}
-          >
+        <Popover
+          opened={opened}
+          onChange={setOpened}
+          position="bottom-end"
+          width={360}
+          shadow="md"
+          trapFocus
+          returnFocus
+          withinPortal
+        >
+          <Popover.Target>
             <ActionIcon
               variant="default"
               size="lg"
               radius="xl"
               onClick={() => setOpened((o) => !o)}
               aria-label={count ? t('bell.labelCount', { count }) : t('bell.label')}
-              aria-haspopup="dialog"
-              aria-expanded={opened}
               data-testid="invitation-bell"
             >
               <IconBell size={20} aria-hidden />
             </ActionIcon>
-          </Indicator>
-        </Popover.Target>
-        <Popover.Dropdown role="dialog" aria-label={t('bell.title')}>
-          <Text fw={700} mb="sm">
-            {t('bell.title')}
-          </Text>
-          {count === 0 ? (
-            <Text size="sm" c="dimmed">
-              {t('bell.empty')}
+          </Popover.Target>
+          <Popover.Dropdown aria-label={t('bell.title')}>
+            <Text fw={700} mb="sm">
+              {t('bell.title')}
             </Text>
-          ) : (
-            <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }}>
-              {rows.map((invitation) => (
-                <li key={invitation.linkId}>
-                  <Text size="sm">{t('bell.added', { label: invitation.label })}</Text>
-                  <Group justify="space-between" align="center" mt={4}>
-                    <Text size="xs" c="dark.4">
-                      {t('bell.expires', { date: formatDay(invitation.expiresAt) })}
-                    </Text>
-                    <Button
-                      size="compact-sm"
-                      variant="light"
-                      aria-label={t('bell.viewDetailsOf', { label: invitation.label })}
-                      onClick={() => {
-                        setOpened(false);
-                        setAccepting(invitation.seasonId);
-                      }}
-                    >
-                      {t('bell.viewDetails')}
-                    </Button>
-                  </Group>
-                </li>
-              ))}
-            </Stack>
-          )}
-        </Popover.Dropdown>
-      </Popover>
+            {count === 0 ? (
+              <Text size="sm" c="dimmed">
+                {t('bell.empty')}
+              </Text>
+            ) : (
+              <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }}>
+                {rows.map((invitation) => (
+                  <li key={invitation.linkId}>
+                    <Text size="sm">{t('bell.added', { label: invitation.label })}</Text>
+                    <Group justify="space-between" align="center" mt={4}>
+                      <Text size="xs" c="dark.4">
+                        {t('bell.expires', { date: formatDay(invitation.expiresAt) })}
+                      </Text>
+                      <Button
+                        size="compact-sm"
+                        variant="light"
+                        aria-label={t('bell.viewDetailsOf', { label: invitation.label })}
+                        onClick={() => {
+                          setOpened(false);
+                          setAccepting(invitation.seasonId);
+                        }}
+                      >
+                        {t('bell.viewDetails')}
+                      </Button>
+                    </Group>
+                  </li>
+                ))}
+              </Stack>
+            )}
+          </Popover.Dropdown>
+        </Popover>
+      </Indicator>
       <SeasonAcceptance seasonId={accepting} onClose={() => setAccepting(null)} />
     </Group>
   );
