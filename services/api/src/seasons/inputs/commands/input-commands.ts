@@ -1,0 +1,247 @@
+import { sql } from 'kysely';
+import type { CommandPipeline } from '@filiere/event-store';
+import { NotFoundError } from '@filiere/platform';
+import { walletStreamId, type WalletState } from '../../../wallet/index.js';
+import { fingerprintOf, scopedKey } from '../../commands/run-command.js';
+import { seasonStreamId, type SeasonActor, type SeasonState } from '../../domain/index.js';
+import {
+  assignmentStreamId,
+  assignProvider,
+  banProvider,
+  evolveAssignment,
+  initialAssignmentState,
+  INPUT_MESSAGES,
+  maxQuantity,
+  type AssignmentAnswer,
+  type AssignmentState,
+  type InputEvent,
+  type ProviderFacts,
+} from '../domain/index.js';
+import type { InputsDb } from '../tables.js';
+import { runWithFacts, StaleFactsError } from './run.js';
+
+export interface AssignRequest {
+  linkId: number;
+  /** The supplier (input_suppliers.id) or its representative's user id. */
+  inputProviderId: string;
+  fertilizerId: number;
+  quantity: number;
+}
+
+/** A stream's version as the log holds it (0 when it has no event). */
+async function versionOf(db: InputsDb, streamId: string): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('version').as('v'))
+    .where('stream_id', '=', streamId)
+    .executeTakeFirst();
+  return Number(row?.v ?? 0);
+}
+
+/**
+ * Every assignment of a link, folded from the log (not the read model, which may lag): the
+ * maximum quantity must count an assignment committed a moment ago.
+ */
+export async function assignmentsOfLink(db: InputsDb, linkId: number): Promise<AssignmentState[]> {
+  const rows = await db
+    .selectFrom('events')
+    .select(['stream_id', 'type', 'data'])
+    .where(
+      'stream_id',
+      'in',
+      db
+        .selectFrom('events')
+        .select('stream_id')
+        .where('type', '=', 'InputProviderAssigned')
+        .where(sql<boolean>`(data->>'linkId')::integer = ${linkId}`),
+    )
+    .orderBy('position')
+    .execute();
+  const states = new Map<string, AssignmentState>();
+  for (const row of rows) {
+    const state = states.get(row.stream_id) ?? initialAssignmentState();
+    states.set(
+      row.stream_id,
+      evolveAssignment(state, { type: row.type, data: row.data } as unknown as InputEvent),
+    );
+  }
+  return [...states.values()];
+}
+
+export interface InputCommandDeps {
+  db: InputsDb;
+  pipeline: CommandPipeline;
+  now?: () => Date;
+}
+
+/**
+ * The input providers' command services: assign (stream `seasoninput-<id>` + the hold on
+ * the industrial's wallet, one append) and ban (the ban + the hold's release).
+ */
+export class InputCommands {
+  constructor(private readonly deps: InputCommandDeps) {}
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  /** The link's season and industrial, and the industrial's wallet (the read model's link rows never change owner). */
+  async linkOf(
+    linkId: number,
+  ): Promise<{ seasonId: number; userId: string; walletId: string | null }> {
+    const link = await this.deps.db
+      .selectFrom('season_links')
+      .innerJoin('users', 'users.id', 'season_links.user_id')
+      .select(['season_links.season_id', 'season_links.user_id', 'users.wallet_id'])
+      .where('season_links.id', '=', linkId)
+      .executeTakeFirst();
+    if (!link) throw new NotFoundError(INPUT_MESSAGES.linkNotFound);
+    return {
+      seasonId: link.season_id,
+      userId: link.user_id,
+      walletId: link.wallet_id ? String(link.wallet_id) : null,
+    };
+  }
+
+  private async providerFacts(inputProviderId: string): Promise<ProviderFacts | null> {
+    const supplier = await this.deps.db
+      .selectFrom('input_suppliers')
+      .innerJoin('users', 'users.id', 'input_suppliers.user_id')
+      .select([
+        'input_suppliers.id',
+        'input_suppliers.user_id',
+        'input_suppliers.deactivated_at',
+        'users.is_active',
+        'users.deleted_at',
+      ])
+      .where((eb) =>
+        eb.or([
+          eb('input_suppliers.id', '=', inputProviderId),
+          eb('input_suppliers.user_id', '=', inputProviderId),
+        ]),
+      )
+      .executeTakeFirst();
+    if (!supplier) return null;
+    const fertilizers = await this.deps.db
+      .selectFrom('supplier_fertilizers')
+      .select('fertilizer_id')
+      .where('supplier_id', '=', supplier.id)
+      .execute();
+    return {
+      userId: supplier.user_id,
+      active: !supplier.deactivated_at && supplier.is_active && !supplier.deleted_at,
+      fertilizerIds: fertilizers.map((f) => f.fertilizer_id),
+    };
+  }
+
+  private async nextId(): Promise<number> {
+    const { rows } = await sql<{
+      id: number;
+    }>`select nextval('season_input_ids')::integer as id`.execute(this.deps.db);
+    return rows[0]!.id;
+  }
+
+  /** POST user-cluster-input-provider. */
+  async assign(
+    actor: SeasonActor,
+    request: AssignRequest,
+    key?: string,
+  ): Promise<AssignmentAnswer> {
+    const link = await this.linkOf(request.linkId);
+    const provider = await this.providerFacts(request.inputProviderId);
+    const assignmentId = await this.nextId();
+    const now = this.now();
+    const walletStream = walletStreamId(link.walletId ?? 'none');
+    const seasonStream = seasonStreamId(link.seasonId);
+    const assignmentStream = assignmentStreamId(assignmentId);
+    return runWithFacts(this.deps.pipeline, {
+      idempotencyKey: scopedKey(actor.userId, 'inputs.assign', key),
+      fingerprint: fingerprintOf('inputs.assign', request),
+      streams: [assignmentStream, seasonStream, walletStream],
+      userId: actor.userId,
+      // The wallet's version first, then the link's assignments: every assignment and ban of
+      // the link appends to that wallet, so a decide that sees a newer wallet reads them again.
+      facts: async () => {
+        const walletVersion = await versionOf(this.deps.db, walletStream);
+        return {
+          walletVersion,
+          assignments: await assignmentsOfLink(this.deps.db, request.linkId),
+        };
+      },
+      decide: (states, facts) => {
+        if (states[walletStream]!.version > facts.walletVersion) throw new StaleFactsError();
+        return assignProvider(
+          {
+            assignment: states[assignmentStream]!.state as AssignmentState,
+            season: states[seasonStream]!.state as SeasonState,
+            wallet: states[walletStream]!.state as WalletState,
+          },
+          {
+            linkId: request.linkId,
+            fertilizerId: request.fertilizerId,
+            quantityKg: request.quantity,
+          },
+          { actor, assignmentId, now, provider, assignments: facts.assignments },
+        );
+      },
+    });
+  }
+
+  /** DELETE user-cluster-input-provider/{id}: bans the provider, releasing what the hold keeps. */
+  async ban(
+    actor: SeasonActor,
+    assignmentId: number,
+    key?: string,
+  ): Promise<AssignmentAnswer & { released: number }> {
+    const row = await this.deps.db
+      .selectFrom('events')
+      .select('data')
+      .where('stream_id', '=', assignmentStreamId(assignmentId))
+      .where('version', '=', 1)
+      .executeTakeFirst();
+    if (!row) throw new NotFoundError(INPUT_MESSAGES.assignmentNotFound);
+    const { linkId } = row.data as { linkId: number };
+    const link = await this.linkOf(linkId);
+    const walletStream = walletStreamId(link.walletId ?? 'none');
+    const assignmentStream = assignmentStreamId(assignmentId);
+    return runWithFacts(this.deps.pipeline, {
+      idempotencyKey: scopedKey(actor.userId, 'inputs.ban', key),
+      fingerprint: fingerprintOf('inputs.ban', { assignmentId }),
+      streams: [assignmentStream, walletStream],
+      userId: actor.userId,
+      facts: async () => null,
+      decide: (states) =>
+        banProvider(
+          {
+            assignment: states[assignmentStream]!.state as AssignmentState,
+            wallet: states[walletStream]!.state as WalletState,
+          },
+          { actor, now: this.now() },
+        ),
+    });
+  }
+
+  /**
+   * GET user-cluster-input-provider/input-quantite: the maximum still assignable for a
+   * fertilizer in the industrial's link to the season (0 when none), from the log.
+   */
+  async maxQuantity(
+    seasonId: number,
+    industrialUserId: string,
+    fertilizerId: number,
+  ): Promise<number> {
+    const season = await this.deps.pipeline.handle<SeasonState>({
+      streams: [seasonStreamId(seasonId)],
+      metadata: { userId: industrialUserId },
+      decide: (states) => ({
+        writes: [],
+        result: states[seasonStreamId(seasonId)]!.state as SeasonState,
+      }),
+    });
+    const state = season.result;
+    const link = state.links[industrialUserId];
+    if (!state.exists || !link) throw new NotFoundError(INPUT_MESSAGES.linkNotFound);
+    const assignments = await assignmentsOfLink(this.deps.db, link.linkId);
+    return maxQuantity(state, industrialUserId, fertilizerId, assignments);
+  }
+}
