@@ -16,6 +16,7 @@ export const requestsArea: SeasonsArea = {
   streams: [requestStream],
   projectors: requestProjectors,
   pushes: REQUEST_PUSHES,
+  http: async () => (await import('./http/index.js')).registerSeasonRequests,
 };
 
 // The area's face for the other seasons areas (deliveries).
