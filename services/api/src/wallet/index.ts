@@ -80,6 +80,8 @@ export {
 } from './domain/index.js';
 /** Wallet to wallet by its owner, for the seasons' accepted advances (PINEAPLE, SOCIAL). */
 export { transfer, type MovementAnswer, type Recipient } from './domain/index.js';
+/** Opens a wallet used for the first time (a grower paid an advance before it ever held money). */
+export { openWallet } from './domain/index.js';
 export { ExportRunner } from './export/export-runner.js';
 export type { WalletExportsTables } from './export/export-store.js';
 /** The streaming .xlsx sheet writer and its cursor reader (the actors' downloads use them). */
