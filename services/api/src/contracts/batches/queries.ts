@@ -61,7 +61,7 @@ export class BatchQueries {
         'r.product_type',
         'r.quantity_kg',
         'r.amount',
-        'r.delivery_date',
+        sql<string>`to_char(r.delivery_date, 'YYYY-MM-DD')`.as('delivery_date'),
       ])
       .where('r.preview_id', '=', previewId)
       .orderBy('r.line')
@@ -80,7 +80,7 @@ export class BatchQueries {
       productType: r.product_type,
       quantity: kgToTonnes(Number(r.quantity_kg)),
       amount: Number(r.amount),
-      deliveryDate: String(r.delivery_date).slice(0, 10),
+      deliveryDate: r.delivery_date,
     }));
   }
 
@@ -196,7 +196,7 @@ export class BatchQueries {
           'dc.quantity_kg',
           'dc.delivered_kg',
           'dc.amount',
-          'dc.delivery_date',
+          sql<string>`to_char(dc.delivery_date, 'YYYY-MM-DD')`.as('delivery_date'),
           'g.reference as grower_reference',
           'p.name as plot_name',
           'u.id as user_id',
@@ -224,7 +224,7 @@ export class BatchQueries {
         reference: r.reference,
         status: r.status,
         createdAt: new Date(r.created_at).toISOString(),
-        deliveryDate: String(r.delivery_date).slice(0, 10),
+        deliveryDate: r.delivery_date,
         growerReference: r.grower_reference,
         plotName: r.plot_name,
         rightSide: { id: r.user_id, firstname: r.firstname, lastname: r.lastname },

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { canonicalJson, type CommandPipeline, type StreamState } from '@filiere/event-store';
 import { BusinessRuleError, ForbiddenError, NotFoundError } from '@filiere/platform';
 import type { ActorsTables } from '../../../actors/index.js';
@@ -366,6 +366,8 @@ export class ContractBatchCommands {
     const rows = await this.db
       .selectFrom('contract_batch_preview_rows')
       .selectAll()
+      // The date as ISO text, whatever the pool's date parsing.
+      .select(sql<string>`to_char(delivery_date, 'YYYY-MM-DD')`.as('delivery_date'))
       .where('preview_id', '=', previewId)
       .orderBy('line')
       .execute();
@@ -434,7 +436,7 @@ export class ContractBatchCommands {
               productType: row.product_type as 'CAYENNE_LISSE' | 'PAIN_DE_SUCRE' | null,
               quantityKg: Number(row.quantity_kg),
               amount: Number(row.amount),
-              deliveryDate: String(row.delivery_date).slice(0, 10),
+              deliveryDate: row.delivery_date,
             },
             { userId: user.id, role: user.role_code },
             {

@@ -41,7 +41,7 @@ export const FILE_MESSAGES = {
   type: 'Le fichier doit être un classeur Excel (.xlsx) ou un fichier CSV (.csv)',
   tooBig: 'Le fichier dépasse la taille maximale de 5 Mo',
   tooManyRows: (max: number) =>
-    `Le fichier dépasse ${new Intl.NumberFormat('fr-FR').format(max)} lignes de producteurs`,
+    `Le fichier dépasse ${String(max).replace(/\B(?=(\d{3})+$)/g, ' ')} lignes de producteurs`,
   empty: 'Le fichier ne contient aucun producteur',
   unreadable: 'Le fichier est illisible ou endommagé',
   missingColumn: 'Colonne manquante',

@@ -1,0 +1,207 @@
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { normalizeBeninPhone } from '../../../identity/index.js';
+import { checkCells, readContractFile, type FileProblem } from './contract-file.js';
+
+const HEADER = [
+  'Référence producteur',
+  'Téléphone',
+  'Parcelle',
+  'Quantité (t)',
+  'Montant (FCFA)',
+  'Date de livraison',
+];
+
+async function xlsx(rows: unknown[][]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Contrats');
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+const problemsOf = async (promise: Promise<unknown>): Promise<FileProblem[]> => {
+  try {
+    await promise;
+  } catch (error) {
+    return (error as { data: { problems: FileProblem[] } }).data.problems;
+  }
+  throw new Error('expected a refusal');
+};
+
+describe('the create-many file', () => {
+  it('reads an .xlsx: numbers, dates and text cells, empty rows skipped, lines as in the sheet', async () => {
+    const file = await xlsx([
+      HEADER,
+      ['PRD-000001', '', 'Parcelle A', 2.5, 100000, new Date(Date.UTC(2027, 0, 15))],
+      [],
+      ['', '97000001', '', '1,125', '50 000', '15/02/2027'],
+    ]);
+    const rows = await readContractFile(file, 'lot.xlsx');
+    expect(rows).toEqual([
+      {
+        line: 2,
+        cells: {
+          reference: 'PRD-000001',
+          phone: '',
+          plot: 'Parcelle A',
+          quantity: '2.5',
+          amount: '100000',
+          deliveryDate: '2027-01-15',
+        },
+      },
+      {
+        line: 4,
+        cells: {
+          reference: '',
+          phone: '97000001',
+          plot: '',
+          quantity: '1,125',
+          amount: '50 000',
+          deliveryDate: '15/02/2027',
+        },
+      },
+    ]);
+  });
+
+  it('reads a .csv with ; or , separators, quotes, a BOM and headers in any order', async () => {
+    const semicolon = Buffer.from(
+      '\ufeffMontant (FCFA);Référence producteur;Quantité (t)\n"1 000";PRD-1;"2,5"\n',
+    );
+    expect(await readContractFile(semicolon, 'a.csv')).toEqual([
+      {
+        line: 2,
+        cells: {
+          reference: 'PRD-1',
+          phone: '',
+          plot: '',
+          quantity: '2,5',
+          amount: '1 000',
+          deliveryDate: '',
+        },
+      },
+    ]);
+    const comma = Buffer.from('reference,quantity,amount,plot\nPRD-2,3,700,"Champ, nord"\n');
+    expect((await readContractFile(comma, 'b.csv'))[0]!.cells.plot).toBe('Champ, nord');
+  });
+
+  it('names every bad cell by line, column and reason', () => {
+    const { checked, problems } = checkCells(
+      [
+        {
+          line: 2,
+          cells: {
+            reference: 'PRD-1',
+            phone: '',
+            plot: '',
+            quantity: '2.5',
+            amount: '1000',
+            deliveryDate: '',
+          },
+        },
+        {
+          line: 3,
+          cells: {
+            reference: '',
+            phone: '12',
+            plot: '',
+            quantity: '0',
+            amount: '1.5',
+            deliveryDate: '2026-13-01',
+          },
+        },
+        {
+          line: 4,
+          cells: {
+            reference: '',
+            phone: '',
+            plot: '',
+            quantity: '',
+            amount: '',
+            deliveryDate: '01/01/2020',
+          },
+        },
+      ],
+      '2026-11-25',
+      normalizeBeninPhone,
+    );
+    expect(checked).toEqual([
+      {
+        line: 2,
+        reference: 'PRD-1',
+        phone: null,
+        plot: '',
+        quantityKg: 2500,
+        amount: 1000,
+        deliveryDate: '2027-04-25',
+      },
+    ]);
+    expect(problems).toEqual([
+      { line: 3, column: 'Téléphone', reason: 'Numéro de téléphone invalide' },
+      {
+        line: 3,
+        column: 'Quantité (t)',
+        reason: 'Entré non valide : une quantité en tonnes, au plus trois décimales, non nulle',
+      },
+      {
+        line: 3,
+        column: 'Montant (FCFA)',
+        reason: 'Entré non valide : un montant entier en FCFA, non nul',
+      },
+      { line: 3, column: 'Date de livraison', reason: 'Date invalide : AAAA-MM-JJ ou JJ/MM/AAAA' },
+      {
+        line: 4,
+        column: 'Référence producteur',
+        reason: 'Renseignez la référence ou le téléphone du producteur',
+      },
+      { line: 4, column: 'Quantité (t)', reason: 'Ce champ est obligatoire' },
+      { line: 4, column: 'Montant (FCFA)', reason: 'Ce champ est obligatoire' },
+      {
+        line: 4,
+        column: 'Date de livraison',
+        reason: 'La date de livraison ne peut pas être passée',
+      },
+    ]);
+  });
+
+  it('refuses missing columns, too many rows, too many bytes, and a type that is not what the extension says', async () => {
+    expect(
+      await problemsOf(readContractFile(Buffer.from('Parcelle;Montant\nA;1\n'), 'a.csv')),
+    ).toEqual([
+      {
+        line: 1,
+        column: 'Référence producteur',
+        reason: 'Colonne manquante : « Référence producteur » ou « Téléphone »',
+      },
+      { line: 1, column: 'Quantité (t)', reason: 'Colonne manquante : « Quantité (t) »' },
+    ]);
+    const limits = { maxBytes: 1000, maxRows: 2 };
+    const three = await xlsx([
+      HEADER,
+      ['A', '', '', 1, 1],
+      ['B', '', '', 1, 1],
+      ['C', '', '', 1, 1],
+    ]);
+    expect(
+      await problemsOf(readContractFile(three, 'a.xlsx', { maxBytes: 1e6, maxRows: 2 })),
+    ).toEqual([
+      { line: 0, column: 'Fichier', reason: 'Le fichier dépasse 2 lignes de producteurs' },
+    ]);
+    const csvThree = Buffer.from(`${HEADER.join(';')}\nA;;;1;1;\nB;;;1;1;\nC;;;1;1;\n`);
+    expect((await problemsOf(readContractFile(csvThree, 'a.csv', limits)))[0]!.reason).toBe(
+      'Le fichier dépasse 2 lignes de producteurs',
+    );
+    expect(
+      (await problemsOf(readContractFile(Buffer.alloc(1001, 'a'), 'a.csv', limits)))[0]!.reason,
+    ).toBe('Le fichier dépasse la taille maximale de 5 Mo');
+    const type = 'Le fichier doit être un classeur Excel (.xlsx) ou un fichier CSV (.csv)';
+    expect((await problemsOf(readContractFile(Buffer.from('a;b'), 'a.xlsx')))[0]!.reason).toBe(
+      type,
+    );
+    expect((await problemsOf(readContractFile(three, 'a.csv')))[0]!.reason).toBe(type);
+    expect(
+      (await problemsOf(readContractFile(Buffer.from([0xff, 0xfe, 0x00, 0x41]), 'a.csv')))[0]!
+        .reason,
+    ).toBe(type);
+    expect((await problemsOf(readContractFile(Buffer.from('a;b'), 'a.pdf')))[0]!.reason).toBe(type);
+  });
+});
