@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { DateField } from '../../../shared/ui/DateField.js';
 import { MoneyInput } from '../../../shared/ui/MoneyInput.js';
 import { useFieldError } from '../../../shared/ui/use-field-error.js';
-import type { SeasonFormValues } from './season-form.js';
+import { parseDay, type SeasonFormValues } from './season-form.js';
 
 /**
  * The season's six fields (spec §2.8 step 1, §2.9): name, start and end dates, price of a kg
@@ -49,6 +49,7 @@ export function SeasonFields({
           label={label}
           withAsterisk
           minDate={minDate}
+          dateParser={parseDay}
           value={field.value ?? null}
           onChange={(v) => field.onChange(v ?? null)}
           onBlur={field.onBlur}

@@ -24,6 +24,7 @@ const decimalText = (min: number, max: number, minKey: string, maxKey: string) =
     .trim()
     .min(1, msg.required)
     .superRefine((value, ctx) => {
+      if (value === '') return; // 'Ce champ est obligatoire' already
       if (!DECIMAL.test(value)) return void ctx.addIssue({ code: 'custom', message: msg.invalid });
       if (!TWO_DECIMALS.test(value)) {
         return void ctx.addIssue({ code: 'custom', message: R('twoDecimals') });
@@ -100,6 +101,19 @@ export const toFertilizerLineValues = (line: SeasonFertilizerLine): FertilizerLi
   amount: line.amount,
   index: String(line.index),
 });
+
+/**
+ * A typed day as the field shows it (`31/12/2026`) to 'YYYY-MM-DD', or null: the picker's
+ * default parser reads `01/12/2026` as January 12th.
+ */
+export function parseDay(text: string): string | null {
+  const match = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/.exec(text);
+  if (!match) return null;
+  const [, d, m, y] = match;
+  const iso = `${y}-${m!.padStart(2, '0')}-${d!.padStart(2, '0')}`;
+  const date = new Date(`${iso}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(iso) ? iso : null;
+}
 
 /** Step 1 / the small form: the season's general information. */
 export interface SeasonFormValues {
