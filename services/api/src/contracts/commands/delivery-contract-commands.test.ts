@@ -403,6 +403,146 @@ describe('delivery contract commands', () => {
       expect(all.count).toBe(own.json().count);
     });
 
+    const patch = (who: SignedInUser | null, url: string, body?: unknown) =>
+      app.inject({
+        method: 'PATCH',
+        url,
+        headers: who ? bearer(app, who, who.role_code) : {},
+        ...(body === undefined ? {} : { payload: body as object }),
+      });
+    const newContract = async () =>
+      (await post(aggregator, { growerId, productId: plotId, quantity: 2, amount: 100_000 })).json()
+        .contractId as string;
+
+    it('PATCH confirm: the grower (200, again 200), another grower or an aggregator refused, unknown 404', async () => {
+      const db = testDb.db as Kysely<Database>;
+      const id = await newContract();
+      const url = `/api/contracts/delivery-contract/${id}/confirm`;
+      expect((await patch(null, url)).statusCode).toBe(401);
+      expect((await patch(aggregator, url)).statusCode).toBe(403);
+      const coop = (await userLoader(db)(
+        (await findDemoUser(db, 'cooperative@demo.filiere.bj')).id,
+      ))!;
+      // A cooperative the grower is not a member of: 403 with the French reason.
+      const refused = await patch(coop, url);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().message).toBe(
+        'Seul le producteur ou sa coopérative peut confirmer ce contrat',
+      );
+      const ok = await patch(grower, url);
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json()).toMatchObject({ contractId: id, status: 'CONFIRMED' });
+      expect((await patch(grower, url)).json()).toMatchObject({ status: 'CONFIRMED' });
+      expect(
+        (await patch(grower, '/api/contracts/delivery-contract/not-a-uuid/confirm')).statusCode,
+      ).toBe(400);
+      expect(
+        (
+          await patch(
+            grower,
+            '/api/contracts/delivery-contract/99999999-9999-4999-8999-999999999999/confirm',
+          )
+        ).statusCode,
+      ).toBe(404);
+    });
+
+    it('PATCH confirm by the grower’s cooperative', async () => {
+      const db = testDb.db as Kysely<Database>;
+      const coop = (await userLoader(db)(
+        (await findDemoUser(db, 'cooperative@demo.filiere.bj')).id,
+      ))!;
+      await db
+        .insertInto('cooperatives')
+        .values({
+          organization_id: coop.organization_id!,
+          user_id: coop.id,
+          cluster_id: grower.cluster_id!,
+          ifu: '1234567890123',
+        })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      await db
+        .updateTable('growers')
+        .set({ cooperative_id: coop.organization_id })
+        .where('id', '=', growerId)
+        .execute();
+      try {
+        const id = await newContract();
+        const ok = await patch(coop, `/api/contracts/delivery-contract/${id}/confirm`);
+        expect(ok.statusCode).toBe(200);
+        expect(ok.json()).toMatchObject({ status: 'CONFIRMED' });
+      } finally {
+        await db
+          .updateTable('growers')
+          .set({ cooperative_id: null })
+          .where('id', '=', growerId)
+          .execute();
+      }
+    });
+
+    it('PATCH delivery: the aggregator records tonnes and date once confirmed; French refusals', async () => {
+      const db = testDb.db as Kysely<Database>;
+      const id = await newContract();
+      const url = `/api/contracts/delivery-contract/${id}/delivery`;
+      // The routes' commands run on the real clock.
+      const today = new Date().toISOString().slice(0, 10);
+      const body = { quantity: '1.75', deliveredOn: today };
+      const pending = await patch(aggregator, url, body);
+      expect(pending.statusCode).toBe(422);
+      expect(pending.json().message).toBe('Ce contrat n’est pas encore confirmé par le producteur');
+      await patch(grower, `/api/contracts/delivery-contract/${id}/confirm`);
+      expect((await patch(grower, url, body)).statusCode).toBe(403);
+      const other = (await userLoader(db)((await findDemoUser(db, DEMO_SECOND_AGGREGATOR)).id))!;
+      expect((await patch(other, url, body)).statusCode).toBe(403);
+      const bad = await patch(aggregator, url, { quantity: 'abc', deliveredOn: 'hier' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().fields).toMatchObject({ deliveredOn: 'Ce champ est obligatoire' });
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      const future = await patch(aggregator, url, { quantity: 1, deliveredOn: tomorrow });
+      expect(future.statusCode).toBe(400);
+      expect(future.json().fields).toMatchObject({
+        deliveredOn: 'La date de livraison ne peut pas être dans le futur',
+      });
+      const ok = await patch(aggregator, url, body);
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json()).toMatchObject({ contractId: id, status: 'DELIVERED' });
+      expect((await patch(aggregator, url, body)).statusCode).toBe(200);
+      const [, , recorded] = await app.eventStore.readStream(`contract-${id}`);
+      expect(recorded).toMatchObject({
+        type: 'DeliveryRecorded',
+        data: { deliveredKg: 1_750, deliveredOn: today },
+      });
+      // Delivered: cancelling is refused.
+      const cancel = await app.inject({
+        method: 'DELETE',
+        url: `/api/contracts/delivery-contract/${id}`,
+        headers: bearer(app, aggregator, aggregator.role_code),
+      });
+      expect(cancel.statusCode).toBe(422);
+      expect(cancel.json().message).toBe('Un contrat livré ne peut plus être annulé');
+    });
+
+    it('DELETE cancels and releases the hold; the grower cannot; another aggregator 403', async () => {
+      const db = testDb.db as Kysely<Database>;
+      const id = await newContract();
+      const del = (who: SignedInUser) =>
+        app.inject({
+          method: 'DELETE',
+          url: `/api/contracts/delivery-contract/${id}`,
+          headers: bearer(app, who, who.role_code),
+        });
+      expect((await del(grower)).statusCode).toBe(403);
+      const other = (await userLoader(db)((await findDemoUser(db, DEMO_SECOND_AGGREGATOR)).id))!;
+      expect((await del(other)).statusCode).toBe(403);
+      const before = await walletOf(aggregator.wallet_id);
+      const ok = await del(aggregator);
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json()).toMatchObject({ status: 'CANCELED' });
+      const after = await walletOf(aggregator.wallet_id);
+      expect(after.availableBalance).toBe(before.availableBalance + 100_000);
+      expect(after.holds[`contract-${id}`]).toMatchObject({ status: 'RELEASED', remaining: 0 });
+    });
+
     it('smarts/{userId}/LIVRAISON: {data, count} with the grower as right side, search, filters, reach', async () => {
       const db = testDb.db as Kysely<Database>;
       const url = `/api/contracts/smarts/${aggregator.id}/LIVRAISON`;

@@ -8,8 +8,11 @@ import type { SignedInUser } from '../../kernel/actor.js';
 import { placeHold, releaseHold, walletStreamId, type WalletState } from '../../wallet/index.js';
 import {
   cancelDeliveryContract,
+  confirmDeliveryContract,
   contractStreamId,
   createDeliveryContract,
+  markOutOfTime,
+  recordDelivery,
   tonnesToKg,
   type ContractActor,
   type ContractAnswer,
@@ -18,7 +21,7 @@ import {
 
 /** What the contract commands read: identity's users (wallets) and the actors' growers, plots. */
 export type ContractFactsTables = Pick<IdentityTables, 'users'> &
-  Pick<ActorsTables, 'growers' | 'plots'>;
+  Pick<ActorsTables, 'growers' | 'plots' | 'cooperatives'>;
 
 /** `POST /api/contracts/delivery-contract` as validated (§3: quantity in tonnes, amount F CFA). */
 export interface DeliveryContractRequest {
@@ -149,19 +152,93 @@ export class DeliveryContractCommands {
     return stored.$result;
   }
 
+  /** The contract's current state (through the pipeline's cache); 404 when it does not exist. */
+  private async contractOf(contractId: string, userId: string): Promise<ContractState> {
+    const contractStream = contractStreamId(contractId);
+    const { result } = await this.pipeline.handle({
+      streams: [contractStream],
+      metadata: { userId },
+      decide: (states: Record<string, StreamState>) => ({
+        writes: [],
+        result: states[contractStream]!.state as ContractState,
+      }),
+    });
+    const state = result as ContractState;
+    if (!state.exists) throw new NotFoundError('Contrat introuvable');
+    return state;
+  }
+
+  /** One command over the contract's stream alone. */
+  private async onContract(
+    user: { id: string },
+    contractId: string,
+    decide: (state: ContractState) => { writes: unknown[]; result: ContractAnswer | null },
+  ): Promise<ContractAnswer | null> {
+    const contractStream = contractStreamId(contractId);
+    const { result } = await this.pipeline.handle({
+      streams: [contractStream],
+      metadata: { userId: user.id },
+      decide: (states: Record<string, StreamState>) =>
+        decide(states[contractStream]!.state as ContractState) as never,
+    });
+    return result as ContractAnswer | null;
+  }
+
+  /**
+   * PATCH contracts/delivery-contract/{id}/confirm: the grower's user, or the user of the
+   * grower's cooperative (looked up now: the cooperative the grower belongs to today).
+   */
+  async confirm(user: SignedInUser, contractId: string): Promise<ContractAnswer> {
+    const current = await this.contractOf(contractId, user.id);
+    const cooperative = await this.db
+      .selectFrom('growers as g')
+      .innerJoin('cooperatives as c', 'c.organization_id', 'g.cooperative_id')
+      .select('c.user_id')
+      .where('g.id', '=', current.growerId)
+      .where('c.deactivated_at', 'is', null)
+      .executeTakeFirst();
+    const answer = await this.onContract(user, contractId, (state) =>
+      confirmDeliveryContract(state, actorOf(user), {
+        now: this.clock().toISOString(),
+        cooperativeUserId: cooperative?.user_id ?? null,
+      }),
+    );
+    return answer!;
+  }
+
+  /** PATCH contracts/delivery-contract/{id}/delivery: the weighed quantity (t) and its date. */
+  async recordDelivery(
+    user: SignedInUser,
+    contractId: string,
+    input: { quantity: string | number; deliveredOn: string },
+  ): Promise<ContractAnswer> {
+    const deliveredKg = tonnesToKg(input.quantity);
+    await this.contractOf(contractId, user.id);
+    const answer = await this.onContract(user, contractId, (state) =>
+      recordDelivery(state, { deliveredKg, deliveredOn: input.deliveredOn }, actorOf(user), {
+        now: this.clock().toISOString(),
+      }),
+    );
+    return answer!;
+  }
+
+  /**
+   * The scheduled job's step: CONFIRMED past its delivery date → OUTTIME; anything else
+   * writes nothing. Answers whether this call turned it OUTTIME.
+   */
+  async markOutOfTime(contractId: string): Promise<boolean> {
+    let changed = false;
+    await this.onContract({ id: 'system' }, contractId, (state) => {
+      const decided = markOutOfTime(state, { now: this.clock().toISOString() });
+      changed = decided.writes.length > 0;
+      return decided;
+    });
+    return changed;
+  }
+
   async cancel(user: SignedInUser, contractId: string): Promise<ContractAnswer> {
     const contractStream = contractStreamId(contractId);
-    const [current] = await this.pipeline
-      .handle({
-        streams: [contractStream],
-        metadata: { userId: user.id },
-        decide: (states: Record<string, StreamState>) => ({
-          writes: [],
-          result: states[contractStream]!.state as ContractState,
-        }),
-      })
-      .then((r) => [r.result as ContractState]);
-    if (!current?.exists) throw new NotFoundError('Contrat introuvable');
+    const current = await this.contractOf(contractId, user.id);
     const walletId = await this.walletOf(current.aggregatorUserId);
     const walletStream = walletStreamId(walletId);
     const { result } = await this.pipeline.handle({

@@ -26,6 +26,11 @@ export const CONTRACT_ROUTE_ROLES = {
   create: [ROLE.INDUSTRIAL],
   /** Contract pages (§6): super admin and admin all, an aggregator its own. */
   read: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.INDUSTRIAL],
+  /** Confirming: the grower (its own contract) or its cooperative's user (the decider checks). */
+  confirm: [ROLE.GROWER, ROLE.FARMER_ORGANIZATION],
+  /** Recording the weighed delivery, cancelling: the contract's aggregator. */
+  deliver: [ROLE.INDUSTRIAL],
+  cancel: [ROLE.INDUSTRIAL],
 } as const;
 
 const uuid = z.guid({ message: REQUIRED });
@@ -72,6 +77,18 @@ const rowAnswer = z.object({
   recoveredAmount: z.number().int().nullable(),
   growerNet: z.number().int().nullable(),
   createdAt: z.string(),
+});
+const contractParams = z.object({ id: z.guid({ message: INVALID }) });
+const deliveryBody = z.object({
+  /** Tonnes weighed (at most three decimals). */
+  quantity: z.union([
+    z
+      .number({ message: INVALID })
+      .positive({ message: INVALID })
+      .max(1_000_000, { message: INVALID }),
+    storableString().trim().min(1, { message: REQUIRED }).max(20, { message: INVALID }),
+  ]),
+  deliveredOn: z.iso.date({ message: REQUIRED }),
 });
 const listQuery = z.object({
   page: z.coerce.number({ message: INVALID }).int().min(1).max(100_000).default(1),
@@ -177,6 +194,59 @@ export function contractRoutes(
         q: request.query.q,
         onlyParent: request.query.onlyParent,
       }),
+  );
+
+  app.patch(
+    '/contracts/delivery-contract/:id/confirm',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Confirmer un contrat de livraison (le producteur ou sa coopérative) : En attente → prêt pour la livraison',
+        params: contractParams,
+        response: { 200: contractAnswer },
+      },
+      preHandler: [scope.requireRoles(...CONTRACT_ROUTE_ROLES.confirm)],
+    },
+    async (request) => commands.confirm(request.actor!, request.params.id),
+  );
+
+  app.patch(
+    '/contracts/delivery-contract/:id/delivery',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Enregistrer la livraison pesée (l’agrégateur du contrat) : quantité en tonnes et date ; prêt pour la livraison → Livraison disponible',
+        params: contractParams,
+        body: deliveryBody,
+        response: { 200: contractAnswer },
+      },
+      preHandler: [scope.requireRoles(...CONTRACT_ROUTE_ROLES.deliver)],
+    },
+    async (request) =>
+      commands.recordDelivery(request.actor!, request.params.id, {
+        quantity: request.body.quantity,
+        deliveredOn: request.body.deliveredOn,
+      }),
+  );
+
+  app.delete(
+    '/contracts/delivery-contract/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Annuler un contrat de livraison (l’agrégateur du contrat) : libère sa réservation ; un contrat livré ne peut plus être annulé',
+        params: contractParams,
+        response: { 200: contractAnswer },
+      },
+      preHandler: [scope.requireRoles(...CONTRACT_ROUTE_ROLES.cancel)],
+    },
+    async (request) => commands.cancel(request.actor!, request.params.id),
   );
 
   app.get(
