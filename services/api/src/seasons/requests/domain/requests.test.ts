@@ -307,6 +307,23 @@ describe('accepting and rejecting', () => {
     expect(fold(state, d.writes)).toMatchObject({ status: 'CONFIRMED', debtId: 'request-123' });
   });
 
+  it('PINEAPLE to a grower whose wallet never held money: opened in the same append', () => {
+    const state = given([
+      input({ type: 'PINEAPLE', fertilizerId: undefined, amount: 10_000, quantityKg: 500 }),
+    ]);
+    const d = acceptRequest(
+      {
+        request: state,
+        payer: wallet('w-payer', 20_000),
+        grower: initialWalletState(),
+        debt: noDebt,
+      },
+      moneyFacts(),
+    );
+    const growerWrite = d.writes.find((w) => w.streamId === 'wallet-w-grower')!;
+    expect(growerWrite.events.map((e) => e.type)).toEqual(['WalletOpened', 'TransferReceived']);
+  });
+
   it('PINEAPLE with a short available balance: 422 naming the missing amount', () => {
     const state = given([
       input({ type: 'PINEAPLE', fertilizerId: undefined, amount: 150_000, quantityKg: 2_000 }),

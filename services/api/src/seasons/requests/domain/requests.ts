@@ -9,6 +9,8 @@ import {
 import { debtStreamId, openDebt, type DebtState } from '../../../contracts/index.js';
 import { ROLE } from '../../../kernel/roles.js';
 import {
+  evolveWallet,
+  openWallet,
   transfer,
   walletStreamId,
   type Recipient,
@@ -372,7 +374,7 @@ export function acceptRequest(states: AcceptStates, facts: AcceptFacts): Decisio
     );
   }
   if (!facts.recipient) throw new Error('acceptRequest: the grower’s account is needed');
-  if (payer.opened && state.amount > payer.availableBalance) {
+  if (state.amount > payer.availableBalance) {
     const missing = state.amount - payer.availableBalance;
     throw new BusinessRuleError(
       `Solde disponible insuffisant : il manque ${formatAmount(missing)} FCFA pour accepter la demande ${state.reference}`,
@@ -381,8 +383,16 @@ export function acceptRequest(states: AcceptStates, facts: AcceptFacts): Decisio
   }
   const transferId = requestTransferId(requestId);
   const label = state.type === 'PINEAPLE' ? 'Avance sur ananas' : 'Financement social';
+  // A grower's wallet opens on its first money, in the same append.
+  const opening = grower.opened
+    ? []
+    : openWallet(grower, { walletId: facts.growerWalletId, ownerUserId: facts.recipient.userId })
+        .writes;
+  const destination = opening
+    .flatMap((w) => w.events)
+    .reduce((wallet, event) => evolveWallet(wallet, event), grower);
   const moved = transfer(
-    { source: payer, destination: grower },
+    { source: payer, destination },
     {
       reference: transferId,
       sourceWalletId: facts.payerWalletId,
@@ -423,7 +433,14 @@ export function acceptRequest(states: AcceptStates, facts: AcceptFacts): Decisio
     transferId,
   });
   return {
-    writes: [{ streamId, events: [accepted] }, ...moved.writes, ...opened.writes],
+    writes: [
+      { streamId, events: [accepted] },
+      ...moved.writes.map((w) => {
+        const open = opening.find((o) => o.streamId === w.streamId);
+        return open ? { streamId: w.streamId, events: [...open.events, ...w.events] } : w;
+      }),
+      ...opened.writes,
+    ],
     result: { ...answerOf(state), status: 'CONFIRMED' },
   };
 }
