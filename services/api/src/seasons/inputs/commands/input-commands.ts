@@ -85,22 +85,28 @@ export class InputCommands {
     return this.deps.now?.() ?? new Date();
   }
 
-  /** The link's season and industrial, and the industrial's wallet (the read model's link rows never change owner). */
+  /**
+   * The link's season and industrial (from the log: the read model may lag behind an
+   * acceptance), and the industrial's wallet. A link never changes season or industrial.
+   */
   async linkOf(
     linkId: number,
   ): Promise<{ seasonId: number; userId: string; walletId: string | null }> {
-    const link = await this.deps.db
-      .selectFrom('season_links')
-      .innerJoin('users', 'users.id', 'season_links.user_id')
-      .select(['season_links.season_id', 'season_links.user_id', 'users.wallet_id'])
-      .where('season_links.id', '=', linkId)
+    const attached = await this.deps.db
+      .selectFrom('events')
+      .select('data')
+      .where('type', '=', 'IndustrialAttached')
+      .where(sql<boolean>`(data->>'linkId')::integer = ${linkId}`)
+      .orderBy('position', 'desc')
       .executeTakeFirst();
-    if (!link) throw new NotFoundError(INPUT_MESSAGES.linkNotFound);
-    return {
-      seasonId: link.season_id,
-      userId: link.user_id,
-      walletId: link.wallet_id ? String(link.wallet_id) : null,
-    };
+    if (!attached) throw new NotFoundError(INPUT_MESSAGES.linkNotFound);
+    const { seasonId, userId } = attached.data as { seasonId: number; userId: string };
+    const user = await this.deps.db
+      .selectFrom('users')
+      .select('wallet_id')
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    return { seasonId, userId, walletId: user?.wallet_id ? String(user.wallet_id) : null };
   }
 
   private async providerFacts(inputProviderId: string): Promise<ProviderFacts | null> {

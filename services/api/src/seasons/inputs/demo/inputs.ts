@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { parseConfig } from '@filiere/platform';
 import { findDemoUser } from '../../../identity/index.js';
 import type { DemoContext, DemoStep } from '../../../kernel/module.js';
@@ -33,14 +34,18 @@ export const inputsDemoStep: DemoStep = {
 async function loadInputsDemo(app: FastifyInstance, ctx: DemoContext): Promise<void> {
   const db = seasonsDb(ctx.db);
   const aggregator = await findDemoUser(ctx.db, 'agregateur@demo.filiere.bj');
-  const link = await db
-    .selectFrom('season_links')
-    .innerJoin('seasons', 'seasons.id', 'season_links.season_id')
-    .select('season_links.id')
-    .where('seasons.label', '=', DEMO_SEASON_LABEL)
-    .where('season_links.user_id', '=', aggregator.id)
-    .where('season_links.status', '=', 'CONFIRMED')
+  // The read model is not projected while the demo loads: the link comes from the log.
+  const accepted = await db
+    .selectFrom('events')
+    .select('data')
+    .where('type', '=', 'IndustrialAccepted')
+    .where(sql<boolean>`data->>'userId' = ${aggregator.id}`)
+    .where(
+      sql<boolean>`(data->>'seasonId')::integer in (select (data->>'seasonId')::integer from events where type = 'SeasonCreated' and data->>'label' = ${DEMO_SEASON_LABEL})`,
+    )
+    .orderBy('position', 'desc')
     .executeTakeFirstOrThrow();
+  const link = { id: (accepted.data as { linkId: number }).linkId };
   const headers = {
     authorization: `Bearer ${app.jwt.sign({ sub: aggregator.id, role: ROLE.INDUSTRIAL })}`,
   };
