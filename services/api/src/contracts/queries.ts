@@ -42,6 +42,18 @@ export interface DeliveryContractRow {
 
 type Row = Selectable<ContractsTables['delivery_contracts']>;
 
+/**
+ * A DATE column as the pool reads it — a Date at the process's local midnight, not a string
+ * (`String(date).slice(0, 10)` gave 'Thu Apr 22') — as the API's 'YYYY-MM-DD'.
+ */
+export function isoDay(value: unknown): string {
+  if (value instanceof Date) {
+    const pad = (n: number) => String(n).padStart(2, '0');
+    return `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;
+  }
+  return String(value).slice(0, 10);
+}
+
 function toRow(r: Row): DeliveryContractRow {
   return {
     id: r.id,
@@ -53,10 +65,10 @@ function toRow(r: Row): DeliveryContractRow {
     productType: r.product_type,
     quantity: kgToTonnes(Number(r.quantity_kg)),
     amount: Number(r.amount),
-    deliveryDate: String(r.delivery_date).slice(0, 10),
+    deliveryDate: isoDay(r.delivery_date),
     status: r.status,
     deliveredQuantity: r.delivered_kg === null ? null : kgToTonnes(Number(r.delivered_kg)),
-    deliveredOn: r.delivered_on === null ? null : String(r.delivered_on).slice(0, 10),
+    deliveredOn: r.delivered_on === null ? null : isoDay(r.delivered_on),
     deliveredAmount: r.delivered_amount === null ? null : Number(r.delivered_amount),
     recoveredAmount: r.recovered_amount === null ? null : Number(r.recovered_amount),
     growerNet: r.grower_net === null ? null : Number(r.grower_net),

@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { useTestDatabase } from '@filiere/platform/testing';
+import type { Database } from '../database.js';
+import type { SignedInUser } from '../kernel/actor.js';
+import { ROLE } from '../kernel/roles.js';
+import { ContractQueries } from './queries.js';
+
+/**
+ * The contract's dates as the pool reads DATE columns (Date objects): the detail answers
+ * 'YYYY-MM-DD' — it answered 'Thu Apr 22', which a browser reads as 22 April 2001.
+ */
+describe('contract queries: dates', () => {
+  const testDb = useTestDatabase<Database>();
+
+  it('answers the delivery date and the delivery day as YYYY-MM-DD', async () => {
+    const db = testDb.db as Kysely<Database>;
+    const id = randomUUID();
+    const aggregatorId = randomUUID();
+    await db
+      .insertInto('delivery_contracts')
+      .values({
+        id,
+        reference: `LIV-${id.slice(0, 8).toUpperCase()}`,
+        parent_id: null,
+        aggregator_user_id: aggregatorId,
+        grower_id: randomUUID(),
+        grower_user_id: randomUUID(),
+        plot_id: randomUUID(),
+        product_type: 'CAYENNE_LISSE',
+        quantity_kg: 2_000,
+        amount: 200_000,
+        delivery_date: '2027-04-22',
+        status: 'DELIVERED',
+        delivered_kg: 1_500,
+        delivered_on: '2026-11-25',
+        delivered_amount: null,
+        recovered_amount: null,
+        grower_net: null,
+        created_at: new Date('2026-11-22T10:00:00Z'),
+        updated_at: new Date('2026-11-22T10:00:00Z'),
+      })
+      .execute();
+    const admin = { id: randomUUID(), role_code: ROLE.SUPER_ADMIN } as SignedInUser;
+    const row = await new ContractQueries(db).byId(admin, id);
+    expect(row).toMatchObject({ deliveryDate: '2027-04-22', deliveredOn: '2026-11-25' });
+    const list = await new ContractQueries(db).list(admin, { page: 1, limit: 10, filter: 'all' });
+    expect(list.data[0]).toMatchObject({ deliveryDate: '2027-04-22' });
+  });
+});
