@@ -161,7 +161,9 @@ describe.skipIf(missing !== null)('delivery contracts in Chromium', { timeout: 3
     await expect
       .poll(() => page.getByLabel(/^Quantité \(tonnes\)/).inputValue())
       .toBe(PLOT.estimate);
-    expect(await page.getByLabel("Type d'ananas").inputValue()).toBe('Cayenne lisse');
+    expect(await page.getByRole('combobox', { name: "Type d'ananas" }).inputValue()).toBe(
+      'Cayenne lisse',
+    );
     // The delivery date defaults to five months from today.
     expect(await page.getByLabel(/^Date de livraison/).inputValue()).toMatch(
       /^\d{2}\/\d{2}\/\d{4}$/,

@@ -87,15 +87,28 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
+/** A titled card of fields (a definition list), or its `empty` text when it has none yet. */
+function Section({
+  title,
+  empty,
+  children,
+}: {
+  title: string;
+  empty?: string | null;
+  children?: ReactNode;
+}) {
   return (
     <Paper withBorder p="lg" radius="md">
       <Title order={2} size="h4" mb="md">
         {title}
       </Title>
-      <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} component="dl" m={0}>
-        {children}
-      </SimpleGrid>
+      {empty ? (
+        <Text c="dimmed">{empty}</Text>
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} component="dl" m={0}>
+          {children}
+        </SimpleGrid>
+      )}
     </Paper>
   );
 }
@@ -224,30 +237,21 @@ function ContractDetail({ contract: c, me }: { contract: DeliveryContract; me: U
         </Field>
       </Section>
 
-      <Section title={t('detail.delivery')}>
-        {c.deliveredQuantity === null ? (
-          <Text c="dimmed">{t('detail.notDelivered')}</Text>
-        ) : (
-          <>
-            <Field label={t('detail.deliveredQuantity')}>{tonnes(c.deliveredQuantity)}</Field>
-            <Field label={t('detail.deliveredOn')}>{day(c.deliveredOn)}</Field>
-            <Field label={t('detail.deliveredAmount')}>{money(c.deliveredAmount)}</Field>
-          </>
-        )}
+      <Section
+        title={t('detail.delivery')}
+        empty={c.deliveredQuantity === null ? t('detail.notDelivered') : null}
+      >
+        <Field label={t('detail.deliveredQuantity')}>{tonnes(c.deliveredQuantity)}</Field>
+        <Field label={t('detail.deliveredOn')}>{day(c.deliveredOn)}</Field>
+        <Field label={t('detail.deliveredAmount')}>{money(c.deliveredAmount)}</Field>
       </Section>
 
-      <Section title={t('detail.settlement')}>
-        {settled ? (
-          <>
-            <Field label={t('detail.deliveredAmount')}>{money(c.deliveredAmount)}</Field>
-            <Field label={t('detail.recovered')}>{money(c.recoveredAmount ?? 0)}</Field>
-            <Field label={t('detail.net')}>
-              <span data-testid="grower-net">{money(c.growerNet)}</span>
-            </Field>
-          </>
-        ) : (
-          <Text c="dimmed">{t('detail.notSettled')}</Text>
-        )}
+      <Section title={t('detail.settlement')} empty={settled ? null : t('detail.notSettled')}>
+        <Field label={t('detail.deliveredAmount')}>{money(c.deliveredAmount)}</Field>
+        <Field label={t('detail.recovered')}>{money(c.recoveredAmount ?? 0)}</Field>
+        <Field label={t('detail.net')}>
+          <span data-testid="grower-net">{money(c.growerNet)}</span>
+        </Field>
       </Section>
 
       <AppModal
