@@ -1,13 +1,14 @@
 import { mergeMigrations } from '@filiere/platform';
 import type { ContextModule, HttpRegistration } from '../kernel/module.js';
 import type { ContractsArea } from './area.js';
+import { advancesArea, type AdvancesTables } from './advances/index.js';
 import { batchesArea, type BatchesTables } from './batches/index.js';
 import { contractEvents, contractStreams } from './catalogue.js';
 import { contractProjectors, contractReadMigrations } from './read-model/index.js';
 import type { ContractsTables as CoreContractsTables } from './tables.js';
 
 /** The areas beside the core (migration block 20261126_07NN), in demo order. */
-const areas: readonly ContractsArea[] = [batchesArea];
+const areas: readonly ContractsArea[] = [batchesArea, advancesArea];
 
 const registerContractsAndAreas: HttpRegistration = async (app) => {
   await (await import('./http/index.js')).registerContracts(app);
@@ -34,7 +35,7 @@ export const contractsModule: ContextModule = {
 
 // The public face: what other contexts may use (the inputs and requests flows open debts).
 /** The core's tables and the areas'. */
-export type ContractsTables = CoreContractsTables & BatchesTables;
+export type ContractsTables = CoreContractsTables & BatchesTables & AdvancesTables;
 export {
   debtStreamId,
   openDebt,
