@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { narrowDb } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import type { Database } from '../database.js';
 import type { SignedInUser } from '../kernel/actor.js';
 import { ROLE } from '../kernel/roles.js';
-import { ContractQueries } from './queries.js';
+import { ContractQueries, type ContractQueryTables } from './queries.js';
 
 /**
  * The contract's dates as the pool reads DATE columns (Date objects): the detail answers
@@ -43,9 +44,13 @@ describe('contract queries: dates', () => {
       })
       .execute();
     const admin = { id: randomUUID(), role_code: ROLE.SUPER_ADMIN } as SignedInUser;
-    const row = await new ContractQueries(db).byId(admin, id);
+    const row = await new ContractQueries(narrowDb<ContractQueryTables>()(db)).byId(admin, id);
     expect(row).toMatchObject({ deliveryDate: '2027-04-22', deliveredOn: '2026-11-25' });
-    const list = await new ContractQueries(db).list(admin, { page: 1, limit: 10, filter: 'all' });
+    const list = await new ContractQueries(narrowDb<ContractQueryTables>()(db)).list(admin, {
+      page: 1,
+      limit: 10,
+      filter: 'all',
+    });
     expect(list.data[0]).toMatchObject({ deliveryDate: '2027-04-22' });
   });
 });
