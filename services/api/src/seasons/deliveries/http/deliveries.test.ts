@@ -1,0 +1,332 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, narrowDb, parseConfig } from '@filiere/platform';
+import { useTestDatabase } from '@filiere/platform/testing';
+import { catalogueDecoder, catchUp, checkProjector } from '@filiere/projections';
+import { buildApp } from '../../../app.js';
+import type { Database } from '../../../database.js';
+import { findDemoUser } from '../../../identity/index.js';
+import { bearer } from '../../../identity/test-support.js';
+import { runDemoSteps } from '../../../kernel/index.js';
+import type { RoleCode } from '../../../kernel/roles.js';
+import { product } from '../../../modules.js';
+import { evolveWallet, initialWalletState, type WalletEvent } from '../../../wallet/index.js';
+import { DEMO_SEASON_LABEL } from '../../demo/seasons.js';
+import { inputProvidersProjector } from '../../inputs/read-model/projector.js';
+import { seasonsProjector } from '../../read-model/projector.js';
+import { requestEvent, requestReference, requestStreamId } from '../../requests/index.js';
+import { seasonRequestsProjector } from '../../requests/read-model/projector.js';
+
+interface Who {
+  id: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Deliveries by grower code on a real PostgreSQL, over the demo (the aggregator's link with
+ * Intrants du Sud on NPK, 400 kg held at 350 F) and INPUT requests filed and accepted on
+ * their streams: find by code, reach, exactly-once under concurrent confirmations, the
+ * provider paid from the hold, the grower's debt, the lists.
+ */
+describe('deliveries by grower code API (real PostgreSQL)', () => {
+  const testDb = useTestDatabase<Database>();
+  const db = () => narrowDb<Database>()(testDb.db);
+  let app: FastifyInstance;
+  let aggregator: Who;
+  let second: Who;
+  let supplier: Who;
+  let plast: Who;
+  let admin: Who;
+  let seasonId: number;
+  let linkId: number;
+  let grower: { id: string; userId: string };
+  let nextRequest = 900_000;
+
+  const who = async (email: string, role: RoleCode): Promise<Who> => {
+    const { id } = await findDemoUser(testDb.db, email);
+    return { id, headers: bearer(app, { id }, role) };
+  };
+  const call = (
+    user: Who,
+    method: 'GET' | 'POST',
+    url: string,
+    headers: Record<string, string> = {},
+  ) => app.inject({ method, url, headers: { ...user.headers, ...headers } });
+  const decode = catalogueDecoder(product.catalogue);
+  const project = async () => {
+    for (const projector of [seasonsProjector, inputProvidersProjector, seasonRequestsProjector]) {
+      await catchUp(testDb.db, projector, { decode, publish: async () => undefined });
+    }
+  };
+  const walletOf = async (userId: string) => {
+    const { wallet_id } = await db()
+      .selectFrom('users')
+      .select('wallet_id')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return (await app.eventStore.readStream(`wallet-${wallet_id}`))
+      .map((e) => ({ type: e.type, data: e.data }) as unknown as WalletEvent)
+      .reduce(evolveWallet, initialWalletState());
+  };
+  const countEvents = async (type: string, requestId: number) =>
+    (await db().selectFrom('events').select('stream_id').where('type', '=', type).execute()).filter(
+      (e) =>
+        type === 'InputDelivered'
+          ? e.stream_id === requestStreamId(requestId)
+          : e.stream_id === `debt-input-advance-${requestId}`,
+    ).length;
+
+  /** An INPUT request of `kg` NPK filed and accepted with `code` (the requests area's events). */
+  async function acceptedRequest(code: string, kg: number, fertilizerId = 1): Promise<number> {
+    const requestId = ++nextRequest;
+    const streamId = requestStreamId(requestId);
+    const unit = fertilizerId === 1 ? 350 : 300;
+    await app.commands.handle({
+      streams: [streamId],
+      metadata: { userId: aggregator.id },
+      decide: () => ({
+        result: null,
+        writes: [
+          {
+            streamId,
+            events: [
+              requestEvent('GrowerRequestFiled', {
+                requestId,
+                reference: requestReference(requestId),
+                type: 'INPUT',
+                seasonId,
+                linkId,
+                industrialUserId: aggregator.id,
+                sfdUserId: null,
+                growerId: grower.id,
+                growerUserId: grower.userId,
+                fertilizerId,
+                quantityKg: kg,
+                amount: kg * unit,
+                filedBy: grower.userId,
+                filedAt: new Date().toISOString(),
+              }),
+              requestEvent('GrowerRequestAccepted', {
+                requestId,
+                acceptedBy: aggregator.id,
+                acceptedAt: new Date().toISOString(),
+                code,
+                debtId: null,
+                transferId: null,
+              }),
+            ],
+          },
+        ],
+      }),
+    });
+    await project();
+    return requestId;
+  }
+
+  beforeAll(async () => {
+    const logger = createLogger('silent', false);
+    const database = testDb.db as Kysely<Database>;
+    const steps = product.demo.slice(
+      0,
+      product.demo.findIndex((s) => s.name === 'season-inputs') + 1,
+    );
+    await runDemoSteps(
+      { db: database, logger, openApp: (config) => buildApp({ config, db: database, logger }) },
+      steps,
+    );
+    app = await buildApp({
+      config: parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
+      db: database,
+      logger,
+    });
+    await app.ready();
+    await project();
+    admin = await who('superadmin@demo.filiere.bj', 'ROLE_SUPER_ADMIN');
+    aggregator = await who('agregateur@demo.filiere.bj', 'ROLE_INDUSTRIAL');
+    second = await who('agregateur.zou@demo.filiere.bj', 'ROLE_INDUSTRIAL');
+    supplier = await who('fournisseur@demo.filiere.bj', 'ROLE_INPUT_PROVIDER');
+    plast = await who('agri.plast@demo.filiere.bj', 'ROLE_INPUT_PROVIDER');
+    const link = await db()
+      .selectFrom('season_links')
+      .innerJoin('seasons', 'seasons.id', 'season_links.season_id')
+      .select(['season_links.id', 'seasons.id as season_id'])
+      .where('seasons.label', '=', DEMO_SEASON_LABEL)
+      .where('season_links.user_id', '=', aggregator.id)
+      .executeTakeFirstOrThrow();
+    seasonId = link.season_id;
+    linkId = link.id;
+    const row = await db()
+      .selectFrom('growers')
+      .select(['id', 'user_id'])
+      .where('deactivated_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    grower = { id: row.id, userId: row.user_id };
+  }, 240_000);
+  afterAll(async () => app?.close());
+
+  it('find-by-code: the request for its provider and industrial; a wrong, malformed or foreign code is the same 404', async () => {
+    const requestId = await acceptedRequest('AGW_100001', 20);
+    const res = await call(supplier, 'GET', '/api/input-provider/find-by-code/AGW_100001');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      isOk: true,
+      request: {
+        id: requestId,
+        reference: requestReference(requestId),
+        quantity: 20,
+        amount: 7_000,
+        status: 'CREATED',
+        fertilizer: { id: 1, type: { label: expect.any(String) } },
+        grower: { id: grower.userId, firstname: expect.any(String) },
+        aggregator: { id: aggregator.id },
+      },
+    });
+    expect(
+      (await call(aggregator, 'GET', '/api/input-provider/find-by-code/agw_100001')).statusCode,
+    ).toBe(200);
+    for (const [user, code] of [
+      [supplier, 'AGW_999999'],
+      [supplier, 'nimportequoi'],
+      [plast, 'AGW_100001'],
+      [second, 'AGW_100001'],
+    ] as const) {
+      const wrong = await call(user, 'GET', `/api/input-provider/find-by-code/${code}`);
+      expect(wrong.statusCode).toBe(404);
+      expect(wrong.json().message).toBe('Le code du producteur que vous avez saisi est incorrect');
+    }
+    expect(
+      (await call(admin, 'GET', '/api/input-provider/find-by-code/AGW_100001')).statusCode,
+    ).toBe(403);
+  });
+
+  it('twelve concurrent confirmations: one delivery, one payment, one debt; the others 409', async () => {
+    const requestId = await acceptedRequest('AGW_100002', 40);
+    const before = await walletOf(supplier.id);
+    const industrialBefore = await walletOf(aggregator.id);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        call(supplier, 'POST', `/api/input-provider/make-delivery/${requestId}`),
+      ),
+    );
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(1);
+    expect(codes.filter((c) => c === 409)).toHaveLength(11);
+    const ok = answers.find((a) => a.statusCode === 200)!.json();
+    expect(ok).toMatchObject({
+      status: 'DONE',
+      amount: 14_000,
+      message: 'Producteur livré avec succès !',
+    });
+    expect(answers.find((a) => a.statusCode === 409)!.json().message).toBe(
+      'Ces intrants ont déjà été livrés',
+    );
+    expect(await countEvents('InputDelivered', requestId)).toBe(1);
+    expect(await countEvents('DebtOpened', requestId)).toBe(1);
+    const after = await walletOf(supplier.id);
+    expect(after.balance - before.balance).toBe(14_000);
+    const industrial = await walletOf(aggregator.id);
+    expect(industrialBefore.balance - industrial.balance).toBe(14_000);
+    const hold = Object.entries(industrial.holds).find(([, h]) => h.amount === 140_000)!;
+    expect(hold[1]).toMatchObject({ status: 'ACTIVE' });
+    expect(industrial.availableBalance).toBe(industrialBefore.availableBalance);
+    // the code is spent
+    await project();
+    expect(
+      (await call(supplier, 'GET', '/api/input-provider/find-by-code/AGW_100002')).statusCode,
+    ).toBe(409);
+  });
+
+  it('the same Idempotency-Key repeated answers the first delivery; the industrial may confirm too', async () => {
+    const requestId = await acceptedRequest('AGW_100003', 10);
+    const headers = { 'idempotency-key': 'deliver-once-1' };
+    const url = `/api/input-provider/make-delivery/${requestId}`;
+    const first = await call(supplier, 'POST', url, headers);
+    const again = await call(supplier, 'POST', url, headers);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual(first.json());
+    expect(await countEvents('InputDelivered', requestId)).toBe(1);
+
+    const byIndustrial = await acceptedRequest('AGW_100004', 10);
+    const res = await call(aggregator, 'POST', `/api/input-provider/make-delivery/${byIndustrial}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().providerUserId).toBe(supplier.id);
+  });
+
+  it('reach: a provider without that line 403, another industrial 403; a line without provider 422', async () => {
+    const requestId = await acceptedRequest('AGW_100005', 5);
+    expect(
+      (await call(plast, 'POST', `/api/input-provider/make-delivery/${requestId}`)).statusCode,
+    ).toBe(403);
+    expect(
+      (await call(second, 'POST', `/api/input-provider/make-delivery/${requestId}`)).statusCode,
+    ).toBe(403);
+    expect(
+      (await call(admin, 'POST', `/api/input-provider/make-delivery/${requestId}`)).statusCode,
+    ).toBe(403);
+    const sulphate = await acceptedRequest('AGW_100006', 5, 3);
+    const res = await call(aggregator, 'POST', `/api/input-provider/make-delivery/${sulphate}`);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toContain('Aucun fournisseur actif');
+    expect(
+      (await call(supplier, 'POST', '/api/input-provider/make-delivery/123456789')).statusCode,
+    ).toBe(404);
+  });
+
+  it('the lists: the provider its lines, the industrial its own, search and pages of 10; DONE rows', async () => {
+    await project();
+    const provider = await call(
+      supplier,
+      'GET',
+      `/api/input-provider/growers-request/${supplier.id}`,
+    );
+    expect(provider.statusCode, provider.body).toBe(200);
+    const rows = provider.json().data as {
+      status: string;
+      fertilizer: { id: number };
+      reference: string;
+    }[];
+    expect(rows.every((r) => r.fertilizer.id === 1)).toBe(true);
+    expect(rows.filter((r) => r.status === 'DONE').length).toBe(3);
+    const industrial = await call(
+      aggregator,
+      'GET',
+      `/api/input-provider/growers-request/${aggregator.id}?limit=10`,
+    );
+    expect(industrial.json().count).toBe(6);
+    const searched = await call(
+      aggregator,
+      'GET',
+      `/api/input-provider/growers-request/${aggregator.id}?q=${rows[0]!.reference}`,
+    );
+    expect(searched.json().count).toBe(1);
+    expect(
+      (await call(plast, 'GET', `/api/input-provider/growers-request/${plast.id}`)).json().count,
+    ).toBe(0);
+    expect(
+      (await call(second, 'GET', `/api/input-provider/growers-request/${aggregator.id}`))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await call(admin, 'GET', `/api/input-provider/growers-request/${aggregator.id}`)).json()
+        .count,
+    ).toBe(6);
+  });
+
+  it('the providers table counts what each assignment delivered, and replays', async () => {
+    await project();
+    const list = await call(
+      aggregator,
+      'GET',
+      `/api/user-cluster-input-provider/${linkId}/input-providers`,
+    );
+    const npk = list.json().data.find((r: { fertilizer: { id: number } }) => r.fertilizer.id === 1);
+    expect(npk).toMatchObject({
+      deliveredAmount: 14_000 + 3_500 + 3_500,
+      remainingAmount: 140_000 - 21_000,
+    });
+    const check = await checkProjector(testDb.db, inputProvidersProjector, { decode });
+    expect(check.differences).toEqual([]);
+  });
+});

@@ -1,0 +1,152 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { storableString } from '@filiere/platform';
+import type { SignedInUser } from '../../../kernel/actor.js';
+import type { HttpRegistration } from '../../../kernel/module.js';
+import { ROLE } from '../../../kernel/roles.js';
+import type { SeasonActor } from '../../domain/index.js';
+import { inputsDb } from '../../inputs/index.js';
+import { DeliveryCommands } from '../commands/delivery-commands.js';
+import { DeliveryQueries } from '../queries.js';
+
+const tags = ['seasons'];
+const security = [{ bearer: [] }];
+const INVALID = 'Entré non valide';
+const { SUPER_ADMIN, ADMIN, INDUSTRIAL, INPUT_PROVIDER } = ROLE;
+
+/** Who may call what (the generated authorization matrix reads the guards). */
+export const DELIVERY_ROUTE_ROLES = {
+  /** Finding a code and delivering: the industrial (its own) and its input providers. */
+  deliver: [INDUSTRIAL, INPUT_PROVIDER],
+  /** The 'Demandes d'intrants' list: each its own; super admin and admin anyone's. */
+  list: [SUPER_ADMIN, ADMIN, INDUSTRIAL, INPUT_PROVIDER],
+} as const;
+
+const idempotencyHeaders = z.looseObject({
+  'idempotency-key': storableString().min(1).max(200).optional(),
+});
+const deliveryRow = z.object({
+  id: z.number().int(),
+  reference: z.string(),
+  grower: z.object({
+    id: z.string(),
+    firstname: z.string(),
+    lastname: z.string(),
+    phone: z.string().nullable(),
+  }),
+  fertilizer: z.object({
+    id: z.number().int(),
+    label: z.string(),
+    type: z.object({ id: z.number().int(), label: z.string() }),
+  }),
+  aggregator: z.object({ id: z.string(), firstname: z.string(), lastname: z.string() }),
+  quantity: z.number().int(),
+  amount: z.number().int(),
+  status: z.enum(['CREATED', 'DONE']),
+  receivedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+const deliveryAnswer = z.object({
+  requestId: z.number().int(),
+  reference: z.string(),
+  assignmentId: z.number().int(),
+  providerUserId: z.string(),
+  amount: z.number().int(),
+  debtId: z.string(),
+  deliveredAt: z.string(),
+  status: z.literal('DONE'),
+  message: z.string(),
+});
+
+const actorOf = (user: SignedInUser): SeasonActor => ({ userId: user.id, role: user.role_code });
+
+export function deliveryRoutes(
+  scope: FastifyInstance,
+  commands: DeliveryCommands,
+  queries: DeliveryQueries,
+): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  const guard = (roles: readonly (typeof ROLE)[keyof typeof ROLE][]) => [
+    scope.requireRoles(...roles),
+  ];
+
+  app.get(
+    '/input-provider/find-by-code/:code',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'La demande d’intrants d’un code producteur (AGW_123456) : 404 « code incorrect » si inconnu ou hors de portée, 409 si déjà livrée',
+        params: z.object({ code: storableString().max(40) }),
+        response: { 200: z.object({ isOk: z.literal(true), request: deliveryRow }) },
+      },
+      preHandler: guard(DELIVERY_ROUTE_ROLES.deliver),
+    },
+    async (request) => ({
+      isOk: true as const,
+      request: await queries.findByCode(actorOf(request.actor!), request.params.code),
+    }),
+  );
+
+  app.post(
+    '/input-provider/make-delivery/:requestId',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Confirmer la livraison d’une demande d’intrants : le fournisseur est payé sur la réservation de l’agrégateur, le producteur doit l’avance ; une seule fois (409 ensuite)',
+        headers: idempotencyHeaders,
+        params: z.object({
+          requestId: z.coerce
+            .number({ message: 'Identifiant invalide' })
+            .int()
+            .positive()
+            .max(2_147_483_647),
+        }),
+        response: { 200: deliveryAnswer },
+      },
+      preHandler: guard(DELIVERY_ROUTE_ROLES.deliver),
+    },
+    async (request) => {
+      const answer = await commands.deliver(
+        actorOf(request.actor!),
+        request.params.requestId,
+        request.headers['idempotency-key'],
+      );
+      return { ...answer, message: 'Producteur livré avec succès !' };
+    },
+  );
+
+  app.get(
+    '/input-provider/growers-request/:userId',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Demandes d’intrants à livrer et livrées (fournisseur : ses intrants ; agrégateur : les siennes) ; recherche, pagination ; {data, count}',
+        params: z.object({ userId: z.guid({ message: INVALID }) }),
+        querystring: z.object({
+          q: storableString().trim().max(200).optional(),
+          page: z.coerce.number({ message: INVALID }).int().min(1).max(100_000).default(1),
+          limit: z.coerce.number({ message: INVALID }).int().min(1).max(100).default(10),
+        }),
+        response: { 200: z.object({ data: z.array(deliveryRow), count: z.number().int() }) },
+      },
+      preHandler: guard(DELIVERY_ROUTE_ROLES.list),
+    },
+    async (request) => queries.list(actorOf(request.actor!), request.params.userId, request.query),
+  );
+}
+
+export const registerDeliveries: HttpRegistration = async (app) => {
+  const db = inputsDb(app.deps.db);
+  const commands = new DeliveryCommands({ db, pipeline: app.commands });
+  const queries = new DeliveryQueries(db);
+  await app.register(async (scope) => deliveryRoutes(scope, commands, queries), {
+    prefix: '/api',
+  });
+};
