@@ -8,6 +8,7 @@ import type { IdentityTables } from '../../../identity/index.js';
 import type { Recipient, WalletState } from '../../../wallet/index.js';
 import type { DebtState } from '../../../contracts/index.js';
 import { IDEMPOTENCY_KEY_REUSED, fingerprintOf, scopedKey } from '../../commands/run-command.js';
+import { assignmentsOfLink, type InputsDb } from '../../inputs/index.js';
 import { beninToday, seasonStreamId, type SeasonState } from '../../domain/index.js';
 import type { SeasonsDbTables } from '../../tables.js';
 import {
@@ -34,6 +35,8 @@ export type RequestsDb = Kysely<RequestsDbTables>;
 
 export interface RequestCommandDeps {
   db: RequestsDb;
+  /** The inputs area's view of the pool (assignments folded from the log). */
+  inputs: InputsDb;
   pipeline: CommandPipeline;
   limits: { maxCommandAmount: number; maxBalance: number };
   /** The clock (tests move it). */
@@ -249,15 +252,13 @@ export class RequestCommands {
   }
 
   /**
-   * Whether the link has an ACTIVE input provider assignment for the fertilizer (the inputs
-   * area's read table `season_input_providers`).
+   * Whether the link has an ACTIVE input provider assignment for the fertilizer, folded from
+   * the log by the inputs area (its read table may lag, and is not projected while the demo
+   * loads).
    */
   private async hasActiveProvider(linkId: number, fertilizerId: number): Promise<boolean> {
-    const { rows } = await sql<{ found: boolean }>`select exists (
-        select 1 from season_input_providers
-        where link_id = ${linkId} and fertilizer_id = ${fertilizerId} and status = 'ACTIVE'
-      ) as found`.execute(this.deps.db);
-    return rows[0]?.found === true;
+    const assignments = await assignmentsOfLink(this.deps.inputs, linkId);
+    return assignments.some((a) => a.fertilizerId === fertilizerId && a.status === 'ACTIVE');
   }
 
   /** Accepts one request (INPUT: code; PINEAPLE, SOCIAL: the transfer and the debt). */

@@ -12,6 +12,7 @@ import {
 } from '../commands/request-commands.js';
 import type { RequestActor } from '../domain/index.js';
 import { RequestQueries } from '../queries.js';
+import { inputsDb } from '../../inputs/index.js';
 import { narrowDb } from '@filiere/platform';
 import {
   acceptManyBody,
@@ -238,6 +239,7 @@ export const registerSeasonRequests: HttpRegistration = async (app) => {
   const db = narrowDb<RequestsDbTables>()(productDb);
   const commands = new RequestCommands({
     db,
+    inputs: inputsDb(productDb),
     pipeline: app.commands,
     limits: { maxCommandAmount: config.MAX_COMMAND_AMOUNT, maxBalance: config.MAX_BALANCE },
   });
