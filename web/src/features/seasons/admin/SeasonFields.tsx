@@ -50,6 +50,7 @@ export function SeasonFields({
           withAsterisk
           minDate={minDate}
           dateParser={parseDay}
+          clearable={false}
           value={field.value ?? null}
           onChange={(v) => field.onChange(v ?? null)}
           onBlur={field.onBlur}
