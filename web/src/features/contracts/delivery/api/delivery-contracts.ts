@@ -73,23 +73,25 @@ const FILTER: Record<ContractFilter, string> = {
 };
 
 /**
- * The aggregator's contracts as smart contracts (search on the reference and the grower's
- * names); the super admin and the admin read every aggregator's through
- * `GET contracts/delivery-contract` (no search there: the API has none).
+ * An aggregator's contracts as smart contracts (search on the reference and the grower's
+ * names): the aggregator's own, or the one a super admin or admin picked; without a pick,
+ * they read every aggregator's through `GET contracts/delivery-contract` (which has no
+ * search).
  */
 export const deliveryContractsQuery = (
   user: { id: string; seesAll: boolean },
   search: DeliveryContractsSearch,
 ) =>
   queryOptions({
-    queryKey: contractKeys.list(user.seesAll ? '*' : user.id, search),
+    queryKey: contractKeys.list(user.seesAll ? (search.aggregator ?? '*') : user.id, search),
     queryFn: async (): Promise<Page<ContractListRow>> => {
       const query = {
         page: search.page ?? 1,
         limit: PAGE_SIZE,
         filters: search.status ? FILTER[search.status] : 'all',
       };
-      if (user.seesAll) {
+      const owner = user.seesAll ? search.aggregator : user.id;
+      if (!owner) {
         const page = toPage(
           await api<Page<DeliveryContract>>('/contracts/delivery-contract', { query }),
         );
@@ -108,10 +110,9 @@ export const deliveryContractsQuery = (
         };
       }
       const page = toPage(
-        await api<Page<SmartContract>>(
-          `/contracts/smarts/${encodeURIComponent(user.id)}/LIVRAISON`,
-          { query: { ...query, q: search.q } },
-        ),
+        await api<Page<SmartContract>>(`/contracts/smarts/${encodeURIComponent(owner)}/LIVRAISON`, {
+          query: { ...query, q: search.q },
+        }),
       );
       return {
         count: page.count,

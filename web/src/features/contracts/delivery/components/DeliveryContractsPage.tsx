@@ -27,6 +27,7 @@ import {
   type ContractFilter,
   type DeliveryContractsSearch,
 } from '../model/statuses.js';
+import { AggregatorFilter } from './AggregatorFilter.js';
 import { RunContractsModal } from './RunContractsModal.js';
 import { RunProgressPanel } from './RunProgressPanel.js';
 
@@ -71,6 +72,8 @@ export function DeliveryContractsPage({
     },
   });
 
+  // The smart contracts (one aggregator's) name the grower; the admins' all-list has the date.
+  const smart = !seesAll || Boolean(search.aggregator);
   const rows = list.data?.data ?? [];
   const runnable = rows.filter((r) => isRunnable(r.status));
   const allSelected = runnable.length > 0 && runnable.every((r) => selected.has(r.id));
@@ -120,7 +123,7 @@ export function DeliveryContractsPage({
         ]
       : []),
     { name: 'reference', title: t('columns.reference') },
-    ...(seesAll
+    ...(!smart
       ? []
       : [
           {
@@ -135,7 +138,7 @@ export function DeliveryContractsPage({
       title: t('columns.amount'),
       transform: (r) => formatNumber(r.amount),
     },
-    ...(seesAll
+    ...(!smart
       ? [
           {
             name: 'deliveryDate',
@@ -197,6 +200,14 @@ export function DeliveryContractsPage({
       }}
       searchPlaceholder={t('searchPlaceholder')}
       statuses={{ values: CONTRACT_FILTERS, label: (f) => t(`filters.${f}`) }}
+      filters={
+        seesAll && (
+          <AggregatorFilter
+            value={search.aggregator}
+            onChange={(aggregator) => onSearchChange({ aggregator, page: undefined })}
+          />
+        )
+      }
       columns={columns}
       list={list}
       header={

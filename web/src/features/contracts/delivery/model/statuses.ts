@@ -30,10 +30,14 @@ export const STATUS_KIND: Record<string, BadgeKind> = {
   CANCELED: 'danger',
 };
 
-/** `?page=&q=&status=&run=`: the list's URL state; `run` follows a run's progress. */
+/**
+ * `?page=&q=&status=&run=&aggregator=`: the list's URL state; `run` follows a run's progress;
+ * `aggregator` (super admin, admin) narrows the list to one aggregator, whose list searches.
+ */
 export const deliveryContractsSearch = listSearch({
   status: enumParam(CONTRACT_FILTERS),
   run: textParam,
+  aggregator: textParam,
 });
 export type DeliveryContractsSearch = z.infer<typeof deliveryContractsSearch>;
 
