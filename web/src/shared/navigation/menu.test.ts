@@ -79,6 +79,7 @@ describe('menu entries follow the route files', () => {
       'payments',
       'supplies',
       'financings',
+      'deliveryContracts',
       'cooperatives',
       'carriers',
       'inputProviders',
