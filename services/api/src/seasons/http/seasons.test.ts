@@ -184,6 +184,15 @@ describe('seasons API (real PostgreSQL)', () => {
       userIds: [aggregator.id],
       data: { seasonId, linkId: res.json().linkId },
     });
+    // The staff's 'Saisons' list and detail follow too: super admins and cluster managers.
+    const staffPush = pushes.find(
+      (p) =>
+        p.type === 'seasons.updated' &&
+        (p.data as { seasonId: number }).seasonId === seasonId &&
+        p.userIds.includes(admin.id),
+    );
+    expect(staffPush?.userIds).toEqual(expect.arrayContaining([admin.id, manager.id]));
+    expect(staffPush?.userIds).not.toContain(aggregator.id);
     const bell = await call(aggregator, 'GET', '/api/seasons/invitations');
     expect(bell.json()).toMatchObject({ count: 1, data: [{ seasonId, quantity: 100_000 }] });
     expect((await call(other, 'GET', '/api/seasons/invitations')).json().count).toBe(0);

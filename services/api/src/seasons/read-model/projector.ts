@@ -1,8 +1,31 @@
 import type { Kysely } from 'kysely';
 import type { Projector, RecordedEvent } from '@filiere/projections';
+import type { IdentityTables } from '../../identity/index.js';
+import { ROLE } from '../../kernel/roles.js';
 import { SEASON_EVENT_TYPES, type SeasonEvent } from '../domain/index.js';
 import { seasonPush } from '../pushes.js';
 import type { SeasonReadTables } from '../tables.js';
+
+/** The roles whose 'Saisons' list and season detail follow every season's changes. */
+export const SEASON_STAFF_ROLES = [ROLE.SUPER_ADMIN, ROLE.CLUSTER_MANAGER];
+
+/**
+ * The users to tell about a season's change: active super admins and cluster managers. Read
+ * from the live `users` table (`public`, whatever schema a rebuild writes to); it only
+ * addresses pushes, never the read tables, so a replay's rows do not depend on it.
+ */
+async function seasonStaff(trx: Kysely<IdentityTables>): Promise<string[]> {
+  const rows = await trx
+    .withSchema('public')
+    .selectFrom('users as u')
+    .innerJoin('roles as r', 'r.id', 'u.role_id')
+    .select('u.id')
+    .where('r.code', 'in', SEASON_STAFF_ROLES)
+    .where('u.deleted_at', 'is', null)
+    .where('u.is_active', '=', true)
+    .execute();
+  return rows.map((r) => String(r.id));
+}
 
 const SEASON_STREAM = /^season-(\d+)$/;
 
@@ -16,6 +39,10 @@ const SEASON_STREAM = /^season-(\d+)$/;
  * The season's status (the admin filter's CREATED 'Nouveau' / ACCEPTED / REJECTED):
  * ACCEPTED once an industrial has accepted, REJECTED when every industrial's invitation
  * expired, CREATED otherwise.
+ *
+ * Pushes: `seasons.invitation` / `seasons.updated` to the industrial concerned, and
+ * `seasons.updated` {seasonId} to the staff (super admins, cluster managers) for each season
+ * the batch touched, so their 'Saisons' list and the season's detail follow live.
  */
 export const seasonsProjector: Projector = {
   name: 'seasons',
@@ -204,6 +231,14 @@ export const seasonsProjector: Projector = {
         })
         .where('id', '=', seasonId)
         .execute();
+    }
+    if (touched.size > 0) {
+      const staff = await seasonStaff(transaction as unknown as Kysely<IdentityTables>);
+      if (staff.length > 0) {
+        for (const seasonId of touched.keys()) {
+          ctx.push(seasonPush({ type: 'seasons.updated', userIds: staff, data: { seasonId } }));
+        }
+      }
     }
   },
 };
