@@ -19,7 +19,19 @@ import { SeasonDetailsTab } from './SeasonDetailsTab.js';
  * 'Détails de la saison', 'Demandes' and "Fournisseur d'intrants" (which asks to accept
  * first while the season is not CONFIRMED).
  */
-export function IndustrialSeasonPage({ seasonId }: { seasonId: number }) {
+/** The detail's tabs, in order. */
+export const SEASON_TABS = ['details', 'requests', 'providers'] as const;
+export type SeasonTab = (typeof SEASON_TABS)[number];
+
+export function IndustrialSeasonPage({
+  seasonId,
+  tab,
+  onTabChange,
+}: {
+  seasonId: number;
+  tab: SeasonTab;
+  onTabChange: (tab: SeasonTab) => void;
+}) {
   const { t } = useTranslation('seasonInvitations');
   const errorText = useErrorText();
   useRealtime();
@@ -80,7 +92,11 @@ export function IndustrialSeasonPage({ seasonId }: { seasonId: number }) {
           </Button>
         )}
       </Group>
-      <Tabs defaultValue="details" keepMounted={false}>
+      <Tabs
+        value={tab}
+        onChange={(next) => next && onTabChange(next as SeasonTab)}
+        keepMounted={false}
+      >
         <Tabs.List>
           <Tabs.Tab value="details">{t('detail.tabs.details')}</Tabs.Tab>
         </Tabs.List>
