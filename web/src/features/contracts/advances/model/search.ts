@@ -1,0 +1,12 @@
+import type { z } from 'zod';
+import { enumParam, listSearch } from '../../../../shared/search/list-search.js';
+
+/** The advances' filter: still owed, or repaid in full by delivery contracts. */
+export const ADVANCE_FILTERS = ['open', 'repaid'] as const;
+export type AdvanceFilter = (typeof ADVANCE_FILTERS)[number];
+
+export const advancesSearch = listSearch({ status: enumParam(ADVANCE_FILTERS) });
+export type AdvancesSearch = z.infer<typeof advancesSearch>;
+
+export const recoveriesSearch = listSearch({});
+export type RecoveriesSearch = z.infer<typeof recoveriesSearch>;

@@ -1,0 +1,208 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { ApiError, NetworkError } from '../../../../shared/api/api-error.js';
+import { api, apiResponse, buildUrl, command } from '../../../../shared/api/client.js';
+import type { IdempotencyKey } from '../../../../shared/api/idempotency.js';
+import { getToken } from '../../../../shared/auth/session.js';
+import { PAGE_SIZE } from '../../../../shared/search/list-search.js';
+
+/**
+ * 'Create many' (LIVRAISON_PARENT, services/api/src/contracts/batches): a file or selected
+ * growers → a preview (nothing created) → 'Valider' (a money command: it places the holds,
+ * so it carries an Idempotency-Key) → one parent and a sub-contract per grower.
+ */
+
+/** A problem of the file: its line (1 = header; 0 = the whole file), column and reason. */
+export interface FileProblem {
+  line: number;
+  column: string;
+  reason: string;
+}
+
+export interface PreviewSummary {
+  previewId: string;
+  source: 'FILE' | 'GROWERS';
+  fileName: string | null;
+  count: number;
+  totalQuantity: string;
+  totalAmount: number;
+  expiresAt: string;
+  parentId: string | null;
+}
+
+export interface PreviewRow {
+  line: number;
+  growerId: string;
+  growerReference: string;
+  firstname: string;
+  lastname: string;
+  phone: string | null;
+  plotId: string;
+  plotName: string;
+  productType: string | null;
+  quantity: string;
+  amount: number;
+  deliveryDate: string;
+}
+
+export interface ParentAnswer {
+  parentId: string;
+  reference: string;
+  count: number;
+  totalAmount: number;
+}
+
+export interface ParentRow {
+  id: string;
+  reference: string;
+  status: string;
+  createdAt: string;
+  source: string;
+  fileName: string | null;
+  meta: { quantity: string; remaining: string; amount: number };
+  subContracts: number;
+  byStatus: Record<string, number>;
+}
+
+export interface SubContractRow {
+  id: string;
+  reference: string;
+  status: string;
+  createdAt: string;
+  deliveryDate: string;
+  growerReference: string;
+  plotName: string;
+  rightSide: { id: string; firstname: string; lastname: string };
+  meta: { quantity: string; remaining: string; amount: number };
+}
+
+export interface ParentHeader {
+  id: string;
+  reference: string;
+  subContracts: number;
+  quantity: string;
+  amount: number;
+  createdAt: string;
+}
+
+/** The file was refused: every problem, for the table of errors. */
+export class FileRefusedError extends Error {
+  constructor(
+    message: string,
+    readonly problems: FileProblem[],
+  ) {
+    super(message);
+    this.name = 'FileRefusedError';
+  }
+}
+
+const problemsOf = (error: unknown): never => {
+  if (error instanceof ApiError && Array.isArray(error.data.problems)) {
+    throw new FileRefusedError(error.message, error.data.problems as FileProblem[]);
+  }
+  throw error;
+};
+
+export const batchKeys = {
+  all: ['contracts', 'batches'] as const,
+  preview: (id: string, page: number) => ['contracts', 'batches', 'preview', id, page] as const,
+  parents: (userId: string, page: number, q?: string) =>
+    ['contracts', 'batches', 'parents', userId, page, q ?? ''] as const,
+  subs: (parentId: string, page: number, q?: string, filter?: string) =>
+    ['contracts', 'batches', 'subs', parentId, page, q ?? '', filter ?? 'all'] as const,
+};
+
+/** `POST contracts/batches/preview` (multipart, field `file`). */
+export async function uploadContractFile(file: File): Promise<PreviewSummary> {
+  const body = new FormData();
+  body.append('file', file, file.name);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const token = getToken();
+  if (token) headers.authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(buildUrl('/contracts/batches/preview'), {
+      method: 'POST',
+      headers,
+      body,
+    });
+  } catch {
+    throw new NetworkError(false);
+  }
+  const payload = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (response.ok) return payload as unknown as PreviewSummary;
+  const message = typeof payload.message === 'string' ? payload.message : response.statusText;
+  if (Array.isArray(payload.problems)) {
+    throw new FileRefusedError(message, payload.problems as FileProblem[]);
+  }
+  throw new ApiError(response.status, message, undefined, undefined, payload);
+}
+
+/** `POST contracts/batches/from-growers`: selected growers → a preview. */
+export async function previewFromGrowers(
+  rows: {
+    growerId: string;
+    productId?: string | undefined;
+    quantity: string;
+    amount: number;
+    deliveryDate?: string | undefined;
+  }[],
+): Promise<PreviewSummary> {
+  return api<PreviewSummary>('/contracts/batches/from-growers', {
+    method: 'POST',
+    body: { rows },
+  }).catch(problemsOf);
+}
+
+export const previewQuery = (previewId: string, page: number) =>
+  queryOptions({
+    queryKey: batchKeys.preview(previewId, page),
+    queryFn: () =>
+      api<PreviewSummary & { data: PreviewRow[] }>(
+        `/contracts/batches/${encodeURIComponent(previewId)}`,
+        { query: { page, limit: PAGE_SIZE } },
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+/** 'Valider': the parent and its sub-contracts (422 with `missingAmount` when short). */
+export function validatePreview(previewId: string, key: IdempotencyKey): Promise<ParentAnswer> {
+  return command<ParentAnswer>(`/contracts/batches/${encodeURIComponent(previewId)}/validate`, key);
+}
+
+export const parentsQuery = (userId: string, page: number, q?: string) =>
+  queryOptions({
+    queryKey: batchKeys.parents(userId, page, q),
+    queryFn: () =>
+      api<{ data: ParentRow[]; count: number }>(
+        `/contracts/smarts/${encodeURIComponent(userId)}/LIVRAISON_PARENT`,
+        { query: { page, limit: PAGE_SIZE, q } },
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+export const subContractsQuery = (parentId: string, page: number, q?: string, filter?: string) =>
+  queryOptions({
+    queryKey: batchKeys.subs(parentId, page, q, filter),
+    queryFn: () =>
+      api<{ parent: ParentHeader; data: SubContractRow[]; count: number }>(
+        `/contracts/sub-smarts/${encodeURIComponent(parentId)}`,
+        { query: { page, limit: PAGE_SIZE, q, filters: filter ?? 'all' } },
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+/** The template (.xlsx or .csv), with the selected growers' references when given. */
+export async function downloadTemplate(format: 'xlsx' | 'csv', growerIds: string[] = []) {
+  const response = await apiResponse('/contracts/batches/template', {
+    query: { format, growerIds: growerIds.length ? growerIds.join(',') : undefined },
+    accept: '*/*',
+  });
+  const href = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = `modele-contrats-livraison.${format}`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
