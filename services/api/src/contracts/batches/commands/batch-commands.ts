@@ -54,7 +54,8 @@ export const BATCH_MESSAGES = {
 /** A row selected in the app ('create from selected growers'). */
 export interface SelectedGrowerRow {
   growerId: string;
-  productId: string;
+  /** The plot; absent → the grower's only plot (several: the row is refused). */
+  productId?: string | undefined;
   /** Tonnes, at most three decimals. */
   quantity: string | number;
   amount: number;
@@ -138,7 +139,7 @@ export class ContractBatchCommands {
         cells: {
           reference: `#${row.growerId}`,
           phone: '',
-          plot: `#${row.productId}`,
+          plot: row.productId ? `#${row.productId}` : '',
           quantity: String(row.quantity),
           amount: String(row.amount),
           deliveryDate: row.deliveryDate ?? '',

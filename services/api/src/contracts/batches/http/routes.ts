@@ -83,7 +83,7 @@ const subRow = z.object({
 });
 const selectedRow = z.object({
   growerId: z.guid({ message: REQUIRED }),
-  productId: z.guid({ message: REQUIRED }),
+  productId: z.guid({ message: INVALID }).optional(),
   quantity: z.union([
     z.number({ message: INVALID }).positive({ message: INVALID }),
     z.string().max(20),
