@@ -187,19 +187,32 @@ export function cancelDeliveryContract(id: string): Promise<ContractAnswer> {
 /** `POST contracts/run-contracts {ids}` → 202: the run goes on in the background. */
 export interface RunAnswer {
   runId: string;
-  total?: number;
+  status: 'RUNNING' | 'DONE';
+  total: number;
+  done: number;
 }
 
 export function runContracts(ids: string[], key: IdempotencyKey): Promise<RunAnswer> {
   return command<RunAnswer>('/contracts/run-contracts', key, { body: { ids } });
 }
 
+/** One contract of a run: PENDING until its settlement is COMPLETED (or FAILED, with why). */
+export interface RunItem {
+  contractId: string;
+  reference: string | null;
+  status: 'PENDING' | 'COMPLETED' | 'FAILED';
+  error: string | null;
+  growerNet: number | null;
+  recoveredAmount: number | null;
+  payoutId: string | null;
+}
+
 /** `GET contracts/runs/{runId}`: where each contract of a run stands. */
-export interface RunProgress {
-  runId: string;
-  total: number;
-  done: number;
-  contracts: { contractId: string; reference?: string | null; status: string }[];
+export interface RunProgress extends RunAnswer {
+  completed: number;
+  failed: number;
+  createdAt: string;
+  items: RunItem[];
 }
 
 export const runQuery = (runId: string) =>

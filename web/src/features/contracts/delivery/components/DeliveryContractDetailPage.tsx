@@ -32,6 +32,9 @@ const money = (amount: number | null | undefined) =>
   amount === null || amount === undefined ? '—' : `${groupThousands(String(amount))} FCFA`;
 const day = (value: string | null | undefined) => (value ? dayjs(value).format('DD/MM/YYYY') : '—');
 
+/** The contracts list's roles (§6). */
+const CONTRACT_LIST_READERS: readonly string[] = [ROLES.SUPER_ADMIN, ROLES.ADMIN, ROLES.INDUSTRIAL];
+
 /** Readers of growers (GET grower/{id}): the grower itself has no such right. */
 const GROWER_READERS: readonly string[] = [
   ROLES.SUPER_ADMIN,
@@ -51,15 +54,33 @@ export function DeliveryContractDetailPage({ id }: { id: string }) {
   const errorText = useErrorText();
   const me = useCurrentUser();
   const contract = useQuery(deliveryContractQuery(id));
+  // The grower and its cooperative have no contracts list: back is where they came from.
+  const listReader = CONTRACT_LIST_READERS.includes(me?.role?.code ?? '');
 
   return (
     <>
-      <Anchor component={Link} to="/contrats/livraison" mb="sm" c="dark.6" display="inline-block">
-        <Group gap={4}>
-          <IconArrowLeft size={16} aria-hidden />
-          {t('detail.back')}
-        </Group>
-      </Anchor>
+      {listReader ? (
+        <Anchor component={Link} to="/contrats/livraison" mb="sm" c="dark.6" display="inline-block">
+          <Group gap={4}>
+            <IconArrowLeft size={16} aria-hidden />
+            {t('detail.back')}
+          </Group>
+        </Anchor>
+      ) : (
+        <Anchor
+          component="button"
+          type="button"
+          onClick={() => window.history.back()}
+          mb="sm"
+          c="dark.6"
+          display="inline-block"
+        >
+          <Group gap={4}>
+            <IconArrowLeft size={16} aria-hidden />
+            {t('common:back')}
+          </Group>
+        </Anchor>
+      )}
       {contract.isError ? (
         <>
           <PageTitle>{t('detail.notFound')}</PageTitle>

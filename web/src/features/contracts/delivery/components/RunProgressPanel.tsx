@@ -1,35 +1,53 @@
 import { Alert, Button, Group, List, Progress, Stack, Text } from '@mantine/core';
-import { IconCircleCheck, IconLoader2 } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCircleCheck, IconLoader2 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../../shared/api/use-error-text.js';
-import { runQuery } from '../api/delivery-contracts.js';
-import { RUN_FINAL } from '../model/statuses.js';
+import { groupThousands } from '../../../../shared/format/money.js';
+import { runQuery, type RunItem } from '../api/delivery-contracts.js';
 
 /**
  * The banner of a run (§4: 'payments are being executed'), with its progress per contract:
  * `GET contracts/runs/{runId}`, refreshed by each `contracts.run` push (the realtime table
- * invalidates the `contracts` queries), until every contract is COMPLETED.
+ * invalidates the `contracts` queries), until every contract is COMPLETED (or FAILED, with
+ * the server's reason).
  */
 export function RunProgressPanel({ runId, onDismiss }: { runId: string; onDismiss: () => void }) {
   const { t } = useTranslation('contracts');
   const errorText = useErrorText();
   const progress = useQuery(runQuery(runId));
   const data = progress.data;
-  const total = data?.total ?? data?.contracts.length ?? 0;
-  const done = data?.done ?? data?.contracts.filter((c) => RUN_FINAL.has(c.status)).length ?? 0;
-  const finished = total > 0 && done >= total;
+  const total = data?.total ?? 0;
+  const done = data?.done ?? 0;
+  const finished = data?.status === 'DONE';
+  const failed = data?.failed ?? 0;
+  const line = (item: RunItem) => {
+    const reference = t('run.contract', { reference: item.reference ?? item.contractId });
+    const status = t(`run.contractStatuses.${item.status}`, { defaultValue: item.status });
+    if (item.status === 'FAILED')
+      return `${reference} : ${status}${item.error ? ` — ${item.error}` : ''}`;
+    if (item.status === 'COMPLETED' && item.growerNet !== null) {
+      return `${reference} : ${status} — ${t('run.net', { amount: groupThousands(String(item.growerNet)) })}`;
+    }
+    return `${reference} : ${status}`;
+  };
   return (
     <Alert
-      color={finished ? 'teal' : 'blue'}
+      color={!finished ? 'blue' : failed ? 'orange' : 'teal'}
       variant="light"
       mb="md"
       data-testid="run-progress"
       data-finished={finished ? 'true' : 'false'}
       icon={
-        finished ? <IconCircleCheck size={18} aria-hidden /> : <IconLoader2 size={18} aria-hidden />
+        !finished ? (
+          <IconLoader2 size={18} aria-hidden />
+        ) : failed ? (
+          <IconAlertTriangle size={18} aria-hidden />
+        ) : (
+          <IconCircleCheck size={18} aria-hidden />
+        )
       }
-      title={finished ? t('run.finished', { done, total }) : t('run.banner')}
+      title={finished ? t('run.finished', { done: data?.completed ?? 0, total }) : t('run.banner')}
     >
       <Stack gap="xs">
         {progress.isError ? (
@@ -47,10 +65,9 @@ export function RunProgressPanel({ runId, onDismiss }: { runId: string; onDismis
               animated={!finished}
             />
             <List size="sm" spacing={2} data-testid="run-contracts">
-              {data?.contracts.map((c) => (
-                <List.Item key={c.contractId} data-status={c.status}>
-                  {t('run.contract', { reference: c.reference ?? c.contractId })} :{' '}
-                  {t(`run.contractStatuses.${c.status}`, { defaultValue: c.status })}
+              {data?.items.map((item) => (
+                <List.Item key={item.contractId} data-status={item.status}>
+                  {line(item)}
                 </List.Item>
               ))}
             </List>

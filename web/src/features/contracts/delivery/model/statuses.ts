@@ -64,6 +64,3 @@ export const CONTRACT_READERS: readonly string[] = [
   ROLES.GROWER,
   ROLES.FARMER_ORGANIZATION,
 ];
-
-/** Is this run over: every contract in a final state. */
-export const RUN_FINAL = new Set(['COMPLETED', 'FAILED', 'SKIPPED', 'REJECTED']);
