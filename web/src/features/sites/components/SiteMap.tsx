@@ -60,7 +60,8 @@ const zoneData = (points: readonly Point[]): GeoJSON.FeatureCollection => {
  * The sites' map (MapLibre): MAP_STYLE_URL's tiles, or — configured 'offline', or when they
  * fail to load or take too long — the bundled country outlines, so the map works with no
  * internet. A click picks a point; the marker can be dragged; a zone's polygon is drawn.
- * `data-style` says which style is drawn ('remote' or 'offline').
+ * `data-style` says which style is drawn ('remote' or 'offline'), `data-loaded` which one has
+ * finished loading.
  */
 export function SiteMap({ settings, marker, polygon, focus, onPick, height = 420 }: SiteMapProps) {
   const { t } = useTranslation('places');
@@ -77,12 +78,16 @@ export function SiteMap({ settings, marker, polygon, focus, onPick, height = 420
   const [kind, setKind] = useState<StyleKind>(() =>
     remoteStyle(settings.styleUrl) === null ? 'offline' : 'remote',
   );
-  const [ready, setReady] = useState(false);
+  /** Which style has finished loading (the bundled one replaces the remote one on failure). */
+  const [loaded, setLoaded] = useState<StyleKind | null>(null);
+  const ready = loaded !== null;
 
   useEffect(() => {
     const start = marker ?? settings.center;
     const remote = remoteStyle(settings.styleUrl);
     let fellBack = false;
+    /** The style set last: 'pending' while the bundled one is being loaded. */
+    let applied: StyleKind | 'pending' = remote === null ? 'pending' : 'remote';
     let disposed = false;
     const instance = new MapLibreMap({
       container: container.current!,
@@ -90,6 +95,8 @@ export function SiteMap({ settings, marker, polygon, focus, onPick, height = 420
       center: [start.longitude, start.latitude],
       zoom: settings.zoom,
       attributionControl: { compact: true },
+      // A picking map: a second click on the same spot is a point (a duplicate), not a zoom.
+      doubleClickZoom: false,
       locale: {
         'NavigationControl.ZoomIn': t('map.zoomIn'),
         'NavigationControl.ZoomOut': t('map.zoomOut'),
@@ -135,16 +142,18 @@ export function SiteMap({ settings, marker, polygon, focus, onPick, height = 420
     instance.on('style.load', () => {
       if (disposed) return;
       drawZone();
-      setReady(true);
+      if (applied !== 'pending') setLoaded(applied);
     });
 
     const fallBack = async () => {
       if (fellBack || disposed) return;
       fellBack = true;
+      applied = 'pending';
       clearTimeout(timer);
       const style: StyleSpecification = await offlineStyle();
       if (disposed) return;
       setKind('offline');
+      applied = 'offline';
       instance.setStyle(style, { diff: false });
     };
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -219,7 +228,7 @@ export function SiteMap({ settings, marker, polygon, focus, onPick, height = 420
       ref={container}
       data-testid="site-map"
       data-style={kind}
-      data-ready={ready ? 'true' : undefined}
+      data-loaded={loaded ?? undefined}
       h={height}
       style={{ borderRadius: 8, overflow: 'hidden', position: 'relative' }}
     />

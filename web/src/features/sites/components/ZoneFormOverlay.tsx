@@ -130,7 +130,7 @@ export function ZoneFormOverlay({
           <Text
             role="status"
             size="sm"
-            c={notice ? 'orange.9' : 'dark.4'}
+            c={notice ? 'red.8' : 'dark.4'}
             data-testid="zone-status"
           >
             {notice ??
