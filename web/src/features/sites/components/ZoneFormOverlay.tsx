@@ -127,12 +127,7 @@ export function ZoneFormOverlay({
           ) : (
             <Loader aria-label={t('map.loading')} />
           )}
-          <Text
-            role="status"
-            size="sm"
-            c={notice ? 'red.8' : 'dark.4'}
-            data-testid="zone-status"
-          >
+          <Text role="status" size="sm" c={notice ? 'red.8' : 'dark.4'} data-testid="zone-status">
             {notice ??
               (missing > 0
                 ? t('zone.missing', { count: missing })
