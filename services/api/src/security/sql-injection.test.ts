@@ -83,6 +83,10 @@ const LIST_ROUTES: [template: string, url: (w: World) => string][] = [
   ['/api/clusters/industrials', () => '/api/clusters/industrials'],
   ['/api/seasons', () => '/api/seasons'],
   ['/api/departments', () => '/api/departments'],
+  // The sites' lists and the offline address search.
+  ['/api/users/{industrial}/sites', (w) => `/api/users/${industrial(w).id}/sites`],
+  ['/api/coverage-zones', (w) => `/api/coverage-zones?userId=${industrial(w).id}`],
+  ['/api/sites/address-search', () => '/api/sites/address-search'],
 ];
 
 describe('SQL only through parameters: hostile strings in every search box and filter', () => {
