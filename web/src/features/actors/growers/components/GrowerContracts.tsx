@@ -1,5 +1,7 @@
-import { Paper, Title } from '@mantine/core';
+import { ActionIcon, Paper, Title } from '@mantine/core';
+import { IconEye } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../../shared/format/date.js';
 import { formatMoney } from '../../../../shared/format/money.js';
@@ -50,6 +52,24 @@ export function GrowerContracts({
       name: 'date',
       title: t('contracts.date'),
       transform: (c) => (c.createdAt ? formatDate(c.createdAt) : ''),
+    },
+    {
+      // A delivery contract opens its page (ShowContratLivraison), where the grower's
+      // cooperative confirms it.
+      name: 'action',
+      title: t('contracts:columns.action'),
+      transform: (c) =>
+        c.type === 'LIVRAISON' ? (
+          <ActionIcon
+            variant="subtle"
+            renderRoot={(props) => (
+              <Link {...props} to="/contrats/livraison/show/$id" params={{ id: c.id }} />
+            )}
+            aria-label={t('contracts:view', { reference: c.reference })}
+          >
+            <IconEye size={18} aria-hidden />
+          </ActionIcon>
+        ) : null,
     },
   ];
   return (
