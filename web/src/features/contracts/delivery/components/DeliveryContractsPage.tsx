@@ -195,7 +195,8 @@ export function DeliveryContractsPage({
       }
       search={search}
       onSearchChange={(next) => {
-        setSelected(new Map());
+        // Another page keeps the selection; another search or filter starts a new one.
+        if (Object.keys(next).some((k) => k !== 'page')) setSelected(new Map());
         onSearchChange(next);
       }}
       searchPlaceholder={t('searchPlaceholder')}
@@ -204,7 +205,10 @@ export function DeliveryContractsPage({
         seesAll && (
           <AggregatorFilter
             value={search.aggregator}
-            onChange={(aggregator) => onSearchChange({ aggregator, page: undefined })}
+            onChange={(aggregator) => {
+              setSelected(new Map());
+              onSearchChange({ aggregator, page: undefined });
+            }}
           />
         )
       }
