@@ -41,6 +41,16 @@ export interface PushPayloads {
   'seasons.request': { requestId: number; type: string; seasonId: number };
   /** A request I filed or handle was accepted, rejected or delivered (seasons). */
   'seasons.requestUpdated': { requestId: number; type: string; status: string };
+  /** One of my contracts changed status (to its aggregator and grower; contracts). Without data after a large batch. */
+  'contracts.updated': { contractId: string; status: string } | undefined;
+  /** A contract of my run finished (COMPLETED or FAILED): the run's live progress (contracts). */
+  'contracts.run': {
+    runId: string;
+    contractId: string;
+    status: 'COMPLETED' | 'FAILED';
+    done: number;
+    total: number;
+  };
 }
 
 export type PushType = keyof PushPayloads;
@@ -92,6 +102,10 @@ export const INVALIDATIONS: { [T in PushType]: (data: PushPayloads[T]) => QueryK
   // The request lists, the season's 'Demandes' tab and the deliveries by code.
   'seasons.request': () => [['season-requests']],
   'seasons.requestUpdated': () => [['season-requests'], ['input-deliveries'], ...WALLET],
+  // Every contract list and detail (features/contracts, the grower's contracts tab).
+  'contracts.updated': () => [['contracts'], ['growers']],
+  // The run's progress and the lists; the payments move the wallet.
+  'contracts.run': () => [['contracts'], ...WALLET],
 };
 
 function isPushType(type: string): type is PushType {
