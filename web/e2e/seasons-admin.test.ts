@@ -52,6 +52,7 @@ describe.skipIf(missing !== null)('seasons admin in Chromium', { timeout: 300_00
   let server: E2eServer;
   let browser: Browser;
   let admin: Page;
+  let seasonId = '';
 
   beforeAll(async () => {
     mkdirSync(screenshotDir, { recursive: true });
@@ -161,7 +162,7 @@ describe.skipIf(missing !== null)('seasons admin in Chromium', { timeout: 300_00
     await next.click();
     await toast(admin, 'Campagne ajoutée avec succès');
     await admin.waitForURL((url) => url.searchParams.get('step') === '2');
-    const seasonId = new URL(admin.url()).searchParams.get('id');
+    seasonId = new URL(admin.url()).searchParams.get('id') ?? '';
     expect(seasonId).toMatch(/^\d+$/);
 
     // Step 2: attach the demo aggregator in three steps.
@@ -215,8 +216,13 @@ describe.skipIf(missing !== null)('seasons admin in Chromium', { timeout: 300_00
     ]) {
       await admin.getByRole('heading', { name: block }).waitFor();
     }
-    expect(await digits(admin.getByTestId('season-production'))).toBe(EXPECTED.production);
-    expect(await digits(admin.getByTestId('season-min-supply'))).toBe(EXPECTED.minSupply);
+    // The read side follows the attach a moment later (its push refreshes the page).
+    await expect
+      .poll(() => digits(admin.getByTestId('season-production')))
+      .toBe(EXPECTED.production);
+    await expect
+      .poll(() => digits(admin.getByTestId('season-min-supply')))
+      .toBe(EXPECTED.minSupply);
     const attached = admin
       .getByRole('table', { name: 'Agrégateurs de la saison' })
       .getByRole('row', { name: new RegExp(AGGREGATOR.lastname) });
@@ -269,5 +275,38 @@ describe.skipIf(missing !== null)('seasons admin in Chromium', { timeout: 300_00
     const overview = admin.getByRole('dialog', { name: `Saison ${SEASON.label}` });
     await overview.getByText('Quotité %').waitFor();
     await check(admin, 'seasons-admin-overview');
+  });
+
+  it('the detail follows the aggregator’s acceptance live (a push, no reload)', async () => {
+    await admin.goto(`${server.baseUrl}/saisons/show/${seasonId}`);
+    const row = admin
+      .getByRole('table', { name: 'Agrégateurs de la saison' })
+      .getByRole('row', { name: new RegExp(AGGREGATOR.lastname) });
+    await row.getByText('En attente').waitFor();
+    await admin.waitForLoadState('networkidle');
+    let navigations = 0;
+    admin.on('framenavigated', () => navigations++);
+
+    // The aggregator accepts through the API, from its own session.
+    const login = await fetch(`${server.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.89.0.1' },
+      body: JSON.stringify({ email: AGGREGATOR.email, password: server.password }),
+    });
+    expect(login.status).toBe(200);
+    const token = ((await login.json()) as { access_token: string }).access_token;
+    const accept = await fetch(`${server.baseUrl}/api/seasons/${seasonId}/accept`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(accept.status, await accept.clone().text()).toBe(200);
+
+    // The admin's page shows it without a reload: the link confirmed (no removal any more),
+    // the season 'Accepté'.
+    await row.getByText('Confirmée').waitFor();
+    await admin.getByText('Accepté', { exact: true }).first().waitFor();
+    expect(await row.getByRole('button', { name: /^Retirer/ }).count()).toBe(0);
+    expect(navigations).toBe(0);
   });
 });

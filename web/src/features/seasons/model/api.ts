@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { isApiError } from '../../../shared/api/api-error.js';
 import { api, command } from '../../../shared/api/client.js';
 import type { IdempotencyKey } from '../../../shared/api/idempotency.js';
 import { PAGE_SIZE, type ListSearch } from '../../../shared/search/list-search.js';
@@ -33,6 +34,19 @@ export type IndustrialSeasonsSearch = ListSearch<LinkStatus>;
 
 const id = (value: number | string) => encodeURIComponent(String(value));
 
+/**
+ * The read side follows the commands a moment later (the projector): a season just created
+ * can answer 404 for that moment, so a 404 is asked again a few times before it shows
+ * ('Saison introuvable'); other 4xx are final, a 5xx is retried twice (the app's default).
+ */
+const JUST_WRITTEN_RETRIES = 8;
+export const retryJustWritten = (count: number, error: unknown): boolean =>
+  isApiError(error, 404)
+    ? count < JUST_WRITTEN_RETRIES
+    : count < 2 && !(isApiError(error) && error.status < 500);
+export const retryJustWrittenDelay = (count: number, error: unknown): number =>
+  isApiError(error, 404) ? 250 * (count + 1) : Math.min(1000 * 2 ** count, 30_000);
+
 export const seasonKeys = {
   all: ['seasons'] as const,
   list: (search: SeasonsSearch) => ['seasons', 'list', search] as const,
@@ -66,6 +80,8 @@ export const seasonQuery = (seasonId: number) =>
     queryKey: seasonKeys.detail(seasonId),
     queryFn: () => api<SeasonDetail>(`/clusters/${id(seasonId)}`),
     enabled: Number.isInteger(seasonId) && seasonId > 0,
+    retry: retryJustWritten,
+    retryDelay: retryJustWrittenDelay,
   });
 
 /** `GET clusters/{id}/linked-industrials` (super admin, cluster manager). */
@@ -75,6 +91,8 @@ export const seasonLinksQuery = (seasonId: number) =>
     queryFn: () =>
       api<{ data: SeasonLink[]; count: number }>(`/clusters/${id(seasonId)}/linked-industrials`),
     enabled: Number.isInteger(seasonId) && seasonId > 0,
+    retry: retryJustWritten,
+    retryDelay: retryJustWrittenDelay,
   });
 
 /** `GET seasons/{id}/amounts?quantity=`: the three cards, nothing written. */
