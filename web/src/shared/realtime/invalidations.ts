@@ -35,7 +35,10 @@ export interface PushPayloads {
   'actors.carrier.changed': { carrierId: string };
   /** I was attached to a season (the bell: 'Vous avez été ajouté à la saison'; seasons). */
   'seasons.invitation': { seasonId: number; linkId: number };
-  /** One of my season links changed: accepted, expired, removed or repriced (seasons). */
+  /**
+   * One of my season links changed: accepted, expired, removed or repriced; or, to super
+   * admins and cluster managers, any change of a season (its 'Saisons' row, its detail).
+   */
   'seasons.updated': { seasonId: number };
   /** A grower filed a request to me (industrial: INPUT, PINEAPLE; SFD: SOCIAL; seasons). */
   'seasons.request': { requestId: number; type: string; seasonId: number };
