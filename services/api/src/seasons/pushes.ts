@@ -7,7 +7,8 @@ import type { PushMessage } from '@filiere/projections';
  * - `seasons.invitation`: to the industrial attached to a season (the bell: 'Vous avez été
  *   ajouté à la saison').
  * - `seasons.updated`: to the industrial whose link changed (accepted, expired, removed, its
- *   amounts repriced).
+ *   amounts repriced), and to the active super admins and cluster managers for any change of
+ *   a season (their 'Saisons' list and the season's detail follow live).
  */
 export const SEASON_PUSHES = ['seasons.invitation', 'seasons.updated'] as const;
 
