@@ -3,6 +3,7 @@ import { ROLES, type RoleCode } from '../auth/roles.js';
 const {
   SUPER_ADMIN,
   ADMIN,
+  GROWER,
   INDUSTRIAL,
   INPUT_PROVIDER,
   FARMER_ORGANIZATION,
@@ -153,6 +154,23 @@ export const ROUTES: NavRoute[] = [
     label: 'routes.pineappleRequests',
     group: 'requests',
     roles: [INDUSTRIAL, FARMER_ORGANIZATION],
+    menu: true,
+  },
+  // Not in the spec: the SFD's social financing requests, and the growers' filing form.
+  {
+    key: 'socialRequests',
+    path: '/demande/financement-social',
+    label: 'routes.socialRequests',
+    group: null,
+    roles: [SFD, SUPER_ADMIN],
+    menu: true,
+  },
+  {
+    key: 'fileRequest',
+    path: '/demande/nouvelle',
+    label: 'routes.fileRequest',
+    group: null,
+    roles: [GROWER, FARMER_ORGANIZATION],
     menu: true,
   },
   // Transactions
