@@ -76,6 +76,8 @@ describe('menu entries follow the route files', () => {
     // Today's route files: the wallet's and identity's screens; no dashboard, seasons, …
     expect(keys(ROLES.INDUSTRIAL, false, FILE_ROUTE_PATHS)).toEqual([
       'industrialSeasons',
+      'stores',
+      'coverageZones',
       'payments',
       'supplies',
       'financings',
