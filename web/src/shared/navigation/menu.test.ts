@@ -90,6 +90,7 @@ describe('menu entries follow the route files', () => {
       'inputProviders',
     ]);
     expect(keys(ROLES.SUPER_ADMIN, false, FILE_ROUTE_PATHS)).toEqual([
+      'socialRequests',
       'seasons',
       'adminSupplies',
       'growers',
@@ -99,13 +100,13 @@ describe('menu entries follow the route files', () => {
       'users',
       'payoutRequests',
     ]);
-    expect(keys(ROLES.GROWER, false, FILE_ROUTE_PATHS)).toEqual([]);
+    expect(keys(ROLES.GROWER, false, FILE_ROUTE_PATHS)).toEqual(['fileRequest']);
     // The default is the app's own route tree.
     expect(buildMenu({ role: ROLES.INDUSTRIAL })).toEqual(
       buildMenu({ role: ROLES.INDUSTRIAL }, FILE_ROUTE_PATHS),
     );
     // A new route file is all it takes: with /dashboard, every role gets its entry.
     const withDashboard = new Set([...FILE_ROUTE_PATHS, '/dashboard']);
-    expect(keys(ROLES.GROWER, false, withDashboard)).toEqual(['dashboard']);
+    expect(keys(ROLES.GROWER, false, withDashboard)).toEqual(['dashboard', 'fileRequest']);
   });
 });

@@ -88,6 +88,22 @@ describe('realtime push → query invalidations', () => {
     ]);
   });
 
+  it('refreshes the request lists (and deliveries, wallet) on a grower request push', () => {
+    expect(
+      invalidationsFor(
+        push({ type: 'seasons.request', data: { requestId: 1, type: 'INPUT', seasonId: 2 } }),
+      ),
+    ).toEqual([['season-requests']]);
+    expect(
+      invalidationsFor(
+        push({
+          type: 'seasons.requestUpdated',
+          data: { requestId: 1, type: 'PINEAPLE', status: 'CONFIRMED' },
+        }),
+      ),
+    ).toContainEqual(['season-requests']);
+  });
+
   it('ignores control and export messages', () => {
     for (const type of ['ready', 'joined', 'pong', 'error', 'export.progress', 'export.ready']) {
       expect(invalidationsFor(push({ type, data: {} }))).toEqual([]);
@@ -111,6 +127,8 @@ describe('realtime push → query invalidations', () => {
         'ready',
         'reporting.updated',
         'seasons.invitation',
+        'seasons.request',
+        'seasons.requestUpdated',
         'seasons.updated',
         'supplies.updated',
         'supply.rejected',
