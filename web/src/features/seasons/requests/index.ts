@@ -2,3 +2,4 @@
 export { SeasonRequestsTab } from './components/SeasonRequestsTab.js';
 export { RequestsPage } from './components/RequestsPage.js';
 export { requestsSearch, type RequestsSearch, type RequestType } from './model/requests.js';
+export { FileRequestPage } from './components/FileRequestPage.js';
