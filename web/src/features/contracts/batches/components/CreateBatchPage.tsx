@@ -130,6 +130,7 @@ function FileUpload({ onPreview }: { onPreview: (summary: PreviewSummary) => voi
           placeholder={t('create.filePlaceholder')}
           accept=".xlsx,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv"
           clearable
+          clearButtonProps={{ 'aria-label': t('create.clear') }}
           value={file}
           onChange={(value) => {
             upload.reset();
