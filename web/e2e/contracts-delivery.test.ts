@@ -274,6 +274,12 @@ describe.skipIf(missing !== null)('delivery contracts in Chromium', { timeout: 3
     const quantity = dialog.getByLabel(/^Quantité pesée \(tonnes\)/);
     expect(await quantity.inputValue()).toBe(PLOT.estimate);
     await quantity.fill('40,5');
+    // The day of the weighing, typed day first (the API's day is UTC's: before 01:00 in
+    // Porto-Novo the browser's today is the API's tomorrow).
+    const [y, m, d] = new Date().toISOString().slice(0, 10).split('-');
+    const day = dialog.getByLabel(/^Date de la pesée/);
+    await day.fill(`${d}/${m}/${y}`);
+    await day.blur();
     await dialog.getByTestId('delivery-worth').waitFor();
     await check(aggregator, 'contracts-delivery-record');
     await dialog.getByRole('button', { name: 'Enregistrer' }).click();

@@ -32,6 +32,7 @@ import {
 import {
   contractFormSchema,
   emptyContractForm,
+  parseDay,
   quantityFromEstimate,
   today,
   type ContractFormInput,
@@ -283,6 +284,7 @@ export function CreateDeliveryContractPage() {
                     label={t('create.deliveryDate')}
                     withAsterisk
                     minDate={today()}
+                    dateParser={parseDay}
                     clearable={false}
                     value={field.value || null}
                     onChange={(value) => field.onChange(value ?? '')}

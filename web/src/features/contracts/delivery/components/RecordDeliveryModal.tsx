@@ -1,7 +1,6 @@
 import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { useEffect } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +15,7 @@ import {
   TONNES,
   deliveryFormSchema,
   normalizeTonnes,
+  parseDay,
   today,
   type DeliveryFormInput,
   type DeliveryFormValues,
@@ -107,7 +107,9 @@ export function RecordDeliveryModal({
               <DateField
                 label={t('actions.deliveredOn')}
                 withAsterisk
-                minDate={dayjs(contract.createdAt).format('YYYY-MM-DD')}
+                // The API refuses a day before the contract's (its UTC day).
+                minDate={contract.createdAt.slice(0, 10)}
+                dateParser={parseDay}
                 maxDate={today()}
                 clearable={false}
                 value={field.value || null}

@@ -4,6 +4,7 @@ import {
   defaultDeliveryDate,
   deliveryFormSchema,
   emptyContractForm,
+  parseDay,
   quantityFromEstimate,
 } from './contract-form.js';
 import { contractActions, deliveryContractsSearch } from './statuses.js';
@@ -61,6 +62,13 @@ describe('the delivery contract form', () => {
       deliveryDate: '2026-09-29',
     });
     expect(issues(result)).toEqual({ deliveryDate: 'contracts:validation.pastDate' });
+  });
+
+  it('reads a typed day first (31/12/2026), not month first', () => {
+    expect(parseDay('01/12/2026')).toBe('2026-12-01');
+    expect(parseDay(' 5/3/2027 ')).toBe('2027-03-05');
+    expect(parseDay('31/02/2027')).toBeNull();
+    expect(parseDay('2026-12-01')).toBeNull();
   });
 
   it('pre-fills the quantity from a plot’s estimated production', () => {

@@ -86,6 +86,19 @@ export function deliveryFormSchema(now: Date = new Date()) {
 export type DeliveryFormInput = z.input<ReturnType<typeof deliveryFormSchema>>;
 export type DeliveryFormValues = z.output<ReturnType<typeof deliveryFormSchema>>;
 
+/**
+ * A typed day as the date fields show it (`31/12/2026`) to 'YYYY-MM-DD', or null: the
+ * picker's default parser reads `01/12/2026` as January 12th.
+ */
+export function parseDay(text: string): string | null {
+  const match = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/.exec(text);
+  if (!match) return null;
+  const [, d, m, y] = match;
+  const iso = `${y}-${m!.padStart(2, '0')}-${d!.padStart(2, '0')}`;
+  const date = new Date(`${iso}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(iso) ? iso : null;
+}
+
 /** A plot's estimated production (t) as the quantity field's text: at most 3 decimals. */
 export function quantityFromEstimate(estimate: number | null | undefined): string {
   if (estimate === null || estimate === undefined || !(estimate > 0)) return '';
