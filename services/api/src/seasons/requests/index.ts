@@ -1,5 +1,6 @@
 import type { SeasonsArea } from '../area.js';
 import { requestEvents, requestStream } from './catalogue.js';
+import { requestsDemoStep } from './demo/requests.js';
 import { requestWriteMigrations } from './migrations/index.js';
 import { REQUEST_PUSHES } from './pushes.js';
 import { requestProjectors, requestReadMigrations } from './read-model/index.js';
@@ -16,6 +17,7 @@ export const requestsArea: SeasonsArea = {
   streams: [requestStream],
   projectors: requestProjectors,
   pushes: REQUEST_PUSHES,
+  demo: [requestsDemoStep],
   http: async () => (await import('./http/index.js')).registerSeasonRequests,
 };
 
