@@ -8,6 +8,7 @@ import { ApiError } from '../../../../shared/api/api-error.js';
 import { useErrorText } from '../../../../shared/api/use-error-text.js';
 import { useIdempotencyKey } from '../../../../shared/api/use-idempotency-key.js';
 import { formatDate } from '../../../../shared/format/date.js';
+import { formatDay } from '../model/format.js';
 import { formatNumber } from '../../../../shared/format/money.js';
 import { PAGE_SIZE } from '../../../../shared/search/list-search.js';
 import { DataTable, type Column } from '../../../../shared/ui/DataTable.js';
@@ -71,7 +72,7 @@ export function PreviewPage({
     {
       name: 'deliveryDate',
       title: t('preview.columns.deliveryDate'),
-      transform: (r) => formatDate(r.deliveryDate),
+      transform: (r) => formatDay(r.deliveryDate),
     },
   ];
   return (

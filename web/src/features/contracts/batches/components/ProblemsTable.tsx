@@ -10,8 +10,7 @@ export function ProblemsTable({ message, problems }: { message: string; problems
       <Text size="sm" mb="xs">
         {t('problems.count', { count: problems.length })}
       </Text>
-      <Table striped withTableBorder fz="sm" bg="white">
-        <caption className="sr-only">{t('problems.caption')}</caption>
+      <Table striped withTableBorder fz="sm" bg="white" aria-label={t('problems.caption')}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th scope="col">{t('problems.line')}</Table.Th>

@@ -5,6 +5,7 @@ import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../../shared/api/use-error-text.js';
 import { formatDate } from '../../../../shared/format/date.js';
+import { formatDay } from '../model/format.js';
 import { formatNumber } from '../../../../shared/format/money.js';
 import type { Column } from '../../../../shared/ui/DataTable.js';
 import { ListPanel } from '../../../../shared/ui/ListPage.js';
@@ -53,7 +54,7 @@ export function SubContractsPage({
     {
       name: 'deliveryDate',
       title: t('subs.columns.deliveryDate'),
-      transform: (r) => formatDate(r.deliveryDate),
+      transform: (r) => formatDay(r.deliveryDate),
     },
     {
       name: 'status',
