@@ -1,9 +1,10 @@
-import { ActionIcon, Anchor, Button, Group } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Group, Text } from '@mantine/core';
 import { IconArchive, IconEye, IconPencil, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useErrorText } from '../../../shared/api/use-error-text.js';
 import { useCurrentUser } from '../../../shared/auth/current-user.js';
 import { ROLES } from '../../../shared/auth/roles.js';
 import { formatNumber } from '../../../shared/format/money.js';
@@ -38,6 +39,7 @@ export function SeasonsPage({
   onSearchChange: (next: Partial<SeasonsSearch>) => void;
 }) {
   const { t } = useTranslation('seasons');
+  const errorText = useErrorText();
   const me = useCurrentUser();
   const isSuperAdmin = me?.role?.code === ROLES.SUPER_ADMIN;
   const list = useQuery(seasonsQuery(search));
@@ -139,6 +141,11 @@ export function SeasonsPage({
       columns={columns}
       list={list}
     >
+      {list.isError && (
+        <Text c="red.8" role="alert" mt="sm">
+          {errorText(list.error)}
+        </Text>
+      )}
       <SeasonShowModal
         season={target?.action === 'show' ? target.season : null}
         onClose={() => setTarget(null)}
