@@ -1,0 +1,2 @@
+/** 'Demandes d'intrants' (/demande): deliveries by grower code. */
+export { DeliveriesPage } from './components/DeliveriesPage.js';
