@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { EventStoreTables } from '@filiere/event-store';
 import { narrowDb } from '@filiere/platform';
 import type { IdentityTables } from '../identity/index.js';
-import { everyRouteArb, type FuzzRequest } from './fuzz-requests.js';
+import { everyRouteArbs, type FuzzRequest } from './fuzz-requests.js';
 import { operationsOf, type Operation } from './route-table.js';
 import { headPosition, type World } from './world.js';
 
@@ -73,7 +73,7 @@ export async function fuzz<DB extends FuzzTables>(
   options: FuzzOptions,
 ): Promise<FuzzReport> {
   const operations = operationsOf(app).filter((op) => !options.exclude?.(op));
-  const arb = everyRouteArb(operations, world);
+  const arbs = everyRouteArbs(operations, world);
   const timeoutMs = options.timeoutMs ?? 20_000;
   const report: FuzzReport = {
     seed: options.seed,
@@ -91,7 +91,7 @@ export async function fuzz<DB extends FuzzTables>(
       : Array.from({ length: options.count }, (_, i) => i);
   for (const index of indexes) {
     if (index % 100 === 0) await revive(db, world);
-    const request = requestAt(arb, options.seed, index);
+    const request = requestAt(arbs[index % arbs.length]!, options.seed, index);
     const { status, failure } = await sendAndCheck(app, db, request, timeoutMs);
     report.requests++;
     const key = String(status ?? 'no answer');
