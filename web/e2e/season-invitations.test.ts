@@ -247,6 +247,11 @@ describe.skipIf(missing !== null)('season invitations in Chromium', { timeout: 2
     await page.getByRole('tab', { name: 'Détails de la saison' }).waitFor();
     expect(await page.getByRole('button', { name: 'Accepter la saison' }).count()).toBe(0);
     await check(page, 'season-invitations-detail-confirmed');
+    // 'Demandes': the growers' requests of this season (none yet), the tab kept in the URL.
+    await page.getByRole('tab', { name: 'Demandes' }).click();
+    await page.waitForURL((url) => url.searchParams.get('tab') === 'requests');
+    await page.getByText('Aucun élément trouvé').waitFor();
+    await check(page, 'season-invitations-detail-requests');
   });
 
   it('an expired invitation is refused with the French 422 message', async () => {

@@ -10,6 +10,7 @@ import { useRealtime } from '../../../../shared/realtime/use-realtime.js';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
 import { StatusBadge } from '../../../../shared/ui/StatusBadge.js';
 import { seasonLinkQuery, seasonQuery } from '../../model/index.js';
+import { SeasonRequestsTab } from '../../requests/index.js';
 import { SeasonAcceptance } from './SeasonAcceptance.js';
 import { SeasonDetailsTab } from './SeasonDetailsTab.js';
 
@@ -99,9 +100,13 @@ export function IndustrialSeasonPage({
       >
         <Tabs.List>
           <Tabs.Tab value="details">{t('detail.tabs.details')}</Tabs.Tab>
+          <Tabs.Tab value="requests">{t('detail.tabs.requests')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="details" pt="md">
           <SeasonDetailsTab season={season.data} link={link.data} />
+        </Tabs.Panel>
+        <Tabs.Panel value="requests" pt="md">
+          <SeasonRequestsTab seasonId={seasonId} industrialUserId={link.data.userId} />
         </Tabs.Panel>
       </Tabs>
       <SeasonAcceptance
