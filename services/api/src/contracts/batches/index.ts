@@ -1,4 +1,5 @@
 import type { ContractsArea } from '../area.js';
+import { contractBatchesDemoStep } from './demo/batches.js';
 import { batchEvents, parentStream } from './domain/events.js';
 import * as batchTables from './read-model/migrations/20261126_0700_contract_batches.js';
 import { contractParentsProjector } from './read-model/projector.js';
@@ -15,6 +16,7 @@ export const batchesArea: ContractsArea = {
   events: batchEvents,
   streams: [parentStream],
   projectors: [contractParentsProjector],
+  demo: [contractBatchesDemoStep],
   http: async () => (await import('./http/routes.js')).registerContractBatches,
 };
 
