@@ -70,9 +70,15 @@ export function requestRoutes(
   queries: RequestQueries,
 ): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const guard = (roles: readonly (typeof ROLE)[keyof typeof ROLE][]) => [
-    scope.requireRoles(...roles),
-  ];
+  /**
+   * The role guard runs at onRequest too, so a caller without the role gets 401/403 before
+   * its body is validated (docs/security.md, the actors' finding); the preHandler declares the
+   * access the authorization matrix reads.
+   */
+  const guard = (roles: readonly (typeof ROLE)[keyof typeof ROLE][]) => {
+    const handlers = [scope.requireRoles(...roles)];
+    return { onRequest: handlers, preHandler: handlers };
+  };
 
   app.post(
     '/season-requests',
@@ -86,7 +92,7 @@ export function requestRoutes(
         body: fileBody,
         response: { 201: requestAnswer },
       },
-      preHandler: guard(REQUEST_ROUTE_ROLES.file),
+      ...guard(REQUEST_ROUTE_ROLES.file),
     },
     async (request, reply) => {
       const { quantity, ...body } = request.body;
@@ -110,7 +116,7 @@ export function requestRoutes(
         querystring: filingGrowersQuery,
         response: { 200: filingOptionsAnswer },
       },
-      preHandler: guard(REQUEST_ROUTE_ROLES.file),
+      ...guard(REQUEST_ROUTE_ROLES.file),
     },
     async (request) => ({
       growers: await queries.filingGrowers(actorOf(request.actor!), request.query),
@@ -131,7 +137,7 @@ export function requestRoutes(
         querystring: requestListQuery,
         response: { 200: requestListAnswer },
       },
-      preHandler: guard(REQUEST_ROUTE_ROLES.list),
+      ...guard(REQUEST_ROUTE_ROLES.list),
     },
     async (request) => {
       const scope = await queries.scopeOf(actorOf(request.actor!), request.params.userId);
@@ -150,7 +156,7 @@ export function requestRoutes(
         querystring: pendingListQuery,
         response: { 200: requestListAnswer },
       },
-      preHandler: guard(REQUEST_ROUTE_ROLES.list),
+      ...guard(REQUEST_ROUTE_ROLES.list),
     },
     async (request) => {
       const scope = await queries.scopeOf(actorOf(request.actor!), request.params.userId);
@@ -169,7 +175,7 @@ export function requestRoutes(
         querystring: requestListQuery,
         response: { 200: requestListAnswer },
       },
-      preHandler: guard(REQUEST_ROUTE_ROLES.social),
+      ...guard(REQUEST_ROUTE_ROLES.social),
     },
     async (request) => {
       const actor = actorOf(request.actor!);
@@ -190,7 +196,7 @@ export function requestRoutes(
         body: acceptManyBody,
         response: { 200: bulkAnswer },
       },
-      preHandler: guard(REQUEST_ROUTE_ROLES.decide),
+      ...guard(REQUEST_ROUTE_ROLES.decide),
     },
     async (request) => {
       const results = await commands.acceptMany(
@@ -213,7 +219,7 @@ export function requestRoutes(
         body: rejectManyBody,
         response: { 200: bulkAnswer },
       },
-      preHandler: guard(REQUEST_ROUTE_ROLES.decide),
+      ...guard(REQUEST_ROUTE_ROLES.decide),
     },
     async (request) => {
       const results = await commands.rejectMany(
