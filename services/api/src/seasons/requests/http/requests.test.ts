@@ -179,6 +179,19 @@ describe('season requests API (real PostgreSQL)', () => {
     expect((await file(otherCoop, { ...body, growerId })).statusCode).toBe(403);
     expect((await file(growerUser, { ...body, growerId: coopGrowerId })).statusCode).toBe(403);
     expect((await file(aggregator, { ...body, growerId })).statusCode).toBe(403);
+    // The guard answers before the body is validated: 401 anonymous, 403 a wrong role.
+    const anonymous = await app.inject({
+      method: 'POST',
+      url: '/api/season-requests',
+      payload: {},
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const staffBad = await call(staffAdmin, 'POST', '/api/season-requests', { type: 'LOAN' });
+    expect(staffBad.statusCode).toBe(403);
+    const decideBad = await call(growerUser, 'POST', '/api/user-cluster-grower/accept-requests', {
+      ids: [],
+    });
+    expect(decideBad.statusCode).toBe(403);
   });
 
   it('bad input is a 400 with French field messages', async () => {
