@@ -6,6 +6,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useIdempotencyKey } from '../../../shared/api/use-idempotency-key.js';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
+import { useRealtime } from '../../../shared/realtime/use-realtime.js';
 import { useCurrentUser } from '../../../shared/auth/current-user.js';
 import { ROLES } from '../../../shared/auth/roles.js';
 import { formatDate } from '../../../shared/format/date.js';
@@ -54,6 +55,8 @@ export function SeasonDetailPage({ seasonId }: { seasonId: number }) {
   const me = useCurrentUser();
   const isSuperAdmin = me?.role?.code === ROLES.SUPER_ADMIN;
   const season = useQuery(seasonQuery(seasonId));
+  // The `seasons.*` pushes (an acceptance, an expiry, the read side catching up) refresh it.
+  useRealtime();
   const [adding, setAdding] = useState(false);
 
   return (

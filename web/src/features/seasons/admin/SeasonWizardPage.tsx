@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
+import { useRealtime } from '../../../shared/realtime/use-realtime.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { seasonQuery } from '../model/index.js';
 import { SeasonGeneralStep } from './SeasonGeneralStep.js';
@@ -28,6 +29,8 @@ export function SeasonWizardPage({
   const errorText = useErrorText();
   const season = useQuery({ ...seasonQuery(seasonId ?? 0), enabled: seasonId !== undefined });
   const editing = seasonId !== undefined;
+  // The `seasons.*` pushes (an acceptance, an expiry, the read side catching up) refresh it.
+  useRealtime();
   return (
     <Container size="lg" py="lg">
       <Anchor component={Link} to="/saisons" size="sm">

@@ -5,6 +5,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
+import { useRealtime } from '../../../shared/realtime/use-realtime.js';
 import { useCurrentUser } from '../../../shared/auth/current-user.js';
 import { ROLES } from '../../../shared/auth/roles.js';
 import { formatNumber } from '../../../shared/format/money.js';
@@ -43,6 +44,8 @@ export function SeasonsPage({
   const me = useCurrentUser();
   const isSuperAdmin = me?.role?.code === ROLES.SUPER_ADMIN;
   const list = useQuery(seasonsQuery(search));
+  // The `seasons.*` pushes (an acceptance, an expiry, the read side catching up) refresh it.
+  useRealtime();
   const [target, setTarget] = useState<Target | null>(null);
 
   const columns: Column<SeasonSummary>[] = [
