@@ -4,6 +4,8 @@ import type { ContractsArea } from './area.js';
 import { advancesArea, type AdvancesTables } from './advances/index.js';
 import { batchesArea, type BatchesTables } from './batches/index.js';
 import { contractEvents, contractStreams } from './catalogue.js';
+import { contractJobs } from './jobs/background.js';
+import { CONTRACT_PUSHES } from './pushes.js';
 import { contractProjectors, contractReadMigrations } from './read-model/index.js';
 import type { ContractsTables as CoreContractsTables } from './tables.js';
 
@@ -29,7 +31,10 @@ export const contractsModule: ContextModule = {
   streams: [...contractStreams, ...areas.flatMap((a) => a.streams ?? [])],
   migrations: mergeMigrations(contractReadMigrations, ...areas.map((a) => a.migrations)),
   projectors: [...contractProjectors, ...areas.flatMap((a) => a.projectors ?? [])],
+  /** Contract runs and the OUTTIME sweep in the worker (the API runs them without REDIS_URL). */
+  jobs: [contractJobs],
   demo: areas.flatMap((a) => a.demo ?? []),
+  pushes: CONTRACT_PUSHES,
   http: async () => registerContractsAndAreas,
 };
 

@@ -1,4 +1,5 @@
 import type { ColumnType } from 'kysely';
+import type { CreatedAt, LeaseColumns } from '@filiere/platform';
 
 /** bigint columns: the pool reads them as (safe) numbers. */
 type BigintColumn = number;
@@ -40,4 +41,35 @@ export interface ContractsTables {
     recovered: ColumnType<number, number | undefined, number>;
     opened_at: Time;
   };
+  /** Migration 20261126_0500: runs, their items and the leased job per contract. */
+  contract_runs: {
+    id: string;
+    aggregator_user_id: string;
+    idempotency_key: string | null;
+    total: number;
+    created_at: CreatedAt;
+  };
+  contract_run_items: {
+    run_id: string;
+    contract_id: string;
+    position: number;
+    /** PENDING, COMPLETED, FAILED. */
+    status: ColumnType<string, string | undefined, string>;
+    error: ColumnType<string | null, string | null | undefined, string | null>;
+    grower_net: ColumnType<number | null, number | null | undefined, number | null>;
+    recovered_amount: ColumnType<number | null, number | null | undefined, number | null>;
+    payout_id: ColumnType<string | null, string | null | undefined, string | null>;
+    updated_at: CreatedAt;
+  };
+  contract_jobs: ContractJobColumns;
+}
+
+/** `contract_jobs` as platform's leased job store sees it. */
+export interface ContractJobColumns extends LeaseColumns {
+  run_id: string;
+  contract_id: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  run_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: CreatedAt;
 }

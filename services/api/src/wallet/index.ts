@@ -78,6 +78,12 @@ export {
   type WithdrawalAnswer,
   type WithdrawalState,
 } from './domain/index.js';
+export { schedulePayoutJob } from './jobs/system-payout.js';
+/** Opens (in the same append) the wallets a command credits that were never opened. */
+export { openingWallets } from './commands/run-command.js';
+/** The wallet's stream types on another pipeline (a worker job appending to wallets). */
+export { registerWalletStreams } from './catalogue.js';
+export type { WalletJobsTables } from './jobs/job-store.js';
 /** Wallet to wallet by its owner, for the seasons' accepted advances (PINEAPLE, SOCIAL). */
 export { transfer, type MovementAnswer, type Recipient } from './domain/index.js';
 /** Opens a wallet used for the first time (a grower paid an advance before it ever held money). */

@@ -486,7 +486,7 @@ describe('delivery contract commands', () => {
       const url = `/api/contracts/delivery-contract/${id}/delivery`;
       // The routes' commands run on the real clock.
       const today = new Date().toISOString().slice(0, 10);
-      const body = { quantity: '1.75', deliveredOn: today };
+      const body = { quantity: 1.75, deliveredOn: today };
       const pending = await patch(aggregator, url, body);
       expect(pending.statusCode).toBe(422);
       expect(pending.json().message).toBe('Ce contrat n’est pas encore confirmé par le producteur');
@@ -494,7 +494,7 @@ describe('delivery contract commands', () => {
       expect((await patch(grower, url, body)).statusCode).toBe(403);
       const other = (await userLoader(db)((await findDemoUser(db, DEMO_SECOND_AGGREGATOR)).id))!;
       expect((await patch(other, url, body)).statusCode).toBe(403);
-      const bad = await patch(aggregator, url, { quantity: 'abc', deliveredOn: 'hier' });
+      const bad = await patch(aggregator, url, { quantity: 1, deliveredOn: 'hier' });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().fields).toMatchObject({ deliveredOn: 'Ce champ est obligatoire' });
       const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);

@@ -210,12 +210,13 @@ export class DeliveryContractCommands {
   async recordDelivery(
     user: SignedInUser,
     contractId: string,
-    input: { quantity: string | number; deliveredOn: string },
+    input: { quantity: string | number; deliveredOn?: string | undefined },
   ): Promise<ContractAnswer> {
     const deliveredKg = tonnesToKg(input.quantity);
+    const deliveredOn = input.deliveredOn ?? this.clock().toISOString().slice(0, 10);
     await this.contractOf(contractId, user.id);
     const answer = await this.onContract(user, contractId, (state) =>
-      recordDelivery(state, { deliveredKg, deliveredOn: input.deliveredOn }, actorOf(user), {
+      recordDelivery(state, { deliveredKg, deliveredOn }, actorOf(user), {
         now: this.clock().toISOString(),
       }),
     );

@@ -17,6 +17,8 @@ export interface Settlement {
   extraFromAvailable: number;
   recoveries: Recovery[];
   growerNet: number;
+  /** The withdrawal paying the net out to the grower's mobile money number, if any. */
+  payoutId?: string | null | undefined;
 }
 
 /** The folded state of stream `contract-<contractId>`. Plain data. */

@@ -98,6 +98,8 @@ export const DeliveryContractSettled = event('DeliveryContractSettled', {
   extraFromAvailable: money,
   recoveries: z.array(recoverySchema),
   growerNet: money,
+  /** The payout of the grower's net to its mobile money number (same append), when one was made. */
+  payoutId: id.nullable().optional(),
   settledBy: id,
   settledAt: instant,
 });

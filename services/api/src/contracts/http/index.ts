@@ -2,7 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { narrowDb, storableString } from '@filiere/platform';
+import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
 import type { HttpRegistration } from '../../kernel/module.js';
+import { contractLoops, contractsBackground, type OutOfTimeRunner } from '../jobs/background.js';
+import type { ContractRunRunner, ContractRuns } from '../run/run-contracts.js';
+import { MAX_RUN_CONTRACTS } from '../run/run-contracts.js';
+import type { ContractSettler } from '../run/settle-contract.js';
 import { ROLE } from '../../kernel/roles.js';
 import {
   DeliveryContractCommands,
@@ -31,6 +36,10 @@ export const CONTRACT_ROUTE_ROLES = {
   /** Recording the weighed delivery, cancelling: the contract's aggregator. */
   deliver: [ROLE.INDUSTRIAL],
   cancel: [ROLE.INDUSTRIAL],
+  /** Running delivered contracts (pays growers): the aggregator, its own contracts. */
+  run: [ROLE.INDUSTRIAL],
+  /** A run's progress: its aggregator; super admin and admin any. */
+  runs: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.INDUSTRIAL],
 } as const;
 
 const uuid = z.guid({ message: REQUIRED });
@@ -80,15 +89,41 @@ const rowAnswer = z.object({
 });
 const contractParams = z.object({ id: z.guid({ message: INVALID }) });
 const deliveryBody = z.object({
-  /** Tonnes weighed (at most three decimals). */
-  quantity: z.union([
-    z
-      .number({ message: INVALID })
-      .positive({ message: INVALID })
-      .max(1_000_000, { message: INVALID }),
-    storableString().trim().min(1, { message: REQUIRED }).max(20, { message: INVALID }),
-  ]),
-  deliveredOn: z.iso.date({ message: REQUIRED }),
+  /** Tonnes weighed (at most three decimals: converted to integer kg exactly). */
+  quantity: z
+    .number({ message: INVALID })
+    .positive({ message: INVALID })
+    .max(1_000_000, { message: INVALID }),
+  /** The delivery's date (YYYY-MM-DD); today when absent. */
+  deliveredOn: z.iso.date({ message: REQUIRED }).optional(),
+});
+const runBody = z.object({
+  // Empty is refused by the service (400), after the role guard.
+  ids: z
+    .array(z.guid({ message: INVALID }), { message: REQUIRED })
+    .max(MAX_RUN_CONTRACTS, { message: `Au plus ${MAX_RUN_CONTRACTS} contrats à la fois` }),
+});
+const runAnswer = z.object({
+  runId: z.string(),
+  status: z.enum(['RUNNING', 'DONE']),
+  total: z.number().int(),
+  done: z.number().int(),
+});
+const runProgress = runAnswer.extend({
+  completed: z.number().int(),
+  failed: z.number().int(),
+  createdAt: z.string(),
+  items: z.array(
+    z.object({
+      contractId: z.string(),
+      reference: z.string().nullable(),
+      status: z.enum(['PENDING', 'COMPLETED', 'FAILED']),
+      error: z.string().nullable(),
+      growerNet: z.number().int().nullable(),
+      recoveredAmount: z.number().int().nullable(),
+      payoutId: z.string().nullable(),
+    }),
+  ),
 });
 const listQuery = z.object({
   page: z.coerce.number({ message: INVALID }).int().min(1).max(100_000).default(1),
@@ -120,8 +155,50 @@ export function contractRoutes(
   scope: FastifyInstance,
   commands: DeliveryContractCommands,
   queries: ContractQueries,
+  runs: { runs: ContractRuns; runner: ContractRunRunner },
 ): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/contracts/run-contracts',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Exécuter des contrats livrés (agrégateur, irréversible) : 202 avec l’id de l’exécution ; chaque contrat est payé une seule fois en tâche de fond (progression par websocket et GET contracts/runs/{runId})',
+        headers: idempotencyHeaders,
+        body: runBody,
+        response: { 202: runAnswer },
+      },
+      preHandler: [scope.requireRoles(...CONTRACT_ROUTE_ROLES.run)],
+    },
+    async (request, reply) => {
+      const answer = await runs.runs.start(
+        request.actor!,
+        request.body.ids.map((id) => id.toLowerCase()),
+        request.headers['idempotency-key'],
+      );
+      runs.runner.wake();
+      return reply.status(202).send(answer);
+    },
+  );
+
+  app.get(
+    '/contracts/runs/:runId',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Progression d’une exécution de contrats : total, terminés, échoués et chaque contrat (son agrégateur ; super admin et admin toutes)',
+        params: z.object({ runId: z.guid({ message: INVALID }) }),
+        response: { 200: runProgress },
+      },
+      preHandler: [scope.requireRoles(...CONTRACT_ROUTE_ROLES.runs)],
+    },
+    async (request) => runs.runs.progress(request.actor!, request.params.runId),
+  );
 
   app.post(
     '/contracts/delivery-contract',
@@ -265,13 +342,47 @@ export function contractRoutes(
   );
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The contracts' background work (tests drive the runners and the clock through them). */
+    contracts: {
+      runs: ContractRuns;
+      runner: ContractRunRunner;
+      settler: ContractSettler;
+      outOfTime: OutOfTimeRunner;
+    };
+  }
+}
+
+/**
+ * The contracts' routes under /api, and without REDIS_URL the contract runs and the OUTTIME
+ * sweep on in-process loops (with REDIS_URL the worker runs them: the module's `jobs`).
+ */
 export const registerContracts: HttpRegistration = async (app) => {
+  const { config, logger, redis } = app.deps;
   const commands = new DeliveryContractCommands(
     narrowDb<ContractFactsTables>()(app.deps.db),
     app.commands,
   );
   const queries = new ContractQueries(narrowDb<ContractQueryTables>()(app.deps.db));
-  await app.register(async (scope) => contractRoutes(scope, commands, queries), {
+  const background = contractsBackground({
+    db: app.deps.db,
+    pipeline: app.commands,
+    publish: redis ? redisPushPublisher(redis) : pgPushPublisher(app.deps.db),
+    logger,
+    limits: { maxCommandAmount: config.MAX_COMMAND_AMOUNT, maxBalance: config.MAX_BALANCE },
+  });
+  app.decorate('contracts', background);
+  if (!config.REDIS_URL) {
+    const loops = contractLoops(background, logger);
+    if (config.NODE_ENV !== 'test') {
+      app.addHook('onReady', async () => loops.forEach((l) => l.start()));
+    }
+    app.addHook('onClose', async () => {
+      await Promise.all(loops.map((l) => l.stop()));
+    });
+  }
+  await app.register(async (scope) => contractRoutes(scope, commands, queries, background), {
     prefix: '/api',
   });
 };

@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import type { Projector, RecordedEvent } from '@filiere/projections';
+import type { Projector, PushMessage, RecordedEvent } from '@filiere/projections';
 import type { ContractEvent, ContractEventType } from '../domain/index.js';
 import type { ContractsTables } from '../tables.js';
+import { contractsPush } from '../pushes.js';
 
 const EVENT_TYPES: ContractEventType[] = [
   'DeliveryContractCreated',
@@ -23,9 +24,13 @@ export const contractsProjector: Projector = {
   name: 'contracts',
   eventTypes: EVENT_TYPES,
   tables: ['delivery_contracts', 'grower_debts'],
-  async apply(transaction, events: RecordedEvent[]) {
+  async apply(transaction, events: RecordedEvent[], ctx) {
     const trx = transaction as unknown as Kysely<ContractsTables>;
+    const changed = new Set<string>();
     for (const recorded of events) {
+      if (recorded.type.startsWith('Delivery')) {
+        changed.add((recorded.data as { contractId: string }).contractId);
+      }
       const event = { type: recorded.type, data: recorded.data } as ContractEvent;
       const at = recorded.recordedAt;
       const contractRow = (contractId: string) =>
@@ -116,5 +121,44 @@ export const contractsProjector: Projector = {
           break;
       }
     }
+    await pushChanges(trx, changed, ctx.push);
   },
 };
+
+/**
+ * `contracts.updated` {contractId, status} to each changed contract's aggregator and grower;
+ * a large batch (a replay, a big run) sends one push per user without data instead.
+ */
+async function pushChanges(
+  trx: Kysely<ContractsTables>,
+  changed: Set<string>,
+  push: (msg: PushMessage) => void,
+): Promise<void> {
+  if (changed.size === 0) return;
+  const ids = [...changed];
+  const rows: { id: string; status: string; aggregator_user_id: string; grower_user_id: string }[] =
+    [];
+  for (let from = 0; from < ids.length; from += 5_000) {
+    rows.push(
+      ...(await trx
+        .selectFrom('delivery_contracts')
+        .select(['id', 'status', 'aggregator_user_id', 'grower_user_id'])
+        .where('id', 'in', ids.slice(from, from + 5_000))
+        .execute()),
+    );
+  }
+  if (rows.length <= 100) {
+    for (const r of rows) {
+      push(
+        contractsPush({
+          type: 'contracts.updated',
+          userIds: [r.aggregator_user_id, r.grower_user_id],
+          data: { contractId: r.id, status: r.status },
+        }),
+      );
+    }
+    return;
+  }
+  const users = [...new Set(rows.flatMap((r) => [r.aggregator_user_id, r.grower_user_id]))];
+  push(contractsPush({ type: 'contracts.updated', userIds: users }));
+}

@@ -1,0 +1,15 @@
+import type { PushMessage } from '@filiere/projections';
+
+/**
+ * The push types the contracts publish: `contracts.updated` {contractId, status} to the
+ * contract's aggregator and grower when a contract changes (its projector), and
+ * `contracts.run` {runId, contractId, status, done, total} to the aggregator as a run
+ * progresses (the run's runner). The web's table (web/src/shared/realtime/invalidations.ts)
+ * names exactly these.
+ */
+export const CONTRACT_PUSHES = ['contracts.updated', 'contracts.run'] as const;
+
+export type ContractPushType = (typeof CONTRACT_PUSHES)[number];
+
+/** Checks a push's type against the declaration. */
+export const contractsPush = (msg: PushMessage & { type: ContractPushType }): PushMessage => msg;

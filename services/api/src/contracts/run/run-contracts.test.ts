@@ -1,0 +1,345 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
+import { createLogger, narrowDb, parseConfig } from '@filiere/platform';
+import { useTestDatabase } from '@filiere/platform/testing';
+import { catalogueDecoder, catchUp } from '@filiere/projections';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../app.js';
+import type { Database } from '../../database.js';
+import { identityDemoStep } from '../../identity/demo/identity.js';
+import { DEMO_SECOND_AGGREGATOR, findDemoUser, userLoader } from '../../identity/index.js';
+import { bearer } from '../../identity/test-support.js';
+import type { SignedInUser } from '../../kernel/actor.js';
+import { runDemoSteps } from '../../kernel/index.js';
+import { product } from '../../modules.js';
+import { walletDemoStep } from '../../wallet/demo/wallet.js';
+import {
+  evolveWallet,
+  initialWalletState,
+  type WalletEvent,
+  type WalletJobsTables,
+} from '../../wallet/index.js';
+import {
+  DeliveryContractCommands,
+  type ContractFactsTables,
+} from '../commands/delivery-contract-commands.js';
+import { debtStreamId, openDebt, type DebtState, type Decision } from '../domain/index.js';
+import { contractsProjector } from '../read-model/index.js';
+import { ContractRunRunner, type RunTables } from './run-contracts.js';
+
+/**
+ * Running contracts on a real PostgreSQL through the app's routes and runners: each contract
+ * is paid exactly once — the hold settled, the debts netted, the SFD paid, the grower's net
+ * paid out — whatever the retries, double runs, concurrent runs and crashed jobs.
+ */
+describe('run contracts', () => {
+  const testDb = useTestDatabase<Database>();
+  let app: FastifyInstance;
+  let commands: DeliveryContractCommands;
+  let aggregator: SignedInUser;
+  let grower: SignedInUser;
+  let sfd: SignedInUser;
+  let other: SignedInUser;
+  let growerId: string;
+  let plotId: string;
+  const db = () => testDb.db as Kysely<Database>;
+  const today = new Date().toISOString().slice(0, 10);
+
+  const events = async (streamId: string) => app.eventStore.readStream(streamId);
+  const walletOf = async (walletId: string) =>
+    (await events(`wallet-${walletId}`))
+      .map((e) => ({ type: e.type, data: e.data }) as unknown as WalletEvent)
+      .reduce(evolveWallet, initialWalletState());
+  const project = () =>
+    catchUp(db(), contractsProjector, { decode: catalogueDecoder(product.catalogue) });
+  const allEventsCount = async () =>
+    Number(
+      (
+        await db()
+          .selectFrom('events')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  /** A DELIVERED contract of `amount` for 2 t, 1.5 t delivered. */
+  async function deliveredContract(amount: number): Promise<string> {
+    const { contractId } = await commands.create(aggregator, {
+      growerId,
+      productId: plotId,
+      quantity: 2,
+      amount,
+    });
+    await commands.confirm(grower, contractId);
+    await commands.recordDelivery(aggregator, contractId, { quantity: '1.5', deliveredOn: today });
+    return contractId;
+  }
+
+  async function debt(
+    debtId: string,
+    kind: 'AVANCE_SUR_INTRANT' | 'FINANCEMENT_SOCIAL',
+    creditor: string,
+    principal: number,
+  ) {
+    await app.commands.handle({
+      streams: [debtStreamId(debtId)],
+      metadata: { userId: creditor },
+      decide: ((s: Record<string, { state: unknown }>) =>
+        openDebt(
+          s[debtStreamId(debtId)]!.state as DebtState,
+          { debtId, kind, creditorUserId: creditor, debtorGrowerId: growerId, principal },
+          { now: new Date().toISOString() },
+        )) as (s: Record<string, { state: unknown }>) => Decision<unknown> as never,
+    });
+  }
+
+  const run = (who: SignedInUser, ids: string[], key?: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/contracts/run-contracts',
+      headers: { ...bearer(app, who, who.role_code), ...(key ? { 'idempotency-key': key } : {}) },
+      payload: { ids },
+    });
+  const progress = (who: SignedInUser, runId: string) =>
+    app.inject({
+      method: 'GET',
+      url: `/api/contracts/runs/${runId}`,
+      headers: bearer(app, who, who.role_code),
+    });
+  const drain = async (runner: ContractRunRunner = app.contracts.runner) => {
+    while ((await runner.runDue()) > 0);
+  };
+
+  beforeAll(async () => {
+    const logger = createLogger('silent', false);
+    await runDemoSteps(
+      { db: db(), logger, openApp: (config) => buildApp({ config, db: db(), logger }) },
+      [identityDemoStep, walletDemoStep],
+    );
+    app = await buildApp({
+      config: parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
+      db: db(),
+      logger,
+    });
+    const load = userLoader(db());
+    const user = async (email: string) => (await load((await findDemoUser(db(), email)).id))!;
+    aggregator = await user('agregateur@demo.filiere.bj');
+    grower = await user('producteur@demo.filiere.bj');
+    sfd = await user('sfd@demo.filiere.bj');
+    other = await user(DEMO_SECOND_AGGREGATOR);
+    await db()
+      .updateTable('users')
+      .set({ momo_account_number: '+2290196000001' })
+      .where('id', '=', grower.id)
+      .execute();
+    growerId = (
+      await db()
+        .insertInto('growers')
+        .values({
+          user_id: grower.id,
+          cluster_id: grower.cluster_id!,
+          department_code: 'D03',
+          commune_code: 'C017',
+          arrondissement_code: 'A098',
+          village_code: 'V1',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    plotId = (
+      await db()
+        .insertInto('plots')
+        .values({
+          grower_id: growerId,
+          product_type: 'CAYENNE_LISSE',
+          department_code: 'D03',
+          commune_code: 'C017',
+          arrondissement_code: 'A098',
+          village_code: 'V1',
+          name: 'Parcelle 1',
+          area_sown: '1.5',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    commands = new DeliveryContractCommands(narrowDb<ContractFactsTables>()(db()), app.commands);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('pays a delivered contract once: hold settled, advance kept, SFD paid, net paid out; progress DONE', async () => {
+    await debt('run-advance-1', 'AVANCE_SUR_INTRANT', aggregator.id, 20_000);
+    await debt('run-social-1', 'FINANCEMENT_SOCIAL', sfd.id, 30_000);
+    const contractId = await deliveredContract(200_000); // worth 150,000
+    await project();
+    const aggBefore = await walletOf(aggregator.wallet_id);
+    const sfdBefore = await walletOf(sfd.wallet_id);
+
+    const started = await run(aggregator, [contractId]);
+    expect(started.statusCode).toBe(202);
+    const { runId } = started.json();
+    expect(started.json()).toMatchObject({ status: 'RUNNING', total: 1, done: 0 });
+    await drain();
+
+    const answer = (await progress(aggregator, runId)).json();
+    expect(answer).toMatchObject({ status: 'DONE', total: 1, done: 1, completed: 1, failed: 0 });
+    expect(answer.items[0]).toMatchObject({
+      contractId,
+      status: 'COMPLETED',
+      growerNet: 100_000,
+      recoveredAmount: 50_000,
+      payoutId: `run-${contractId}`,
+    });
+    // The aggregator pays 130,000 (the net and the SFD's 30,000) out of the 200,000 held,
+    // keeps its own 20,000 advance, and gets 70,000 back to its available balance.
+    const aggAfter = await walletOf(aggregator.wallet_id);
+    expect(aggAfter.balance).toBe(aggBefore.balance - 130_000);
+    expect(aggAfter.availableBalance).toBe(aggBefore.availableBalance + 70_000);
+    expect(aggAfter.holds[`contract-${contractId}`]).toMatchObject({
+      status: 'CAPTURED',
+      remaining: 0,
+    });
+    expect((await walletOf(sfd.wallet_id)).balance).toBe(sfdBefore.balance + 30_000);
+    // The grower's net went straight to its mobile money payout (DEBIT, PENDING) and its job.
+    const [requested] = await events(`withdrawal-run-${contractId}`);
+    expect(requested).toMatchObject({
+      type: 'WithdrawalRequested',
+      data: { amount: 100_000, destination: '+2290196000001', method: 'MOBILE_MONEY' },
+    });
+    const job = await db()
+      .selectFrom('wallet_jobs')
+      .select('kind')
+      .where('id', '=', `payout:run-${contractId}`)
+      .executeTakeFirst();
+    expect(job).toEqual({ kind: 'PAYOUT' });
+    await project();
+    const debts = await db()
+      .selectFrom('grower_debts')
+      .select(['id', 'recovered'])
+      .where('id', 'in', ['run-advance-1', 'run-social-1'])
+      .orderBy('id')
+      .execute();
+    expect(debts).toEqual([
+      { id: 'run-advance-1', recovered: 20_000 },
+      { id: 'run-social-1', recovered: 30_000 },
+    ]);
+    // The aggregator's own progress only: another aggregator 403, unknown run 404.
+    expect((await progress(other, runId)).statusCode).toBe(403);
+    expect((await progress(aggregator, '11111111-1111-4111-8111-111111111111')).statusCode).toBe(
+      404,
+    );
+  });
+
+  it('a second run and two concurrent runs of the same contracts pay nothing again', async () => {
+    const ids = [await deliveredContract(100_000), await deliveredContract(120_000)];
+    await project();
+    const first = (await run(aggregator, ids)).json();
+    const second = (await run(aggregator, ids)).json();
+    expect(second.runId).not.toBe(first.runId);
+    // Two runners (two processes) drain both runs at once.
+    const twin = new ContractRunRunner(
+      narrowDb<RunTables & WalletJobsTables>()(db()),
+      app.contracts.settler,
+      async () => undefined,
+      createLogger('silent', false),
+    );
+    await Promise.all([drain(), drain(twin)]);
+    for (const id of ids) {
+      const settled = (await events(`contract-${id}`)).filter(
+        (e) => e.type === 'DeliveryContractSettled',
+      );
+      expect(settled).toHaveLength(1);
+      expect(await events(`withdrawal-run-${id}`)).toHaveLength(1);
+    }
+    const aggregatorEvents = (await events(`wallet-${aggregator.wallet_id}`)).filter(
+      (e) =>
+        e.type === 'HoldSettled' &&
+        ids.some((id) => (e.data as { holdId: string }).holdId === `contract-${id}`),
+    );
+    expect(aggregatorEvents).toHaveLength(2);
+    for (const runId of [first.runId, second.runId]) {
+      expect((await progress(aggregator, runId)).json()).toMatchObject({
+        status: 'DONE',
+        completed: 2,
+      });
+    }
+    // Once more, after all is paid: a run completes at once and writes no event.
+    await project();
+    const before = await allEventsCount();
+    const third = (await run(aggregator, ids)).json();
+    await drain();
+    expect((await progress(aggregator, third.runId)).json()).toMatchObject({ completed: 2 });
+    expect(await allEventsCount()).toBe(before);
+  });
+
+  it('the same Idempotency-Key answers the same run', async () => {
+    const id = await deliveredContract(50_000);
+    await project();
+    const a = (await run(aggregator, [id], 'cle-run-1')).json();
+    const b = (await run(aggregator, [id], 'cle-run-1')).json();
+    expect(b.runId).toBe(a.runId);
+    await drain();
+    expect(
+      (await events(`contract-${id}`)).filter((e) => e.type === 'DeliveryContractSettled'),
+    ).toHaveLength(1);
+  });
+
+  it('a crashed job: the contract was paid but the job never finished — after its lease, the re-run writes nothing new', async () => {
+    const id = await deliveredContract(80_000);
+    await project();
+    const { runId } = (await run(aggregator, [id])).json();
+    // A worker claimed the job, paid the contract, and died before recording it.
+    const crashed = new ContractRunRunner(
+      narrowDb<RunTables & WalletJobsTables>()(db()),
+      app.contracts.settler,
+      async () => undefined,
+      createLogger('silent', false),
+      { leaseMs: 60_000 },
+    );
+    const claimed = await (
+      crashed as unknown as {
+        jobs: { claimOne(ms: number): Promise<{ contract_id: string } | undefined> };
+      }
+    ).jobs.claimOne(60_000);
+    expect(claimed?.contract_id).toBe(id);
+    await app.contracts.settler.settle(id);
+    const before = await allEventsCount();
+    // While the lease holds, nobody else takes the job.
+    expect(await app.contracts.runner.runDue()).toBe(0);
+    // The lease runs out.
+    await db()
+      .updateTable('contract_jobs')
+      .set({ locked_until: new Date(Date.now() - 1000) })
+      .where('run_id', '=', runId)
+      .execute();
+    await drain();
+    expect(await allEventsCount()).toBe(before);
+    expect((await progress(aggregator, runId)).json()).toMatchObject({
+      status: 'DONE',
+      completed: 1,
+    });
+    expect(await events(`withdrawal-run-${id}`)).toHaveLength(1);
+  });
+
+  it('refuses: the grower (403), another aggregator’s contract (403), an undelivered one (422), unknown (404), no ids (400)', async () => {
+    const id = await deliveredContract(10_000);
+    const { contractId: pending } = await commands.create(aggregator, {
+      growerId,
+      productId: plotId,
+      quantity: 1,
+      amount: 10_000,
+    });
+    await project();
+    expect((await run(grower, [id])).statusCode).toBe(403);
+    expect((await run(other, [id])).statusCode).toBe(403);
+    const undelivered = await run(aggregator, [id, pending]);
+    expect(undelivered.statusCode).toBe(422);
+    expect(undelivered.json().message).toBe('Seul un contrat livré peut être exécuté');
+    expect((await run(aggregator, ['99999999-9999-4999-8999-999999999999'])).statusCode).toBe(404);
+    const empty = await run(aggregator, []);
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().fields).toMatchObject({ ids: 'Ce champ est obligatoire' });
+  });
+});

@@ -1,0 +1,251 @@
+import type { Kysely } from 'kysely';
+import type { CommandPipeline, CommandWrite, StreamState } from '@filiere/event-store';
+import { NotFoundError } from '@filiere/platform';
+import type { IdentityTables } from '../../identity/index.js';
+import {
+  evolveWallet,
+  openingWallets,
+  requestSystemPayout,
+  settleHold,
+  walletStreamId,
+  withdrawalStreamId,
+  type AmountLimits,
+  type WalletEvent,
+  type WalletState,
+  type WithdrawalState,
+} from '../../wallet/index.js';
+import {
+  contractStreamId,
+  debtStreamId,
+  settleDeliveryContract,
+  SYSTEM_ACTOR,
+  type ContractState,
+  type DebtState,
+} from '../domain/index.js';
+import type { ContractsTables } from '../tables.js';
+
+/** What a run reads beside the streams: users (wallets, mobile money), outstanding debts. */
+export type SettleFactsTables = Pick<IdentityTables, 'users'> &
+  Pick<ContractsTables, 'grower_debts'>;
+
+/** The id of the withdrawal paying a contract's net out, and of its hold's settlement. */
+export const runPayoutId = (contractId: string): string => `run-${contractId}`;
+
+export interface SettleOutcome {
+  contractId: string;
+  reference: string;
+  status: 'COMPLETED';
+  growerNet: number;
+  recoveredAmount: number;
+  /** The withdrawal paying the net to the grower's mobile money number, or null. */
+  payoutId: string | null;
+  /** True when an earlier run had already paid it (this one wrote nothing). */
+  alreadySettled: boolean;
+}
+
+/**
+ * Runs ONE delivery contract as ONE pipeline command over: the contract's stream, the
+ * grower's outstanding debts' streams, the aggregator's wallet, the grower's, the SFDs'
+ * wallets and the payout's withdrawal stream. The contracts' decider settles (COMPLETED,
+ * DebtRecovered per debt), the wallet's `settleHold` pays the grower's net and the SFDs'
+ * recoveries out of the hold (closing it, the excess from the available balance), and
+ * `requestSystemPayout` debits the net to the grower's mobile money number — all in one
+ * append or none. A contract already COMPLETED decides nothing: retries, double and
+ * concurrent runs write nothing new (the streams' versions order concurrent attempts).
+ *
+ * The debts are those the read table shows outstanding when the run starts; a debt opened
+ * after is not netted by this contract and carries over to the next one.
+ */
+export class ContractSettler {
+  constructor(
+    private readonly db: Kysely<SettleFactsTables>,
+    private readonly pipeline: CommandPipeline,
+    private readonly options: { clock?: () => Date; limits?: AmountLimits } = {},
+  ) {}
+
+  private now(): string {
+    return (this.options.clock?.() ?? new Date()).toISOString();
+  }
+
+  private async contractOf(contractId: string): Promise<ContractState> {
+    const stream = contractStreamId(contractId);
+    const { result } = await this.pipeline.handle({
+      streams: [stream],
+      metadata: { userId: SYSTEM_ACTOR.userId },
+      decide: (states: Record<string, StreamState>) => ({
+        writes: [],
+        result: states[stream]!.state as ContractState,
+      }),
+    });
+    const state = result as ContractState;
+    if (!state.exists) throw new NotFoundError('Contrat introuvable');
+    return state;
+  }
+
+  async settle(contractId: string): Promise<SettleOutcome> {
+    const contract = await this.contractOf(contractId);
+    const debts = await this.db
+      .selectFrom('grower_debts')
+      .select(['id', 'kind', 'creditor_user_id'])
+      .where('debtor_grower_id', '=', contract.growerId)
+      .whereRef('recovered', '<', 'principal')
+      .orderBy('opened_at')
+      .orderBy('id')
+      .execute();
+    const sfdUserIds = [
+      ...new Set(
+        debts.filter((d) => d.kind === 'FINANCEMENT_SOCIAL').map((d) => d.creditor_user_id),
+      ),
+    ];
+    const userIds = [contract.aggregatorUserId, contract.growerUserId, ...sfdUserIds];
+    const users = await this.db
+      .selectFrom('users')
+      .select(['id', 'wallet_id', 'momo_account_number'])
+      .where('id', 'in', userIds)
+      .execute();
+    const byUser = new Map(users.map((u) => [u.id, u]));
+    const walletOfUser = (userId: string) => {
+      const user = byUser.get(userId);
+      if (!user?.wallet_id) throw new NotFoundError('Portefeuille introuvable');
+      return String(user.wallet_id);
+    };
+    const aggregatorWallet = walletOfUser(contract.aggregatorUserId);
+    const growerWallet = walletOfUser(contract.growerUserId);
+    const momo = byUser.get(contract.growerUserId)?.momo_account_number?.trim() || null;
+    // An SFD without a wallet is not a destination: its debts stay outstanding.
+    const sfdWallets = new Map(
+      sfdUserIds.filter((id) => byUser.get(id)?.wallet_id).map((id) => [id, walletOfUser(id)]),
+    );
+    const contractStream = contractStreamId(contractId);
+    const debtStreams = debts
+      .filter((d) => d.kind !== 'FINANCEMENT_SOCIAL' || sfdWallets.has(d.creditor_user_id))
+      .map((d) => debtStreamId(d.id));
+    const aggregatorStream = walletStreamId(aggregatorWallet);
+    const growerStream = walletStreamId(growerWallet);
+    const withdrawalId = runPayoutId(contractId);
+    const withdrawalStream = withdrawalStreamId(withdrawalId);
+    const streams = [
+      ...new Set([
+        contractStream,
+        ...debtStreams,
+        aggregatorStream,
+        growerStream,
+        ...[...sfdWallets.values()].map(walletStreamId),
+        withdrawalStream,
+      ]),
+    ];
+    const now = this.now();
+    // The grower's and the SFDs' wallets are opened in this append if they never were.
+    const credited = [
+      { walletId: growerWallet, ownerUserId: contract.growerUserId },
+      ...[...sfdWallets].map(([userId, walletId]) => ({ walletId, ownerUserId: userId })),
+    ];
+    const { result } = await this.pipeline.handle({
+      streams,
+      metadata: { userId: SYSTEM_ACTOR.userId },
+      decide: openingWallets(credited, (states: Record<string, StreamState>) => {
+        const state = states[contractStream]!.state as ContractState;
+        const aggregator = states[aggregatorStream]!.state as WalletState;
+        const settled = settleDeliveryContract(
+          state,
+          debtStreams.map((id) => states[id]!.state as DebtState),
+          SYSTEM_ACTOR,
+          { now, aggregatorAvailable: aggregator.opened ? aggregator.availableBalance : 0 },
+        );
+        const { settlement } = settled.result;
+        const recoveredAmount = settlement.recoveries.reduce((sum, r) => sum + r.amount, 0);
+        const outcome = (payoutId: string | null, alreadySettled: boolean): SettleOutcome => ({
+          contractId,
+          reference: settled.result.reference,
+          status: 'COMPLETED',
+          growerNet: settlement.growerNet,
+          recoveredAmount,
+          payoutId,
+          alreadySettled,
+        });
+        const wallet = settled.result.wallet;
+        if (wallet === null) {
+          return { writes: [], result: outcome(settlement.payoutId ?? null, true) };
+        }
+        const walletIdOf = (userId: string) =>
+          userId === contract.growerUserId ? growerWallet : sfdWallets.get(userId)!;
+        const payments = wallet.payments.map((p) => ({
+          walletId: walletIdOf(p.userId),
+          amount: p.amount,
+        }));
+        const paid = settleHold(
+          {
+            wallet: aggregator,
+            destinations: Object.fromEntries(
+              payments.map((p) => [p.walletId, states[walletStreamId(p.walletId)]!.state]),
+            ) as Record<string, WalletState>,
+          },
+          {
+            holdId: wallet.holdId,
+            settlementId: withdrawalId,
+            payments,
+            closeHold: true,
+            allowExcess: true,
+          },
+          this.options.limits,
+        );
+        let payoutWrites: CommandWrite[] = [];
+        let payoutId: string | null = null;
+        if (settlement.growerNet > 0 && momo !== null) {
+          // The grower's wallet as this same append leaves it (credited with its net).
+          const credited = paid.writes
+            .filter((w) => w.streamId === growerStream)
+            .flatMap((w) => w.events)
+            .reduce(
+              (s, e) => evolveWallet(s, e as WalletEvent),
+              states[growerStream]!.state as WalletState,
+            );
+          const payout = requestSystemPayout(
+            {
+              wallet: credited,
+              withdrawal: states[withdrawalStream]!.state as WithdrawalState,
+            },
+            {
+              withdrawalId,
+              walletId: growerWallet,
+              amount: settlement.growerNet,
+              reason: `Paiement du contrat ${settled.result.reference}`,
+            },
+            { destination: momo, ...(this.options.limits ? { limits: this.options.limits } : {}) },
+          );
+          payoutWrites = payout.writes;
+          payoutId = withdrawalId;
+        }
+        // The settlement event names its payout, so a repeat answers it.
+        const contractWrites = settled.writes.map((w) =>
+          w.streamId !== contractStream
+            ? w
+            : {
+                ...w,
+                events: w.events.map((e) =>
+                  e.type === 'DeliveryContractSettled'
+                    ? { ...e, data: { ...e.data, payoutId } }
+                    : e,
+                ),
+              },
+        );
+        return {
+          writes: mergeWrites([...contractWrites, ...paid.writes, ...payoutWrites]),
+          result: outcome(payoutId, false),
+        } as never;
+      }),
+    });
+    return result as SettleOutcome;
+  }
+}
+
+/** One write per stream, events in order (the grower's wallet gets the credit then the debit). */
+function mergeWrites(writes: CommandWrite[]): CommandWrite[] {
+  const byStream = new Map<string, CommandWrite>();
+  for (const w of writes) {
+    const seen = byStream.get(w.streamId);
+    if (seen) seen.events = [...seen.events, ...w.events];
+    else byStream.set(w.streamId, { streamId: w.streamId, events: [...w.events] });
+  }
+  return [...byStream.values()];
+}
