@@ -309,4 +309,27 @@ describe.skipIf(missing !== null)('seasons admin in Chromium', { timeout: 300_00
     expect(await row.getByRole('button', { name: /^Retirer/ }).count()).toBe(0);
     expect(navigations).toBe(0);
   });
+
+  it('the small form renames the season and the archive confirmation removes it from the list', async () => {
+    await admin.goto(`${server.baseUrl}/saisons?q=navigateur`);
+    const table = admin.getByRole('table', { name: 'Saisons' });
+    await table.getByRole('row', { name: new RegExp(SEASON.label) }).waitFor();
+
+    await admin.getByRole('button', { name: `Modifier ${SEASON.label}` }).click();
+    const form = admin.getByRole('dialog', { name: 'Modifier la saison' });
+    const renamed = `${SEASON.label} (navigateur bis)`;
+    await form.getByLabel(/^Nom de la saison/).fill(renamed);
+    await check(admin, 'seasons-admin-small-form');
+    await form.getByRole('button', { name: 'Enregistrer' }).click();
+    await toast(admin, 'Campagne modifiée avec succès');
+    await table.getByText(renamed, { exact: true }).waitFor();
+
+    await admin.getByRole('button', { name: `Archiver ${renamed}` }).click();
+    const confirm = admin.getByRole('dialog', { name: 'Archiver la saison' });
+    await confirm.getByText('Êtes-vous sur de vouloir archiver cette saison ?').waitFor();
+    await check(admin, 'seasons-admin-archive');
+    await confirm.getByRole('button', { name: 'Oui, archiver' }).click();
+    await toast(admin, 'Campagne archivée avec succès');
+    await table.getByText('Aucun élément trouvé').waitFor();
+  });
 });
