@@ -403,6 +403,18 @@ describe('contract batches (LIVRAISON_PARENT)', () => {
         ],
       },
     });
+    const none = (who: SignedInUser) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/contracts/batches/from-growers',
+        headers: bearer(app, who, who.role_code),
+        payload: { rows: [] },
+      });
+    expect((await none(grower)).statusCode).toBe(403);
+    expect((await none(aggregator)).json()).toMatchObject({
+      statusCode: 400,
+      message: 'Choisissez au moins un producteur',
+    });
     expect(preview.statusCode).toBe(400);
     expect(preview.json().problems).toEqual([
       { line: 2, column: 'Parcelle', reason: 'Parcelle introuvable pour ce producteur' },

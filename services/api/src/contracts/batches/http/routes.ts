@@ -193,8 +193,8 @@ export function batchRoutes(
           'Créer plusieurs contrats à partir de producteurs choisis (étape 1) : producteur, parcelle, quantité (t), montant → un aperçu ; 400 avec chaque problème',
         body: z.object({
           rows: z
+            // No minimum here: the role guard answers before an empty selection is refused.
             .array(selectedRow)
-            .min(1, { message: REQUIRED })
             .max(FILE_LIMITS.maxRows, { message: FILE_MESSAGES.tooManyRows(FILE_LIMITS.maxRows) }),
         }),
         response: { 201: summary, 400: refused },
@@ -202,6 +202,11 @@ export function batchRoutes(
       preHandler: [scope.requireRoles(...BATCH_ROUTE_ROLES.create)],
     },
     async (request, reply) => {
+      if (request.body.rows.length === 0) {
+        throw new ValidationError('Choisissez au moins un producteur', {
+          fields: { rows: REQUIRED },
+        });
+      }
       const answer = await commands.previewGrowers(request.actor!, request.body.rows);
       return reply.status(201).send(toSummary(answer));
     },
