@@ -21,6 +21,7 @@ import { startE2eServer, type E2eServer } from './support/server.js';
 const missing = browserMissingReason();
 
 const LIST_PATH = '/dashboard/industriel/saisons';
+const ACCEPT_FIRST = "Veuillez accepter la saison avant afin d'ajouter un fournisseur d'intrant";
 
 /** The digits of a text ('1 224 000 F CFA' → '1224000'): amounts are grouped by thin spaces. */
 const digits = async (locator: Locator) => ((await locator.textContent()) ?? '').replace(/\D/g, '');
@@ -252,6 +253,11 @@ describe.skipIf(missing !== null)('season invitations in Chromium', { timeout: 2
     await page.waitForURL((url) => url.searchParams.get('tab') === 'requests');
     await page.getByText('Aucun élément trouvé').waitFor();
     await check(page, 'season-invitations-detail-requests');
+    // "Fournisseur d'intrants": accepted, so the add form instead of the notice.
+    await page.getByRole('tab', { name: "Fournisseur d'intrants" }).click();
+    await page.waitForURL((url) => url.searchParams.get('tab') === 'providers');
+    await page.getByRole('button', { name: 'Ajouter', exact: true }).waitFor();
+    expect(await page.getByText(ACCEPT_FIRST).count()).toBe(0);
   });
 
   it('an expired invitation is refused with the French 422 message', async () => {
@@ -281,6 +287,10 @@ describe.skipIf(missing !== null)('season invitations in Chromium', { timeout: 2
     await row.getByRole('link', { name: `Voir détails de la saison ${label}` }).click();
     await page.waitForURL((url) => url.pathname === `/dashboard/industriel/saison/${seasonId}`);
     await page.getByRole('heading', { name: label }).waitFor();
+    // Not accepted: the providers' tab shows only the notice.
+    await page.getByRole('tab', { name: "Fournisseur d'intrants" }).click();
+    await page.getByText(ACCEPT_FIRST).waitFor();
+    expect(await page.getByRole('button', { name: 'Ajouter', exact: true }).count()).toBe(0);
     await page.getByRole('button', { name: 'Accepter la saison' }).click();
     const dialog = page.getByRole('dialog', { name: 'Accepter la saison' });
     await dialog.getByText(/^Cette invitation a expiré le /).waitFor();

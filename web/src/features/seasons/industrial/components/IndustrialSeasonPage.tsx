@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Skeleton, Stack, Tabs, Text } from '@mantine/core';
+import { Alert, Button, Group, Skeleton, Stack, Tabs } from '@mantine/core';
 import { IconArrowLeft, IconCircleCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -10,6 +10,7 @@ import { useRealtime } from '../../../../shared/realtime/use-realtime.js';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
 import { StatusBadge } from '../../../../shared/ui/StatusBadge.js';
 import { seasonLinkQuery, seasonQuery } from '../../model/index.js';
+import { SeasonProvidersTab } from '../../inputs/index.js';
 import { SeasonRequestsTab } from '../../requests/index.js';
 import { SeasonAcceptance } from './SeasonAcceptance.js';
 import { SeasonDetailsTab } from './SeasonDetailsTab.js';
@@ -101,6 +102,7 @@ export function IndustrialSeasonPage({
         <Tabs.List>
           <Tabs.Tab value="details">{t('detail.tabs.details')}</Tabs.Tab>
           <Tabs.Tab value="requests">{t('detail.tabs.requests')}</Tabs.Tab>
+          <Tabs.Tab value="providers">{t('detail.tabs.providers')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="details" pt="md">
           <SeasonDetailsTab season={season.data} link={link.data} />
@@ -108,21 +110,19 @@ export function IndustrialSeasonPage({
         <Tabs.Panel value="requests" pt="md">
           <SeasonRequestsTab seasonId={seasonId} industrialUserId={link.data.userId} />
         </Tabs.Panel>
+        <Tabs.Panel value="providers" pt="md">
+          {/* Until the season is CONFIRMED it shows only 'Veuillez accepter la saison avant…'. */}
+          <SeasonProvidersTab
+            seasonId={seasonId}
+            linkId={link.data.linkId}
+            linkStatus={link.data.status}
+          />
+        </Tabs.Panel>
       </Tabs>
       <SeasonAcceptance
         seasonId={accepting ? seasonId : null}
         onClose={() => setAccepting(false)}
       />
     </>
-  );
-}
-
-/** The notice of the providers' tab while the season is not accepted. */
-export function AcceptFirstNotice() {
-  const { t } = useTranslation('seasonInvitations');
-  return (
-    <Alert color="orange" data-testid="providers-accept-first">
-      <Text size="sm">{t('detail.acceptFirst')}</Text>
-    </Alert>
   );
 }
