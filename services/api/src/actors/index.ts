@@ -47,3 +47,7 @@ export const actorsModule: ContextModule = {
 
 // The public face: what other contexts may use.
 export type { ActorsTables } from './tables.js';
+/** The growers' read reach (404 unknown, 403 out of reach), for the contracts' grower tab. */
+export { requireReadableGrower } from './growers/service.js';
+export { GROWER_ROUTE_ROLES } from './growers/domain/reach.js';
+export { growerContractItem, growerContractsQuery } from './growers/schemas.js';

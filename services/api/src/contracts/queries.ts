@@ -88,6 +88,19 @@ export interface SmartContractRow {
   meta: { quantity: string; remaining: string; amount: number };
 }
 
+/** A row of GET grower/contracts/{id} (the actors' `growerContractItem`). */
+export interface GrowerContractRow {
+  id: string;
+  reference: string;
+  /** LIVRAISON, or the debt's family: AVANCE_SUR_INTRANT, AVANCE_SUR_ANANAS, FINANCEMENT_SOCIAL. */
+  type: string;
+  status: string;
+  createdAt: string;
+  /** Tonnes (delivery contracts), null for debts. */
+  quantity: number | null;
+  amount: number | null;
+}
+
 export type ContractQueryTables = ContractsTables & Pick<IdentityTables, 'users'>;
 
 /** The delivery contracts' lists and detail, read from `delivery_contracts` (users joined). */
@@ -186,6 +199,73 @@ export class ContractQueries {
       base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { data: rows.map((r) => toRow(r)), count: Number(total.n) };
+  }
+
+  /**
+   * GET grower/contracts/{id}: the grower's delivery contracts (LIVRAISON, sub-contracts
+   * included; quantity in tonnes) and its debts (the advance and financing families, by
+   * kind; status PENDING while outstanding, COMPLETED once recovered), newest first; `q`
+   * searches the reference. Reach is checked by the route (the actors' grower reach).
+   */
+  async growerContracts(
+    growerId: string,
+    query: { page: number; limit: number; q?: string | null | undefined },
+  ): Promise<{ data: GrowerContractRow[]; count: number }> {
+    const q = query.q?.trim();
+    const like = q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+    let contracts = this.db
+      .selectFrom('delivery_contracts')
+      .select([
+        'id',
+        'reference',
+        sql<string>`'LIVRAISON'`.as('type'),
+        'status',
+        'created_at',
+        sql<number | null>`quantity_kg`.as('quantity_kg'),
+        sql<number | null>`amount`.as('amount'),
+      ])
+      .where('grower_id', '=', growerId);
+    let debts = this.db
+      .selectFrom('grower_debts')
+      .select([
+        'id',
+        'id as reference',
+        'kind as type',
+        sql<string>`case when recovered < principal then 'PENDING' else 'COMPLETED' end`.as(
+          'status',
+        ),
+        'opened_at as created_at',
+        sql<number | null>`null::bigint`.as('quantity_kg'),
+        sql<number | null>`principal`.as('amount'),
+      ])
+      .where('debtor_grower_id', '=', growerId);
+    if (like !== null) {
+      contracts = contracts.where('reference', 'ilike', like);
+      debts = debts.where('id', 'ilike', like);
+    }
+    const all = this.db.selectFrom(contracts.unionAll(debts).as('c'));
+    const [rows, total] = await Promise.all([
+      all
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(query.limit)
+        .offset((query.page - 1) * query.limit)
+        .execute(),
+      all.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return {
+      data: rows.map((r) => ({
+        id: r.id,
+        reference: r.reference,
+        type: r.type,
+        status: r.status,
+        createdAt: new Date(r.created_at).toISOString(),
+        quantity: r.quantity_kg === null ? null : Number(r.quantity_kg) / 1000,
+        amount: r.amount === null ? null : Number(r.amount),
+      })),
+      count: Number(total.n),
+    };
   }
 
   async byId(user: SignedInUser, id: string): Promise<DeliveryContractRow> {

@@ -102,27 +102,29 @@ export type LocationCheck = (codes: {
   village: string;
 }) => Promise<{ field: 'department' | 'borough' | 'district' | 'village'; message: string } | null>;
 
-/** The contracts of a grower (the contracts context fills it; empty until it exists). */
-export type GrowerContractsSource = (
-  growerId: string,
-  query: { page: number; limit: number; q?: string | null | undefined },
-) => Promise<{ data: never[]; count: number }>;
-
-/**
- * An empty source: the contracts context (delivery, advances, social financing) does not
- * exist yet; its issue replaces this with the grower's real contracts. The screen shows its
- * empty state ('Aucun élément trouvé') until then.
- */
-export const noContractsYet: GrowerContractsSource = async () => ({ data: [], count: 0 });
-
 export interface GrowersServiceDeps {
   db: Kysely<ProductTables>;
   commands: CommandPipeline;
   members: Pick<Members<ProductTables>, 'register' | 'update' | 'setActive' | 'member'>;
   publish?: PushPublisher;
   checkLocation?: LocationCheck;
-  contracts?: GrowerContractsSource;
   log?: (error: unknown, what: string) => void;
+}
+
+/**
+ * A grower `user` may read (its detail, plots, contracts): 404 unknown, 403 out of reach —
+ * the contracts' GET grower/contracts/{id} checks reach with it (actors' public face).
+ */
+export async function requireReadableGrower(
+  db: Kysely<ProductTables>,
+  user: SignedInUser,
+  growerId: string,
+): Promise<void> {
+  const grower = await findGrower(narrowDb<GrowersTables & IdentityTables>()(db), growerId);
+  if (!grower) throw new NotFoundError(REACH_MESSAGES.notFound);
+  const actor = actorOf(user);
+  scopeOrRefuse(actor);
+  if (!mayReadGrower(actor, reachOf(grower))) throw new ForbiddenError(REACH_MESSAGES.outOfReach);
 }
 
 function scopeOrRefuse(actor: GrowerActor): Exclude<GrowerScope, { kind: 'none' }> {
@@ -258,16 +260,6 @@ export class GrowersService {
   async detail(actor: GrowerActor, id: string): Promise<GrowerDetailDto> {
     await this.readable(actor, id);
     return (await growerDetail(this.db, id, maySeePayout(actor)))!;
-  }
-
-  /** GET grower/contracts/{id}. */
-  async contracts(
-    actor: GrowerActor,
-    id: string,
-    query: { page: number; limit: number; q?: string | null | undefined },
-  ) {
-    await this.readable(actor, id);
-    return (this.deps.contracts ?? noContractsYet)(id, query);
   }
 
   /**

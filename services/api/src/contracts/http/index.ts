@@ -3,7 +3,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { narrowDb, storableString } from '@filiere/platform';
 import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
+import {
+  GROWER_ROUTE_ROLES,
+  growerContractItem,
+  growerContractsQuery,
+  requireReadableGrower,
+} from '../../actors/index.js';
 import type { HttpRegistration } from '../../kernel/module.js';
+import { contractPdfRoutes } from '../pdf/http.js';
 import { contractLoops, contractsBackground, type OutOfTimeRunner } from '../jobs/background.js';
 import type { ContractRunRunner, ContractRuns } from '../run/run-contracts.js';
 import { MAX_RUN_CONTRACTS } from '../run/run-contracts.js';
@@ -327,6 +334,30 @@ export function contractRoutes(
   );
 
   app.get(
+    '/grower/contracts/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Contrats d’un producteur : ses contrats de livraison et ses avances et financements (dettes), du plus récent ; même périmètre que la fiche du producteur',
+        params: z.object({ id: z.guid({ message: INVALID }) }),
+        querystring: growerContractsQuery,
+        response: { 200: z.object({ data: z.array(growerContractItem), count: z.number() }) },
+      },
+      preHandler: [scope.requireRoles(...GROWER_ROUTE_ROLES.read)],
+    },
+    async (request) => {
+      await requireReadableGrower(scope.deps.db, request.actor!, request.params.id);
+      return queries.growerContracts(request.params.id, {
+        page: request.query.page,
+        limit: request.query.limit,
+        q: request.query.q,
+      });
+    },
+  );
+
+  app.get(
     '/contracts/delivery-contract/:id',
     {
       schema: {
@@ -385,4 +416,5 @@ export const registerContracts: HttpRegistration = async (app) => {
   await app.register(async (scope) => contractRoutes(scope, commands, queries, background), {
     prefix: '/api',
   });
+  await app.register(async (scope) => contractPdfRoutes(scope), { prefix: '/api' });
 };

@@ -323,6 +323,42 @@ describe('run contracts', () => {
     expect(await events(`withdrawal-run-${id}`)).toHaveLength(1);
   });
 
+  it('GET grower/contracts/{id}: the grower’s delivery contracts and debts, searchable, with the growers’ reach', async () => {
+    await project();
+    const admin = (await userLoader(db())((await findDemoUser(db(), 'admin@demo.filiere.bj')).id))!;
+    const get = (who: SignedInUser, query = '') =>
+      app.inject({
+        method: 'GET',
+        url: `/api/grower/contracts/${growerId}${query}`,
+        headers: bearer(app, who, who.role_code),
+      });
+    const all = await get(admin, '?limit=100');
+    expect(all.statusCode).toBe(200);
+    const body = all.json() as {
+      data: { reference: string; type: string; status: string; quantity: number | null }[];
+      count: number;
+    };
+    expect(body.count).toBe(body.data.length);
+    expect(body.data.some((r) => r.type === 'LIVRAISON' && r.status === 'COMPLETED')).toBe(true);
+    expect(body.data.find((r) => r.reference === 'run-advance-1')).toMatchObject({
+      type: 'AVANCE_SUR_INTRANT',
+      status: 'COMPLETED',
+      quantity: null,
+    });
+    const found = (await get(admin, '?q=run-social')).json();
+    expect(found.data.map((r: { reference: string }) => r.reference)).toEqual(['run-social-1']);
+    expect((await get(grower)).statusCode).toBe(403);
+    expect(
+      (
+        await app.inject({
+          method: 'GET',
+          url: '/api/grower/contracts/99999999-9999-4999-8999-999999999999',
+          headers: bearer(app, admin, admin.role_code),
+        })
+      ).statusCode,
+    ).toBe(404);
+  });
+
   it('refuses: the grower (403), another aggregator’s contract (403), an undelivered one (422), unknown (404), no ids (400)', async () => {
     const id = await deliveredContract(10_000);
     const { contractId: pending } = await commands.create(aggregator, {

@@ -15,8 +15,6 @@ import {
   createPlotBody,
   downloadParams,
   downloadQuery,
-  growerContractItem,
-  growerContractsQuery,
   growerAuditEntry,
   growerDetail,
   growerListItem,
@@ -153,22 +151,7 @@ export function growersRoutes(scope: FastifyInstance, service: GrowersService): 
     },
   );
 
-  app.get(
-    '/grower/contracts/:id',
-    {
-      schema: {
-        tags,
-        security,
-        summary:
-          'Contrats d’un producteur (livraison, avances, financement social) ; vide tant que le contexte des contrats n’existe pas',
-        params: idParams,
-        querystring: growerContractsQuery,
-        response: { 200: listOf(growerContractItem) },
-      },
-      ...guard(R.read),
-    },
-    async (request) => service.contracts(actorOf(request.actor!), request.params.id, request.query),
-  );
+  // GET grower/contracts/{id} is the contracts context's (contracts/http), same roles and reach.
 
   app.get(
     '/grower/:id',
