@@ -43,7 +43,7 @@ describe.skipIf(missing !== null)('season requests in Chromium', { timeout: 300_
   let browser: Browser;
   let adminToken = '';
   let industrial = { id: '', email: '', token: '' };
-  const growers: { id: string; userId: string; token: string }[] = [];
+  const growers: { id: string; userId: string; email: string; token: string }[] = [];
   let seasonId = 0;
 
   /** A JSON call to the API; throws unless the status is `expected`. */
@@ -113,7 +113,12 @@ describe.skipIf(missing !== null)('season requests in Chromium', { timeout: 300_
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      growers.push({ id: row.id, userId: user.id, token: sign(user.id, 'ROLE_GROWER') });
+      growers.push({
+        id: row.id,
+        userId: user.id,
+        email: user.email,
+        token: sign(user.id, 'ROLE_GROWER'),
+      });
     }
 
     // A season with NPK (fertilizer 1) at 350 F/kg; the aggregator attached for 100 t, accepts.
@@ -272,5 +277,44 @@ describe.skipIf(missing !== null)('season requests in Chromium', { timeout: 300_
       expect.stringMatching(/^AGW_\d{6}$/),
     ]);
     await page.close();
+  });
+
+  it('a grower files a pineapple advance from its menu entry; the SFD has its social list', async () => {
+    const page = await signIn(growers[0]!.email, TEST_PASSWORD, '/demande/nouvelle');
+    await page.getByRole('heading', { name: 'Faire une demande' }).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Menu principal' });
+    await nav.getByRole('link', { name: 'Faire une demande' }).waitFor();
+    const form = page.locator('form');
+    await form.getByText('Avances sur ananas', { exact: true }).click();
+    expect(await form.getByRole('radio', { name: 'Avances sur ananas' }).isChecked()).toBe(true);
+    await page.getByRole('combobox', { name: /^Saison/ }).click();
+    await page.getByRole('option', { name: 'Saison Kétou 2027' }).click();
+    // Required fields first.
+    await page.getByRole('button', { name: 'Envoyer la demande' }).click();
+    await page.getByText('Ce champ est obligatoire').first().waitFor();
+    await page.getByRole('textbox', { name: /^Montant demandé/ }).fill('45000');
+    await page.getByRole('textbox', { name: /^Quantité d'ananas à livrer/ }).fill('600');
+    await check(page, 'season-requests-file');
+    await page.getByRole('button', { name: 'Envoyer la demande' }).click();
+    await page.getByText(/^Demande DEM-\d{6} envoyée avec succès$/).waitFor();
+    // Its requests sent: the advance, pending.
+    await page.getByText('Avances sur ananas', { exact: true }).last().click();
+    const sent = page.getByRole('row', { name: /45 000/ });
+    await sent.getByText('En attente').waitFor();
+    await page.close();
+
+    const sfd = await signIn('sfd@demo.filiere.bj', server.password, '/demande/financement-social');
+    await sfd.getByRole('heading', { name: 'Demandes de financements social' }).waitFor();
+    await sfd
+      .getByRole('navigation', { name: 'Menu principal' })
+      .getByRole('link', { name: 'Demandes de financements social' })
+      .waitFor();
+    // The demo's pending financing, which the SFD may act on.
+    await sfd
+      .getByRole('button', { name: /^Actions de la demande DEM-/ })
+      .first()
+      .waitFor();
+    await check(sfd, 'season-requests-social');
+    await sfd.close();
   });
 });

@@ -294,7 +294,7 @@ export function FileRequestPage() {
             header={
               <SegmentedControl
                 mb="md"
-                aria-label={t('typeTabs')}
+                aria-label={t('listTypeTabs')}
                 value={listType}
                 onChange={(value) => {
                   setListType(value as RequestType);

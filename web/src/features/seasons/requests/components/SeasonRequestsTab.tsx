@@ -37,7 +37,7 @@ export function SeasonRequestsTab({
       header={
         <SegmentedControl
           mb="md"
-          aria-label={t('typeTabs')}
+          aria-label={t('listTypeTabs')}
           value={type}
           onChange={(value) => {
             setType(value as RequestType);
