@@ -203,7 +203,9 @@ export class BatchQueries {
           'u.firstname',
           'u.lastname',
         ])
+        // A parent's subs share one creation time: by grower reference, as a file lists them.
         .orderBy('dc.created_at', 'asc')
+        .orderBy('g.reference', 'asc')
         .orderBy('dc.id', 'asc')
         .limit(query.limit)
         .offset((query.page - 1) * query.limit)
