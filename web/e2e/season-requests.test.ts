@@ -82,7 +82,8 @@ describe.skipIf(missing !== null)('season requests in Chromium', { timeout: 300_
     server = await startE2eServer();
     browser = await launchBrowser();
     const db = narrowDb<Database>()(server.db.db);
-    const sign = (id: string, role: string) => server.app.jwt.sign({ sub: id, role });
+    const sign = (id: string, role: Parameters<typeof seedUser>[1]) =>
+      server.app.jwt.sign({ sub: id, role });
     const admin = await db
       .selectFrom('users')
       .select('id')

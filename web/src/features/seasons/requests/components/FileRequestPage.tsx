@@ -73,14 +73,16 @@ export function FileRequestPage() {
   const season = seasons.find((s) => String(s.id) === seasonId);
   const line = season?.fertilizers.find((f) => String(f.fertilizerId) === fertilizerId);
   // A grower files for itself; a single season is chosen for the user.
+  const loaded = options.data;
   useEffect(() => {
-    if (isGrower && growers.length === 1 && !form.getValues('growerId')) {
-      form.setValue('growerId', growers[0]!.id);
+    if (!loaded) return;
+    if (isGrower && loaded.growers.length === 1 && !form.getValues('growerId')) {
+      form.setValue('growerId', loaded.growers[0]!.id);
     }
-    if (seasons.length === 1 && !form.getValues('seasonId')) {
-      form.setValue('seasonId', String(seasons[0]!.id));
+    if (loaded.seasons.length === 1 && !form.getValues('seasonId')) {
+      form.setValue('seasonId', String(loaded.seasons[0]!.id));
     }
-  }, [isGrower, growers, seasons, form]);
+  }, [isGrower, loaded, form]);
 
   const save = useMutation({
     mutationFn: (values: FileForm) => fileRequest(fileBody(values), key.current()),
