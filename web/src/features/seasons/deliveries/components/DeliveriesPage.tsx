@@ -1,4 +1,4 @@
-import { Badge, Button } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconTruckDelivery } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import { formatMoney, formatNumber } from '../../../../shared/format/money.js';
 import type { ListSearch } from '../../../../shared/search/list-search.js';
 import type { Column } from '../../../../shared/ui/DataTable.js';
 import { ListPage } from '../../../../shared/ui/ListPage.js';
+import { StatusBadge } from '../../../../shared/ui/StatusBadge.js';
 import { deliveriesQuery, type DeliveryRow } from '../api/deliveries.js';
 import { DeliverByCodeModal } from './DeliverByCodeModal.js';
 
@@ -56,13 +57,9 @@ export function DeliveriesPage({
       title: t('deliveries.columns.status'),
       transform: (r) =>
         r.status === 'DONE' ? (
-          <Badge color="teal" variant="light">
-            {t('deliveries.statusDone')}
-          </Badge>
+          <StatusBadge kind="success" label={t('deliveries.statusDone')} />
         ) : (
-          <Badge color="orange" variant="light">
-            {t('deliveries.statusWaiting')}
-          </Badge>
+          <StatusBadge kind="warning" label={t('deliveries.statusWaiting')} />
         ),
     },
   ];

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Menu, Stack } from '@mantine/core';
+import { ActionIcon, Alert, Menu, Stack } from '@mantine/core';
 import { IconBan, IconDots, IconEye } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -10,6 +10,7 @@ import { toLocalPhone } from '../../../../shared/format/phone.js';
 import type { ListSearch } from '../../../../shared/search/list-search.js';
 import type { Column } from '../../../../shared/ui/DataTable.js';
 import { ListPanel } from '../../../../shared/ui/ListPage.js';
+import { StatusBadge } from '../../../../shared/ui/StatusBadge.js';
 import { seasonProvidersQuery, type SeasonProviderRow } from '../api/inputs.js';
 import { AddProviderForm } from './AddProviderForm.js';
 import { BanProviderModal } from './BanProviderModal.js';
@@ -72,11 +73,7 @@ export function SeasonProvidersTab({
     {
       name: 'status',
       title: t('providers.columns.status'),
-      transform: () => (
-        <Badge color="teal" variant="light">
-          {t('providers.accepted')}
-        </Badge>
-      ),
+      transform: () => <StatusBadge kind="success" label={t('providers.accepted')} />,
     },
     {
       name: 'action',
