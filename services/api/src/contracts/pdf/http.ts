@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { narrowDb, storableString } from '@filiere/platform';
+import { ROLE } from '../../kernel/roles.js';
+import { ContractPdfs, type ContractPdfTables } from './service.js';
+
+const tags = ['contracts'];
+
+/** Who may ask for a contract's PDF link (the service checks the reach on the contract). */
+export const CONTRACT_PDF_ROLES = [
+  ROLE.SUPER_ADMIN,
+  ROLE.ADMIN,
+  ROLE.INDUSTRIAL,
+  ROLE.GROWER,
+  ROLE.FARMER_ORGANIZATION,
+] as const;
+
+/**
+ * `GET /api/contracts/smarts-download/{id}` → `{ url }` (a 10-minute signed link), and
+ * `GET /api/contracts/pdf/{token}`, which serves the PDF to whoever holds the link (the
+ * viewer's download link and pdf.js fetch it without the access token). Called inside the
+ * contracts' `/api` scope.
+ */
+export function contractPdfRoutes(scope: FastifyInstance): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  const pdfs = new ContractPdfs(
+    narrowDb<ContractPdfTables>()(scope.deps.db),
+    scope.deps.config.JWT_SECRET,
+  );
+
+  app.get(
+    '/contracts/smarts-download/:id',
+    {
+      schema: {
+        tags,
+        security: [{ bearer: [] }],
+        summary:
+          'Lien (10 minutes) vers le PDF d’un contrat de livraison : super admin, admin ; l’agrégateur, le producteur et sa coopérative le leur',
+        params: z.object({ id: storableString().min(1).max(100) }),
+        response: { 200: z.object({ url: z.string() }) },
+      },
+      preHandler: [scope.requireRoles(...CONTRACT_PDF_ROLES)],
+    },
+    async (request) => pdfs.link(request.actor!, request.params.id),
+  );
+
+  app.get(
+    '/contracts/pdf/:token',
+    {
+      schema: {
+        tags,
+        summary:
+          'Le PDF d’un contrat par son lien signé (sans jeton d’accès) ; 403 si le lien a expiré ou a été modifié',
+        params: z.object({ token: storableString().min(1).max(1000) }),
+      },
+    },
+    async (request, reply) => {
+      const { filename, pdf } = await pdfs.byToken(request.params.token);
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `inline; filename="${filename}"`)
+        .header('cache-control', 'private, no-store')
+        .send(pdf);
+    },
+  );
+}

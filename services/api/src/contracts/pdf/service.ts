@@ -1,0 +1,189 @@
+import type { Kysely } from 'kysely';
+import type { EventStoreTables } from '@filiere/event-store';
+import { ForbiddenError, NotFoundError } from '@filiere/platform';
+import type { ActorsTables } from '../../actors/index.js';
+import type { IdentityTables } from '../../identity/index.js';
+import type { SignedInUser } from '../../kernel/actor.js';
+import { ROLE } from '../../kernel/roles.js';
+import { contractStreamId } from '../domain/index.js';
+import { isoDay } from '../queries.js';
+import type { ContractsTables } from '../tables.js';
+import { renderContractPdf, type ContractPdfData } from './contract-pdf.js';
+import { signPdfLink, verifyPdfLink } from './links.js';
+
+export type ContractPdfTables = Pick<ContractsTables, 'delivery_contracts'> &
+  Pick<IdentityTables, 'users' | 'organizations'> &
+  Pick<ActorsTables, 'growers' | 'plots' | 'cooperatives'> &
+  Pick<EventStoreTables, 'events'>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const fullName = (u: { firstname: string; lastname: string }) =>
+  `${u.firstname} ${u.lastname}`.trim();
+
+/**
+ * Contract PDFs: who may have one (the contract detail's reach, widened to the parties), the
+ * signed link that serves it, and the data printed on it.
+ */
+export class ContractPdfs {
+  constructor(
+    private readonly db: Kysely<ContractPdfTables>,
+    private readonly secret: string,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * GET contracts/smarts-download/{id}: `{ url }` of a 10-minute link to the PDF. Super admin
+   * and admin any contract; the aggregator its own; the grower its own; the grower's
+   * cooperative's user its growers'. 404 unknown, 403 out of reach.
+   */
+  async link(user: SignedInUser, contractId: string): Promise<{ url: string }> {
+    const id = contractId.toLowerCase();
+    if (!UUID.test(id)) throw new NotFoundError('Contrat introuvable');
+    const contract = await this.db
+      .selectFrom('delivery_contracts as dc')
+      .innerJoin('growers as g', 'g.id', 'dc.grower_id')
+      .leftJoin('cooperatives as c', 'c.organization_id', 'g.cooperative_id')
+      .select([
+        'dc.id',
+        'dc.aggregator_user_id',
+        'dc.grower_user_id',
+        'g.cooperative_id',
+        'c.user_id as cooperative_user_id',
+      ])
+      .where('dc.id', '=', id)
+      .executeTakeFirst();
+    if (!contract) throw new NotFoundError('Contrat introuvable');
+    if (!reaches(user, contract)) throw new ForbiddenError('Ce contrat ne vous appartient pas');
+    const token = signPdfLink(this.secret, { kind: 'contract', id }, this.clock());
+    return { url: `/api/contracts/pdf/${token}` };
+  }
+
+  /** GET contracts/pdf/{token}: the PDF of the contract the (valid, unexpired) token names. */
+  async byToken(token: string): Promise<{ filename: string; pdf: Buffer }> {
+    const subject = verifyPdfLink(this.secret, token, this.clock());
+    const data = await this.data(subject.id);
+    const pdf = await renderContractPdf(data, { now: this.clock() });
+    return { filename: `contrat-${data.reference}.pdf`, pdf };
+  }
+
+  /** What the PDF prints, read from the projections and the ledger (the stream's first event). */
+  async data(contractId: string): Promise<ContractPdfData> {
+    const row = await this.db
+      .selectFrom('delivery_contracts as dc')
+      .innerJoin('users as a', 'a.id', 'dc.aggregator_user_id')
+      .leftJoin('organizations as ao', 'ao.id', 'a.organization_id')
+      .innerJoin('users as gu', 'gu.id', 'dc.grower_user_id')
+      .innerJoin('growers as g', 'g.id', 'dc.grower_id')
+      .leftJoin('organizations as co', 'co.id', 'g.cooperative_id')
+      .leftJoin('plots as p', 'p.id', 'dc.plot_id')
+      .select([
+        'dc.id',
+        'dc.reference',
+        'dc.status',
+        'dc.quantity_kg',
+        'dc.amount',
+        'dc.delivery_date',
+        'dc.delivered_kg',
+        'dc.delivered_on',
+        'dc.delivered_amount',
+        'dc.recovered_amount',
+        'dc.grower_net',
+        'dc.created_at',
+        'dc.product_type',
+        'a.firstname as a_firstname',
+        'a.lastname as a_lastname',
+        'a.phone as a_phone',
+        'ao.denomination as a_organization',
+        'gu.firstname as g_firstname',
+        'gu.lastname as g_lastname',
+        'gu.phone as g_phone',
+        'g.reference as g_reference',
+        'co.denomination as cooperative',
+        'p.name as plot_name',
+        'p.product_type as plot_product',
+        'p.area_sown as plot_area',
+      ])
+      .where('dc.id', '=', contractId)
+      .executeTakeFirst();
+    if (!row) throw new NotFoundError('Contrat introuvable');
+    const created = await this.db
+      .selectFrom('events')
+      .select(['type', 'position', 'hash', 'recorded_at'])
+      .where('stream_id', '=', contractStreamId(contractId))
+      .orderBy('version', 'asc')
+      .limit(1)
+      .executeTakeFirst();
+    return {
+      contractId: row.id,
+      reference: row.reference,
+      status: row.status,
+      aggregator: {
+        name: fullName({ firstname: row.a_firstname, lastname: row.a_lastname }),
+        organization: row.a_organization,
+        phone: row.a_phone,
+      },
+      grower: {
+        name: fullName({ firstname: row.g_firstname, lastname: row.g_lastname }),
+        reference: row.g_reference,
+        phone: row.g_phone,
+      },
+      cooperative: row.cooperative,
+      plot: {
+        name: row.plot_name ?? 'Parcelle',
+        productType: row.plot_product ?? row.product_type,
+        areaSown: row.plot_area === null ? null : String(row.plot_area),
+      },
+      quantityKg: Number(row.quantity_kg),
+      amount: Number(row.amount),
+      deliveryDate: isoDay(row.delivery_date),
+      delivery:
+        row.delivered_kg === null
+          ? null
+          : {
+              quantityKg: Number(row.delivered_kg),
+              deliveredOn: row.delivered_on === null ? null : isoDay(row.delivered_on),
+              amount: row.delivered_amount === null ? null : Number(row.delivered_amount),
+              recovered: row.recovered_amount === null ? null : Number(row.recovered_amount),
+              growerNet: row.grower_net === null ? null : Number(row.grower_net),
+            },
+      createdAt: new Date(row.created_at).toISOString(),
+      ledger: created
+        ? {
+            type: created.type,
+            position: Number(created.position),
+            hash: created.hash,
+            recordedAt: new Date(created.recorded_at).toISOString(),
+          }
+        : null,
+    };
+  }
+}
+
+function reaches(
+  user: SignedInUser,
+  contract: {
+    aggregator_user_id: string;
+    grower_user_id: string;
+    cooperative_id: string | null;
+    cooperative_user_id: string | null;
+  },
+): boolean {
+  switch (user.role_code) {
+    case ROLE.SUPER_ADMIN:
+    case ROLE.ADMIN:
+      return true;
+    case ROLE.INDUSTRIAL:
+      return contract.aggregator_user_id === user.id;
+    case ROLE.GROWER:
+      return contract.grower_user_id === user.id;
+    case ROLE.FARMER_ORGANIZATION:
+      // The cooperative's representative: its user, or a member of its organisation.
+      return (
+        contract.cooperative_id !== null &&
+        (contract.cooperative_user_id === user.id ||
+          user.organization_id === contract.cooperative_id)
+      );
+    default:
+      return false;
+  }
+}
