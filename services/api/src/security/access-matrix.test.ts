@@ -34,6 +34,7 @@ const PUBLIC = new Set([
   'POST /api/users/reset-password',
   'GET /api/sandbox/pay/{reference}',
   'POST /api/sandbox/pay/{reference}',
+  'GET /api/contracts/pdf/{token}',
 ]);
 
 /** Routes guarded by their own code rather than the guards of http/auth.ts. */
