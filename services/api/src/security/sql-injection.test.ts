@@ -82,6 +82,13 @@ const LIST_ROUTES: [template: string, url: (w: World) => string][] = [
   ],
   ['/api/clusters/industrials', () => '/api/clusters/industrials'],
   ['/api/seasons', () => '/api/seasons'],
+  // The growers' requests (the super admin's own id: every request).
+  [
+    '/api/user-cluster-grower/get-industrial-requests/{type}/{admin}',
+    (w) =>
+      `/api/user-cluster-grower/get-industrial-requests/INPUT/${w.byRole.get('ROLE_SUPER_ADMIN')!.id}`,
+  ],
+  ['/api/season-requests/social', () => '/api/season-requests/social'],
   ['/api/departments', () => '/api/departments'],
   // The sites' lists and the offline address search.
   ['/api/users/{industrial}/sites', (w) => `/api/users/${industrial(w).id}/sites`],
