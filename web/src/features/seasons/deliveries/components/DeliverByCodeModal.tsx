@@ -96,7 +96,7 @@ export function DeliverByCodeModal({ opened, onClose }: { opened: boolean; onClo
     <AppModal
       opened={opened}
       onClose={close}
-      title={step.name === 'success' ? undefined : title}
+      title={title}
       size={step.name === 'correct' ? 700 : 500}
     >
       {step.name === 'entry' && (
