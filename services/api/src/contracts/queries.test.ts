@@ -53,4 +53,42 @@ describe('contract queries: dates', () => {
     });
     expect(list.data[0]).toMatchObject({ deliveryDate: '2027-04-22' });
   });
+
+  it('lets the grower read its own contract (it confirms there), not another grower', async () => {
+    const db = testDb.db as Kysely<Database>;
+    const id = randomUUID();
+    const growerUserId = randomUUID();
+    await db
+      .insertInto('delivery_contracts')
+      .values({
+        id,
+        reference: `LIV-${id.slice(0, 8).toUpperCase()}`,
+        parent_id: null,
+        aggregator_user_id: randomUUID(),
+        grower_id: randomUUID(),
+        grower_user_id: growerUserId,
+        plot_id: randomUUID(),
+        product_type: 'CAYENNE_LISSE',
+        quantity_kg: 1_000,
+        amount: 100_000,
+        delivery_date: '2027-04-22',
+        status: 'PENDING',
+        delivered_kg: null,
+        delivered_on: null,
+        delivered_amount: null,
+        recovered_amount: null,
+        grower_net: null,
+        created_at: new Date('2026-11-22T10:00:00Z'),
+        updated_at: new Date('2026-11-22T10:00:00Z'),
+      })
+      .execute();
+    const queries = new ContractQueries(narrowDb<ContractQueryTables>()(db));
+    const grower = { id: growerUserId, role_code: ROLE.GROWER } as SignedInUser;
+    expect(await queries.byId(grower, id)).toMatchObject({ id, status: 'PENDING' });
+    const other = { id: randomUUID(), role_code: ROLE.GROWER } as SignedInUser;
+    await expect(queries.byId(other, id)).rejects.toMatchObject({ statusCode: 403 });
+    // A cooperative that is not the grower's (the grower here has none) does not read it.
+    const cooperative = { id: randomUUID(), role_code: ROLE.FARMER_ORGANIZATION } as SignedInUser;
+    await expect(queries.byId(cooperative, id)).rejects.toMatchObject({ statusCode: 403 });
+  });
 });

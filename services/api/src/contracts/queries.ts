@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import type { ActorsTables } from '../actors/index.js';
 import type { IdentityTables } from '../identity/index.js';
 import { ForbiddenError, NotFoundError } from '@filiere/platform';
 import type { SignedInUser } from '../kernel/actor.js';
@@ -101,7 +102,9 @@ export interface GrowerContractRow {
   amount: number | null;
 }
 
-export type ContractQueryTables = ContractsTables & Pick<IdentityTables, 'users'>;
+export type ContractQueryTables = ContractsTables &
+  Pick<IdentityTables, 'users'> &
+  Pick<ActorsTables, 'growers' | 'cooperatives'>;
 
 /** The delivery contracts' lists and detail, read from `delivery_contracts` (users joined). */
 export class ContractQueries {
@@ -275,9 +278,26 @@ export class ContractQueries {
       .where('id', '=', id)
       .executeTakeFirst();
     if (!row) throw new NotFoundError('Contrat introuvable');
-    if (!seesAll(user) && row.aggregator_user_id !== user.id) {
+    if (!seesAll(user) && row.aggregator_user_id !== user.id && !(await this.confirms(user, row))) {
       throw new ForbiddenError('Ce contrat ne vous appartient pas');
     }
     return toRow(row);
+  }
+
+  /**
+   * The grower's user (its own contract) and the user of the grower's cooperative today —
+   * those who confirm it — read the contract too (ShowContratLivraison's 'Confirmer').
+   */
+  private async confirms(user: SignedInUser, row: Row): Promise<boolean> {
+    if (user.role_code === ROLE.GROWER) return row.grower_user_id === user.id;
+    if (user.role_code !== ROLE.FARMER_ORGANIZATION) return false;
+    const cooperative = await this.db
+      .selectFrom('growers as g')
+      .innerJoin('cooperatives as c', 'c.organization_id', 'g.cooperative_id')
+      .select('c.user_id')
+      .where('g.id', '=', row.grower_id)
+      .where('c.deactivated_at', 'is', null)
+      .executeTakeFirst();
+    return cooperative?.user_id === user.id;
   }
 }

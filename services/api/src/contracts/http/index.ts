@@ -38,6 +38,8 @@ export const CONTRACT_ROUTE_ROLES = {
   create: [ROLE.INDUSTRIAL],
   /** Contract pages (§6): super admin and admin all, an aggregator its own. */
   read: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.INDUSTRIAL],
+  /** One delivery contract: the readers, and the grower or its cooperative who confirm it. */
+  detail: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.INDUSTRIAL, ROLE.GROWER, ROLE.FARMER_ORGANIZATION],
   /** Confirming: the grower (its own contract) or its cooperative's user (the decider checks). */
   confirm: [ROLE.GROWER, ROLE.FARMER_ORGANIZATION],
   /** Recording the weighed delivery, cancelling: the contract's aggregator. */
@@ -363,11 +365,12 @@ export function contractRoutes(
       schema: {
         tags,
         security,
-        summary: 'Un contrat de livraison (super admin, admin ; l’agrégateur le sien)',
+        summary:
+          'Un contrat de livraison (super admin, admin ; l’agrégateur le sien ; le producteur le sien et sa coopérative ceux de ses producteurs, qui le confirment)',
         params: z.object({ id: storableString().min(1).max(100) }),
         response: { 200: rowAnswer },
       },
-      preHandler: [scope.requireRoles(...CONTRACT_ROUTE_ROLES.read)],
+      preHandler: [scope.requireRoles(...CONTRACT_ROUTE_ROLES.detail)],
     },
     async (request) => queries.byId(request.actor!, request.params.id),
   );
