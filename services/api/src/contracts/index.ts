@@ -3,6 +3,7 @@ import type { ContextModule, HttpRegistration } from '../kernel/module.js';
 import type { ContractsArea } from './area.js';
 import { advancesArea, type AdvancesTables } from './advances/index.js';
 import { batchesArea, type BatchesTables } from './batches/index.js';
+import { carriageArea, type CarriageTables } from './carriage/index.js';
 import { contractEvents, contractStreams } from './catalogue.js';
 import { contractJobs } from './jobs/background.js';
 import { CONTRACT_PUSHES } from './pushes.js';
@@ -10,7 +11,7 @@ import { contractProjectors, contractReadMigrations } from './read-model/index.j
 import type { ContractsTables as CoreContractsTables } from './tables.js';
 
 /** The areas beside the core (migration block 20261126_07NN), in demo order. */
-const areas: readonly ContractsArea[] = [batchesArea, advancesArea];
+const areas: readonly ContractsArea[] = [batchesArea, advancesArea, carriageArea];
 
 const registerContractsAndAreas: HttpRegistration = async (app) => {
   await (await import('./http/index.js')).registerContracts(app);
@@ -40,7 +41,7 @@ export const contractsModule: ContextModule = {
 
 // The public face: what other contexts may use (the inputs and requests flows open debts).
 /** The core's tables and the areas'. */
-export type ContractsTables = CoreContractsTables & BatchesTables & AdvancesTables;
+export type ContractsTables = CoreContractsTables & BatchesTables & AdvancesTables & CarriageTables;
 export {
   debtStreamId,
   openDebt,
