@@ -5,6 +5,7 @@ import { advancesArea, type AdvancesTables } from './advances/index.js';
 import { batchesArea, type BatchesTables } from './batches/index.js';
 import { carriageArea, type CarriageTables } from './carriage/index.js';
 import { contractEvents, contractStreams } from './catalogue.js';
+import { contractsDemoStep } from './demo/contracts.js';
 import { contractJobs } from './jobs/background.js';
 import { CONTRACT_PUSHES } from './pushes.js';
 import { contractProjectors, contractReadMigrations } from './read-model/index.js';
@@ -34,7 +35,8 @@ export const contractsModule: ContextModule = {
   projectors: [...contractProjectors, ...areas.flatMap((a) => a.projectors ?? [])],
   /** Contract runs and the OUTTIME sweep in the worker (the API runs them without REDIS_URL). */
   jobs: [contractJobs],
-  demo: areas.flatMap((a) => a.demo ?? []),
+  /** The delivery contracts in every status first, then the areas' (parents, advances). */
+  demo: [contractsDemoStep, ...areas.flatMap((a) => a.demo ?? [])],
   pushes: CONTRACT_PUSHES,
   http: async () => registerContractsAndAreas,
 };
