@@ -1,4 +1,5 @@
 import type { ContractsArea } from '../area.js';
+import { carriageDemoStep } from './demo/carriage.js';
 import { carriageEvents, carriageStream } from './domain/carriage.js';
 import * as carriageTables from './read-model/migrations/20261126_0800_carriage_contracts.js';
 import { carriageContractsProjector } from './read-model/projector.js';
@@ -14,6 +15,7 @@ export const carriageArea: ContractsArea = {
   events: carriageEvents,
   streams: [carriageStream],
   projectors: [carriageContractsProjector],
+  demo: [carriageDemoStep],
   http: async () => (await import('./http/routes.js')).registerCarriageContracts,
 };
 
