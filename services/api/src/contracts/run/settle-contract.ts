@@ -191,7 +191,10 @@ export class ContractSettler {
         );
         let payoutWrites: CommandWrite[] = [];
         let payoutId: string | null = null;
-        if (settlement.growerNet > 0 && momo !== null) {
+        // Above MAX_COMMAND_AMOUNT a payout is refused: the net then stays in the grower's
+        // wallet rather than the whole payment failing.
+        const maxPayout = this.options.limits?.maxCommandAmount ?? Number.MAX_SAFE_INTEGER;
+        if (settlement.growerNet > 0 && settlement.growerNet <= maxPayout && momo !== null) {
           // The grower's wallet as this same append leaves it (credited with its net).
           const credited = paid.writes
             .filter((w) => w.streamId === growerStream)
