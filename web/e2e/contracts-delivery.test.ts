@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
 import {
   browserMissingReason,
@@ -260,7 +260,8 @@ describe.skipIf(missing !== null)('delivery contracts in Chromium', { timeout: 3
     await expect
       .poll(() => grower.getByTestId('contract-status').textContent())
       .toBe('prêt pour la livraison');
-    expect(await grower.getByRole('button', { name: 'Confirmer' }).count()).toBe(0);
+    await grower.getByRole('dialog').waitFor({ state: 'hidden' });
+    await expect.poll(() => grower.getByRole('button', { name: 'Confirmer' }).count()).toBe(0);
     await grower.close();
     // No reload on the aggregator's side: the contracts.updated push refreshes its page.
     await expect
@@ -333,6 +334,22 @@ describe.skipIf(missing !== null)('delivery contracts in Chromium', { timeout: 3
     const warning = aggregator.getByRole('dialog', { name: 'Action irrécersible' });
     await warning.waitFor();
     await check(aggregator, 'contracts-delivery-run-warning');
+    // The contract runs' loop, as the API runs it outside tests (NODE_ENV=test leaves it off):
+    // the page hears of each contract only through the contracts.run pushes.
+    const runner = (
+      server.app as unknown as { contracts: { runner: { runDue(): Promise<number> } } }
+    ).contracts.runner;
+    let driving = true;
+    const loop = (async () => {
+      while (driving) {
+        await runner.runDue().catch(() => 0);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+    })();
+    onTestFinished(async () => {
+      driving = false;
+      await loop;
+    });
     await warning.getByRole('button', { name: 'Oui, exécuter' }).click();
     await aggregator.getByText("Contract(s) en cours d'exécution").first().waitFor();
     // The selection is cleared, the banner shows, then every contract completes, live.

@@ -33,7 +33,8 @@ export function RunProgressPanel({ runId, onDismiss }: { runId: string; onDismis
   };
   return (
     <Alert
-      color={!finished ? 'blue' : failed ? 'orange' : 'teal'}
+      // The theme's own green: axe-clean on its light background in every state.
+      color="leaf"
       variant="light"
       mb="md"
       data-testid="run-progress"
