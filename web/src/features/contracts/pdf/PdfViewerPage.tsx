@@ -1,0 +1,111 @@
+import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { IconArrowLeft, IconDownload } from '@tabler/icons-react';
+import { GlobalWorkerOptions, getDocument, type PDFDocumentProxy } from 'pdfjs-dist';
+// The worker is bundled by Vite as a file of the app's own origin (CSP worker-src 'self').
+import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PageTitle } from '../../../shared/ui/PageTitle.js';
+import { isPdfLink } from './api.js';
+
+GlobalWorkerOptions.workerSrc = workerUrl;
+
+type ViewerState =
+  { kind: 'loading' } | { kind: 'ready'; pages: number } | { kind: 'error'; message: string };
+
+/**
+ * pdfViewer (/pdf/viewer/{link}): the PDF at `link` (already URL-decoded by the router) drawn
+ * page by page on canvases with pdf.js, a 'Retour' button (history back) and a download link.
+ * Only the API's signed PDF links are opened (isPdfLink).
+ */
+export function PdfViewerPage({ link }: { link: string }) {
+  const { t } = useTranslation('contracts');
+  const container = useRef<HTMLDivElement>(null);
+  const valid = isPdfLink(link);
+  const [state, setState] = useState<ViewerState>(
+    valid ? { kind: 'loading' } : { kind: 'error', message: t('pdf.invalidLink') },
+  );
+
+  useEffect(() => {
+    if (!valid) return;
+    let cancelled = false;
+    let pdf: PDFDocumentProxy | null = null;
+    const task = getDocument({ url: link, isEvalSupported: false });
+    (async () => {
+      try {
+        pdf = await task.promise;
+        const target = container.current;
+        if (cancelled || !target) return;
+        target.replaceChildren();
+        const width = Math.min(target.clientWidth || 800, 1000);
+        for (let n = 1; n <= pdf.numPages; n += 1) {
+          const page = await pdf.getPage(n);
+          if (cancelled) return;
+          const base = page.getViewport({ scale: 1 });
+          const ratio = window.devicePixelRatio || 1;
+          const viewport = page.getViewport({ scale: (width / base.width) * ratio });
+          const canvas = document.createElement('canvas');
+          canvas.width = Math.floor(viewport.width);
+          canvas.height = Math.floor(viewport.height);
+          canvas.style.width = `${Math.floor(viewport.width / ratio)}px`;
+          canvas.style.maxWidth = '100%';
+          canvas.style.boxShadow = '0 1px 4px rgba(0,0,0,0.2)';
+          canvas.setAttribute('role', 'img');
+          canvas.setAttribute('aria-label', t('pdf.page', { page: n, pages: pdf.numPages }));
+          target.appendChild(canvas);
+          await page.render({ canvas, viewport }).promise;
+        }
+        if (!cancelled) setState({ kind: 'ready', pages: pdf.numPages });
+      } catch (error) {
+        if (cancelled) return;
+        const status = (error as { status?: number }).status;
+        setState({
+          kind: 'error',
+          message: status === 403 ? t('pdf.expired') : t('pdf.loadError'),
+        });
+      }
+    })();
+    return () => {
+      cancelled = true;
+      void task.destroy();
+      void pdf?.destroy();
+    };
+  }, [link, valid, t]);
+
+  return (
+    <>
+      <PageTitle>{t('pdf.title')}</PageTitle>
+      <Group mb="md" gap="sm">
+        <Button
+          variant="default"
+          leftSection={<IconArrowLeft size={16} aria-hidden />}
+          onClick={() => window.history.back()}
+        >
+          {t('pdf.back')}
+        </Button>
+        {valid && state.kind !== 'error' ? (
+          <Anchor href={link} download>
+            <Group gap={4}>
+              <IconDownload size={16} aria-hidden />
+              {t('pdf.download')}
+            </Group>
+          </Anchor>
+        ) : null}
+      </Group>
+      {state.kind === 'loading' ? (
+        <Center py="xl">
+          <Stack align="center" gap="xs" role="status">
+            <Loader size="md" aria-hidden />
+            <Text>{t('pdf.loading')}</Text>
+          </Stack>
+        </Center>
+      ) : null}
+      {state.kind === 'error' ? (
+        <Alert color="red" role="alert" title={t('pdf.errorTitle')}>
+          {state.message}
+        </Alert>
+      ) : null}
+      <Stack ref={container} align="center" gap="md" aria-live="polite" />
+    </>
+  );
+}

@@ -1,0 +1,20 @@
+import { api } from '../../../shared/api/client.js';
+
+/** Where the API serves a contract's PDF by its signed link (services/api/src/contracts/pdf). */
+export const PDF_LINK_PREFIX = '/api/contracts/pdf/';
+
+/**
+ * `GET contracts/smarts-download/{id}` → `{ url }`: a 10-minute signed link to the contract's
+ * PDF, readable without the access token (pdf.js and the download link fetch it).
+ */
+export function contractPdfLink(contractId: string): Promise<{ url: string }> {
+  return api<{ url: string }>(`/contracts/smarts-download/${encodeURIComponent(contractId)}`);
+}
+
+/**
+ * The viewer opens only the API's own signed links: a crafted `/pdf/viewer/{link}` pointing
+ * elsewhere (another site, another API route) is refused before anything is fetched.
+ */
+export function isPdfLink(link: string): boolean {
+  return /^\/api\/contracts\/pdf\/[A-Za-z0-9_.-]+$/.test(link);
+}
