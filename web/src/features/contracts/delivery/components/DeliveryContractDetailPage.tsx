@@ -149,7 +149,8 @@ function ContractDetail({ contract: c, me }: { contract: DeliveryContract; me: U
   const aggregator = useQuery({
     queryKey: ['users', 'detail', c.aggregatorUserId],
     queryFn: () => api<User>(`/users/${encodeURIComponent(c.aggregatorUserId)}`),
-    enabled: !mine,
+    // Staff read users; the grower and its cooperative do not (the name stays '—').
+    enabled: !mine && (role === ROLES.SUPER_ADMIN || role === ROLES.ADMIN),
     retry: false,
   });
   const plot = grower.data?.products?.find((p) => p.id === c.plotId);
