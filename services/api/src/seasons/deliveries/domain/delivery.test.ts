@@ -133,14 +133,22 @@ describe('deliverInput', () => {
         creditorUserId: INDUSTRIAL.userId,
       },
     });
-    const after = d.writes[1]!.events.reduce(evolveWallet, funded);
+    const after = (d.writes[1]!.events as Parameters<typeof evolveWallet>[1][]).reduce(
+      evolveWallet,
+      funded,
+    );
     expect(after.holds['input-assignment-11']).toMatchObject({
       status: 'ACTIVE',
       remaining: 133_000,
     });
     expect(after.balance).toBe(193_000);
     expect(after.availableBalance).toBe(60_000);
-    expect(d.writes[3]!.events.reduce(evolveDebt, initialDebtState())).toMatchObject({
+    expect(
+      (d.writes[3]!.events as Parameters<typeof evolveDebt>[1][]).reduce(
+        evolveDebt,
+        initialDebtState(),
+      ),
+    ).toMatchObject({
       exists: true,
     });
   });

@@ -67,9 +67,12 @@ export function deliveryRoutes(
   queries: DeliveryQueries,
 ): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const guard = (roles: readonly (typeof ROLE)[keyof typeof ROLE][]) => [
-    scope.requireRoles(...roles),
-  ];
+  // The role guard runs before validation (onRequest): a caller without the role gets 401/403,
+  // never a 400 that tells what the body lacks.
+  const guard = (roles: readonly (typeof ROLE)[keyof typeof ROLE][]) => {
+    const handlers = [scope.requireRoles(...roles)];
+    return { onRequest: handlers, preHandler: handlers };
+  };
 
   app.get(
     '/input-provider/find-by-code/:code',
@@ -82,7 +85,7 @@ export function deliveryRoutes(
         params: z.object({ code: storableString().max(40) }),
         response: { 200: z.object({ isOk: z.literal(true), request: deliveryRow }) },
       },
-      preHandler: guard(DELIVERY_ROUTE_ROLES.deliver),
+      ...guard(DELIVERY_ROUTE_ROLES.deliver),
     },
     async (request) => ({
       isOk: true as const,
@@ -108,7 +111,7 @@ export function deliveryRoutes(
         }),
         response: { 200: deliveryAnswer },
       },
-      preHandler: guard(DELIVERY_ROUTE_ROLES.deliver),
+      ...guard(DELIVERY_ROUTE_ROLES.deliver),
     },
     async (request) => {
       const answer = await commands.deliver(
@@ -136,7 +139,7 @@ export function deliveryRoutes(
         }),
         response: { 200: z.object({ data: z.array(deliveryRow), count: z.number().int() }) },
       },
-      preHandler: guard(DELIVERY_ROUTE_ROLES.list),
+      ...guard(DELIVERY_ROUTE_ROLES.list),
     },
     async (request) => queries.list(actorOf(request.actor!), request.params.userId, request.query),
   );

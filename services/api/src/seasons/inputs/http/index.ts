@@ -129,9 +129,12 @@ export function inputRoutes(
   queries: InputQueries,
 ): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const guard = (roles: readonly (typeof ROLE)[keyof typeof ROLE][]) => [
-    scope.requireRoles(...roles),
-  ];
+  // The role guard runs before validation (onRequest): a caller without the role gets 401/403,
+  // never a 400 that tells what the body lacks.
+  const guard = (roles: readonly (typeof ROLE)[keyof typeof ROLE][]) => {
+    const handlers = [scope.requireRoles(...roles)];
+    return { onRequest: handlers, preHandler: handlers };
+  };
 
   app.post(
     '/user-cluster-input-provider',
@@ -145,7 +148,7 @@ export function inputRoutes(
         body: assignBody,
         response: { 201: assignmentAnswer },
       },
-      preHandler: guard(INPUT_ROUTE_ROLES.assign),
+      ...guard(INPUT_ROUTE_ROLES.assign),
     },
     async (request, reply) => {
       const b = request.body;
@@ -177,7 +180,7 @@ export function inputRoutes(
           200: assignmentAnswer.extend({ released: z.number().int(), message: z.string() }),
         },
       },
-      preHandler: guard(INPUT_ROUTE_ROLES.ban),
+      ...guard(INPUT_ROUTE_ROLES.ban),
     },
     async (request) => {
       const answer = await commands.ban(
@@ -205,7 +208,7 @@ export function inputRoutes(
         }),
         response: { 200: z.object({ maxQuantity: z.number().int() }) },
       },
-      preHandler: guard(INPUT_ROUTE_ROLES.max),
+      ...guard(INPUT_ROUTE_ROLES.max),
     },
     async (request) => {
       const actor = actorOf(request.actor!);
@@ -227,7 +230,7 @@ export function inputRoutes(
         querystring: pageQuery,
         response: { 200: z.object({ data: z.array(providerRow), count: z.number().int() }) },
       },
-      preHandler: guard(INPUT_ROUTE_ROLES.list),
+      ...guard(INPUT_ROUTE_ROLES.list),
     },
     async (request) =>
       queries.ofLink(actorOf(request.actor!), request.params.linkId, request.query),
@@ -245,7 +248,7 @@ export function inputRoutes(
         querystring: pageQuery,
         response: { 200: z.object({ data: z.array(smartRow), count: z.number().int() }) },
       },
-      preHandler: guard(INPUT_ROUTE_ROLES.smarts),
+      ...guard(INPUT_ROUTE_ROLES.smarts),
     },
     async (request) =>
       queries.smarts(actorOf(request.actor!), request.params.userId, request.query),
