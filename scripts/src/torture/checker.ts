@@ -11,6 +11,7 @@ import {
 } from '@filiere/api/wallet';
 import { catalogueDecoder, checkProjector } from '@filiere/projections';
 import { sentPayouts, type ProviderStub } from './provider-stub.js';
+import { checkAcceptancesOnce, checkDeliveriesPaidOnce, checkHolds } from './seasons-checker.js';
 import type { BalanceObservation, CommandRecord } from './workload.js';
 
 export interface Violation {
@@ -254,6 +255,18 @@ export async function checkInvariants(
     }
     return requested.size;
   });
+
+  await run(
+    'each input delivery paid once from its hold, its debt opened once (double and concurrent confirmations)',
+    (fail) => checkDeliveriesPaidOnce(events, fail),
+  );
+  await run('each request accepted once: one code, one PINEAPLE transfer and debt', (fail) =>
+    checkAcceptancesOnce(events, fail),
+  );
+  await run(
+    'no hold below 0; each ACTIVE hold is an ACTIVE assignment with its right remaining (none leaked)',
+    (fail) => checkHolds(events, fail),
+  );
 
   await run('the hash chain verifies (ledger:verify)', async (fail) => {
     const report = await verifyLog(db, { catalogue: product.catalogue });

@@ -32,6 +32,30 @@ export type PlannedOp = Delivery &
       }
     | { kind: 'withdrawal'; method: 'MOBILE_MONEY' | 'BANK'; amount: number }
     | { kind: 'stats' }
+    | {
+        /** A grower files a request in its cluster's link (INPUT: kg of NPK; PINEAPLE: F). */
+        kind: 'file-request';
+        requestType: 'INPUT' | 'PINEAPLE';
+        quantity: number;
+        amount: number;
+      }
+    | {
+        /** The season aggregator accepts its oldest pending requests (re-sent when unknown). */
+        kind: 'accept-requests';
+        count: number;
+      }
+    | {
+        /**
+         * A delivery by code: `single` (one confirmation, retried with its key), `double`
+         * (confirmed again afterwards with another key: 409), `concurrent` (the provider and
+         * the aggregator confirm the same code at once, each with its own key).
+         */
+        kind: 'deliver';
+        pick: number;
+        /** Deliver a code already delivered (a late or mistaken confirmation: 409). */
+        stale: boolean;
+        mode: 'single' | 'double' | 'concurrent';
+      }
   );
 
 /**
@@ -104,6 +128,26 @@ export class ClientPlan {
           amount: failing ? base + FAILING_PAYOUT_DIGIT : base + (a < 0.5 ? 0 : 5),
         };
       }
+      case 'file-request': {
+        const input = a < 0.7;
+        return {
+          ...delivery,
+          kind,
+          requestType: input ? 'INPUT' : 'PINEAPLE',
+          quantity: input ? between(b, 1, 20) : between(b, 100, 2_000),
+          amount: between(c, 5, 50) * 100,
+        };
+      }
+      case 'accept-requests':
+        return { ...delivery, kind, count: between(a, 1, 4) };
+      case 'deliver':
+        return {
+          ...delivery,
+          kind,
+          pick: Math.floor(b * 1e9),
+          stale: c < 0.1,
+          mode: d < 0.55 ? 'single' : d < 0.75 ? 'double' : 'concurrent',
+        };
       default:
         return { ...delivery, kind: 'stats' };
     }
@@ -113,20 +157,32 @@ export class ClientPlan {
 type Kind = PlannedOp['kind'];
 
 const AGGREGATOR_WEIGHTS: [Kind, number][] = [
-  ['supply-widget', 22],
-  ['supply-bank', 14],
-  ['transfer', 34],
-  ['withdrawal', 14],
-  ['stats', 16],
+  ['supply-widget', 20],
+  ['supply-bank', 12],
+  ['transfer', 28],
+  ['withdrawal', 12],
+  ['stats', 10],
+  ['accept-requests', 18],
+  ['deliver', 4],
 ];
 const GROWER_WEIGHTS: [Kind, number][] = [
-  ['transfer', 45],
-  ['withdrawal', 30],
+  ['transfer', 36],
+  ['withdrawal', 24],
+  ['stats', 20],
+  ['file-request', 20],
+];
+const PROVIDER_WEIGHTS: [Kind, number][] = [
+  ['deliver', 75],
   ['stats', 25],
 ];
 
 function pickKind(role: TortureRole, u: number): Kind {
-  const weights = role === 'ROLE_GROWER' ? GROWER_WEIGHTS : AGGREGATOR_WEIGHTS;
+  const weights =
+    role === 'ROLE_GROWER'
+      ? GROWER_WEIGHTS
+      : role === 'ROLE_INPUT_PROVIDER'
+        ? PROVIDER_WEIGHTS
+        : AGGREGATOR_WEIGHTS;
   const total = weights.reduce((s, [, w]) => s + w, 0);
   let x = u * total;
   for (const [kind, w] of weights) {

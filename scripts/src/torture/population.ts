@@ -3,14 +3,19 @@ import { hash } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
 import type { Database } from '@filiere/api';
 
-export type TortureRole = 'ROLE_SUPER_ADMIN' | 'ROLE_INDUSTRIAL' | 'ROLE_GROWER';
+export type TortureRole =
+  'ROLE_SUPER_ADMIN' | 'ROLE_INDUSTRIAL' | 'ROLE_GROWER' | 'ROLE_INPUT_PROVIDER';
 
 /** Role ids fixed by the identity migration (services/api/src/identity/roles.ts). */
 const ROLE_IDS: Record<TortureRole, number> = {
   ROLE_SUPER_ADMIN: 1,
   ROLE_GROWER: 3,
   ROLE_INDUSTRIAL: 5,
+  ROLE_INPUT_PROVIDER: 9,
 };
+
+/** The fertilizer the seasons' workload uses: NPK, seeded by the actors' migration. */
+export const TORTURE_FERTILIZER_ID = 1;
 
 export interface TortureUser {
   index: number;
@@ -20,12 +25,21 @@ export interface TortureUser {
   /** 0 or 1; the super admin has none. */
   cluster: number | null;
   token: string;
+  /** A grower's actor id (`growers` row, with its user in its cluster). */
+  growerId?: string;
 }
 
 export interface Population {
   superAdmin: TortureUser;
   /** Aggregators and growers, the clients of the workload. */
   members: TortureUser[];
+  /**
+   * Input providers (ROLE_INPUT_PROVIDER with an `input_suppliers` row selling NPK): clients
+   * of the workload too, who confirm deliveries by code. Not wallet-transfer candidates.
+   */
+  providers: TortureUser[];
+  /** Filled by `setupSeasons` (seasons.ts): the season and each cluster's confirmed link. */
+  season?: { seasonId: number; links: { cluster: number; aggregatorId: string; linkId: number }[] };
 }
 
 /**
@@ -37,10 +51,19 @@ export interface Population {
 export async function createPopulation(
   db: Kysely<Database>,
   secret: string,
-  sizes: { aggregators: number; growers: number },
+  sizes: { aggregators: number; growers: number; providers?: number },
 ): Promise<Population> {
   const passwordHash = await hash('Torture#2026', { algorithm: 2 });
   const clusters: string[] = [];
+  // Aggregators belong to an organization, as the actors' screens make them.
+  const organization = async (denomination: string, type: 'INDUSTRIAL' | 'PROVIDER') =>
+    (
+      await db
+        .insertInto('organizations')
+        .values({ denomination, organization_type: type })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id as string;
   for (const label of ['Cluster Torture A', 'Cluster Torture B']) {
     const row = await db
       .insertInto('clusters')
@@ -66,6 +89,13 @@ export async function createPopulation(
         password_hash: passwordHash,
         role_id: ROLE_IDS[role],
         cluster_id: cluster === null ? null : clusters[cluster],
+        organization_id:
+          role === 'ROLE_INDUSTRIAL' || role === 'ROLE_INPUT_PROVIDER'
+            ? await organization(
+                `Torture ${role} ${n}`,
+                role === 'ROLE_INDUSTRIAL' ? 'INDUSTRIAL' : 'PROVIDER',
+              )
+            : null,
         is_active: true,
       })
       .returning(['id', 'wallet_id'])
@@ -84,9 +114,49 @@ export async function createPopulation(
   for (const cluster of [0, 1]) {
     for (let i = 0; i < sizes.aggregators; i++)
       members.push(await make('ROLE_INDUSTRIAL', cluster));
-    for (let i = 0; i < sizes.growers; i++) members.push(await make('ROLE_GROWER', cluster));
+    for (let i = 0; i < sizes.growers; i++) {
+      const grower = await make('ROLE_GROWER', cluster);
+      // The grower as an actor of its cluster (the actors' own test fixtures insert it so).
+      const row = await db
+        .insertInto('growers')
+        .values({
+          user_id: grower.id,
+          cluster_id: clusters[cluster]!,
+          department_code: 'D03',
+          commune_code: 'C017',
+          arrondissement_code: 'A098',
+          village_code: 'A098-001',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      members.push({ ...grower, growerId: row.id as string });
+    }
   }
-  return { superAdmin, members };
+  const providers: TortureUser[] = [];
+  for (let i = 0; i < (sizes.providers ?? 2); i++) {
+    const provider = await make('ROLE_INPUT_PROVIDER', null);
+    const user = await db
+      .selectFrom('users')
+      .select('organization_id')
+      .where('id', '=', provider.id)
+      .executeTakeFirstOrThrow();
+    const supplier = await db
+      .insertInto('input_suppliers')
+      .values({
+        organization_id: user.organization_id as string,
+        user_id: provider.id,
+        rccm: `RB/COT/26 B ${10000 + provider.index}`,
+        ifu: String(3202600000000 + provider.index),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('supplier_fertilizers')
+      .values({ supplier_id: supplier.id, fertilizer_id: TORTURE_FERTILIZER_ID })
+      .execute();
+    providers.push(provider);
+  }
+  return { superAdmin, members, providers };
 }
 
 /** An HS256 JWT as @fastify/jwt signs the API's access tokens. */

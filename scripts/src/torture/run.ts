@@ -7,6 +7,7 @@ import { checkInvariants, type CheckReport, type Violation } from './checker.js'
 import { TORTURE_JWT_SECRET, TortureEnvironment } from './environment.js';
 import { describeFault, faultSchedule, injectFaults, type InjectedFault } from './faults.js';
 import { createPopulation } from './population.js';
+import { setupSeasons } from './seasons.js';
 import { Workload, type Attempt, type CommandRecord } from './workload.js';
 
 export interface TortureOptions {
@@ -67,9 +68,12 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
       aggregators: options.aggregatorsPerCluster ?? 3,
       growers: options.growersPerCluster ?? 5,
     });
+    const seasonsStart = Date.now();
+    population.season = await setupSeasons(population, env.apiUrls[0]!, log);
+    log(`seasons set up in ${((Date.now() - seasonsStart) / 1000).toFixed(1)} s`);
     const startMs = Date.now() - t0;
     log(
-      `environment ready in ${(startMs / 1000).toFixed(1)} s; ${population.members.length} clients`,
+      `environment ready in ${(startMs / 1000).toFixed(1)} s; ${population.members.length + population.providers.length} clients`,
     );
 
     const loadStart = Date.now();

@@ -63,7 +63,11 @@ describeBank('the bank test under faults (short variant)', () => {
       loadMs: 60_000,
       thinkMs: 0,
       settleMs: 75_000,
-      log: (line) => lines.push(line),
+      // TORTURE_VERBOSE=1 prints the log as it goes (where the time went when it times out).
+      log: (line) => {
+        lines.push(line);
+        if (process.env.TORTURE_VERBOSE) console.log(`[torture] ${line}`);
+      },
       signal: controller.signal,
       onEnvironment: (env) => (environment = env),
     });

@@ -4,7 +4,25 @@ import type { Population, TortureUser } from './population.js';
 import { Prng } from './prng.js';
 import type { ProviderStub } from './provider-stub.js';
 
-export type CommandName = 'supply' | 'verify' | 'validate-supply' | 'transfer' | 'withdrawal';
+export type CommandName =
+  | 'supply'
+  | 'verify'
+  | 'validate-supply'
+  | 'transfer'
+  | 'withdrawal'
+  | 'file-request'
+  | 'accept-requests'
+  | 'find-code'
+  | 'deliver';
+
+/** An INPUT request accepted with its delivery code, as the workload learnt it. */
+interface Code {
+  requestId: number;
+  code: string;
+  aggregatorId: string;
+  /** Some confirmation was acknowledged or answered 409 (already delivered). */
+  delivered: boolean;
+}
 
 /** One attempt of a request: an HTTP status, or why there was none. */
 export type Attempt = ({ status: number } | { error: 'timeout' | 'connection' }) & {
@@ -63,6 +81,10 @@ export class Workload {
   private startedAt = Date.now();
   private plannedOps = 0;
   private keyCounter = 0;
+  /** Filed requests not yet known accepted or refused, per season aggregator (oldest first). */
+  private readonly pending = new Map<string, number[]>();
+  /** Accepted INPUT requests' codes, in acceptance order. */
+  private readonly codes: Code[] = [];
 
   constructor(
     private readonly options: {
@@ -80,7 +102,9 @@ export class Workload {
   async run(): Promise<WorkloadResult> {
     const { population } = this.options;
     this.startedAt = Date.now();
-    await Promise.all(population.members.map((user) => this.client(user)));
+    await Promise.all(
+      [...population.members, ...population.providers].map((user) => this.client(user)),
+    );
     return {
       commands: this.commands,
       observations: this.observations,
@@ -178,7 +202,111 @@ export class Workload {
           meta: { amount: op.amount, method: op.method, walletId: user.walletId },
         });
         return;
+      case 'file-request': {
+        const season = population.season;
+        if (!season || !user.growerId) return this.readStats(user, routing);
+        const filed = await this.command(base, 'file-request', 'POST', '/api/season-requests', {
+          body: {
+            type: op.requestType,
+            seasonId: season.seasonId,
+            growerId: user.growerId,
+            quantity: op.quantity,
+            ...(op.requestType === 'INPUT' ? { fertilizerId: 1 } : { amount: op.amount }),
+          },
+          meta: { type: op.requestType, quantity: op.quantity },
+        });
+        const industrial = filed.body?.industrialUserId;
+        if (filed.outcome === 'ack' && typeof industrial === 'string') {
+          const list = this.pending.get(industrial) ?? [];
+          list.push(Number(filed.body?.requestId));
+          this.pending.set(industrial, list);
+        }
+        return;
+      }
+      case 'accept-requests': {
+        const queue = this.pending.get(user.id);
+        if (!queue?.length) return this.readStats(user, routing);
+        const ids = queue.splice(0, op.count);
+        const accepted = await this.command(
+          base,
+          'accept-requests',
+          'POST',
+          '/api/user-cluster-grower/accept-requests',
+          { body: { ids }, meta: { ids } },
+        );
+        if (accepted.outcome === 'unack') {
+          // Unknown: sent again later (an accepted one answers per id, never pays twice).
+          queue.push(...ids);
+          return;
+        }
+        const results = (accepted.body?.results ?? []) as {
+          id: number;
+          ok: boolean;
+          request?: { code?: string | null };
+        }[];
+        for (const r of results) {
+          if (r.ok && r.request?.code) {
+            this.codes.push({
+              requestId: r.id,
+              code: r.request.code,
+              aggregatorId: user.id,
+              delivered: false,
+            });
+          }
+        }
+        return;
+      }
+      case 'deliver':
+        return this.deliver(base, op);
     }
+  }
+
+  /** A confirmation of delivery by code (see PlannedOp 'deliver'). */
+  private async deliver(
+    base: { user: TortureUser; seq: number; routing: Prng; delivery: Delivery },
+    op: Extract<PlannedOp, { kind: 'deliver' }>,
+  ) {
+    const { user } = base;
+    const mine = this.codes.filter(
+      (c) => user.role === 'ROLE_INPUT_PROVIDER' || c.aggregatorId === user.id,
+    );
+    const open = mine.filter((c) => !c.delivered);
+    const from = op.stale || open.length === 0 ? mine : open;
+    if (from.length === 0) return this.readStats(user, base.routing);
+    const target = from[op.pick % from.length]!;
+    await this.command(
+      base,
+      'find-code',
+      'GET',
+      `/api/input-provider/find-by-code/${target.code}`,
+      { meta: { requestId: target.requestId, code: target.code } },
+    );
+    // A code already delivered answers find-by-code with a refusal: the client confirms anyway
+    // (a late or mistaken confirmation), which must be refused without paying again.
+    const confirm = (who: TortureUser, second: boolean) =>
+      this.command(
+        { ...base, user: who },
+        'deliver',
+        'POST',
+        `/api/input-provider/make-delivery/${target.requestId}`,
+        { meta: { requestId: target.requestId, mode: op.mode, second } },
+      );
+    const records =
+      op.mode === 'concurrent'
+        ? await Promise.all([
+            confirm(user, false),
+            confirm(
+              user.role === 'ROLE_INPUT_PROVIDER'
+                ? this.options.population.members.find((m) => m.id === target.aggregatorId)!
+                : this.options.population.providers[
+                    op.pick % this.options.population.providers.length
+                  ]!,
+              true,
+            ),
+          ])
+        : [await confirm(user, false)];
+    if (op.mode === 'double') records.push(await confirm(user, true));
+    if (records.some((r) => r.outcome === 'ack' || r.status === 409)) target.delivered = true;
   }
 
   private async command(

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { TORTURE_FERTILIZER_ID, type Population, type TortureUser } from './population.js';
+
+/** The season's NPK line: aᵢ = 350 F/kg, dose 400 (the seasons' own browser test uses it). */
+export const TORTURE_UNIT_AMOUNT = 350;
+/** Kg of NPK each provider is assigned per link (its hold: 400 × 350 = 140,000 F). */
+export const TORTURE_ASSIGNED_KG = 400;
+/** What each season aggregator is funded with before the load (for the providers' holds). */
+const SEASON_FUNDING = 1_000_000;
+
+const dayFromNow = (days: number) =>
+  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The seasons' population, before the load, through the API as the super admin and the
+ * members: a season with an NPK line, the first aggregator of each cluster attached and
+ * accepting (the link its cluster's growers file to), funded by a validated bank supply, and
+ * each provider assigned 400 kg of NPK in each link (a hold on the aggregator's wallet).
+ * Growers and providers are actors already (population.ts inserts their rows).
+ */
+export async function setupSeasons(
+  population: Population,
+  apiUrl: string,
+  log: (line: string) => void,
+): Promise<NonNullable<Population['season']>> {
+  const call = async <T>(
+    user: TortureUser,
+    method: 'POST' | 'GET',
+    path: string,
+    body: unknown,
+    expected: number,
+  ): Promise<T> => {
+    let last = '';
+    // A read side just written may answer 404 until its projector has the event.
+    for (let attempt = 0; attempt < 40; attempt++) {
+      const response = await fetch(`${apiUrl}/api${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${user.token}`,
+          'idempotency-key': randomUUID(),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      if (response.status === expected) return (text ? JSON.parse(text) : {}) as T;
+      last = `${method} ${path}: ${response.status} ${text}`;
+      if (response.status !== 404 && response.status < 500) break;
+      await sleep(250);
+    }
+    throw new Error(`bank test seasons setup: ${last}`);
+  };
+  const admin = population.superAdmin;
+  const { seasonId } = await call<{ seasonId: number }>(
+    admin,
+    'POST',
+    '/clusters',
+    {
+      label: 'Saison Torture',
+      from: dayFromNow(2),
+      to: dayFromNow(300),
+      unitProductAmount: 125,
+      productionIndex: 50,
+      quotity: 10,
+      fertilizers: [
+        { fertilizerId: TORTURE_FERTILIZER_ID, amount: TORTURE_UNIT_AMOUNT, index: 400 },
+      ],
+    },
+    201,
+  );
+  await call(admin, 'POST', `/clusters/activate-cluster/${seasonId}`, undefined, 200);
+  const links: NonNullable<Population['season']>['links'] = [];
+  for (const cluster of [0, 1]) {
+    const aggregator = population.members.find(
+      (m) => m.role === 'ROLE_INDUSTRIAL' && m.cluster === cluster,
+    )!;
+    const { linkId } = await call<{ linkId: number }>(
+      admin,
+      'POST',
+      `/clusters/${seasonId}/industrial`,
+      { industrialId: aggregator.id, quantity: 100_000 },
+      201,
+    );
+    await call(aggregator, 'POST', `/seasons/${seasonId}/accept`, {}, 200);
+    const supply = await call<{ reference: string }>(
+      aggregator,
+      'POST',
+      '/supply',
+      { amount: SEASON_FUNDING, walletId: aggregator.walletId, accountType: 'BANK', bank: 'BAB' },
+      201,
+    );
+    await call(admin, 'POST', '/supply/validate-bank-supply', { reference: supply.reference }, 200);
+    for (const provider of population.providers) {
+      await call(
+        aggregator,
+        'POST',
+        '/user-cluster-input-provider',
+        {
+          userClusterId: linkId,
+          inputProviderId: provider.id,
+          fertilizerId: TORTURE_FERTILIZER_ID,
+          quantity: TORTURE_ASSIGNED_KG,
+        },
+        201,
+      );
+    }
+    links.push({ cluster, aggregatorId: aggregator.id, linkId });
+  }
+  log(
+    `season ${seasonId}: links ${links.map((l) => l.linkId).join(', ')}, ${population.providers.length} providers assigned ${TORTURE_ASSIGNED_KG} kg each per link`,
+  );
+  return { seasonId, links };
+}
