@@ -117,6 +117,8 @@ describe('realtime push → query invalidations', () => {
         'actors.cooperative.changed',
         'actors.grower.changed',
         'actors.supplier.changed',
+        'contracts.run',
+        'contracts.updated',
         'error',
         'export.failed',
         'export.progress',
@@ -139,6 +141,13 @@ describe('realtime push → query invalidations', () => {
         'withdrawal.settled',
       ].sort(),
     );
+    // A run's progress refreshes the contracts' queries (the run's banner, the lists).
+    expect(
+      invalidationsFor({
+        type: 'contracts.run',
+        data: { runId: 'r', contractId: 'c', status: 'COMPLETED', done: 1, total: 3 },
+      }),
+    ).toContainEqual(['contracts']);
     // An unknown type does not compile …
     // @ts-expect-error 'supply.verified' is not a push type
     const unknown: PushMessage = { type: 'supply.verified', data: null };
