@@ -85,6 +85,7 @@ describe('menu entries follow the route files', () => {
       'pineappleAdvanceContracts',
       'contractBatches',
       'inputAdvanceContracts',
+      'carriageContracts',
       'cooperatives',
       'carriers',
       'inputProviders',

@@ -9,6 +9,7 @@ const {
   FARMER_ORGANIZATION,
   CLUSTER_MANAGER,
   SFD,
+  CARRIER,
 } = ROLES;
 
 export type NavGroupKey =
@@ -245,6 +246,14 @@ export const ROUTES: NavRoute[] = [
     label: 'routes.inputAdvanceContracts',
     group: 'contracts',
     roles: [SUPER_ADMIN, ADMIN, INDUSTRIAL],
+    menu: true,
+  },
+  {
+    key: 'carriageContracts',
+    path: '/contrats/transport',
+    label: 'routes.carriageContracts',
+    group: 'contracts',
+    roles: [SUPER_ADMIN, ADMIN, INDUSTRIAL, CARRIER],
     menu: true,
   },
   {

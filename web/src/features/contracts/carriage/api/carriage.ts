@@ -1,0 +1,95 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api, command } from '../../../../shared/api/client.js';
+import type { IdempotencyKey } from '../../../../shared/api/idempotency.js';
+import { toPage, type Page } from '../../../../shared/auth/user.js';
+import { PAGE_SIZE } from '../../../../shared/search/list-search.js';
+import type { CarriageSearch, CarriageStatus } from '../model/search.js';
+
+/** Carriage contracts (services/api/src/contracts/carriage): `contracts/carriage-contract`. */
+export interface CarriageRow {
+  id: string;
+  reference: string;
+  status: CarriageStatus;
+  transportDate: string;
+  amount: number;
+  description: string | null;
+  createdAt: string;
+  aggregator: { id: string; firstname: string; lastname: string };
+  carrier: {
+    id: string;
+    userId: string;
+    firstname: string;
+    lastname: string;
+    phone: string | null;
+  };
+  vehicle: { id: string; carType: string; registration: string };
+}
+
+export interface CarriageAnswer {
+  contractId: string;
+  reference: string;
+  status: CarriageStatus;
+}
+
+/** Every key starts with 'contracts' so the `contracts.updated` push refreshes them. */
+export const carriageKeys = {
+  all: ['contracts', 'carriage'] as const,
+  list: (search: CarriageSearch) => ['contracts', 'carriage', 'list', search] as const,
+  carriers: (q: string) => ['contracts', 'carriage', 'carriers', q] as const,
+};
+
+export const carriageListQuery = (search: CarriageSearch) =>
+  queryOptions({
+    queryKey: carriageKeys.list(search),
+    queryFn: () =>
+      api<Page<CarriageRow>>('/contracts/carriage-contract', {
+        query: { page: search.page ?? 1, limit: PAGE_SIZE, q: search.q, status: search.status },
+      }),
+    placeholderData: keepPreviousData,
+  });
+
+/** The carriers to choose from (name or phone), with their vehicles. */
+export interface CarrierChoice {
+  id: string;
+  user: { firstname: string; lastname: string; phone: string | null };
+  cars: { id: string; carType: string; registration: string; capacity: number }[];
+}
+
+export const carrierChoicesQuery = (q: string) =>
+  queryOptions({
+    queryKey: carriageKeys.carriers(q),
+    queryFn: async () =>
+      toPage(
+        await api<Page<CarrierChoice> | CarrierChoice[]>('/carrier', {
+          query: { page: 1, limit: 20, q: q || undefined },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+export interface CreateCarriageBody {
+  carrierId: string;
+  vehicleId: string;
+  transportDate: string;
+  amount: number;
+  description?: string | undefined;
+}
+
+export function createCarriageContract(
+  body: CreateCarriageBody,
+  key: IdempotencyKey,
+): Promise<CarriageAnswer> {
+  return command<CarriageAnswer>('/contracts/carriage-contract', key, { body });
+}
+
+export function cancelCarriageContract(id: string): Promise<CarriageAnswer> {
+  return api<CarriageAnswer>(`/contracts/carriage-contract/${encodeURIComponent(id)}`, {
+    method: 'DELETE',
+  });
+}
+
+export function payCarriageContract(id: string): Promise<CarriageAnswer> {
+  return api<CarriageAnswer>(`/contracts/carriage-contract/${encodeURIComponent(id)}/pay`, {
+    method: 'POST',
+  });
+}
