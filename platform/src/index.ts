@@ -10,3 +10,4 @@ export * from './services/redis-server.js';
 export * from './migrations/index.js';
 export * from './redis.js';
 export * from './text.js';
+export * from './benin-time.js';

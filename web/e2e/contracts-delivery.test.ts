@@ -11,6 +11,16 @@ import {
 } from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
 
+/** Today in Porto-Novo (UTC+1): the day the API and the browsers count in. */
+function beninToday(): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Africa/Porto-Novo',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date());
+}
+
 const missing = browserMissingReason();
 
 const AGGREGATOR = 'agregateur@demo.filiere.bj';
@@ -275,9 +285,8 @@ describe.skipIf(missing !== null)('delivery contracts in Chromium', { timeout: 3
     const quantity = dialog.getByLabel(/^Quantité pesée \(tonnes\)/);
     expect(await quantity.inputValue()).toBe(PLOT.estimate);
     await quantity.fill('40,5');
-    // The day of the weighing, typed day first (the API's day is UTC's: before 01:00 in
-    // Porto-Novo the browser's today is the API's tomorrow).
-    const [y, m, d] = new Date().toISOString().slice(0, 10).split('-');
+    // The day of the weighing, typed day first: today in Porto-Novo, as the API counts days.
+    const [y, m, d] = beninToday().split('-');
     const day = dialog.getByLabel(/^Date de la pesée/);
     await day.fill(`${d}/${m}/${y}`);
     await day.blur();
@@ -314,7 +323,7 @@ describe.skipIf(missing !== null)('delivery contracts in Chromium', { timeout: 3
         `/contracts/delivery-contract/${id}/delivery`,
         {
           quantity: 2 + n,
-          deliveredOn: new Date().toISOString().slice(0, 10),
+          deliveredOn: beninToday(),
         },
       );
       expect(delivered.status).toBeLessThan(300);

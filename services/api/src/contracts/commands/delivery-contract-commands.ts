@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { canonicalJson, type CommandPipeline, type StreamState } from '@filiere/event-store';
-import { BusinessRuleError, NotFoundError, ValidationError } from '@filiere/platform';
+import { beninDay, BusinessRuleError, NotFoundError, ValidationError } from '@filiere/platform';
 import type { ActorsTables } from '../../actors/index.js';
 import type { IdentityTables } from '../../identity/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
@@ -213,7 +213,7 @@ export class DeliveryContractCommands {
     input: { quantity: string | number; deliveredOn?: string | undefined },
   ): Promise<ContractAnswer> {
     const deliveredKg = tonnesToKg(input.quantity);
-    const deliveredOn = input.deliveredOn ?? this.clock().toISOString().slice(0, 10);
+    const deliveredOn = input.deliveredOn ?? beninDay(this.clock());
     await this.contractOf(contractId, user.id);
     const answer = await this.onContract(user, contractId, (state) =>
       recordDelivery(state, { deliveredKg, deliveredOn }, actorOf(user), {

@@ -217,13 +217,31 @@ describe('record the delivery', () => {
   });
 });
 
-describe('out of time', () => {
-  it('a CONFIRMED contract whose date has passed becomes OUTTIME; before or on the date nothing', () => {
+describe("Benin's day, not the UTC day", () => {
+  it('a delivery weighed today in Porto-Novo after 23:00 UTC is not in the future', () => {
     const store = givenConfirmed();
-    expect(markOutOfTime(store.contract('c1'), { now: '2027-04-25T23:59:00.000Z' }).writes).toEqual(
+    // 23:30 UTC on the 25th is 00:30 on the 26th in Porto-Novo: the 26th is today there.
+    store.apply(
+      recordDelivery(
+        store.contract('c1'),
+        { deliveredKg: 9_500, deliveredOn: '2026-11-26' },
+        aggregator,
+        { now: '2026-11-25T23:30:00.000Z' },
+      ),
+    );
+    expect(store.contract('c1')).toMatchObject({ status: 'DELIVERED', deliveredOn: '2026-11-26' });
+  });
+});
+
+describe('out of time', () => {
+  it('a CONFIRMED contract whose date has passed in Benin becomes OUTTIME; before or on the date nothing', () => {
+    const store = givenConfirmed();
+    // 22:59 UTC is 23:59 in Porto-Novo (UTC+1): still the delivery date.
+    expect(markOutOfTime(store.contract('c1'), { now: '2027-04-25T22:59:00.000Z' }).writes).toEqual(
       [],
     );
-    store.apply(markOutOfTime(store.contract('c1'), { now: '2027-04-26T00:00:00.000Z' }));
+    // 23:00 UTC is already the next day in Porto-Novo.
+    store.apply(markOutOfTime(store.contract('c1'), { now: '2027-04-25T23:00:00.000Z' }));
     expect(store.contract('c1').status).toBe('OUTTIME');
     expect(markOutOfTime(store.contract('c1'), { now: '2027-05-01T00:00:00.000Z' }).writes).toEqual(
       [],

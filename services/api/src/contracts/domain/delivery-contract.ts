@@ -1,4 +1,5 @@
 import {
+  beninDay,
   BusinessRuleError,
   ConflictError,
   ForbiddenError,
@@ -89,7 +90,7 @@ export function createDeliveryContract(
   if (!Number.isSafeInteger(command.amount) || command.amount <= 0) {
     fields.amount = 'Entré non valide';
   }
-  const today = facts.now.slice(0, 10);
+  const today = beninDay(facts.now);
   const deliveryDate = command.deliveryDate ?? defaultDeliveryDate(today);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(deliveryDate) || Number.isNaN(Date.parse(deliveryDate))) {
     fields.deliveryDate = 'Ce champ est obligatoire';
@@ -211,7 +212,7 @@ export function recordDelivery(
   if (!Number.isSafeInteger(command.deliveredKg) || command.deliveredKg <= 0) {
     fields.quantity = 'Entré non valide';
   }
-  const today = facts.now.slice(0, 10);
+  const today = beninDay(facts.now);
   if (
     !/^\d{4}-\d{2}-\d{2}$/.test(command.deliveredOn) ||
     Number.isNaN(Date.parse(command.deliveredOn))
@@ -219,7 +220,7 @@ export function recordDelivery(
     fields.deliveredOn = 'Ce champ est obligatoire';
   } else if (command.deliveredOn > today) {
     fields.deliveredOn = 'La date de livraison ne peut pas être dans le futur';
-  } else if (command.deliveredOn < state.createdAt.slice(0, 10)) {
+  } else if (command.deliveredOn < beninDay(state.createdAt)) {
     fields.deliveredOn = 'La date de livraison précède le contrat';
   }
   if (Object.keys(fields).length > 0) {
@@ -250,7 +251,7 @@ export function markOutOfTime(
   if (!state.exists || state.status !== 'CONFIRMED') {
     return decision(state.exists ? answer(state) : null);
   }
-  if (state.deliveryDate >= facts.now.slice(0, 10)) return decision(answer(state));
+  if (state.deliveryDate >= beninDay(facts.now)) return decision(answer(state));
   return decision(answer(state, 'OUTTIME'), {
     streamId: contractStreamId(state.contractId!),
     events: [

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { CommandPipeline, EventStore } from '@filiere/event-store';
-import { InProcessLoop, narrowDb, type Logger, type LoopRunner } from '@filiere/platform';
+import { beninDay, InProcessLoop, narrowDb, type Logger, type LoopRunner } from '@filiere/platform';
 import type { PushPublisher } from '@filiere/projections';
 import type { JobModule, ProductTables } from '../../kernel/module.js';
 import {
@@ -35,7 +35,7 @@ export class OutOfTimeRunner implements LoopRunner {
   ) {}
 
   async runDue(): Promise<number> {
-    const today = this.now().toISOString().slice(0, 10);
+    const today = beninDay(this.now());
     const due = await this.db
       .selectFrom('delivery_contracts')
       .select('id')

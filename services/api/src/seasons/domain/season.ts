@@ -1,4 +1,5 @@
 import {
+  beninDay,
   BusinessRuleError,
   ConflictError,
   ForbiddenError,
@@ -86,12 +87,7 @@ export const expiredMessage = (expiresAt: string): string =>
 
 /** Today's date in Benin ('YYYY-MM-DD'): the rule "start date minimum today". */
 export function beninToday(now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Africa/Porto-Novo',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
+  return beninDay(now);
 }
 
 export interface SeasonInput {

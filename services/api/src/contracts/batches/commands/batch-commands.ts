@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { canonicalJson, type CommandPipeline, type StreamState } from '@filiere/event-store';
-import { BusinessRuleError, ForbiddenError, NotFoundError } from '@filiere/platform';
+import { beninDay, BusinessRuleError, ForbiddenError, NotFoundError } from '@filiere/platform';
 import type { ActorsTables } from '../../../actors/index.js';
 import { normalizeBeninPhone, type IdentityTables } from '../../../identity/index.js';
 import type { SignedInUser } from '../../../kernel/actor.js';
@@ -122,7 +122,7 @@ export class ContractBatchCommands {
     file: { buffer: Buffer; fileName: string },
   ): Promise<PreviewSummary> {
     const raw = await readContractFile(file.buffer, file.fileName, this.limits);
-    const today = this.clock().toISOString().slice(0, 10);
+    const today = beninDay(this.clock());
     const { checked, problems } = checkCells(raw, today, normalizeBeninPhone);
     const resolved = await this.resolve(checked, problems);
     if (problems.length > 0) throw fileRefused(sortProblems(problems));
@@ -131,7 +131,7 @@ export class ContractBatchCommands {
 
   /** Rows chosen in the app (grower, plot, quantity, amount) → a stored preview. */
   async previewGrowers(user: SignedInUser, rows: SelectedGrowerRow[]): Promise<PreviewSummary> {
-    const today = this.clock().toISOString().slice(0, 10);
+    const today = beninDay(this.clock());
     // Same cell checks as a file's: line n is the n-th selected row.
     const { checked, problems } = checkCells(
       rows.map((row, index) => ({
