@@ -26,6 +26,7 @@ import {
   type DeliveryContract,
 } from '../api/delivery-contracts.js';
 import { STATUS_KIND, contractActions } from '../model/statuses.js';
+import { ContractPdfButton } from '../../pdf/index.js';
 import { RecordDeliveryModal } from './RecordDeliveryModal.js';
 
 const money = (amount: number | null | undefined) =>
@@ -202,6 +203,7 @@ function ContractDetail({ contract: c, me }: { contract: DeliveryContract; me: U
           </div>
         </Group>
         <Group gap="sm">
+          <ContractPdfButton contractId={c.id} />
           {can.confirm && (
             <Button
               leftSection={<IconCheck size={16} aria-hidden />}
