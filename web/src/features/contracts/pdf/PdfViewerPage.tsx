@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconArrowLeft, IconDownload } from '@tabler/icons-react';
-import { GlobalWorkerOptions, getDocument, type PDFDocumentProxy } from 'pdfjs-dist';
+import type { PDFDocumentProxy, PDFDocumentLoadingTask } from 'pdfjs-dist';
 // The worker is bundled by Vite as a file of the app's own origin (CSP worker-src 'self').
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { useEffect, useRef, useState } from 'react';
@@ -8,7 +8,15 @@ import { useTranslation } from 'react-i18next';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { isPdfLink } from './api.js';
 
-GlobalWorkerOptions.workerSrc = workerUrl;
+/**
+ * pdf.js, loaded when a PDF is opened: it is large, and its module touches browser-only
+ * globals (DOMMatrix) when imported, so the route tree must not import it eagerly.
+ */
+async function loadPdfJs() {
+  const pdfjs = await import('pdfjs-dist');
+  pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
+  return pdfjs;
+}
 
 type ViewerState =
   { kind: 'loading' } | { kind: 'ready'; pages: number } | { kind: 'error'; message: string };
@@ -30,9 +38,12 @@ export function PdfViewerPage({ link }: { link: string }) {
     if (!valid) return;
     let cancelled = false;
     let pdf: PDFDocumentProxy | null = null;
-    const task = getDocument({ url: link, isEvalSupported: false });
+    let task: PDFDocumentLoadingTask | null = null;
     (async () => {
       try {
+        const { getDocument } = await loadPdfJs();
+        if (cancelled) return;
+        task = getDocument({ url: link, isEvalSupported: false });
         pdf = await task.promise;
         const target = container.current;
         if (cancelled || !target) return;
@@ -67,7 +78,7 @@ export function PdfViewerPage({ link }: { link: string }) {
     })();
     return () => {
       cancelled = true;
-      void task.destroy();
+      void task?.destroy();
       void pdf?.destroy();
     };
   }, [link, valid, t]);
