@@ -49,5 +49,7 @@ export const actorsModule: ContextModule = {
 export type { ActorsTables } from './tables.js';
 /** The growers' read reach (404 unknown, 403 out of reach), for the contracts' grower tab. */
 export { requireReadableGrower } from './growers/service.js';
+export { requireReadableCarrier } from './carriers/service.js';
+export { ACTOR_STAFF } from './cooperatives/domain/reach.js';
 export { GROWER_ROUTE_ROLES } from './growers/domain/reach.js';
 export { growerContractItem, growerContractsQuery } from './growers/schemas.js';

@@ -266,12 +266,6 @@ export class CarriersService {
     return saved;
   }
 
-  /** GET carrier/contracts/{id}: carriage contracts do not exist yet (no contracts context). */
-  async contracts(actor: SignedInUser, id: string) {
-    await this.get(actor, id);
-    return { data: [], count: 0 };
-  }
-
   /** GET organization/{id}/carriers. */
   async ofOrganization(actor: SignedInUser, organizationId: string, query: ListQuery) {
     const found = await findOrganization(cooperativesDb(this.pool), organizationId);
@@ -358,4 +352,20 @@ export class CarriersService {
       throw error;
     }
   }
+}
+
+/**
+ * The carrier's page reach, for its contracts tab (served by the contracts context, which owns
+ * carriage contracts): 404 unknown, 403 out of the caller's cluster.
+ */
+export async function requireReadableCarrier(
+  pool: Kysely<ProductTables>,
+  actor: SignedInUser,
+  id: string,
+): Promise<void> {
+  const found = await findCarrier(carriersDb(pool), id);
+  if (!found) throw new NotFoundError(CARRIER_MESSAGES.notFound);
+  const viewer = viewerOf(actor);
+  scopeOrThrow(viewer);
+  if (!reaches(viewer, found.clusterId)) throw new ForbiddenError(REACH_MESSAGES.outOfReach);
 }

@@ -311,6 +311,17 @@ describe('carriage contracts', () => {
       (await call(carrierUser, 'GET', `/api/contracts/carriage-contract/user/${aggregator.id}`))
         .statusCode,
     ).toBe(403);
+    // The carrier's page tab (GET carrier/contracts/{id}, the carrier's id): the staff who see
+    // the carrier read its carriage contracts; a grower is refused.
+    const tab = await call(aggregator, 'GET', `/api/carrier/contracts/${carrier.id}?limit=100`);
+    expect(tab.statusCode).toBe(200);
+    expect(tab.json().count).toBe(4);
+    expect(
+      tab.json().data.every((c: { carrier: { id: string } }) => c.carrier.id === carrier.id),
+    ).toBe(true);
+    expect((await call(grower, 'GET', `/api/carrier/contracts/${carrier.id}`)).statusCode).toBe(
+      403,
+    );
     const anon = await app.inject({ method: 'POST', url: '/api/contracts/carriage-contract' });
     expect(anon.statusCode).toBe(401);
   });

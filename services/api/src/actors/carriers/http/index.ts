@@ -117,23 +117,6 @@ export async function registerCarriers(app: FastifyInstance & { deps: AppDeps })
       );
 
       r.get(
-        '/carrier/contracts/:id',
-        {
-          schema: {
-            tags,
-            security,
-            summary:
-              'Contrats de transport d’un transporteur (vide tant que les contrats de transport n’existent pas)',
-            params: idParams,
-            querystring: listQuery,
-            response: { 200: listOf(z.object({ id: z.string() }).passthrough()) },
-          },
-          ...guarded,
-        },
-        async (request) => service.contracts(request.actor!, request.params.id),
-      );
-
-      r.get(
         '/carrier/:id',
         {
           schema: {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { narrowDb, storableString } from '@filiere/platform';
+import { ACTOR_STAFF, requireReadableCarrier } from '../../../actors/index.js';
 import type { HttpRegistration } from '../../../kernel/module.js';
 import { ROLE } from '../../../kernel/roles.js';
 import {
@@ -130,6 +131,26 @@ export function carriageRoutes(
       ...guard(CARRIAGE_ROUTE_ROLES.read),
     },
     async (request) => queries.ofUser(request.actor!, request.params.id, request.query),
+  );
+
+  app.get(
+    '/carrier/contracts/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Contrats de transport d’un transporteur (l’onglet de sa fiche) : même périmètre que la fiche',
+        params: idParams,
+        querystring: listQuery,
+        response: { 200: list },
+      },
+      ...guard(ACTOR_STAFF),
+    },
+    async (request) => {
+      await requireReadableCarrier(scope.deps.db, request.actor!, request.params.id);
+      return queries.ofCarrier(request.params.id, request.query);
+    },
   );
 
   app.get(
