@@ -6,10 +6,18 @@ import { ROLE } from '../kernel/roles.js';
 /**
  * Every push type identity publishes (to the signed-in super admins): the module declares
  * them (index.ts) and the web's typed table maps each to the queries it refreshes.
+ * - `user.inactive.created` {userId, role}: an account self-registered, inactive (the
+ *   'Utilisateurs' counter of inactive accounts grows).
+ * - `user.status.changed` {userId, isActive}: an account activated or deactivated.
+ * - `user.deleted` {userId}: an account deleted (the lists and the counter drop it).
+ * - `user.industrialToAdd` {userId}: an aggregator (ROLE_INDUSTRIAL) became active, created
+ *   active or activated: a new industrial can be added to a season.
  */
 export const USER_PUSH = {
   inactiveCreated: 'user.inactive.created',
   statusChanged: 'user.status.changed',
+  deleted: 'user.deleted',
+  industrialToAdd: 'user.industrialToAdd',
 } as const;
 export type UserPushType = (typeof USER_PUSH)[keyof typeof USER_PUSH];
 

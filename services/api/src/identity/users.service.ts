@@ -184,13 +184,18 @@ export class UsersService {
     const organizationId = organizationOfNewUser(party, body.organizationId ?? null);
     await this.checkReferences(this.repo, { organizationId, clusterId });
     await UsersService.ensureEmailFree(this.repo, body.email);
-    return this.create(
+    const user = await this.create(
       actor,
       body,
       role.code,
       { organization_id: organizationId, cluster_id: clusterId },
       true,
     );
+    // Created active: an aggregator can be added to a season at once.
+    if (role.code === ROLE.INDUSTRIAL) {
+      await this.notifySuperAdmins(USER_PUSH.industrialToAdd, { userId: user.id });
+    }
+    return user;
   }
 
   private async create(
@@ -483,10 +488,11 @@ export class UsersService {
       };
     });
     await this.accessChanged([id]);
+    await this.notifySuperAdmins(USER_PUSH.deleted, { userId: id });
   }
 
   async toggleActive(actor: UserRow, id: string): Promise<UserDto> {
-    const isActive = await this.journal.write(async (repo) => {
+    const { isActive, role } = await this.journal.write(async (repo) => {
       const target = await UsersService.locked(repo, id);
       const denied = refusal(mayChange(partyOf(actor), partyOf(target), { field: 'active' }));
       if (denied) throw denied;
@@ -495,14 +501,18 @@ export class UsersService {
       await repo.update(id, next ? { is_active: true } : { is_active: false, ...REVOKE_TOKENS });
       const base = { userId: id, actorId: actor.id };
       return {
-        result: next,
+        result: { isActive: next, role: target.role_code },
         userId: id,
         actorId: actor.id,
         events: [identityEvent(next ? 'UserActivated' : 'UserDeactivated', base)],
       };
     });
     if (!isActive) await this.accessChanged([id]);
+    // Published after the commit, like every push: a rolled-back toggle tells nobody.
     await this.notifySuperAdmins(USER_PUSH.statusChanged, { userId: id, isActive });
+    if (isActive && role === ROLE.INDUSTRIAL) {
+      await this.notifySuperAdmins(USER_PUSH.industrialToAdd, { userId: id });
+    }
     return this.dto(id);
   }
 }

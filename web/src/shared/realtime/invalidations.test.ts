@@ -48,7 +48,15 @@ describe('realtime push → query invalidations', () => {
       invalidationsFor(
         push({ type: 'user.status.changed', data: { userId: 'u', isActive: true } }),
       ),
-    ).toEqual([['users']]);
+    ).toEqual([['users'], ['seasons', 'catalogue', 'industrials']]);
+    expect(invalidationsFor(push({ type: 'user.deleted', data: { userId: 'u' } }))).toEqual([
+      ['users'],
+      ['seasons', 'catalogue', 'industrials'],
+    ]);
+    // A new aggregator to add: the seasons' aggregator autocomplete, whatever its search.
+    expect(invalidationsFor(push({ type: 'user.industrialToAdd', data: { userId: 'u' } }))).toEqual(
+      [['seasons', 'catalogue', 'industrials']],
+    );
     // The old substring match sent every type holding "supply" or "user" to the wallet's
     // and the users' queries; each type now says exactly what it refreshes.
     for (const type of Object.keys(INVALIDATIONS) as PushType[]) {
@@ -135,7 +143,9 @@ describe('realtime push → query invalidations', () => {
         'supplies.updated',
         'supply.rejected',
         'transactions.updated',
+        'user.deleted',
         'user.inactive.created',
+        'user.industrialToAdd',
         'user.status.changed',
         'wallet.updated',
         'withdrawal.settled',

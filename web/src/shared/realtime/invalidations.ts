@@ -25,6 +25,10 @@ export interface PushPayloads {
   'export.failed': { jobId: string };
   'user.inactive.created': { userId: string; role: string };
   'user.status.changed': { userId: string; isActive: boolean };
+  /** An account was deleted (to super admins: the users lists and the inactive counter). */
+  'user.deleted': { userId: string };
+  /** An aggregator became active: a new industrial to add to a season (to super admins). */
+  'user.industrialToAdd': { userId: string };
   /** A grower or one of its plots was registered, changed, banned or reinstated (actors). */
   'actors.grower.changed': { growerId: string };
   /** An input supplier was registered, changed, deactivated or reactivated (actors). */
@@ -65,6 +69,7 @@ export type QueryKey = readonly string[];
 
 const WALLET: QueryKey[] = [['wallet'], ['transaction']];
 const none = (): QueryKey[] => [];
+const SEASON_INDUSTRIALS: QueryKey = ['seasons', 'catalogue', 'industrials'];
 
 /**
  * Which cached queries each push makes stale (TanStack Query prefixes: `['wallet']` refreshes
@@ -89,8 +94,13 @@ export const INVALIDATIONS: { [T in PushType]: (data: PushPayloads[T]) => QueryK
   'export.progress': none,
   'export.ready': none,
   'export.failed': none,
+  // The users lists and the 'Utilisateurs' counter (['users', 'count-inactives']).
   'user.inactive.created': () => [['users']],
-  'user.status.changed': () => [['users']],
+  // A deactivated aggregator also leaves the seasons' aggregator autocomplete.
+  'user.status.changed': () => [['users'], SEASON_INDUSTRIALS],
+  'user.deleted': () => [['users'], SEASON_INDUSTRIALS],
+  // The seasons' aggregator autocomplete (features/seasons/model/api.ts, seasonKeys.industrials).
+  'user.industrialToAdd': () => [SEASON_INDUSTRIALS],
   // The growers list, a grower's detail and its contracts (features/actors/growers).
   'actors.grower.changed': () => [['growers']],
   // The suppliers list and a supplier's detail (features/actors/suppliers).
