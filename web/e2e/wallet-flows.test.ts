@@ -202,7 +202,7 @@ describe.skipIf(missing !== null)('wallet flows in Chromium', () => {
     // Sent home: once its menu shows, neither the page's button nor the menu entry is there.
     await sfd.getByRole('navigation', { name: 'Menu principal' }).last().waitFor();
     expect(await sfd.getByRole('button', { name: 'Financer un agrégateur' }).count()).toBe(0);
-    expect(await sfd.getByRole('link', { name: 'Financements' }).count()).toBe(0);
+    expect(await sfd.getByRole('link', { name: 'Financements', exact: true }).count()).toBe(0);
     await sfd.context().close();
   }, 120_000);
 
@@ -353,6 +353,9 @@ const DATA = [
   'Avance sur récolte',
   'Achat de rejets d’ananas',
   'Transport des intrants',
+  // The reason the ledger records for a financing (data, stored in French); since the seasons'
+  // screens exist, 'Financement' is also a French UI text (seasonInvitations.detail.funding).
+  'Financement',
 ];
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -369,6 +372,9 @@ function frenchLeftovers(text: string): string[] {
     for (const part of french.split(/\{\{[^}]+\}\}/)) {
       const literal = part.trim();
       if (literal.length < 3 || [...en.values()].includes(literal)) continue;
+      // A fragment the English text of the same key also holds ('FCFA' after an amount) is
+      // not French.
+      if (en.get(key)?.includes(literal)) continue;
       const word = new RegExp(`(?<![\\p{L}\\p{N}])${escape(literal)}(?![\\p{L}\\p{N}])`, 'u');
       if (word.test(rest)) found.add(`${key}: ${literal}`);
     }
