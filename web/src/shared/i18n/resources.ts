@@ -1,3 +1,9 @@
+import enDashboard from './locales/en/dashboard.json';
+import frDashboard from './locales/fr/dashboard.json';
+import enReporting from './locales/en/reporting.json';
+import frReporting from './locales/fr/reporting.json';
+import enAudit from './locales/en/audit.json';
+import frAudit from './locales/fr/audit.json';
 import enSeasons from './locales/en/seasons.json';
 import enSeasonInvitations from './locales/en/seasonInvitations.json';
 import enSeasonInputs from './locales/en/seasonInputs.json';
@@ -67,6 +73,9 @@ export const resources = {
     places: frPlaces,
     contracts: frContracts,
     contractBatches: frContractBatches,
+    dashboard: frDashboard,
+    reporting: frReporting,
+    audit: frAudit,
   },
   en: {
     common: enCommon,
@@ -91,6 +100,9 @@ export const resources = {
     places: enPlaces,
     contracts: enContracts,
     contractBatches: enContractBatches,
+    dashboard: enDashboard,
+    reporting: enReporting,
+    audit: enAudit,
   },
 } as const;
 
