@@ -51,3 +51,9 @@ export {
   type DebtKind,
   type DebtState,
 } from './domain/index.js';
+// The command services and the run, for the scripts that load many contracts (bench:contracts).
+export {
+  DeliveryContractCommands,
+  type ContractFactsTables,
+} from './commands/delivery-contract-commands.js';
+export { runPayoutId } from './run/settle-contract.js';
