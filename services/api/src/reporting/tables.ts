@@ -1,6 +1,8 @@
+import type { BoardTables } from './board/tables.js';
+import type { DashboardTables } from './dashboard/tables.js';
+
 /**
  * The reporting context's read tables, merged from its areas' (each declares its own beside
  * its migrations and adds them here).
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the areas
-export interface ReportingTables {}
+export interface ReportingTables extends DashboardTables, BoardTables {}
