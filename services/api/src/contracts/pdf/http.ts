@@ -4,8 +4,15 @@ import { z } from 'zod';
 import { narrowDb, storableString } from '@filiere/platform';
 import { ROLE } from '../../kernel/roles.js';
 import { ContractPdfs, type ContractPdfTables } from './service.js';
+import { GrowerStatements, STATEMENT_ROLES, type GrowerStatementTables } from './statement.js';
 
 const tags = ['contracts'];
+const DAY = 'Date invalide (AAAA-MM-JJ)';
+/** A statement's period (Benin days, inclusive); both optional. */
+const periodQuery = z.object({
+  from: z.iso.date({ message: DAY }).optional(),
+  to: z.iso.date({ message: DAY }).optional(),
+});
 
 /** Who may ask for a contract's PDF link (the service checks the reach on the contract). */
 export const CONTRACT_PDF_ROLES = [
@@ -24,9 +31,16 @@ export const CONTRACT_PDF_ROLES = [
  */
 export function contractPdfRoutes(scope: FastifyInstance): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
+  const statements = new GrowerStatements(
+    narrowDb<GrowerStatementTables>()(scope.deps.db),
+    scope.deps.db,
+    scope.deps.config.JWT_SECRET,
+  );
   const pdfs = new ContractPdfs(
     narrowDb<ContractPdfTables>()(scope.deps.db),
     scope.deps.config.JWT_SECRET,
+    undefined,
+    statements,
   );
 
   app.get(
@@ -43,6 +57,40 @@ export function contractPdfRoutes(scope: FastifyInstance): void {
       preHandler: [scope.requireRoles(...CONTRACT_PDF_ROLES)],
     },
     async (request) => pdfs.link(request.actor!, request.params.id),
+  );
+
+  app.get(
+    '/contracts/statement-download/me',
+    {
+      schema: {
+        tags,
+        security: [{ bearer: [] }],
+        summary:
+          'Lien (10 minutes) vers le relevé PDF du producteur connecté : ses contrats, livraisons, dettes recouvrées et net versé sur la période (par défaut du 1er janvier à aujourd’hui)',
+        querystring: periodQuery,
+        response: { 200: z.object({ url: z.string() }) },
+      },
+      preHandler: [scope.requireRoles(ROLE.GROWER)],
+    },
+    async (request) =>
+      statements.link(request.actor!, await statements.ownGrowerId(request.actor!), request.query),
+  );
+
+  app.get(
+    '/contracts/statement-download/:growerId',
+    {
+      schema: {
+        tags,
+        security: [{ bearer: [] }],
+        summary:
+          'Lien (10 minutes) vers le relevé PDF d’un producteur sur une période : le producteur le sien ; super admin, admin, l’agrégateur et la coopérative ceux de leur périmètre',
+        params: z.object({ growerId: storableString().min(1).max(100) }),
+        querystring: periodQuery,
+        response: { 200: z.object({ url: z.string() }) },
+      },
+      preHandler: [scope.requireRoles(...STATEMENT_ROLES)],
+    },
+    async (request) => statements.link(request.actor!, request.params.growerId, request.query),
   );
 
   app.get(

@@ -10,11 +10,14 @@ import { isoDay } from '../queries.js';
 import type { ContractsTables } from '../tables.js';
 import { renderContractPdf, type ContractPdfData } from './contract-pdf.js';
 import { signPdfLink, verifyPdfLink } from './links.js';
+import { renderGrowerStatementPdf } from './statement-pdf.js';
+import type { GrowerStatements, GrowerStatementTables } from './statement.js';
 
 export type ContractPdfTables = Pick<ContractsTables, 'delivery_contracts'> &
   Pick<IdentityTables, 'users' | 'organizations'> &
   Pick<ActorsTables, 'growers' | 'plots' | 'cooperatives'> &
-  Pick<EventStoreTables, 'events'>;
+  Pick<EventStoreTables, 'events'> &
+  GrowerStatementTables;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const fullName = (u: { firstname: string; lastname: string }) =>
@@ -29,6 +32,8 @@ export class ContractPdfs {
     private readonly db: Kysely<ContractPdfTables>,
     private readonly secret: string,
     private readonly clock: () => Date = () => new Date(),
+    /** Renders the statement links (kind `statement`) this route also serves. */
+    private readonly statements?: GrowerStatements,
   ) {}
 
   /**
@@ -58,9 +63,21 @@ export class ContractPdfs {
     return { url: `/api/contracts/pdf/${token}` };
   }
 
-  /** GET contracts/pdf/{token}: the PDF of the contract the (valid, unexpired) token names. */
+  /**
+   * GET contracts/pdf/{token}: the PDF the (valid, unexpired) token names — a contract's, or a
+   * grower's statement over the signed period.
+   */
   async byToken(token: string): Promise<{ filename: string; pdf: Buffer }> {
     const subject = verifyPdfLink(this.secret, token, this.clock());
+    if (subject.kind === 'statement') {
+      if (!this.statements) throw new NotFoundError('Relevé introuvable');
+      const statement = await this.statements.data(subject.id, subject);
+      const pdf = await renderGrowerStatementPdf(statement, { now: this.clock() });
+      return {
+        filename: `releve-${statement.grower.reference}-${subject.from}-${subject.to}.pdf`,
+        pdf,
+      };
+    }
     const data = await this.data(subject.id);
     const pdf = await renderContractPdf(data, { now: this.clock() });
     return { filename: `contrat-${data.reference}.pdf`, pdf };
