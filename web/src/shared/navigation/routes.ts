@@ -174,6 +174,14 @@ export const ROUTES: NavRoute[] = [
     roles: [GROWER, FARMER_ORGANIZATION],
     menu: true,
   },
+  {
+    key: 'growerStatement',
+    path: '/contrats/releve',
+    label: 'routes.growerStatement',
+    group: null,
+    roles: [GROWER],
+    menu: true,
+  },
   // Transactions
   {
     key: 'payments',
