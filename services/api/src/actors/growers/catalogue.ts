@@ -31,6 +31,11 @@ const schemas = {
     cooperativeId: id.nullable(),
     villageCode: z.string(),
     plotIds: z.array(id),
+    /**
+     * The registered plots' sown areas (ha), for the reporting board's 'Superficie emblavée';
+     * absent on events appended before 2026-11-27.
+     */
+    plots: z.array(z.object({ plotId: id, areaSown: z.number() })).optional(),
   }),
   GrowerChanged: z.object({ growerId: id, actorId: id, changes: z.array(change) }),
   PlotAdded: z.object({

@@ -384,6 +384,7 @@ export class GrowersService {
           .returning(['id', 'reference'])
           .executeTakeFirstOrThrow();
         const plotIds: string[] = [];
+        const plots: { plotId: string; areaSown: number }[] = [];
         for (const plot of body.products) {
           const row = await db
             .insertInto('plots')
@@ -391,6 +392,7 @@ export class GrowersService {
             .returning('id')
             .executeTakeFirstOrThrow();
           plotIds.push(row.id);
+          plots.push({ plotId: row.id, areaSown: plot.areaSown });
         }
         await appendGrowerEvents(this.deps.commands, grower.id, actor.id, [
           growerEvent('GrowerRegistered', {
@@ -402,6 +404,7 @@ export class GrowersService {
             cooperativeId,
             villageCode: user.village,
             plotIds,
+            plots,
           }),
         ]);
         return grower.id;
