@@ -5,6 +5,11 @@ import { listenChannel } from './pg-listen.js';
 import type { PushPublisher } from './runner.js';
 
 export const PUSH_REDIS_CHANNEL = 'filiere:push';
+/**
+ * What a push source emits, to no user, after its connection came back: the pushes
+ * published meanwhile are lost, so the hub tells every socket to refetch (`resync`).
+ */
+export const PUSH_RESYNC = 'resync';
 export const PUSH_PG_CHANNEL = 'filiere_push';
 /** NOTIFY payloads must stay under 8000 bytes. */
 const MAX_PAYLOAD = 7000;
@@ -69,6 +74,9 @@ function fanOut() {
       const msg = parse(raw);
       if (msg) for (const l of listeners) l(msg);
     },
+    resync() {
+      for (const l of listeners) l({ type: PUSH_RESYNC, userIds: [] });
+    },
     subscribe(listener: (msg: PushMessage) => void) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -81,6 +89,12 @@ export function redisPushSource(redis: Redis): PushSource {
   const sub = redis.duplicate();
   const fan = fanOut();
   sub.on('error', () => undefined);
+  // ioredis resubscribes by itself after a reconnection; what was published meanwhile is lost.
+  let connected = false;
+  sub.on('ready', () => {
+    if (connected) fan.resync();
+    connected = true;
+  });
   sub.on('message', (channel: string, raw: string) => {
     if (channel === PUSH_REDIS_CHANNEL) fan.emit(raw);
   });
@@ -96,10 +110,12 @@ export function redisPushSource(redis: Redis): PushSource {
   };
 }
 
-/** LISTENs on `filiere_push`. */
+/** LISTENs on `filiere_push` (a `resync` to the listeners after each reconnection). */
 export function pgPushSource(databaseUrl: string): PushSource {
   const fan = fanOut();
-  const listener = listenChannel(databaseUrl, PUSH_PG_CHANNEL, (raw) => fan.emit(raw));
+  const listener = listenChannel(databaseUrl, PUSH_PG_CHANNEL, (raw) => fan.emit(raw), {
+    onReconnect: () => fan.resync(),
+  });
   return {
     subscribe: (l) => {
       fan.subscribe(l);

@@ -37,6 +37,21 @@ export class Rooms {
     if (!set.size) this.rooms.delete(room);
   }
 
+  /** Sends `{type, data: null}` to every open socket (`resync`: pushes may have been lost). */
+  broadcast(type: HubMessageType): number {
+    const text = JSON.stringify({ type, data: null });
+    let sent = 0;
+    for (const set of this.rooms.values()) {
+      for (const socket of set) {
+        if (socket.readyState === socket.OPEN) {
+          socket.send(text);
+          sent++;
+        }
+      }
+    }
+    return sent;
+  }
+
   /** Sends `{type, data}` to every open socket of each user named by the push. */
   forward(msg: PushMessage): number {
     if (msg.type === ACCESS_CHANGED) return 0;

@@ -2,6 +2,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import {
   pgPushPublisher,
+  PUSH_RESYNC,
   pgPushSource,
   redisPushPublisher,
   redisPushSource,
@@ -65,6 +66,7 @@ export async function registerRealtime(app: FastifyInstance): Promise<void> {
   }
   const unsubscribe = source?.subscribe((msg) => {
     if (msg.type === ACCESS_CHANGED) void recheck(msg.userIds);
+    else if (msg.type === PUSH_RESYNC) rooms.broadcast('resync');
     else rooms.forward(msg);
   });
   app.addHook('onClose', async () => {

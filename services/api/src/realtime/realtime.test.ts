@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { useTestDatabase } from '@filiere/platform/testing';
@@ -87,6 +88,23 @@ describe('websocket hub /api/ws', () => {
     });
     await new Promise((r) => setTimeout(r, 200));
     expect(bob.messages.filter((m) => m.type === 'counted')).toEqual([]);
+    alice.socket.close();
+    bob.socket.close();
+  });
+
+  it('tells every socket to refetch (resync) once its listener on PostgreSQL is back', async () => {
+    const alice = await connect(`${base}?token=${token('alice')}`);
+    await alice.next('ready');
+    const bob = await connect(`${base}?token=${token('bob')}`);
+    await bob.next('ready');
+    // The hub's LISTEN connection is cut (a PostgreSQL restart, a network drop): a push
+    // published before it listens again is lost, so the sockets must be told to refetch.
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity
+      where application_name = 'filiere-listen-filiere_push' and datname = current_database()`.execute(
+      t.db,
+    );
+    expect(await alice.next('resync')).toEqual({ type: 'resync', data: null });
+    expect(await bob.next('resync')).toEqual({ type: 'resync', data: null });
     alice.socket.close();
     bob.socket.close();
   });

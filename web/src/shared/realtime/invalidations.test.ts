@@ -136,6 +136,7 @@ describe('realtime push → query invalidations', () => {
         'pong',
         'ready',
         'reporting.updated',
+        'resync',
         'seasons.invitation',
         'seasons.request',
         'seasons.requestUpdated',

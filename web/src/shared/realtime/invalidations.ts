@@ -11,6 +11,8 @@ export interface PushPayloads {
   joined: { room: string };
   pong: null;
   error: { statusCode: number; message: string };
+  /** Pushes may have been lost (the API's listener reconnected): every screen refetches. */
+  resync: null;
   'wallet.updated': null;
   'transactions.updated': null;
   'supplies.updated': null;
@@ -80,6 +82,8 @@ export const INVALIDATIONS: { [T in PushType]: (data: PushPayloads[T]) => QueryK
   ready: none,
   joined: none,
   pong: none,
+  // Not a key list: use-realtime refetches every query on it.
+  resync: none,
   error: none,
   'wallet.updated': () => WALLET,
   'transactions.updated': () => WALLET,

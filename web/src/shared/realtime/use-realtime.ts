@@ -16,16 +16,25 @@ let shared: { connection: RealtimeConnection; users: number } | null = null;
 
 function acquire(queryClient: QueryClient): void {
   if (!shared) {
+    let opened = 0;
     const connection = new RealtimeConnection(
       getToken,
       (message) => {
+        if (message.type === 'resync') void queryClient.invalidateQueries();
         for (const queryKey of invalidationsFor(message)) {
           void queryClient.invalidateQueries({ queryKey });
         }
         for (const listener of listeners) listener(message);
       },
-      // Whatever was pushed while disconnected: refresh the wallet once reconnected.
-      () => void queryClient.invalidateQueries({ queryKey: ['wallet'] }),
+      () => {
+        // Pushes sent while the socket was down (a dropped network, a restarted API, a
+        // server that cut a socket that missed its ping) are lost: on a reconnection every
+        // screen refetches what it shows (only mounted queries refetch; the others are
+        // marked stale). The first connection of the page refreshes the wallet, whose
+        // balance the header shows, for what moved between its first fetch and the socket.
+        if (opened++ > 0) void queryClient.invalidateQueries();
+        else void queryClient.invalidateQueries({ queryKey: ['wallet'] });
+      },
     );
     shared = { connection, users: 0 };
     connection.start();

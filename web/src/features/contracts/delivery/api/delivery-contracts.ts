@@ -219,4 +219,7 @@ export const runQuery = (runId: string) =>
   queryOptions({
     queryKey: contractKeys.run(runId),
     queryFn: () => api<RunProgress>(`/contracts/runs/${encodeURIComponent(runId)}`),
+    // Pushes move it (contracts.run); while it runs, a slow look every 10 s as well, so a
+    // push lost on the way (the API's listener reconnecting) cannot leave the banner stuck.
+    refetchInterval: (query) => (query.state.data?.status === 'DONE' ? false : 10_000),
   });
