@@ -1,0 +1,289 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkCompletedOnce,
+  checkContractHolds,
+  checkRunsPaidAsNetted,
+  checkSfdRepaid,
+  worthOf,
+} from './contracts-checker.js';
+import { checkHolds, type LoggedEvent } from './seasons-checker.js';
+
+const W = 'w-aggregator';
+const G = 'w-grower';
+const S = 'w-sfd';
+
+const e = (stream_id: string, type: string, data: Record<string, unknown>): LoggedEvent => ({
+  position: 0,
+  stream_id,
+  type,
+  data,
+});
+
+const created = (id: string, amount: number, quantityKg: number) => [
+  e(`contract-${id}`, 'DeliveryContractCreated', {
+    contractId: id,
+    aggregatorUserId: 'agg',
+    growerId: 'g1',
+    growerUserId: 'grower',
+    quantityKg,
+    amount,
+    holdId: `contract-${id}`,
+  }),
+  e(`wallet-${W}`, 'HoldPlaced', { holdId: `contract-${id}`, walletId: W, amount, purpose: 'x' }),
+];
+
+/**
+ * A consistent log: the grower owes the SFD a social financing of 3,000 and the aggregator a
+ * pineapple advance of 1,000. Contract c1 (2,000 kg for 10,000, held) is confirmed, delivered
+ * 1,500 kg (worth 7,500) and run once: the advance 1,000 kept by the aggregator, the SFD
+ * repaid 3,000, the grower's net 3,500 paid from the hold (the rest released) and paid out.
+ * Contract c2 (4,000) is still open with its hold; c3 (2,000) is canceled, its hold released.
+ * Each doctored copy below breaks one thing an invariant guards.
+ */
+function log(): LoggedEvent[] {
+  const events = [
+    e(`wallet-${W}`, 'WalletOpened', { walletId: W, ownerUserId: 'agg' }),
+    e(`wallet-${G}`, 'WalletOpened', { walletId: G, ownerUserId: 'grower' }),
+    e(`wallet-${S}`, 'WalletOpened', { walletId: S, ownerUserId: 'sfd' }),
+    e('debt-soc', 'DebtOpened', {
+      debtId: 'soc',
+      kind: 'FINANCEMENT_SOCIAL',
+      creditorUserId: 'sfd',
+      debtorGrowerId: 'g1',
+      principal: 3_000,
+    }),
+    e('debt-adv', 'DebtOpened', {
+      debtId: 'adv',
+      kind: 'AVANCE_SUR_ANANAS',
+      creditorUserId: 'agg',
+      debtorGrowerId: 'g1',
+      principal: 1_000,
+    }),
+    ...created('c1', 10_000, 2_000),
+    e('contract-c1', 'DeliveryContractConfirmed', { contractId: 'c1' }),
+    e('contract-c1', 'DeliveryRecorded', { contractId: 'c1', deliveredKg: 1_500 }),
+    e('contract-c1', 'DeliveryContractSettled', {
+      contractId: 'c1',
+      deliveredKg: 1_500,
+      deliveredAmount: 7_500,
+      payableAmount: 7_500,
+      shortfall: 0,
+      capturedFromHold: 6_500,
+      releasedFromHold: 3_500,
+      extraFromAvailable: 0,
+      recoveries: [
+        {
+          debtId: 'adv',
+          kind: 'AVANCE_SUR_ANANAS',
+          creditorUserId: 'agg',
+          amount: 1_000,
+          to: 'AGGREGATOR',
+        },
+        {
+          debtId: 'soc',
+          kind: 'FINANCEMENT_SOCIAL',
+          creditorUserId: 'sfd',
+          amount: 3_000,
+          to: 'SFD',
+        },
+      ],
+      growerNet: 3_500,
+      payoutId: 'run-c1',
+    }),
+    e('debt-adv', 'DebtRecovered', { debtId: 'adv', contractId: 'c1', amount: 1_000 }),
+    e('debt-soc', 'DebtRecovered', { debtId: 'soc', contractId: 'c1', amount: 3_000 }),
+    ...settlementPaid('c1', G, 3_500),
+    ...settlementPaid('c1', S, 3_000),
+    e(`wallet-${W}`, 'HoldSettled', {
+      holdId: 'contract-c1',
+      settlementId: 'run-c1',
+      walletId: W,
+      payments: [
+        { walletId: G, amount: 3_500 },
+        { walletId: S, amount: 3_000 },
+      ],
+      captured: 6_500,
+      excess: 0,
+      released: 3_500,
+      remaining: 0,
+      status: 'CAPTURED',
+    }),
+    e('withdrawal-run-c1', 'WithdrawalRequested', {
+      withdrawalId: 'run-c1',
+      walletId: G,
+      amount: 3_500,
+    }),
+    ...created('c2', 4_000, 1_000),
+    ...created('c3', 2_000, 1_000),
+    e('contract-c3', 'DeliveryContractCanceled', { contractId: 'c3', releasedAmount: 2_000 }),
+    e(`wallet-${W}`, 'HoldReleased', { holdId: 'contract-c3', walletId: W, amount: 2_000 }),
+  ];
+  return events.map((event, i) => ({ ...event, position: i + 1 }));
+}
+
+function settlementPaid(contractId: string, to: string, amount: number): LoggedEvent[] {
+  const settlementId = `run-${contractId}`;
+  const holdId = `contract-${contractId}`;
+  return [
+    e(`wallet-${W}`, 'HoldSettlementPaid', {
+      holdId,
+      settlementId,
+      fromWalletId: W,
+      toWalletId: to,
+      amount,
+      postings: [],
+    }),
+    e(`wallet-${to}`, 'HoldSettlementReceived', {
+      holdId,
+      settlementId,
+      fromWalletId: W,
+      walletId: to,
+      amount,
+    }),
+  ];
+}
+
+const failures =
+  (check: (events: LoggedEvent[], fail: (d: string) => void) => number) =>
+  (events: LoggedEvent[]) => {
+    const found: string[] = [];
+    check(events, (d) => found.push(d));
+    return found;
+  };
+const netted = (events: LoggedEvent[], ranIds: string[] = ['c1']) => {
+  const found: string[] = [];
+  checkRunsPaidAsNetted(events, (d) => found.push(d), ranIds);
+  return found;
+};
+const holds = failures(checkContractHolds);
+const sfd = failures(checkSfdRepaid);
+const once = failures(checkCompletedOnce);
+const withEvent = (type: string, change: (data: Record<string, any>) => Record<string, any>) =>
+  log().map((x) => (x.type === type ? { ...x, data: change(x.data) } : x));
+
+describe("the bank test's contracts invariants catch what they guard", () => {
+  it('a consistent log passes all four (and the seasons hold check leaves contract holds alone)', () => {
+    expect(netted(log())).toEqual([]);
+    expect(holds(log())).toEqual([]);
+    expect(sfd(log())).toEqual([]);
+    expect(once(log())).toEqual([]);
+    expect(failures(checkHolds)(log())).toEqual([]);
+    expect(worthOf(1_500, 10_000, 2_000)).toBe(7_500);
+    expect(worthOf(1, 10_000, 3)).toBe(3_333); // floored, never above the exact worth
+  });
+
+  it('(a) a grower paid other than its net, a wrong worth, a lost payment fail', () => {
+    const overpaid = log().map((x) =>
+      x.type === 'HoldSettlementPaid' && x.data.toWalletId === G
+        ? { ...x, data: { ...x.data, amount: 4_000 } }
+        : x,
+    );
+    expect(netted(overpaid)).toEqual([
+      expect.stringContaining(
+        'its settlement paid [["grower",4000],["sfd",3000]], its netting says [["grower",3500],["sfd",3000]]',
+      ),
+    ]);
+    const inflated = withEvent('DeliveryContractSettled', (d) => ({
+      ...d,
+      deliveredAmount: 8_000,
+      payableAmount: 8_000,
+      growerNet: 4_000,
+    }));
+    expect(netted(inflated).join('\n')).toContain('delivered amount 8000, its worth is 7500');
+    const unrecovered = log().filter(
+      (x) => !(x.type === 'DebtRecovered' && x.data.debtId === 'soc'),
+    );
+    expect(netted(unrecovered)).toEqual([
+      expect.stringContaining(
+        'settlement recoveries ["adv:1000","soc:3000"], debts recovered ["adv:1000"]',
+      ),
+    ]);
+    const payout = withEvent('WithdrawalRequested', (d) => ({ ...d, amount: 7_500 }));
+    expect(netted(payout)).toEqual([
+      expect.stringContaining("payout of 7500, the grower's net is 3500"),
+    ]);
+    // c2 was named by an acknowledged run (202) but never settled: a lost payment.
+    expect(netted(log(), ['c1', 'c2'])).toEqual([
+      expect.stringContaining('contract c2 was run (202 acknowledged) but never settled'),
+    ]);
+    const noSettlement = log().filter((x) => x.type !== 'DeliveryContractSettled');
+    expect(netted(noSettlement, []).join('\n')).toContain(
+      'contract c1 was never settled yet paid 2 times',
+    );
+  });
+
+  it('(b) a leaked hold, an open contract without its whole hold, a hold below 0 fail', () => {
+    const leaked = log().filter((x) => !(x.type === 'HoldReleased'));
+    expect(holds(leaked)).toEqual([
+      expect.stringContaining(
+        'hold contract-c3: its contract is CANCELED, the hold still ACTIVE (2000)',
+      ),
+      expect.stringContaining('aggregator agg: contract holds 6000, its open contracts 4000'),
+    ]);
+    const missing = log().filter(
+      (x) => !(x.type === 'HoldPlaced' && x.data.holdId === 'contract-c2'),
+    );
+    expect(holds(missing)).toEqual([
+      expect.stringContaining('contract c2 is open but its hold contract-c2 was never placed'),
+      expect.stringContaining('aggregator agg: contract holds 0, its open contracts 4000'),
+    ]);
+    const below = withEvent('HoldSettled', (d) => ({ ...d, remaining: -1, status: 'ACTIVE' }));
+    expect(holds(below).join('\n')).toContain('remaining -1');
+    const stray = [
+      ...log(),
+      e(`wallet-${W}`, 'HoldPlaced', {
+        holdId: 'contract-zz',
+        walletId: W,
+        amount: 5,
+        purpose: 'x',
+      }),
+    ];
+    expect(holds(stray)).toEqual([expect.stringContaining('hold contract-zz of wallet')]);
+  });
+
+  it('(c) an SFD paid more or less than growers repaid it, a debt over-recovered fail', () => {
+    const sfdTwice = [...log(), ...settlementPaid('c1', S, 3_000)];
+    expect(sfd(sfdTwice)).toEqual([
+      expect.stringContaining('SFD sfd received 6000 from contract runs, growers repaid it 3000'),
+    ]);
+    const unpaid = log().filter(
+      (x) => !(x.type === 'HoldSettlementPaid' && x.data.toWalletId === S),
+    );
+    expect(sfd(unpaid)).toEqual([
+      expect.stringContaining('SFD sfd received 0 from contract runs, growers repaid it 3000'),
+    ]);
+    const over = withEvent('DebtOpened', (d) =>
+      d.debtId === 'soc' ? { ...d, principal: 2_000 } : d,
+    );
+    expect(sfd(over)).toEqual([
+      expect.stringContaining('debt soc recovered 3000, its principal is 2000'),
+    ]);
+    const misrouted = withEvent('DeliveryContractSettled', (d) => ({
+      ...d,
+      recoveries: d.recoveries.map((r: Record<string, unknown>) => ({ ...r, to: 'AGGREGATOR' })),
+    }));
+    expect(sfd(misrouted).join('\n')).toContain('recovered social financing soc for AGGREGATOR');
+  });
+
+  it('(d) a contract COMPLETED twice, paid twice or paid out twice fails', () => {
+    const events = log();
+    const settled = events.find((x) => x.type === 'DeliveryContractSettled')!;
+    expect(once([...events, settled])).toEqual([
+      expect.stringContaining('contract c1 COMPLETED 2 times'),
+      expect.stringContaining('contract c1: DeliveryContractSettled after it ended'),
+    ]);
+    const payout = events.find((x) => x.type === 'WithdrawalRequested')!;
+    expect(once([...events, payout])).toEqual([expect.stringContaining('contract c1: 2 payouts')]);
+    expect(once([...events, ...settlementPaid('c1', G, 3_500)])).toEqual([
+      expect.stringContaining(`settlement run-c1 → ${G} paid 2 times`),
+    ]);
+    const holdSettled = events.find((x) => x.type === 'HoldSettled')!;
+    expect(once([...events, holdSettled])).toEqual([
+      expect.stringContaining('contract c1: its hold settled 2 times'),
+    ]);
+    const afterCancel = e('contract-c3', 'DeliveryRecorded', { contractId: 'c3', deliveredKg: 1 });
+    expect(once([...events, afterCancel])).toEqual([
+      expect.stringContaining('contract c3: DeliveryRecorded after it ended'),
+    ]);
+  });
+});

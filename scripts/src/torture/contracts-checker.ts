@@ -1,0 +1,340 @@
+import {
+  evolveWallet,
+  initialWalletState,
+  type WalletEvent,
+  type WalletState,
+} from '@filiere/api/wallet';
+import type { LoggedEvent } from './seasons-checker.js';
+
+type Fail = (detail: string) => void;
+
+/** The settlement id (and payout withdrawal id) of a contract's run: `run-<contractId>`. */
+const runIdOf = (contractId: string) => `run-${contractId}`;
+
+interface ContractFacts {
+  contractId: string;
+  aggregatorUserId: string;
+  growerUserId: string;
+  quantityKg: number;
+  amount: number;
+  holdId: string;
+  delivered: Record<string, any>[];
+  settled: Record<string, any>[];
+  canceled: number;
+  /** Event types after the contract was COMPLETED or CANCELED (there must be none). */
+  afterEnd: string[];
+}
+
+/** What the log says of each delivery contract (stream `contract-<id>`), in log order. */
+function contractsOf(events: LoggedEvent[]): Map<string, ContractFacts> {
+  const contracts = new Map<string, ContractFacts>();
+  for (const e of events) {
+    if (!e.stream_id.startsWith('contract-')) continue;
+    const id = String(e.data.contractId);
+    if (e.type === 'DeliveryContractCreated') {
+      contracts.set(id, {
+        contractId: id,
+        aggregatorUserId: e.data.aggregatorUserId,
+        growerUserId: e.data.growerUserId,
+        quantityKg: e.data.quantityKg,
+        amount: e.data.amount,
+        holdId: e.data.holdId,
+        delivered: [],
+        settled: [],
+        canceled: 0,
+        afterEnd: [],
+      });
+      continue;
+    }
+    const c = contracts.get(id);
+    if (!c) continue;
+    if (c.settled.length || c.canceled) c.afterEnd.push(e.type);
+    if (e.type === 'DeliveryRecorded') c.delivered.push(e.data);
+    if (e.type === 'DeliveryContractSettled') c.settled.push(e.data);
+    if (e.type === 'DeliveryContractCanceled') c.canceled++;
+  }
+  return contracts;
+}
+
+/** Wallet id → its owner's user id (`WalletOpened`). */
+function ownersOf(events: LoggedEvent[]): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const e of events)
+    if (e.type === 'WalletOpened') owners.set(e.data.walletId, e.data.ownerUserId);
+  return owners;
+}
+
+function groupBy(events: LoggedEvent[], type: string, key: (e: LoggedEvent) => string) {
+  const groups = new Map<string, LoggedEvent[]>();
+  for (const e of events) {
+    if (e.type !== type) continue;
+    const k = key(e);
+    const list = groups.get(k);
+    if (list) list.push(e);
+    else groups.set(k, [e]);
+  }
+  return groups;
+}
+
+/** floor(deliveredKg × amount / quantityKg), exactly (BigInt), as the run computes a worth. */
+export function worthOf(deliveredKg: number, amount: number, quantityKg: number): number {
+  return Number((BigInt(deliveredKg) * BigInt(amount)) / BigInt(quantityKg));
+}
+
+/**
+ * (a) Each run contract paid exactly once with the amount its netting says. For every
+ * `DeliveryContractSettled`: it follows the contract's one recorded delivery, of the same kg;
+ * its worth is floor(deliveredKg × amount / quantityKg); the payable is the worth, or the
+ * held amount when short (shortfall = worth − payable); payable = grower net + Σ recoveries;
+ * each recovery is exactly one `DebtRecovered` {debt, contract, amount} and each such event
+ * is one of its recoveries; the hold's settlement `run-<id>` paid the grower exactly its net
+ * and each SFD exactly its recoveries (nothing else, nobody else); the payout `run-<id>`, when
+ * there is one, is the grower's net. And every contract named by an acknowledged run
+ * (`ranIds`: the 202 says each was delivered or paid) is settled: no payment lost.
+ * Returns how many contracts it checked.
+ */
+export function checkRunsPaidAsNetted(
+  events: LoggedEvent[],
+  fail: Fail,
+  ranIds: Iterable<string> = [],
+): number {
+  const contracts = contractsOf(events);
+  const owners = ownersOf(events);
+  const recovered = groupBy(events, 'DebtRecovered', (e) => String(e.data.contractId));
+  const paid = groupBy(events, 'HoldSettlementPaid', (e) => String(e.data.settlementId));
+  const payouts = groupBy(events, 'WithdrawalRequested', (e) => String(e.data.withdrawalId));
+  for (const c of contracts.values()) {
+    const name = `contract ${c.contractId}`;
+    const s = c.settled[0];
+    const payments = paid.get(runIdOf(c.contractId)) ?? [];
+    const recoveries = recovered.get(c.contractId) ?? [];
+    const payout = payouts.get(runIdOf(c.contractId)) ?? [];
+    if (!s) {
+      if (payments.length || recoveries.length || payout.length)
+        fail(
+          `${name} was never settled yet paid ${payments.length} times, recovered ${recoveries.length} debts and paid out ${payout.length} times`,
+        );
+      continue;
+    }
+    const delivery = c.delivered[0];
+    if (!delivery) {
+      fail(`${name} was settled without a recorded delivery`);
+      continue;
+    }
+    if (s.deliveredKg !== delivery.deliveredKg)
+      fail(`${name} settled ${s.deliveredKg} kg, ${delivery.deliveredKg} kg were delivered`);
+    const worth = worthOf(delivery.deliveredKg, c.amount, c.quantityKg);
+    if (s.deliveredAmount !== worth)
+      fail(`${name}: delivered amount ${s.deliveredAmount}, its worth is ${worth}`);
+    const payable = s.payableAmount as number;
+    if (payable + s.shortfall !== worth || (payable !== worth && payable !== c.amount))
+      fail(
+        `${name}: payable ${payable} with shortfall ${s.shortfall}, worth ${worth}, held ${c.amount}`,
+      );
+    const recoveredSum = (s.recoveries as { amount: number }[]).reduce((t, r) => t + r.amount, 0);
+    if (s.growerNet + recoveredSum !== payable)
+      fail(`${name}: net ${s.growerNet} + recoveries ${recoveredSum} ≠ payable ${payable}`);
+    // Recoveries: the settlement's list and the debts' DebtRecovered events are the same.
+    const listed = (s.recoveries as { debtId: string; amount: number }[])
+      .map((r) => `${r.debtId}:${r.amount}`)
+      .sort();
+    const logged = recoveries.map((e) => `${e.data.debtId}:${e.data.amount}`).sort();
+    if (JSON.stringify(listed) !== JSON.stringify(logged))
+      fail(
+        `${name}: settlement recoveries ${JSON.stringify(listed)}, debts recovered ${JSON.stringify(logged)}`,
+      );
+    // The money: the grower its net, each SFD its recoveries, from the hold's settlement.
+    const expected = new Map<string, number>();
+    if (s.growerNet > 0) expected.set(c.growerUserId, s.growerNet);
+    for (const r of s.recoveries as { to: string; creditorUserId: string; amount: number }[])
+      if (r.to === 'SFD')
+        expected.set(r.creditorUserId, (expected.get(r.creditorUserId) ?? 0) + r.amount);
+    const got = new Map<string, number>();
+    for (const p of payments) {
+      const owner = owners.get(p.data.toWalletId) ?? `wallet ${p.data.toWalletId}`;
+      got.set(owner, (got.get(owner) ?? 0) + p.data.amount);
+    }
+    const show = (m: Map<string, number>) => JSON.stringify([...m].sort());
+    if (show(expected) !== show(got))
+      fail(`${name}: its settlement paid ${show(got)}, its netting says ${show(expected)}`);
+    if (payout.length > 1) fail(`${name}: ${payout.length} payouts requested`);
+    for (const w of payout)
+      if (w.data.amount !== s.growerNet)
+        fail(`${name}: payout of ${w.data.amount}, the grower's net is ${s.growerNet}`);
+    if ((s.payoutId ?? null) !== (payout.length ? runIdOf(c.contractId) : null))
+      fail(`${name}: settled naming payout ${s.payoutId}, ${payout.length} payouts requested`);
+  }
+  for (const id of new Set(ranIds)) {
+    const c = contracts.get(id);
+    if (!c?.settled.length)
+      fail(`contract ${id} was run (202 acknowledged) but never settled: a lost payment`);
+  }
+  return contracts.size;
+}
+
+/**
+ * (b) Holds equal the open contracts' amounts. Each contract's hold (`contract-<id>` on its
+ * aggregator's wallet, placed with it) never goes below 0; at the end it is ACTIVE with its
+ * whole amount while the contract is open (not COMPLETED nor CANCELED) and closed once it is
+ * (captured by the run, released by the cancel); no contract hold exists without its
+ * contract; and per aggregator wallet the ACTIVE contract holds sum to its open contracts'
+ * amounts (none leaked). Returns how many contract holds it checked.
+ */
+export function checkContractHolds(events: LoggedEvent[], fail: Fail): number {
+  const contracts = contractsOf(events);
+  const byHold = new Map([...contracts.values()].map((c) => [c.holdId, c]));
+  const owners = ownersOf(events);
+  const wallets = new Map<string, WalletState>();
+  for (const e of events) {
+    if (!e.stream_id.startsWith('wallet-')) continue;
+    const walletId = e.stream_id.slice('wallet-'.length);
+    const after = evolveWallet(
+      wallets.get(walletId) ?? initialWalletState(),
+      e as unknown as WalletEvent,
+    );
+    wallets.set(walletId, after);
+    const holdId = e.data.holdId as string | undefined;
+    const hold = holdId?.startsWith('contract-') ? after.holds[holdId] : undefined;
+    if (hold && hold.remaining < 0)
+      fail(`hold ${holdId} at ${e.position} (${e.type}): remaining ${hold.remaining}`);
+  }
+  let checked = 0;
+  const heldBy = new Map<string, number>();
+  for (const [walletId, wallet] of wallets) {
+    for (const [holdId, hold] of Object.entries(wallet.holds)) {
+      if (!holdId.startsWith('contract-')) continue;
+      checked++;
+      const c = byHold.get(holdId);
+      if (!c) {
+        fail(`hold ${holdId} of wallet ${walletId} has no contract`);
+        continue;
+      }
+      const owner = owners.get(walletId);
+      if (owner !== c.aggregatorUserId)
+        fail(`hold ${holdId} is on wallet ${walletId}, not its aggregator's`);
+      const open = !c.settled.length && !c.canceled;
+      if (open && (hold.status !== 'ACTIVE' || hold.remaining !== c.amount))
+        fail(
+          `hold ${holdId}: its contract is open (${c.amount}), the hold ${hold.status} with ${hold.remaining}`,
+        );
+      if (!open && hold.status === 'ACTIVE')
+        fail(
+          `hold ${holdId}: its contract is ${c.canceled ? 'CANCELED' : 'COMPLETED'}, the hold still ACTIVE (${hold.remaining})`,
+        );
+      if (hold.status === 'ACTIVE')
+        heldBy.set(c.aggregatorUserId, (heldBy.get(c.aggregatorUserId) ?? 0) + hold.remaining);
+    }
+  }
+  const owed = new Map<string, number>();
+  for (const c of contracts.values()) {
+    if (c.settled.length || c.canceled) continue;
+    owed.set(c.aggregatorUserId, (owed.get(c.aggregatorUserId) ?? 0) + c.amount);
+    if (![...wallets.values()].some((w) => c.holdId in w.holds))
+      fail(`contract ${c.contractId} is open but its hold ${c.holdId} was never placed`);
+  }
+  for (const userId of new Set([...owed.keys(), ...heldBy.keys()]))
+    if ((owed.get(userId) ?? 0) !== (heldBy.get(userId) ?? 0))
+      fail(
+        `aggregator ${userId}: contract holds ${heldBy.get(userId) ?? 0}, its open contracts ${owed.get(userId) ?? 0}`,
+      );
+  return checked;
+}
+
+/**
+ * (c) Each SFD repaid exactly what growers owed it. No debt is recovered above its principal
+ * nor twice by one contract; every FINANCEMENT_SOCIAL recovery names its debt's SFD; and each
+ * SFD's wallet received from contract runs (`run-*` settlements) exactly the sum of the
+ * recoveries of the social financings owed to it. Returns how many social debts it checked.
+ */
+export function checkSfdRepaid(events: LoggedEvent[], fail: Fail): number {
+  const owners = ownersOf(events);
+  const debts = new Map<string, { kind: string; creditor: string; principal: number }>();
+  const recovered = new Map<string, number>();
+  const byContract = new Set<string>();
+  const owedTo = new Map<string, number>();
+  const received = new Map<string, number>();
+  let social = 0;
+  for (const e of events) {
+    if (e.type === 'DebtOpened') {
+      debts.set(e.data.debtId, {
+        kind: e.data.kind,
+        creditor: e.data.creditorUserId,
+        principal: e.data.principal,
+      });
+      if (e.data.kind === 'FINANCEMENT_SOCIAL') social++;
+    }
+    if (e.type === 'DebtRecovered') {
+      const debt = debts.get(e.data.debtId);
+      const pair = `${e.data.debtId}/${e.data.contractId}`;
+      if (byContract.has(pair))
+        fail(`debt ${e.data.debtId} recovered twice by contract ${e.data.contractId}`);
+      byContract.add(pair);
+      const total = (recovered.get(e.data.debtId) ?? 0) + e.data.amount;
+      recovered.set(e.data.debtId, total);
+      if (!debt) fail(`debt ${e.data.debtId} recovered at ${e.position} before it was opened`);
+      else if (total > debt.principal)
+        fail(`debt ${e.data.debtId} recovered ${total}, its principal is ${debt.principal}`);
+      if (debt?.kind === 'FINANCEMENT_SOCIAL')
+        owedTo.set(debt.creditor, (owedTo.get(debt.creditor) ?? 0) + e.data.amount);
+    }
+    if (e.type === 'DeliveryContractSettled') {
+      for (const r of e.data.recoveries as Record<string, any>[]) {
+        const debt = debts.get(r.debtId);
+        if (
+          debt?.kind === 'FINANCEMENT_SOCIAL' &&
+          (r.to !== 'SFD' || r.creditorUserId !== debt.creditor)
+        )
+          fail(
+            `contract ${e.data.contractId} recovered social financing ${r.debtId} for ${r.to} ${r.creditorUserId}, its SFD is ${debt.creditor}`,
+          );
+      }
+    }
+    if (e.type === 'HoldSettlementPaid' && String(e.data.settlementId).startsWith('run-')) {
+      const owner = owners.get(e.data.toWalletId);
+      if (owner) received.set(owner, (received.get(owner) ?? 0) + e.data.amount);
+    }
+  }
+  for (const sfd of owedTo.keys())
+    if ((received.get(sfd) ?? 0) !== owedTo.get(sfd))
+      fail(
+        `SFD ${sfd} received ${received.get(sfd) ?? 0} from contract runs, growers repaid it ${owedTo.get(sfd)}`,
+      );
+  // An SFD paid by runs though nothing it financed was recovered.
+  const creditors = new Set(
+    [...debts.values()].filter((d) => d.kind === 'FINANCEMENT_SOCIAL').map((d) => d.creditor),
+  );
+  for (const [userId, amount] of received)
+    if (creditors.has(userId) && !owedTo.has(userId))
+      fail(`SFD ${userId} received ${amount} from contract runs, growers repaid it nothing`);
+  return social;
+}
+
+/**
+ * (d) No contract COMPLETED twice, no second payout: per contract at most one
+ * `DeliveryContractSettled`, one `HoldSettled` of `run-<id>`, one payment per payee of that
+ * settlement and one payout withdrawal; no event on a contract after it is COMPLETED or
+ * CANCELED. Returns how many contracts it checked.
+ */
+export function checkCompletedOnce(events: LoggedEvent[], fail: Fail): number {
+  const contracts = contractsOf(events);
+  const settledHolds = groupBy(events, 'HoldSettled', (e) => String(e.data.settlementId));
+  const payments = groupBy(
+    events,
+    'HoldSettlementPaid',
+    (e) => `${e.data.settlementId} → ${e.data.toWalletId}`,
+  );
+  const payouts = groupBy(events, 'WithdrawalRequested', (e) => String(e.data.withdrawalId));
+  for (const c of contracts.values()) {
+    const name = `contract ${c.contractId}`;
+    const run = runIdOf(c.contractId);
+    if (c.settled.length > 1) fail(`${name} COMPLETED ${c.settled.length} times`);
+    if ((settledHolds.get(run)?.length ?? 0) > 1)
+      fail(`${name}: its hold settled ${settledHolds.get(run)!.length} times`);
+    if ((payouts.get(run)?.length ?? 0) > 1) fail(`${name}: ${payouts.get(run)!.length} payouts`);
+    if (c.afterEnd.length) fail(`${name}: ${c.afterEnd.join(', ')} after it ended`);
+  }
+  for (const [key, list] of payments)
+    if (key.startsWith('run-') && list.length > 1)
+      fail(`settlement ${key} paid ${list.length} times`);
+  return contracts.size;
+}
