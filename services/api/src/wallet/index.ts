@@ -78,7 +78,7 @@ export {
   type WithdrawalAnswer,
   type WithdrawalState,
 } from './domain/index.js';
-export { schedulePayoutJob } from './jobs/system-payout.js';
+export { schedulePayoutJob, schedulePayoutJobs } from './jobs/system-payout.js';
 /** Opens (in the same append) the wallets a command credits that were never opened. */
 export { openingWallets } from './commands/run-command.js';
 /** The wallet's stream types on another pipeline (a worker job appending to wallets). */

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import { persistently } from '@filiere/platform';
+import { sql, type Kysely } from 'kysely';
+import { narrowDb, persistently } from '@filiere/platform';
 import { JobStore, type WalletJobsTables } from './job-store.js';
 
 /**
@@ -16,5 +16,33 @@ export async function schedulePayoutJob<DB extends WalletJobsTables>(
   const store = new JobStore(db);
   await persistently(() =>
     store.add({ id: `payout:${withdrawalId}`, kind: 'PAYOUT', payload: { withdrawalId } }),
+  );
+}
+
+/**
+ * `schedulePayoutJob` for many withdrawals in one insert (a contract run's batch): the same
+ * `payout:<withdrawalId>` jobs, deduplicated by id.
+ */
+export async function schedulePayoutJobs<DB extends WalletJobsTables>(
+  db: Kysely<DB>,
+  withdrawalIds: string[],
+): Promise<void> {
+  if (withdrawalIds.length === 0) return;
+  const jobs = narrowDb<WalletJobsTables>()(db);
+  await persistently(() =>
+    jobs
+      .insertInto('wallet_jobs')
+      .values(
+        withdrawalIds.map((withdrawalId) => ({
+          id: `payout:${withdrawalId}`,
+          kind: 'PAYOUT' as const,
+          payload: JSON.stringify({ withdrawalId }),
+          attempts: 0,
+          // Millisecond precision, as JobStore.add (claimDue compares with JavaScript's clock).
+          run_at: sql<Date>`date_trunc('milliseconds', now())`,
+        })),
+      )
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute(),
   );
 }
