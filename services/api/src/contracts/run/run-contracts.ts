@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import {
   BusinessRuleError,
   ForbiddenError,
@@ -16,10 +16,10 @@ import {
 import type { PushMessage, PushPublisher } from '@filiere/projections';
 import type { SignedInUser } from '../../kernel/actor.js';
 import { ROLE } from '../../kernel/roles.js';
-import { schedulePayoutJob, type WalletJobsTables } from '../../wallet/index.js';
+import { schedulePayoutJobs, type WalletJobsTables } from '../../wallet/index.js';
 import { contractsPush } from '../pushes.js';
 import type { ContractJobColumns, ContractsTables } from '../tables.js';
-import type { ContractSettler, SettleOutcome } from './settle-contract.js';
+import type { ContractSettler, SettleResult } from './settle-contract.js';
 
 export type RunTables = Pick<
   ContractsTables,
@@ -198,20 +198,38 @@ async function doneOf<DB extends RunTables>(db: Kysely<DB>, runId: string): Prom
 export interface RunnerOptions {
   /** How long a claimed contract job is leased (default 60 s): a dead runner's job is taken again after it. */
   leaseMs?: number;
-  /** Contracts run at once by one runner (their commands share the pipeline's group commits). */
+  /**
+   * Contracts claimed and run at once by one runner (default 256): claimed in one statement,
+   * settled together (their commands share the pipeline's group commits) and recorded in one
+   * statement each for the items, the payout jobs and the jobs' removal.
+   */
   concurrency?: number;
   /** First retry delay after a transient failure (database away…), doubling up to 5 minutes. */
   baseDelayMs?: number;
 }
 
+type Job = Claimed<ContractJobColumns>;
+
+/** An item's outcome as the runner records it. */
+interface ItemOutcome {
+  job: Job;
+  status: 'COMPLETED' | 'FAILED';
+  error: string | null;
+  growerNet: number | null;
+  recoveredAmount: number | null;
+  payoutId: string | null;
+}
+
 /**
- * Runs the contract jobs (`contract_jobs`, platform's LeasedJobs): claims due jobs, settles
- * each contract (`ContractSettler`, one pipeline command), records the item's outcome,
- * schedules the grower's payout job and removes the job — fenced by the claim, so a runner
- * whose lease ran out and was taken over changes nothing. A refusal (4xx: not delivered, a
- * wallet missing…) fails the item with its French message; anything else (the database away)
- * releases the job for a later try. Whatever happens between the append and the job's
- * removal, the next try finds the contract COMPLETED and writes nothing new.
+ * Runs the contract jobs (`contract_jobs`, platform's LeasedJobs): claims a batch of due jobs
+ * (one statement, one claim token for the batch, each job fenced by its id and that token),
+ * settles their contracts together (`ContractSettler.settleMany`, one pipeline command per
+ * contract, group-committed), queues the growers' payout jobs, records the items' outcomes
+ * and removes the jobs — fenced by the claim, so a runner whose lease ran out and was taken
+ * over changes nothing. A refusal (4xx: not delivered, a wallet missing…) fails the item
+ * with its French message; anything else (the database away) releases the job for a later
+ * try. Whatever happens between the append and the job's removal, the next try finds the
+ * contract COMPLETED and writes nothing new. One progress push per run and batch.
  */
 export class ContractRunRunner implements LoopRunner {
   private readonly jobs: LeasedJobs<ContractJobColumns>;
@@ -232,7 +250,7 @@ export class ContractRunRunner implements LoopRunner {
       order: sql`run_at, id`,
     });
     this.leaseMs = options.leaseMs ?? 60_000;
-    this.concurrency = options.concurrency ?? 32;
+    this.concurrency = options.concurrency ?? 256;
     this.baseDelayMs = options.baseDelayMs ?? 1000;
   }
 
@@ -241,89 +259,149 @@ export class ContractRunRunner implements LoopRunner {
     this.onScheduled?.(new Date());
   }
 
+  /**
+   * Claims up to `limit` due jobs that no live lease holds, in the jobs' order, with one
+   * fresh token: as LeasedJobs.claimOne, for many (`FOR UPDATE SKIP LOCKED`: concurrent
+   * runners take different jobs).
+   */
+  private async claimBatch(limit: number): Promise<Job[]> {
+    const token = randomUUID();
+    const { rows } = await sql<Selectable<ContractJobColumns>>`
+      update contract_jobs set
+        locked_until = date_trunc('milliseconds', now() + ${`${Math.round(this.leaseMs)} milliseconds`}::interval),
+        claim_token = ${token}
+      where id in (
+        select id from contract_jobs
+        where run_at <= now() and (locked_until is null or locked_until < now())
+        order by run_at, id
+        limit ${limit}
+        for update skip locked
+      )
+      returning *`.execute(this.db);
+    return rows.map((row) => ({ ...row, claim: { id: row.id, token } }));
+  }
+
   async runDue(): Promise<number> {
-    const claimed: Claimed<ContractJobColumns>[] = [];
-    while (claimed.length < this.concurrency) {
-      const job = await this.jobs.claimOne(this.leaseMs, { where: sql`run_at <= now()` });
-      if (!job) break;
-      claimed.push(job);
+    const claimed = await this.claimBatch(this.concurrency);
+    if (claimed.length === 0) return 0;
+    let results: SettleResult[];
+    try {
+      results = await this.settler.settleMany(claimed.map((job) => job.contract_id));
+    } catch (error) {
+      // The shared reads failed (the database away): every job is tried again later.
+      await Promise.all(claimed.map((job) => this.retryLater(job, error)));
+      return claimed.length;
     }
-    await Promise.all(claimed.map((job) => this.runJob(job)));
+    const finished: ItemOutcome[] = [];
+    const retried: Promise<void>[] = [];
+    results.forEach((settled, i) => {
+      const job = claimed[i]!;
+      if ('outcome' in settled) {
+        const { outcome } = settled;
+        finished.push({
+          job,
+          status: 'COMPLETED',
+          error: null,
+          growerNet: outcome.growerNet,
+          recoveredAmount: outcome.recoveredAmount,
+          payoutId: outcome.payoutId,
+        });
+      } else if (isAppError(settled.error) && settled.error.statusCode < 500) {
+        finished.push({
+          job,
+          status: 'FAILED',
+          error: settled.error.message,
+          growerNet: null,
+          recoveredAmount: null,
+          payoutId: null,
+        });
+      } else {
+        retried.push(this.retryLater(job, settled.error));
+      }
+    });
+    await Promise.all(retried);
+    if (finished.length) await this.finish(finished);
     return claimed.length;
   }
 
-  private async runJob(job: Claimed<ContractJobColumns>): Promise<void> {
-    let outcome: SettleOutcome;
-    try {
-      outcome = await this.settler.settle(job.contract_id);
-    } catch (error) {
-      if (isAppError(error) && error.statusCode < 500) {
-        await this.finish(job, { status: 'FAILED', error: error.message });
-        return;
-      }
-      const attempts = Number(job.attempts) + 1;
-      const delay = Math.min(this.baseDelayMs * 2 ** (attempts - 1), 5 * 60_000);
-      this.logger.warn({ err: error, contractId: job.contract_id }, 'contract run will retry');
-      await persistently(() =>
-        this.jobs.release(job.claim, {
-          attempts,
-          last_error: String((error as Error)?.message ?? error).slice(0, 500),
-          run_at: new Date(Date.now() + delay),
-        }),
-      );
-      return;
-    }
-    if (outcome.payoutId) await schedulePayoutJob(this.db, outcome.payoutId);
-    await this.finish(job, {
-      status: 'COMPLETED',
-      error: null,
-      grower_net: outcome.growerNet,
-      recovered_amount: outcome.recoveredAmount,
-      payout_id: outcome.payoutId,
-    });
+  /** Releases a job after a transient failure, to be tried again after a backoff. */
+  private async retryLater(job: Job, error: unknown): Promise<void> {
+    const attempts = Number(job.attempts) + 1;
+    const delay = Math.min(this.baseDelayMs * 2 ** (attempts - 1), 5 * 60_000);
+    this.logger.warn({ err: error, contractId: job.contract_id }, 'contract run will retry');
+    await persistently(() =>
+      this.jobs.release(job.claim, {
+        attempts,
+        last_error: String((error as Error)?.message ?? error).slice(0, 500),
+        run_at: new Date(Date.now() + delay),
+      }),
+    );
   }
 
-  /** Records the item's outcome, removes the job (fenced), pushes the progress. */
-  private async finish(
-    job: Claimed<ContractJobColumns>,
-    item: {
-      status: 'COMPLETED' | 'FAILED';
-      error: string | null;
-      grower_net?: number;
-      recovered_amount?: number;
-      payout_id?: string | null;
-    },
-  ): Promise<void> {
+  /**
+   * Queues the payout jobs, records the items' outcomes, removes the jobs (fenced: only
+   * those this claim still holds), then pushes each run's progress once.
+   */
+  private async finish(finished: ItemOutcome[]): Promise<void> {
+    const payouts = finished.flatMap((f) => (f.payoutId ? [f.payoutId] : []));
+    await schedulePayoutJobs(this.db, payouts);
+    const column = <T>(pick: (f: ItemOutcome) => T) => finished.map(pick);
     await persistently(() =>
-      this.db
-        .updateTable('contract_run_items')
-        .set({ ...item, updated_at: new Date() })
-        .where('run_id', '=', job.run_id)
-        .where('contract_id', '=', job.contract_id)
-        .execute(),
+      sql`
+        update contract_run_items as i set
+          status = v.status, error = v.error, grower_net = v.grower_net,
+          recovered_amount = v.recovered_amount, payout_id = v.payout_id, updated_at = now()
+        from unnest(
+          ${column((f) => f.job.run_id)}::uuid[], ${column((f) => f.job.contract_id)}::text[],
+          ${column((f) => f.status)}::text[], ${column((f) => f.error)}::text[],
+          ${column((f) => f.growerNet)}::bigint[], ${column((f) => f.recoveredAmount)}::bigint[],
+          ${column((f) => f.payoutId)}::text[]
+        ) as v(run_id, contract_id, status, error, grower_net, recovered_amount, payout_id)
+        where i.run_id = v.run_id and i.contract_id = v.contract_id`.execute(this.db),
     );
-    const removed = await persistently(() => this.jobs.remove(job.claim));
-    if (!removed) return; // another claim took the job over: it reports
-    const run = await this.db
-      .selectFrom('contract_runs')
-      .select(['aggregator_user_id', 'total'])
-      .where('id', '=', job.run_id)
-      .executeTakeFirst();
-    if (!run) return;
-    const done = await doneOf(this.db, job.run_id);
-    const message: PushMessage = contractsPush({
-      type: 'contracts.run',
-      userIds: [run.aggregator_user_id],
-      data: {
-        runId: job.run_id,
-        contractId: job.contract_id,
-        status: item.status,
-        done,
-        total: run.total,
-      },
+    const token = finished[0]!.job.claim.token;
+    const removed = await persistently(() =>
+      sql<{ id: string }>`
+        delete from contract_jobs
+        where claim_token = ${token} and id = any(${column((f) => f.job.id)}::text[])
+        returning id`.execute(this.db),
+    );
+    // Jobs another claim took over meanwhile: that claim reports them.
+    const mine = new Set(removed.rows.map((r) => r.id));
+    const reported = finished.filter((f) => mine.has(f.job.id));
+    if (reported.length === 0) return;
+    const runIds = [...new Set(reported.map((f) => f.job.run_id))];
+    const runs = await narrowDb<RunTables>()(this.db)
+      .selectFrom('contract_runs as r')
+      .select((eb) => [
+        'r.id',
+        'r.aggregator_user_id',
+        'r.total',
+        eb
+          .selectFrom('contract_run_items as i')
+          .select((e) => e.fn.countAll<string>().as('n'))
+          .whereRef('i.run_id', '=', 'r.id')
+          .where('i.status', '!=', 'PENDING')
+          .as('done'),
+      ])
+      .where('r.id', 'in', runIds)
+      .execute();
+    const messages: PushMessage[] = runs.map((run) => {
+      const last = reported.filter((f) => f.job.run_id === run.id).at(-1)!;
+      return contractsPush({
+        type: 'contracts.run',
+        userIds: [run.aggregator_user_id],
+        data: {
+          runId: run.id,
+          contractId: last.job.contract_id,
+          status: last.status,
+          done: Number(run.done ?? 0),
+          total: run.total,
+        },
+      });
     });
     try {
-      await this.publish([message]);
+      await this.publish(messages);
     } catch (err) {
       this.logger.warn({ err }, 'contract run progress push failed');
     }

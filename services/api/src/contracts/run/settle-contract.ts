@@ -31,6 +31,23 @@ export type SettleFactsTables = Pick<IdentityTables, 'users'> &
 /** The id of the withdrawal paying a contract's net out, and of its hold's settlement. */
 export const runPayoutId = (contractId: string): string => `run-${contractId}`;
 
+/** A grower's outstanding debt as the read table shows it when the run starts. */
+interface OutstandingDebt {
+  id: string;
+  kind: string;
+  creditor_user_id: string;
+}
+
+/** A user's wallet and mobile money number. */
+interface UserFacts {
+  wallet_id: string | null;
+  momo_account_number: string | null;
+}
+
+/** One contract's outcome in `settleMany`: what it settled, or why it was not. */
+export type SettleResult =
+  { contractId: string; outcome: SettleOutcome } | { contractId: string; error: unknown };
+
 export interface SettleOutcome {
   contractId: string;
   reference: string;
@@ -67,43 +84,97 @@ export class ContractSettler {
     return (this.options.clock?.() ?? new Date()).toISOString();
   }
 
-  private async contractOf(contractId: string): Promise<ContractState> {
-    const stream = contractStreamId(contractId);
+  /** The contracts' states, read through the pipeline (its cache) in one command. */
+  private async contractsOf(contractIds: string[]): Promise<Map<string, ContractState>> {
+    const ids = [...new Set(contractIds)];
+    const streams = ids.map(contractStreamId);
     const { result } = await this.pipeline.handle({
-      streams: [stream],
+      streams,
       metadata: { userId: SYSTEM_ACTOR.userId },
       decide: (states: Record<string, StreamState>) => ({
         writes: [],
-        result: states[stream]!.state as ContractState,
+        result: streams.map((stream) => states[stream]!.state as ContractState),
       }),
     });
-    const state = result as ContractState;
-    if (!state.exists) throw new NotFoundError('Contrat introuvable');
-    return state;
+    const found = new Map<string, ContractState>();
+    (result as ContractState[]).forEach((state, i) => {
+      if (state.exists) found.set(ids[i]!, state);
+    });
+    return found;
   }
 
+  /** Runs one contract (see the class); throws what `settleMany` reports. */
   async settle(contractId: string): Promise<SettleOutcome> {
-    const contract = await this.contractOf(contractId);
-    const debts = await this.db
-      .selectFrom('grower_debts')
-      .select(['id', 'kind', 'creditor_user_id'])
-      .where('debtor_grower_id', '=', contract.growerId)
-      .whereRef('recovered', '<', 'principal')
-      .orderBy('opened_at')
-      .orderBy('id')
-      .execute();
+    const [settled] = await this.settleMany([contractId]);
+    if ('error' in settled!) throw settled.error;
+    return settled!.outcome;
+  }
+
+  /**
+   * Runs many contracts at once: their states in one pipeline read, the growers' outstanding
+   * debts and the users' wallets in one query each, then one pipeline command per contract,
+   * all sent together so the pipeline group-commits them (each still all or nothing). Answers
+   * each contract's outcome or error, in order; throws only when the shared reads fail.
+   */
+  async settleMany(contractIds: string[]): Promise<SettleResult[]> {
+    const contracts = await this.contractsOf(contractIds);
+    const growerIds = [...new Set([...contracts.values()].map((c) => c.growerId))];
+    const debtRows = growerIds.length
+      ? await this.db
+          .selectFrom('grower_debts')
+          .select(['id', 'kind', 'creditor_user_id', 'debtor_grower_id'])
+          .where('debtor_grower_id', 'in', growerIds)
+          .whereRef('recovered', '<', 'principal')
+          .orderBy('debtor_grower_id')
+          .orderBy('opened_at')
+          .orderBy('id')
+          .execute()
+      : [];
+    const debtsOf = new Map<string, OutstandingDebt[]>();
+    for (const d of debtRows) {
+      const list = debtsOf.get(d.debtor_grower_id) ?? [];
+      list.push(d);
+      debtsOf.set(d.debtor_grower_id, list);
+    }
+    const userIds = [
+      ...new Set([
+        ...[...contracts.values()].flatMap((c) => [c.aggregatorUserId, c.growerUserId]),
+        ...debtRows.filter((d) => d.kind === 'FINANCEMENT_SOCIAL').map((d) => d.creditor_user_id),
+      ]),
+    ];
+    const users = userIds.length
+      ? await this.db
+          .selectFrom('users')
+          .select(['id', 'wallet_id', 'momo_account_number'])
+          .where('id', 'in', userIds)
+          .execute()
+      : [];
+    const byUser = new Map(users.map((u) => [u.id, u]));
+    return Promise.all(
+      contractIds.map(async (contractId): Promise<SettleResult> => {
+        const contract = contracts.get(contractId);
+        try {
+          if (!contract) throw new NotFoundError('Contrat introuvable');
+          const debts = debtsOf.get(contract.growerId) ?? [];
+          return { contractId, outcome: await this.settleOne(contractId, contract, debts, byUser) };
+        } catch (error) {
+          return { contractId, error };
+        }
+      }),
+    );
+  }
+
+  private async settleOne(
+    contractId: string,
+    contract: ContractState,
+    debts: OutstandingDebt[],
+    byUser: Map<string, UserFacts>,
+  ): Promise<SettleOutcome> {
     const sfdUserIds = [
       ...new Set(
         debts.filter((d) => d.kind === 'FINANCEMENT_SOCIAL').map((d) => d.creditor_user_id),
       ),
     ];
-    const userIds = [contract.aggregatorUserId, contract.growerUserId, ...sfdUserIds];
-    const users = await this.db
-      .selectFrom('users')
-      .select(['id', 'wallet_id', 'momo_account_number'])
-      .where('id', 'in', userIds)
-      .execute();
-    const byUser = new Map(users.map((u) => [u.id, u]));
     const walletOfUser = (userId: string) => {
       const user = byUser.get(userId);
       if (!user?.wallet_id) throw new NotFoundError('Portefeuille introuvable');
