@@ -1,9 +1,17 @@
 import { DateInput, YearPickerInput, type DateInputProps } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
 
-/** A date input that accepts a minimum date (`minDate`). */
+/** A date input that accepts a minimum date (`minDate`); its clear button is named. */
 export function DateField(props: DateInputProps) {
-  return <DateInput valueFormat="DD/MM/YYYY" clearable {...props} />;
+  const { t } = useTranslation();
+  return (
+    <DateInput
+      valueFormat="DD/MM/YYYY"
+      clearable
+      clearButtonProps={{ 'aria-label': t('clearDate') }}
+      {...props}
+    />
+  );
 }
 
 /** A year picker; defaults to the current year. */

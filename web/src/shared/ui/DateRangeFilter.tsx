@@ -62,6 +62,7 @@ export function DateRangeFilter({
             label={t('from')}
             valueFormat="DD/MM/YYYY"
             clearable
+            clearButtonProps={{ 'aria-label': t('clearDate') }}
             value={draft.from ?? null}
             onChange={(v) => setDraft({ ...draft, from: v ?? undefined })}
           />
@@ -69,6 +70,7 @@ export function DateRangeFilter({
             label={t('to')}
             valueFormat="DD/MM/YYYY"
             clearable
+            clearButtonProps={{ 'aria-label': t('clearDate') }}
             minDate={draft.from}
             value={draft.to ?? null}
             onChange={(v) => setDraft({ ...draft, to: v ?? undefined })}
