@@ -1,7 +1,20 @@
 import type { ReportingArea } from '../area.js';
+import * as dashboardTables from './migrations/20261127_0100_dashboard.js';
+import { dashboardProjector } from './read-model/projector.js';
+import { DASHBOARD_PUSHES } from './schemas.js';
 
-/** Reporting's area: the dashboard (contracts/stats, cards and monthly series; migration block 20261127_01NN). */
+/**
+ * Reporting's area: the dashboard (migration block 20261127_01NN). The `reporting-dashboard`
+ * projector follows the growers', contracts' and carriage's events into per-day tables;
+ * `GET contracts/stats`, `contracts/stats/{id}` and `dashboard/me` read them only, and the
+ * projector pushes `reporting.dashboard` to the users whose figures changed.
+ */
 export const dashboardArea: ReportingArea = {
   name: 'dashboard',
-  migrations: {},
+  migrations: { '20261127_0100_dashboard': dashboardTables },
+  projectors: [dashboardProjector],
+  pushes: DASHBOARD_PUSHES,
+  http: async () => (await import('./http/index.js')).registerDashboard,
 };
+
+export type { DashboardTables } from './tables.js';

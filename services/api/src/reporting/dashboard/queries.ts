@@ -1,0 +1,299 @@
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { IdentityTables } from '../../identity/index.js';
+import type { DashboardTables } from './tables.js';
+import { monthsOfYear, type DayRange } from './range.js';
+import type { ContractsStatsAnswer, PersonalDashboardAnswer } from './schemas.js';
+
+/** Whose contracts a `contracts/stats` answer sums. */
+export type StatsScope =
+  | { kind: 'ALL' }
+  | { kind: 'CLUSTER'; clusterId: string }
+  | { kind: 'AGGREGATOR'; aggregatorId: string };
+
+/** Whose figures `dashboard/me` sums. */
+export type PersonalScope =
+  | { kind: 'GROWER'; userId: string }
+  | { kind: 'FARMER_ORGANIZATION'; organizationId: string }
+  | { kind: 'SFD'; userId: string };
+
+/** Its tables, and identity's users (an aggregator's cluster is identity's state). */
+export type DashboardQueryTables = DashboardTables & Pick<IdentityTables, 'users' | 'clusters'>;
+type Db = Kysely<DashboardQueryTables>;
+/** A set of growers (their ids), or null for every grower. */
+type GrowerSet = SelectQueryBuilder<DashboardQueryTables, any, { grower_id: string }> | null;
+
+const total = (column: string) => sql<number>`coalesce(sum(${sql.ref(column)}), 0)::bigint`;
+const tonnes = (kg: number) => Math.round(kg) / 1000;
+const DEBT_KINDS = {
+  inputAdvanceDebt: 'AVANCE_SUR_INTRANT',
+  pineappleAdvanceDebt: 'AVANCE_SUR_ANANAS',
+  financialDebt: 'FINANCEMENT_SOCIAL',
+} as const;
+
+/**
+ * The dashboard's reads: every figure is a sum over the `reporting-dashboard` projector's
+ * day tables (dashboard_daily, dashboard_purchases, dashboard_debt_daily, dashboard_debts)
+ * within the range, narrowed to the scope's aggregators or growers. Nothing is folded here.
+ */
+export class DashboardQueries {
+  constructor(private readonly db: Db) {}
+
+  /** The aggregator user ids of a scope (null: all). */
+  private aggregators(scope: StatsScope) {
+    if (scope.kind === 'ALL') return null;
+    if (scope.kind === 'AGGREGATOR') return [scope.aggregatorId];
+    return this.db
+      .selectFrom('users')
+      .select(sql<string>`id::text`.as('user_id'))
+      .where('cluster_id', '=', scope.clusterId);
+  }
+
+  /** The growers whose debts a scope shows. */
+  private growersOf(scope: StatsScope | PersonalScope): GrowerSet {
+    const growers = this.db.selectFrom('dashboard_growers').select('grower_id');
+    switch (scope.kind) {
+      case 'ALL':
+      case 'SFD':
+        return null;
+      case 'CLUSTER':
+        return growers.where('cluster_id', '=', scope.clusterId);
+      case 'AGGREGATOR':
+        return this.db
+          .selectFrom('dashboard_aggregator_growers')
+          .select('grower_id')
+          .where('aggregator_user_id', '=', scope.aggregatorId);
+      case 'GROWER':
+        return growers.where('user_id', '=', scope.userId);
+      case 'FARMER_ORGANIZATION':
+        return growers.where('cooperative_id', '=', scope.organizationId);
+    }
+  }
+
+  /** Contracts per current status, created in the range, of `family` and owners. */
+  private async byStatus(
+    family: 'DELIVERY' | 'CARRIAGE' | 'GROWER',
+    owners: ReturnType<DashboardQueries['aggregators']> | GrowerSet,
+    range: DayRange,
+  ) {
+    let q = this.db
+      .selectFrom('dashboard_daily')
+      .select([
+        'status',
+        total('contracts').as('contracts'),
+        total('quantity_kg').as('quantity_kg'),
+        total('amount').as('amount'),
+        total('delivered_kg').as('delivered_kg'),
+      ])
+      .where('family', '=', family)
+      .where('day', '<=', range.to)
+      .groupBy('status');
+    if (range.from) q = q.where('day', '>=', range.from);
+    if (owners) q = q.where('owner_id', 'in', owners as never);
+    const rows = await q.execute();
+    const of = (...statuses: string[]) => {
+      const picked = rows.filter((r) => statuses.includes(r.status));
+      return {
+        contracts: picked.reduce((s, r) => s + r.contracts, 0),
+        kg: picked.reduce((s, r) => s + r.quantity_kg, 0),
+        amount: picked.reduce((s, r) => s + r.amount, 0),
+        deliveredKg: picked.reduce((s, r) => s + r.delivered_kg, 0),
+      };
+    };
+    return { of, all: of(...rows.map((r) => r.status)) };
+  }
+
+  /** Outstanding debt by kind at the end of `to` (principal opened − recovered, up to `to`). */
+  private async debtBlock(growers: GrowerSet, creditor: string | null, to: string) {
+    let q = this.db
+      .selectFrom('dashboard_debt_daily')
+      .select(['kind', total('opened').as('opened'), total('recovered').as('recovered')])
+      .where('day', '<=', to)
+      .groupBy('kind');
+    if (growers) q = q.where('grower_id', 'in', growers);
+    if (creditor) q = q.where('creditor_user_id', '=', creditor);
+    const rows = await q.execute();
+    const owed = (kind: string) =>
+      rows.filter((r) => r.kind === kind).reduce((s, r) => s + r.opened - r.recovered, 0);
+    const block = {
+      inputAdvanceDebt: owed(DEBT_KINDS.inputAdvanceDebt),
+      pineappleAdvanceDebt: owed(DEBT_KINDS.pineappleAdvanceDebt),
+      financialDebt: owed(DEBT_KINDS.financialDebt),
+    };
+    return {
+      totalDebt: block.inputAdvanceDebt + block.pineappleAdvanceDebt + block.financialDebt,
+      ...block,
+    };
+  }
+
+  /** Tonnes settled per month of `to`'s year (up to `to`). */
+  private async purchasesSeries(
+    side: 'AGGREGATOR' | 'GROWER',
+    owners: ReturnType<DashboardQueries['aggregators']> | GrowerSet,
+    to: string,
+  ) {
+    const months = monthsOfYear(to);
+    let q = this.db
+      .selectFrom('dashboard_purchases')
+      .select([sql<string>`substr(day, 1, 7)`.as('month'), total('delivered_kg').as('kg')])
+      .where('side', '=', side)
+      .where('day', '>=', `${months[0]}-01`)
+      .where('day', '<=', to)
+      .groupBy(sql`substr(day, 1, 7)`);
+    if (owners) q = q.where('owner_id', 'in', owners as never);
+    const rows = new Map((await q.execute()).map((r) => [r.month, r.kg]));
+    return months.map((month) => ({ month, tonnes: tonnes(rows.get(month) ?? 0) }));
+  }
+
+  /** Outstanding debt at each month's end of `to`'s year (days after `to` left out). */
+  private async debtsSeries(growers: GrowerSet, creditor: string | null, to: string) {
+    const months = monthsOfYear(to);
+    const start = `${months[0]}-01`;
+    let q = this.db
+      .selectFrom('dashboard_debt_daily')
+      .select([
+        sql<string>`case when day < ${start} then '' else substr(day, 1, 7) end`.as('month'),
+        sql<number>`coalesce(sum(opened - recovered), 0)::bigint`.as('net'),
+      ])
+      .where('day', '<=', to)
+      .groupBy(sql`1`);
+    if (growers) q = q.where('grower_id', 'in', growers);
+    if (creditor) q = q.where('creditor_user_id', '=', creditor);
+    const rows = new Map((await q.execute()).map((r) => [r.month, r.net]));
+    let running = rows.get('') ?? 0;
+    return months.map((month) => {
+      running += rows.get(month) ?? 0;
+      return { month, amount: running };
+    });
+  }
+
+  /** `contracts/stats`: the spec's blocks and the two monthly series. */
+  async stats(scope: StatsScope, range: DayRange): Promise<ContractsStatsAnswer> {
+    const owners = this.aggregators(scope);
+    const growers = this.growersOf(scope);
+    const delivery = await this.byStatus('DELIVERY', owners, range);
+    const carriage = await this.byStatus('CARRIAGE', owners, range);
+    let advances = this.db
+      .selectFrom('dashboard_debts')
+      .select([
+        sql<number>`count(*)::bigint`.as('contracts'),
+        total('principal').as('principal'),
+        total('recovered').as('recovered'),
+      ])
+      .where('kind', '=', DEBT_KINDS.inputAdvanceDebt)
+      .where('opened_day', '<=', range.to);
+    if (range.from) advances = advances.where('opened_day', '>=', range.from);
+    if (owners) advances = advances.where('creditor_user_id', 'in', owners as never);
+    const advance = await advances.executeTakeFirstOrThrow();
+    const waiting = delivery.of('PENDING', 'CONFIRMED');
+    return {
+      range,
+      scope: {
+        kind: scope.kind,
+        clusterId: scope.kind === 'CLUSTER' ? scope.clusterId : null,
+        aggregatorId: scope.kind === 'AGGREGATOR' ? scope.aggregatorId : null,
+      },
+      debt: await this.debtBlock(growers, null, range.to),
+      globals: {
+        waitingDelivery: waiting.contracts,
+        waitingQuantity: tonnes(waiting.kg),
+        amountToPaid: delivery.of('CONFIRMED', 'DELIVERED').amount,
+      },
+      delivery: {
+        totalContracts: delivery.all.contracts,
+        totalToConfirm: delivery.of('PENDING').contracts,
+        availableProduction: tonnes(delivery.of('DELIVERED').deliveredKg),
+        executedContracts: delivery.of('COMPLETED').contracts,
+        delayedContracts: delivery.of('OUTTIME').contracts,
+        canceledContracts: delivery.of('CANCELED').contracts,
+      },
+      carriage: {
+        totalContracts: carriage.all.contracts,
+        totalToConfirm: carriage.of('CREATED').contracts,
+        executedContracts: carriage.of('PAID').contracts,
+      },
+      inputAdvance: {
+        totalContracts: advance.contracts,
+        totalAmount: advance.principal,
+        recoveredAmount: advance.recovered,
+        remainingAmount: advance.principal - advance.recovered,
+      },
+      purchases: await this.purchasesSeries('AGGREGATOR', owners, range.to),
+      debts: await this.debtsSeries(growers, null, range.to),
+    };
+  }
+
+  /** `dashboard/me`: a grower's, a cooperative's or an SFD's own figures. */
+  async personal(scope: PersonalScope, range: DayRange): Promise<PersonalDashboardAnswer> {
+    if (scope.kind === 'SFD') {
+      let opened = this.db
+        .selectFrom('dashboard_debt_daily')
+        .select([
+          total('opened_count').as('count'),
+          total('opened').as('principal'),
+          total('recovered').as('recovered'),
+        ])
+        .where('creditor_user_id', '=', scope.userId)
+        .where('kind', '=', DEBT_KINDS.financialDebt)
+        .where('day', '<=', range.to);
+      if (range.from) opened = opened.where('day', '>=', range.from);
+      const flows = await opened.executeTakeFirstOrThrow();
+      const debt = await this.debtBlock(null, scope.userId, range.to);
+      const financialDebt = debt.financialDebt;
+      return {
+        kind: 'SFD',
+        range,
+        contracts: null,
+        debt: {
+          totalDebt: financialDebt,
+          inputAdvanceDebt: 0,
+          pineappleAdvanceDebt: 0,
+          financialDebt,
+        },
+        payments: null,
+        financing: {
+          count: flows.count,
+          principal: flows.principal,
+          recovered: flows.recovered,
+          outstanding: financialDebt,
+        },
+        purchases: monthsOfYear(range.to).map((month) => ({ month, tonnes: 0 })),
+        debts: await this.debtsSeriesOfKind(scope.userId, range.to),
+      };
+    }
+    const growers = this.growersOf(scope);
+    const contracts = await this.byStatus('GROWER', growers, range);
+    let paid = this.db
+      .selectFrom('dashboard_purchases')
+      .select([total('contracts').as('count'), total('grower_net').as('total')])
+      .where('side', '=', 'GROWER')
+      .where('day', '<=', range.to);
+    if (range.from) paid = paid.where('day', '>=', range.from);
+    if (growers) paid = paid.where('owner_id', 'in', growers as never);
+    const payments = await paid.executeTakeFirstOrThrow();
+    const waiting = contracts.of('PENDING', 'CONFIRMED');
+    return {
+      kind: scope.kind,
+      range,
+      contracts: {
+        totalContracts: contracts.all.contracts,
+        totalToConfirm: contracts.of('PENDING').contracts,
+        waitingDelivery: waiting.contracts,
+        waitingQuantity: tonnes(waiting.kg),
+        availableProduction: tonnes(contracts.of('DELIVERED').deliveredKg),
+        executedContracts: contracts.of('COMPLETED').contracts,
+        delayedContracts: contracts.of('OUTTIME').contracts,
+        amount: contracts.all.amount,
+      },
+      debt: await this.debtBlock(growers, null, range.to),
+      payments: { count: payments.count, total: payments.total },
+      financing: null,
+      purchases: await this.purchasesSeries('GROWER', growers, range.to),
+      debts: await this.debtsSeries(growers, null, range.to),
+    };
+  }
+
+  /** An SFD's outstanding social financing per month-end. */
+  private debtsSeriesOfKind(creditor: string, to: string) {
+    return this.debtsSeries(null, creditor, to);
+  }
+}
