@@ -1,7 +1,7 @@
 import { writeBenchmarkSection } from './report.js';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { openSync } from 'node:fs';
+import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,9 +34,13 @@ import { openLoop, type OpenLoopRequest } from './open-loop.js';
  * JWT, answer 200), with the API in its own process(es) (wallet-server.ts) and the load
  * generated here (autocannon, closed loop: BENCH_CONNECTIONS keep-alive connections).
  * Then the projection lag (event appended → every read table updated) at a steady
- * open-loop rate (BENCH_LAG_RATES, default 1000 then 250 transfers/s), without Redis (projectors in the API process)
- * and with Redis (BullMQ jobs run by `npm run worker` processes).
+ * open-loop rate (BENCH_LAG_RATES, default `half`: half the best transfers/s just measured,
+ * as issue 17's target states it; or a list of rates), without Redis (projectors in the API
+ * process) and with Redis (BullMQ jobs run by `npm run worker` processes).
  * Rewrites the "## Wallet" section of docs/benchmarks.md (not with BENCH_DRY=1).
+ * BENCH_SAVE=<file.json> keeps this run's figures; BENCH_BEFORE=<file.json> prints a run kept
+ * so beside this one in the section (before/after of a change, same flags, same machine).
+ * A short run: BENCH_SECONDS=15 BENCH_CEILING_SECONDS=8 BENCH_API_PROCESSES=1 BENCH_LAG_SECONDS=15.
  */
 const env = process.env;
 const SECONDS = Number(env.BENCH_SECONDS ?? 30);
@@ -44,7 +48,7 @@ const CEILING_SECONDS = Number(env.BENCH_CEILING_SECONDS ?? 10);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 64);
 const WALLETS = Number(env.BENCH_WALLETS ?? 200);
 const API_PROCESSES = (env.BENCH_API_PROCESSES ?? '1,2').split(',').map(Number);
-const LAG_RATES = (env.BENCH_LAG_RATES ?? '1000,250').split(',').map(Number);
+const LAG_RATES = (env.BENCH_LAG_RATES ?? 'half').split(',');
 const LAG_SECONDS = Number(env.BENCH_LAG_SECONDS ?? 30);
 const LAG_WORKERS = Number(env.BENCH_WORKERS ?? 1);
 const API_LOG_LEVEL = env.BENCH_LOG_LEVEL ?? 'info';
@@ -52,6 +56,8 @@ const JWT_SECRET = 'bench-wallet-secret-0123456789-abcdefghijklmnop';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const serverScript = path.join(root, 'scripts/src/bench/wallet-server.ts');
+/** The section's closing text (what moved the figures, the next limit), kept beside the bench. */
+const NOTES = path.join(root, 'scripts/src/bench/wallet-notes.md');
 const workerScript = path.join(root, 'services/worker/src/main.ts');
 
 interface Run {
@@ -68,6 +74,12 @@ interface Run {
   errors: number;
 }
 
+/** Node (API processes, workers) and PostgreSQL CPU milliseconds per request. */
+function cpuPerRequest(byName: Record<string, number>, requests: number) {
+  const per = (seconds: number) => (1000 * seconds) / Math.max(1, requests);
+  return { node: per(byName.node ?? 0), postgres: per(byName.postgres ?? 0) };
+}
+
 interface LagRun {
   dispatch: string;
   rate: number;
@@ -81,6 +93,7 @@ interface LagRun {
   lag: LagFigures;
   caughtUp: boolean;
   serverCpu: number;
+  serverCpuByName: Record<string, number>;
 }
 
 interface Payer {
@@ -219,6 +232,8 @@ async function closedLoop(
   process.stdout.write(
     `${label}, ${processes} API process(es): ${Math.round(run.requests / run.seconds)}/s,` +
       ` p50 ${run.p50} ms, p99 ${run.p99} ms, server CPU ${run.serverCpu.toFixed(1)} s ${JSON.stringify(run.serverCpuByName, (_k, v: unknown) => (typeof v === 'number' ? Number(v.toFixed(1)) : v))},` +
+      ` per request Node ${cpuPerRequest(run.serverCpuByName, run.requests).node.toFixed(2)} ms` +
+      ` PostgreSQL ${cpuPerRequest(run.serverCpuByName, run.requests).postgres.toFixed(2)} ms,` +
       ` client CPU ${run.clientCpu.toFixed(1)} s, ${JSON.stringify(statuses)}` +
       `${run.errors ? `, ${run.errors} errors` : ''}\n`,
   );
@@ -230,8 +245,14 @@ async function printStatements(db: Kysely<Database>, requests: number): Promise<
   const rows = (
     await sql<{ calls: number; ms: number; query: string }>`
       select calls, total_exec_time::float8 as ms, query from pg_stat_statements
-      order by total_exec_time desc limit 25`.execute(db)
+      order by total_exec_time desc`.execute(db)
   ).rows;
+  const calls = rows.reduce((a, r) => a + Number(r.calls), 0);
+  const ms = rows.reduce((a, r) => a + r.ms, 0);
+  process.stdout.write(
+    `statements: ${(calls / requests).toFixed(2)} per request, ${(ms / requests).toFixed(3)} ms of execution per request\n`,
+  );
+  rows.splice(40);
   for (const r of rows) {
     process.stdout.write(
       `${(Number(r.calls) / requests).toFixed(2).padStart(7)} calls/req ${(r.ms / requests).toFixed(3).padStart(7)} ms/req  ${r.query.replace(/\s+/g, ' ').slice(0, 150)}\n`,
@@ -309,7 +330,16 @@ async function main(): Promise<void> {
     const dispatches = (env.BENCH_LAG_DISPATCH ?? 'in-process,redis')
       .split(',')
       .filter((d) => d === 'in-process' || (d === 'redis' && redisBin));
-    for (const rate of LAG_RATES) {
+    const bestTransfers = Math.max(
+      0,
+      ...runs
+        .filter((r) => r.label === 'POST /api/wallet/make-transfer')
+        .map((r) => r.requests / r.seconds),
+    );
+    const rates = LAG_RATES.map((r) =>
+      r === 'half' ? Math.max(1, Math.round(bestTransfers / 2)) : Number(r),
+    );
+    for (const rate of rates) {
       for (const dispatch of dispatches) {
         lagRuns.push(await lagRun(db, databaseUrl, payers, dispatch, rate));
       }
@@ -321,11 +351,27 @@ async function main(): Promise<void> {
     ).catch(() => undefined);
     await postgres?.stop();
   }
+  const figures: Figures = {
+    at: new Date().toISOString().slice(0, 16).replace('T', ' '),
+    load: [loadBefore, os.loadavg()[0]!],
+    runs,
+    lagRuns,
+  };
+  if (env.BENCH_SAVE) writeFileSync(env.BENCH_SAVE, JSON.stringify(figures, null, 1));
   if (env.BENCH_DRY) return; // smoke runs do not touch docs/benchmarks.md
-  await writeSection(runs, lagRuns, pgVersion, !env.BENCH_DATABASE_URL, [
-    loadBefore,
-    os.loadavg()[0]!,
-  ]);
+  const before =
+    env.BENCH_BEFORE && existsSync(env.BENCH_BEFORE)
+      ? (JSON.parse(readFileSync(env.BENCH_BEFORE, 'utf8')) as Figures)
+      : undefined;
+  await writeSection(figures, before, pgVersion, !env.BENCH_DATABASE_URL);
+}
+
+/** One run of the bench, as BENCH_SAVE keeps it and BENCH_BEFORE reads it back. */
+interface Figures {
+  at: string;
+  load: number[];
+  runs: Run[];
+  lagRuns: LagRun[];
 }
 
 /** Open-loop transfers at `rate`/s for LAG_SECONDS while the probe watches the checkpoints. */
@@ -363,7 +409,8 @@ async function lagRun(
     const load = await openLoop(api.base, rate, LAG_SECONDS, (i) =>
       transferRequest(payers, run, i),
     );
-    const serverCpu = sum(cpuBetween(server0, descendantsCpu()));
+    const serverCpuByName = cpuBetween(server0, descendantsCpu());
+    const serverCpu = sum(serverCpuByName);
     const to = await head(db);
     const caughtUp = await probe.stopAfter(to);
     const lag = await probe.figures(from, to);
@@ -385,6 +432,7 @@ async function lagRun(
       lag,
       caughtUp,
       serverCpu,
+      serverCpuByName,
     };
     process.stdout.write(
       `lag at ${rate}/s, ${result.dispatch}: ${load.sent} sent in ${load.seconds.toFixed(1)} s` +
@@ -392,6 +440,8 @@ async function lagRun(
         ` request p50 ${result.p50.toFixed(1)} ms p99 ${result.p99.toFixed(1)} ms;` +
         ` lag over ${lag.events} events p50 ${lag.p50.toFixed(1)} ms p99 ${lag.p99.toFixed(1)} ms` +
         ` max ${lag.max.toFixed(1)} ms${caughtUp ? '' : ' (NOT caught up)'};` +
+        ` CPU per transfer Node ${cpuPerRequest(serverCpuByName, load.sent).node.toFixed(2)} ms` +
+        ` PostgreSQL ${cpuPerRequest(serverCpuByName, load.sent).postgres.toFixed(2)} ms;` +
         ` ${JSON.stringify(load.statuses)}` +
         `${load.errors ? `, ${load.errors} errors ${JSON.stringify(load.errorCodes)}` : ''}\n`,
     );
@@ -482,22 +532,53 @@ const answers = (statuses: Record<string, number>, errors: number) =>
     .map(([s, c]) => `${s}×${c}`)
     .join(', ') + (errors ? ` (${errors} errors)` : '');
 
-async function writeSection(
-  runs: Run[],
-  lagRuns: LagRun[],
-  pgVersion: string,
-  embedded: boolean,
-  load: number[],
-) {
-  const rate = (r: { requests: number; seconds: number }) => Math.round(r.requests / r.seconds);
+const rate = (r: { requests: number; seconds: number }) => Math.round(r.requests / r.seconds);
+const ms = (x: number) => x.toFixed(2);
+
+/** The summary table of one run: ceiling, transfers, ratio, latency, CPU, lag (issue 17's figures). */
+function summary(title: string, f: Figures): string[] {
   const best = (label: string) =>
-    runs.filter((r) => r.label === label).sort((a, b) => rate(b) - rate(a))[0];
+    f.runs.filter((r) => r.label === label).sort((a, b) => rate(b) - rate(a))[0];
   const ceiling = best('HTTP ceiling (JWT verify, 200)');
   const transfers = best('POST /api/wallet/make-transfer');
+  if (!ceiling || !transfers) return [];
+  const cpu = (r: Run) => cpuPerRequest(r.serverCpuByName, r.requests);
+  const lines = [
+    `**${title}** (${f.at} UTC, 1-min load average ${f.load.map((l) => l.toFixed(1)).join(' → ')})`,
+    '',
+    '| Figure | Value | Target |',
+    '| --- | ---: | --- |',
+    `| HTTP ceiling (JWT verify, 200), requests/s | ${rate(ceiling)} | |`,
+    `| Ceiling: CPU per request, Node / PostgreSQL (ms) | ${ms(cpu(ceiling).node)} / ${ms(cpu(ceiling).postgres)} | |`,
+    `| Transfers/s (${transfers.processes} API process) | ${rate(transfers)} | |`,
+    `| Transfers / ceiling | ${Math.round((100 * rate(transfers)) / Math.max(1, rate(ceiling)))} % | ≥ 50 % |`,
+    `| Transfer p50 / p99 (ms), closed loop, ${CONNECTIONS} connections | ${transfers.p50} / ${transfers.p99} | p99 ≤ 50 ms |`,
+    `| Transfer: CPU per transfer, Node / PostgreSQL (ms) | ${ms(cpu(transfers).node)} / ${ms(cpu(transfers).postgres)} | reported |`,
+  ];
+  for (const l of f.lagRuns) {
+    const c = cpuPerRequest(l.serverCpuByName ?? {}, l.sent);
+    const where = l.dispatch.startsWith('Redis') ? 'BullMQ' : 'in-process';
+    lines.push(
+      `| Lag at ${l.rate}/s${l.sustained ? '' : ' (not sustained)'}, ${where}: lag p50 / p99 (ms) | ${l.lag.p50.toFixed(0)} / ${l.lag.p99.toFixed(0)}${l.caughtUp ? '' : ' (not caught up)'} | p99 ≤ 100 ms |`,
+      `| Lag at ${l.rate}/s, ${where}: request p50 / p99 (ms) | ${l.p50.toFixed(0)} / ${l.p99.toFixed(0)} | p99 ≤ 50 ms |`,
+      `| Lag at ${l.rate}/s, ${where}: CPU per transfer, Node / PostgreSQL (ms) | ${ms(c.node)} / ${ms(c.postgres)} | reported |`,
+    );
+  }
+  lines.push('');
+  return lines;
+}
+
+async function writeSection(
+  f: Figures,
+  before: Figures | undefined,
+  pgVersion: string,
+  embedded: boolean,
+) {
+  const { runs, lagRuns, load } = f;
   const lines = [
     '## Wallet',
     '',
-    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench:wallet\`` +
+    `Measured ${f.at} UTC by \`npm run bench:wallet\`` +
       ` on ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version},` +
       ` PostgreSQL ${pgVersion}${embedded ? ' (embedded, default durability: fsync on)' : ''};` +
       ` load average ${load.map((l) => l.toFixed(1)).join(' → ')} (start → end; the machine is shared).`,
@@ -506,52 +587,48 @@ async function writeSection(
       ` autocannon in the bench process, ${CONNECTIONS} keep-alive connections, closed loop.` +
       ` Transfers between ${WALLETS} funded wallets of one cluster, each request with a JWT, zod` +
       ' validation and a fresh Idempotency-Key. Server CPU = API processes + PostgreSQL (+ Redis' +
-      ' and workers), from /proc; client CPU = the load generator.',
+      ' and workers), from /proc; client CPU = the load generator. Flags of this run:' +
+      ` BENCH_SECONDS=${SECONDS} BENCH_CEILING_SECONDS=${CEILING_SECONDS}` +
+      ` BENCH_API_PROCESSES=${API_PROCESSES.join(',')} BENCH_LAG_SECONDS=${LAG_SECONDS}` +
+      ` BENCH_LAG_RATES=${LAG_RATES.join(',')}.`,
     '',
-    '| Run | API processes | Seconds | Requests | Requests/s | p50 (ms) | p99 (ms) | Server CPU-s | Requests per server CPU-s | Client CPU-s | Answers |',
+    'Issue 17’s figures, as ratios within one run (the machine is shared: compare a run’s' +
+      ' transfers with its own ceiling, and CPU per transfer across runs):',
+    '',
+    ...(before ? summary('Before', before) : []),
+    ...summary(before ? 'After' : 'This run', f),
+    'Every run of this one:',
+    '',
+    '| Run | API processes | Seconds | Requests | Requests/s | p50 (ms) | p99 (ms) | Server CPU-s | CPU per request Node / PostgreSQL (ms) | Client CPU-s | Answers |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
     ...runs.map(
       (r) =>
         `| ${r.label} | ${r.processes} | ${r.seconds.toFixed(1)} | ${r.requests} | ${rate(r)} |` +
-        ` ${r.p50} | ${r.p99} | ${r.serverCpu.toFixed(1)} | ${Math.round(r.requests / Math.max(0.01, r.serverCpu))} |` +
+        ` ${r.p50} | ${r.p99} | ${r.serverCpu.toFixed(1)} |` +
+        ` ${ms(cpuPerRequest(r.serverCpuByName, r.requests).node)} / ${ms(cpuPerRequest(r.serverCpuByName, r.requests).postgres)} |` +
         ` ${r.clientCpu.toFixed(1)} | ${answers(r.statuses, r.errors)} |`,
     ),
     '',
-    ceiling && transfers
-      ? `Best transfers/s: ${rate(transfers)} (${transfers.processes} API process(es)), ` +
-        `${Math.round((100 * rate(transfers)) / Math.max(1, rate(ceiling)))} % of the best HTTP ceiling` +
-        ` of the same run (${rate(ceiling)}/s). Target: ≥ 10,000 transfers/s with p99 ≤ 50 ms.` +
-        ' On a shared machine wall-clock figures are floors; requests per server CPU-second is what' +
-        ' a request costs.'
-      : '',
-    '',
-    'Where the CPU goes (`BENCH_API_NODE_ARGS=--cpu-prof`, 2026-11-22, shares of the API process’s' +
-      ' samples; `BENCH_STATEMENTS=1` for PostgreSQL). Ceiling route: socket writes (writev) 17 %,' +
-      ' JWT verification (HMAC, fast-jwt, @fastify/jwt) 13 %, the request log line 8 % (before it' +
-      ' skipped pino’s redaction), helmet 7 % (@fastify/helmet 13 builds the helmet middleware and' +
-      ' parses the CSP on every request: ~20 µs), Fastify 5 %, GC 4 %. Transfer: socket writes 13–17 %' +
-      ' (PostgreSQL queries and answers), Kysely query building 13 %, the users + roles lookup of' +
-      ' `findWalletUsers` (one query per transfer) 9 %, the projectors running in the API process 6 %,' +
-      ' the command pipeline (plan, encode, hash) 4 %, GC 6 %. PostgreSQL runs ~1.1 statements per' +
-      ' transfer plus one `filiere_append_events` call per batch of ~12. Before the load generator' +
-      ' moved out, Node fetch (undici, web streams) took ~20 % of the samples in the API’s process.',
-    '',
     'Projection lag at a steady rate (open loop: request i is sent at i/rate s whatever the earlier' +
-      ' answers; latency counts from that time), one API process. Lag = time the lowest checkpoint of' +
-      ' all projectors reached the event (PostgreSQL clock, polled every 5 ms) minus the event’s' +
-      ' `recorded_at` (start of its append transaction). A run whose backlog passes 5 s of requests' +
-      ' is stopped and marked not sustained: its lag is the queue’s, not the projectors’.' +
-      ' Target: lag p99 ≤ 250 ms at 1,000 transfers/s.',
+      ' answers; latency counts from that time), one API process, at half the best transfers/s of' +
+      ' the closed-loop run. Lag = time the lowest checkpoint of all projectors reached the event' +
+      ' (PostgreSQL clock, polled every 5 ms) minus the event’s `recorded_at` (start of its append' +
+      ' transaction). A run whose backlog passes 5 s of requests is stopped and marked not' +
+      ' sustained: its lag is the queue’s, not the projectors’.',
     '',
-    '| Rate (/s) | Dispatch | Seconds | Transfers | Request p50 (ms) | Request p99 (ms) | Lag p50 (ms) | Lag p99 (ms) | Lag max (ms) | Server CPU-s | Answers |',
-    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    '| Rate (/s) | Dispatch | Seconds | Transfers | Request p50 (ms) | Request p99 (ms) | Lag p50 (ms) | Lag p99 (ms) | Lag max (ms) | Server CPU-s | CPU per transfer Node / PostgreSQL (ms) | Answers |',
+    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
     ...lagRuns.map(
       (r) =>
         `| ${r.rate}${r.sustained ? '' : ' (not sustained)'} | ${r.dispatch} | ${r.seconds.toFixed(1)} | ${r.sent} |` +
         ` ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.lag.p50.toFixed(1)} | ${r.lag.p99.toFixed(1)} |` +
         ` ${r.lag.max.toFixed(1)}${r.caughtUp ? '' : ' (not caught up)'} |` +
-        ` ${r.serverCpu.toFixed(1)} | ${answers(r.statuses, r.errors)} |`,
+        ` ${r.serverCpu.toFixed(1)} |` +
+        ` ${ms(cpuPerRequest(r.serverCpuByName, r.sent).node)} / ${ms(cpuPerRequest(r.serverCpuByName, r.sent).postgres)} |` +
+        ` ${answers(r.statuses, r.errors)} |`,
     ),
+    '',
+    ...(existsSync(NOTES) ? readFileSync(NOTES, 'utf8').trimEnd().split('\n') : []),
     '',
   ];
   await writeBenchmarkSection('## Wallet', lines);
