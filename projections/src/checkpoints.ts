@@ -47,6 +47,52 @@ export async function tryLockCheckpoint<DB extends ProjectionTables>(
   return rows[0]?.position;
 }
 
+/**
+ * One statement (one snapshot): the projector's checkpoint, the head of the log and whether an
+ * event of its types lies between them; when none does, the checkpoint is moved to that head
+ * by compare-and-set (`position = from`: a runner holding the row, or a rebuild swapping, that
+ * moved it meanwhile wins, and `moved` is false). Undefined when it has no checkpoint row yet.
+ */
+export async function skipIrrelevant<DB extends ProjectionTables>(
+  db: Kysely<DB>,
+  projector: { name: string; eventTypes: string[] },
+): Promise<{ from: number; head: number; relevant: boolean; moved: boolean } | undefined> {
+  const { rows } = await sql<{
+    from: string | number;
+    head: string | number;
+    relevant: boolean;
+    moved: boolean;
+  }>`
+    with p as (
+      select c.position as "from",
+        (select coalesce(max(e.position), 0) from public.events e) as head
+      from public.projection_checkpoints c where c.name = ${projector.name}
+    ), r as (
+      select p."from", p.head,
+        exists (select 1 from public.events e
+                where e.position > p."from" and e.position <= p.head
+                  and e.type = any(${projector.eventTypes}::text[])) as relevant
+      from p
+    ), u as (
+      update public.projection_checkpoints c
+      set position = r.head, updated_at = now(), last_error = null
+      from r
+      where c.name = ${projector.name} and not r.relevant and r.head > r."from"
+        and c.position = r."from"
+      returning c.position
+    )
+    select r."from", r.head, r.relevant, exists (select 1 from u) as moved from r`.execute(db);
+  const row = rows[0];
+  return (
+    row && {
+      from: Number(row.from),
+      head: Number(row.head),
+      relevant: row.relevant,
+      moved: row.moved,
+    }
+  );
+}
+
 export async function saveCheckpoint<DB extends ProjectionTables>(
   trx: Kysely<DB>,
   name: string,
