@@ -102,13 +102,17 @@ describe('menu entries follow the route files', () => {
       'users',
       'payoutRequests',
     ]);
-    expect(keys(ROLES.GROWER, false, FILE_ROUTE_PATHS)).toEqual(['fileRequest']);
+    expect(keys(ROLES.GROWER, false, FILE_ROUTE_PATHS)).toEqual(['fileRequest', 'growerStatement']);
     // The default is the app's own route tree.
     expect(buildMenu({ role: ROLES.INDUSTRIAL })).toEqual(
       buildMenu({ role: ROLES.INDUSTRIAL }, FILE_ROUTE_PATHS),
     );
     // A new route file is all it takes: with /dashboard, every role gets its entry.
     const withDashboard = new Set([...FILE_ROUTE_PATHS, '/dashboard']);
-    expect(keys(ROLES.GROWER, false, withDashboard)).toEqual(['dashboard', 'fileRequest']);
+    expect(keys(ROLES.GROWER, false, withDashboard)).toEqual([
+      'dashboard',
+      'fileRequest',
+      'growerStatement',
+    ]);
   });
 });

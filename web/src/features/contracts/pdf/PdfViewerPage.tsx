@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { isPdfLink } from './api.js';
+import { isStatementLink } from './statement.js';
 
 /**
  * pdf.js, loaded when a PDF is opened: it is large, and its module touches browser-only
@@ -17,6 +18,19 @@ async function loadPdfJs() {
   pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
   return pdfjs;
 }
+
+/** Off-screen but read by assistive technology (Mantine's VisuallyHidden styles). */
+const VISUALLY_HIDDEN: Partial<CSSStyleDeclaration> = {
+  position: 'absolute',
+  width: '1px',
+  height: '1px',
+  padding: '0',
+  margin: '-1px',
+  overflow: 'hidden',
+  clip: 'rect(0, 0, 0, 0)',
+  whiteSpace: 'pre-wrap',
+  border: '0',
+};
 
 type ViewerState =
   { kind: 'loading' } | { kind: 'ready'; pages: number } | { kind: 'error'; message: string };
@@ -65,6 +79,17 @@ export function PdfViewerPage({ link }: { link: string }) {
           canvas.setAttribute('aria-label', t('pdf.page', { page: n, pages: pdf.numPages }));
           target.appendChild(canvas);
           await page.render({ canvas, viewport }).promise;
+          // The page's text for screen readers (and find-in-page), visually hidden: the
+          // canvas alone would leave the PDF's words out of the accessibility tree.
+          const content = await page.getTextContent();
+          if (cancelled) return;
+          const text = document.createElement('div');
+          text.className = 'pdf-page-text';
+          Object.assign(text.style, VISUALLY_HIDDEN);
+          text.textContent = content.items
+            .map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : ' ') : ''))
+            .join('');
+          target.appendChild(text);
         }
         if (!cancelled) setState({ kind: 'ready', pages: pdf.numPages });
       } catch (error) {
@@ -85,7 +110,7 @@ export function PdfViewerPage({ link }: { link: string }) {
 
   return (
     <>
-      <PageTitle>{t('pdf.title')}</PageTitle>
+      <PageTitle>{isStatementLink(link) ? t('statement.pdfTitle') : t('pdf.title')}</PageTitle>
       <Group mb="md" gap="sm">
         <Button
           variant="default"

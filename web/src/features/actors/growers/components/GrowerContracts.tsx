@@ -1,8 +1,9 @@
-import { ActionIcon, Paper, Title } from '@mantine/core';
+import { ActionIcon, Group, Paper, Title } from '@mantine/core';
 import { IconEye } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
+import { GrowerStatementButton } from '../../../contracts/pdf/index.js';
 import { formatDate } from '../../../../shared/format/date.js';
 import { formatMoney } from '../../../../shared/format/money.js';
 import type { ListSearch } from '../../../../shared/search/list-search.js';
@@ -74,9 +75,12 @@ export function GrowerContracts({
   ];
   return (
     <Paper component="section" aria-label={t('detail.contracts')}>
-      <Title order={2} size="h4" mb="sm">
-        {t('detail.contracts')}
-      </Title>
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4">
+          {t('detail.contracts')}
+        </Title>
+        <GrowerStatementButton growerId={growerId} />
+      </Group>
       <ListPanel
         search={search}
         onSearchChange={onSearchChange}
