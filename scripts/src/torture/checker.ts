@@ -11,6 +11,12 @@ import {
 } from '@filiere/api/wallet';
 import { catalogueDecoder, checkProjector } from '@filiere/projections';
 import { sentPayouts, type ProviderStub } from './provider-stub.js';
+import {
+  checkCompletedOnce,
+  checkContractHolds,
+  checkRunsPaidAsNetted,
+  checkSfdRepaid,
+} from './contracts-checker.js';
 import { checkAcceptancesOnce, checkDeliveriesPaidOnce, checkHolds } from './seasons-checker.js';
 import type { BalanceObservation, CommandRecord } from './workload.js';
 
@@ -46,7 +52,11 @@ const EFFECT_OF: Record<string, string> = {
   withdrawal: 'WithdrawalDebited',
   supply: 'SupplyInitiated',
   'validate-supply': 'SupplyCredited',
+  'create-contract': 'DeliveryContractCreated',
 };
+
+/** The command name a key is scoped with, where it is not the workload's own. */
+const SCOPE_OF: Record<string, string> = { 'create-contract': 'contracts.create' };
 
 /**
  * The bank test's checker, run once the load has stopped and the system has settled. Every
@@ -165,7 +175,7 @@ export async function checkInvariants(
         // A verification credits at most once per supply and transaction: checked below.
         if (!c.key || !(c.command in EFFECT_OF)) continue;
         checked++;
-        const scoped = `${c.userId}:${c.command}:${c.key}`;
+        const scoped = `${c.userId}:${SCOPE_OF[c.command] ?? c.command}:${c.key}`;
         const found = (effects.get(scoped) ?? []).filter((e) => e.type === EFFECT_OF[c.command]);
         const describe = () =>
           `${c.command} of client ${c.client} (#${c.seq}, key ${c.key}, ${c.outcome}, attempts ${JSON.stringify(c.attempts)})`;
@@ -182,6 +192,13 @@ export async function checkInvariants(
           fail(`${describe()} was refused (${c.status}) yet took effect`);
         }
         const reference = c.body?.reference ?? c.body?.withdrawalId;
+        if (c.command === 'create-contract' && c.outcome === 'ack' && found[0]) {
+          if (found[0].data.contractId !== c.body?.contractId)
+            fail(
+              `${describe()} answered ${String(c.body?.contractId)} but created ${found[0].data.contractId}`,
+            );
+          continue;
+        }
         if (c.outcome === 'ack' && found[0] && reference !== undefined) {
           const stored = found[0].data.reference ?? found[0].data.withdrawalId;
           if (stored !== reference) {
@@ -266,6 +283,23 @@ export async function checkInvariants(
   await run(
     'no hold below 0; each ACTIVE hold is an ACTIVE assignment with its right remaining (none leaked)',
     (fail) => checkHolds(events, fail),
+  );
+
+  const ranIds = input.commands
+    .filter((c) => c.command === 'run-contracts' && c.outcome === 'ack')
+    .flatMap((c) => c.meta.ids as string[]);
+  await run(
+    'each run contract paid exactly once, as its netting says (net to the grower, recoveries); none lost',
+    (fail) => checkRunsPaidAsNetted(events, fail, ranIds),
+  );
+  await run('contract holds equal the open contracts (none below 0, none leaked)', (fail) =>
+    checkContractHolds(events, fail),
+  );
+  await run('each SFD repaid exactly what growers owed it (social financings recovered)', (fail) =>
+    checkSfdRepaid(events, fail),
+  );
+  await run('no contract COMPLETED twice, no second payment or payout per contract', (fail) =>
+    checkCompletedOnce(events, fail),
   );
 
   await run('the hash chain verifies (ledger:verify)', async (fail) => {

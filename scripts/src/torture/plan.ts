@@ -33,14 +33,20 @@ export type PlannedOp = Delivery &
     | { kind: 'withdrawal'; method: 'MOBILE_MONEY' | 'BANK'; amount: number }
     | { kind: 'stats' }
     | {
-        /** A grower files a request in its cluster's link (INPUT: kg of NPK; PINEAPLE: F). */
+        /**
+         * A grower files a request: in its cluster's link (INPUT: kg of NPK; PINEAPLE: F), or
+         * a social financing asked of the SFD (SOCIAL: F).
+         */
         kind: 'file-request';
-        requestType: 'INPUT' | 'PINEAPLE';
+        requestType: 'INPUT' | 'PINEAPLE' | 'SOCIAL';
         quantity: number;
         amount: number;
       }
     | {
-        /** The season aggregator accepts its oldest pending requests (re-sent when unknown). */
+        /**
+         * The season aggregator (or the SFD, its SOCIAL ones) accepts its oldest pending
+         * requests (re-sent when unknown).
+         */
         kind: 'accept-requests';
         count: number;
       }
@@ -55,6 +61,34 @@ export type PlannedOp = Delivery &
         /** Deliver a code already delivered (a late or mistaken confirmation: 409). */
         stale: boolean;
         mode: 'single' | 'double' | 'concurrent';
+      }
+    | {
+        /**
+         * An aggregator's delivery contract step: `create` one for a grower of its cluster
+         * (tonnes with three decimals, F), `deliver` (record the weighed delivery of a
+         * confirmed one: a share of the contracted kg, sometimes more), `run` delivered ones,
+         * or `cancel` an open one (sometimes a delivered one: refused). Runs are `single`
+         * (retried with its key), `double` (run again after the 202, another key),
+         * `concurrent` (two runs of the same ids at once, own keys) or `same-key` (two sends
+         * of one run at once, one key).
+         */
+        kind: 'contract';
+        action: 'create' | 'deliver' | 'run' | 'cancel';
+        pick: number;
+        /** Contracted quantity in kg (sent as tonnes with up to three decimals). */
+        kg: number;
+        amount: number;
+        /** Delivered share of the contracted kg, in percent (50 to 120). */
+        deliveredPct: number;
+        runMode: 'single' | 'double' | 'concurrent' | 'same-key';
+        /** Also run one contract already run (a late double click). */
+        rerun: boolean;
+      }
+    | {
+        /** A grower confirms one of its contracts (sometimes one already confirmed: no-op). */
+        kind: 'confirm-contract';
+        pick: number;
+        again: boolean;
       }
   );
 
@@ -76,8 +110,9 @@ export class ClientPlan {
 
   next(): PlannedOp {
     const r = this.prng;
-    const draws = Array.from({ length: 8 }, () => r.next());
-    const [kindDraw, a, b, c, d, e, retryDraw, timeoutDraw] = draws as [
+    const draws = Array.from({ length: 9 }, () => r.next());
+    const [kindDraw, a, b, c, d, e, f, retryDraw, timeoutDraw] = draws as [
+      number,
       number,
       number,
       number,
@@ -129,11 +164,11 @@ export class ClientPlan {
         };
       }
       case 'file-request': {
-        const input = a < 0.7;
+        const input = a < 0.6;
         return {
           ...delivery,
           kind,
-          requestType: input ? 'INPUT' : 'PINEAPLE',
+          requestType: input ? 'INPUT' : a < 0.85 ? 'PINEAPLE' : 'SOCIAL',
           quantity: input ? between(b, 1, 20) : between(b, 100, 2_000),
           amount: between(c, 5, 50) * 100,
         };
@@ -148,6 +183,20 @@ export class ClientPlan {
           stale: c < 0.1,
           mode: d < 0.55 ? 'single' : d < 0.75 ? 'double' : 'concurrent',
         };
+      case 'contract':
+        return {
+          ...delivery,
+          kind,
+          action: a < 0.35 ? 'create' : a < 0.6 ? 'deliver' : a < 0.88 ? 'run' : 'cancel',
+          pick: Math.floor(b * 1e9),
+          kg: between(c, 1_000, 5_000),
+          amount: between(d, 10, 200) * 100,
+          deliveredPct: between(e, 50, 120),
+          runMode: f < 0.45 ? 'single' : f < 0.65 ? 'double' : f < 0.85 ? 'concurrent' : 'same-key',
+          rerun: (b * 1e3) % 1 < 0.2,
+        };
+      case 'confirm-contract':
+        return { ...delivery, kind, pick: Math.floor(b * 1e9), again: c < 0.1 };
       default:
         return { ...delivery, kind: 'stats' };
     }
@@ -164,16 +213,22 @@ const AGGREGATOR_WEIGHTS: [Kind, number][] = [
   ['stats', 10],
   ['accept-requests', 18],
   ['deliver', 4],
+  ['contract', 28],
 ];
 const GROWER_WEIGHTS: [Kind, number][] = [
   ['transfer', 36],
   ['withdrawal', 24],
   ['stats', 20],
   ['file-request', 20],
+  ['confirm-contract', 12],
 ];
 const PROVIDER_WEIGHTS: [Kind, number][] = [
   ['deliver', 75],
   ['stats', 25],
+];
+const SFD_WEIGHTS: [Kind, number][] = [
+  ['accept-requests', 70],
+  ['stats', 30],
 ];
 
 function pickKind(role: TortureRole, u: number): Kind {
@@ -182,7 +237,9 @@ function pickKind(role: TortureRole, u: number): Kind {
       ? GROWER_WEIGHTS
       : role === 'ROLE_INPUT_PROVIDER'
         ? PROVIDER_WEIGHTS
-        : AGGREGATOR_WEIGHTS;
+        : role === 'ROLE_SFD'
+          ? SFD_WEIGHTS
+          : AGGREGATOR_WEIGHTS;
   const total = weights.reduce((s, [, w]) => s + w, 0);
   let x = u * total;
   for (const [kind, w] of weights) {

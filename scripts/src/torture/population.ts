@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '@filiere/api';
 
 export type TortureRole =
-  'ROLE_SUPER_ADMIN' | 'ROLE_INDUSTRIAL' | 'ROLE_GROWER' | 'ROLE_INPUT_PROVIDER';
+  'ROLE_SUPER_ADMIN' | 'ROLE_INDUSTRIAL' | 'ROLE_GROWER' | 'ROLE_INPUT_PROVIDER' | 'ROLE_SFD';
 
 /** Role ids fixed by the identity migration (services/api/src/identity/roles.ts). */
 const ROLE_IDS: Record<TortureRole, number> = {
@@ -12,6 +12,7 @@ const ROLE_IDS: Record<TortureRole, number> = {
   ROLE_GROWER: 3,
   ROLE_INDUSTRIAL: 5,
   ROLE_INPUT_PROVIDER: 9,
+  ROLE_SFD: 12,
 };
 
 /** The fertilizer the seasons' workload uses: NPK, seeded by the actors' migration. */
@@ -27,6 +28,8 @@ export interface TortureUser {
   token: string;
   /** A grower's actor id (`growers` row, with its user in its cluster). */
   growerId?: string;
+  /** The grower's plot (CAYENNE_LISSE), the product of its delivery contracts. */
+  plotId?: string;
 }
 
 export interface Population {
@@ -38,6 +41,11 @@ export interface Population {
    * of the workload too, who confirm deliveries by code. Not wallet-transfer candidates.
    */
   providers: TortureUser[];
+  /**
+   * The SFD (ROLE_SFD): it finances growers (SOCIAL requests it accepts, debts that delivery
+   * contract runs repay to it). A client of the workload, not a transfer candidate.
+   */
+  sfd: TortureUser;
   /** Filled by `setupSeasons` (seasons.ts): the season and each cluster's confirmed link. */
   season?: { seasonId: number; links: { cluster: number; aggregatorId: string; linkId: number }[] };
 }
@@ -80,7 +88,8 @@ export async function createPopulation(
       .insertInto('users')
       .values({
         firstname: `Client${n}`,
-        lastname: role === 'ROLE_GROWER' ? 'Producteur' : 'Agrégateur',
+        lastname:
+          role === 'ROLE_GROWER' ? 'Producteur' : role === 'ROLE_SFD' ? 'SFD' : 'Agrégateur',
         email,
         username: email,
         phone: `+22901970${String(10000 + n).slice(-5)}`,
@@ -129,7 +138,21 @@ export async function createPopulation(
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      members.push({ ...grower, growerId: row.id as string });
+      const plot = await db
+        .insertInto('plots')
+        .values({
+          grower_id: row.id as string,
+          product_type: 'CAYENNE_LISSE',
+          department_code: 'D03',
+          commune_code: 'C017',
+          arrondissement_code: 'A098',
+          village_code: 'A098-001',
+          name: `Parcelle ${grower.index}`,
+          area_sown: '2',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      members.push({ ...grower, growerId: row.id as string, plotId: plot.id as string });
     }
   }
   const providers: TortureUser[] = [];
@@ -156,7 +179,8 @@ export async function createPopulation(
       .execute();
     providers.push(provider);
   }
-  return { superAdmin, members, providers };
+  const sfd = await make('ROLE_SFD', null);
+  return { superAdmin, members, providers, sfd };
 }
 
 /** An HS256 JWT as @fastify/jwt signs the API's access tokens. */

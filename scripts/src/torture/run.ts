@@ -7,6 +7,7 @@ import { checkInvariants, type CheckReport, type Violation } from './checker.js'
 import { TORTURE_JWT_SECRET, TortureEnvironment } from './environment.js';
 import { describeFault, faultSchedule, injectFaults, type InjectedFault } from './faults.js';
 import { createPopulation } from './population.js';
+import { setupContracts } from './contracts.js';
 import { setupSeasons } from './seasons.js';
 import { Workload, type Attempt, type CommandRecord } from './workload.js';
 
@@ -70,10 +71,11 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
     });
     const seasonsStart = Date.now();
     population.season = await setupSeasons(population, env.apiUrls[0]!, log);
-    log(`seasons set up in ${((Date.now() - seasonsStart) / 1000).toFixed(1)} s`);
+    await setupContracts(population, env.apiUrls[0]!, log);
+    log(`seasons and contracts set up in ${((Date.now() - seasonsStart) / 1000).toFixed(1)} s`);
     const startMs = Date.now() - t0;
     log(
-      `environment ready in ${(startMs / 1000).toFixed(1)} s; ${population.members.length + population.providers.length} clients`,
+      `environment ready in ${(startMs / 1000).toFixed(1)} s; ${population.members.length + population.providers.length + 1} clients`,
     );
 
     const loadStart = Date.now();
@@ -214,6 +216,9 @@ async function settle(
     try {
       const { rows } = await sql<{ n: string }>`select count(*) as n from wallet_jobs`.execute(db);
       const jobs = Number(rows[0]?.n ?? 0);
+      // Contract runs: every leased job done (a dead runner's job is taken again after its lease).
+      const runs = await sql<{ n: string }>`select count(*) as n from contract_jobs`.execute(db);
+      const contractJobs = Number(runs.rows[0]?.n ?? 0);
       // A withdrawal debited whose job was lost (a process killed, or PostgreSQL restarted,
       // between its commit and its job insert) is not settled until the workers' recovery
       // sweep (every minute) gives it its job back and the job runs.
@@ -230,8 +235,9 @@ async function settle(
         product.projectors.map((p) => p.name),
       );
       const behind = Object.entries(lag.projectors).filter(([, p]) => p.checkpoint < lag.head);
-      if (jobs === 0 && withdrawals === 0 && behind.length === 0) return undefined;
-      why = `${jobs} wallet jobs left, ${withdrawals} withdrawals unsettled; ${behind.map(([n, p]) => `${n} at ${p.checkpoint}/${lag.head}${p.lastError ? ` (${p.lastError})` : ''}`).join(', ') || 'projections at head'}`;
+      if (jobs === 0 && contractJobs === 0 && withdrawals === 0 && behind.length === 0)
+        return undefined;
+      why = `${jobs} wallet jobs left, ${contractJobs} contract jobs left, ${withdrawals} withdrawals unsettled; ${behind.map(([n, p]) => `${n} at ${p.checkpoint}/${lag.head}${p.lastError ? ` (${p.lastError})` : ''}`).join(', ') || 'projections at head'}`;
     } catch (error) {
       why = `database: ${(error as Error).message}`;
     }

@@ -24,33 +24,7 @@ export async function setupSeasons(
   apiUrl: string,
   log: (line: string) => void,
 ): Promise<NonNullable<Population['season']>> {
-  const call = async <T>(
-    user: TortureUser,
-    method: 'POST' | 'GET',
-    path: string,
-    body: unknown,
-    expected: number,
-  ): Promise<T> => {
-    let last = '';
-    // A read side just written may answer 404 until its projector has the event.
-    for (let attempt = 0; attempt < 40; attempt++) {
-      const response = await fetch(`${apiUrl}/api${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${user.token}`,
-          'idempotency-key': randomUUID(),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      if (response.status === expected) return (text ? JSON.parse(text) : {}) as T;
-      last = `${method} ${path}: ${response.status} ${text}`;
-      if (response.status !== 404 && response.status < 500) break;
-      await sleep(250);
-    }
-    throw new Error(`bank test seasons setup: ${last}`);
-  };
+  const call = apiCaller(apiUrl, 'seasons');
   const admin = population.superAdmin;
   const { seasonId } = await call<{ seasonId: number }>(
     admin,
@@ -111,4 +85,38 @@ export async function setupSeasons(
     `season ${seasonId}: links ${links.map((l) => l.linkId).join(', ')}, ${population.providers.length} providers assigned ${TORTURE_ASSIGNED_KG} kg each per link`,
   );
   return { seasonId, links };
+}
+
+/**
+ * A setup call through the API (a fresh Idempotency-Key each), expecting one status: a read
+ * side just written may answer 404 until its projector has the event, so 404 and 5xx are
+ * tried again (up to 10 s); anything else throws with the answer.
+ */
+export function apiCaller(apiUrl: string, what: string) {
+  return async <T>(
+    user: TortureUser,
+    method: 'POST' | 'GET',
+    path: string,
+    body: unknown,
+    expected: number,
+  ): Promise<T> => {
+    let last = '';
+    for (let attempt = 0; attempt < 40; attempt++) {
+      const response = await fetch(`${apiUrl}/api${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${user.token}`,
+          'idempotency-key': randomUUID(),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      if (response.status === expected) return (text ? JSON.parse(text) : {}) as T;
+      last = `${method} ${path}: ${response.status} ${text}`;
+      if (response.status !== 404 && response.status < 500) break;
+      await sleep(250);
+    }
+    throw new Error(`bank test ${what} setup: ${last}`);
+  };
 }

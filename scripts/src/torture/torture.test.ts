@@ -78,5 +78,13 @@ describeBank('the bank test under faults (short variant)', () => {
     expect(new Set(report.faults.map((f) => f.kind))).toEqual(new Set(ALL_FAULTS));
     expect(report.operations.acknowledged).toBeGreaterThan(0);
     expect(report.operations.refused).toBeGreaterThan(0);
+    // The contracts joined the mix: created, confirmed, delivered and run under the faults.
+    for (const command of [
+      'create-contract',
+      'confirm-contract',
+      'record-delivery',
+      'run-contracts',
+    ])
+      expect(report.byCommand[command]?.ack ?? 0, command).toBeGreaterThan(0);
   }, 175_000);
 });

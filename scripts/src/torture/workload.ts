@@ -13,7 +13,22 @@ export type CommandName =
   | 'file-request'
   | 'accept-requests'
   | 'find-code'
-  | 'deliver';
+  | 'deliver'
+  | 'create-contract'
+  | 'confirm-contract'
+  | 'record-delivery'
+  | 'run-contracts'
+  | 'cancel-contract';
+
+/** A delivery contract the workload created, and how far it knows it went. */
+interface Contract {
+  id: string;
+  aggregatorId: string;
+  growerUserId: string;
+  kg: number;
+  /** What the clients learnt (an unacknowledged step leaves it where it was). */
+  stage: 'created' | 'confirmed' | 'delivered' | 'run' | 'canceled';
+}
 
 /** An INPUT request accepted with its delivery code, as the workload learnt it. */
 interface Code {
@@ -64,6 +79,8 @@ export interface WorkloadResult {
   plannedOps: number;
 }
 
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
 const NORMAL_TIMEOUT_MS = 5_000;
 const SHORT_TIMEOUT_MS = 25;
 
@@ -85,6 +102,8 @@ export class Workload {
   private readonly pending = new Map<string, number[]>();
   /** Accepted INPUT requests' codes, in acceptance order. */
   private readonly codes: Code[] = [];
+  /** Delivery contracts created (acknowledged), in creation order. */
+  private readonly contracts: Contract[] = [];
 
   constructor(
     private readonly options: {
@@ -103,7 +122,9 @@ export class Workload {
     const { population } = this.options;
     this.startedAt = Date.now();
     await Promise.all(
-      [...population.members, ...population.providers].map((user) => this.client(user)),
+      [...population.members, ...population.providers, population.sfd].map((user) =>
+        this.client(user),
+      ),
     );
     return {
       commands: this.commands,
@@ -212,14 +233,16 @@ export class Workload {
             growerId: user.growerId,
             quantity: op.quantity,
             ...(op.requestType === 'INPUT' ? { fertilizerId: 1 } : { amount: op.amount }),
+            ...(op.requestType === 'SOCIAL' ? { sfdUserId: population.sfd.id } : {}),
           },
           meta: { type: op.requestType, quantity: op.quantity },
         });
-        const industrial = filed.body?.industrialUserId;
-        if (filed.outcome === 'ack' && typeof industrial === 'string') {
-          const list = this.pending.get(industrial) ?? [];
+        // INPUT and PINEAPLE go to the cluster's season aggregator, SOCIAL to the SFD.
+        const handler = filed.body?.industrialUserId ?? filed.body?.sfdUserId;
+        if (filed.outcome === 'ack' && typeof handler === 'string') {
+          const list = this.pending.get(handler) ?? [];
           list.push(Number(filed.body?.requestId));
-          this.pending.set(industrial, list);
+          this.pending.set(handler, list);
         }
         return;
       }
@@ -258,6 +281,127 @@ export class Workload {
       }
       case 'deliver':
         return this.deliver(base, op);
+      case 'contract':
+        return this.contract(base, op);
+      case 'confirm-contract': {
+        const mine = this.contracts.filter((c) => c.growerUserId === user.id);
+        const open = mine.filter((c) => c.stage === 'created');
+        const from = op.again || open.length === 0 ? mine : open;
+        if (!from.length) return this.readStats(user, routing);
+        const target = from[op.pick % from.length]!;
+        const confirmed = await this.command(
+          base,
+          'confirm-contract',
+          'PATCH',
+          `/api/contracts/delivery-contract/${target.id}/confirm`,
+          { meta: { contractId: target.id } },
+        );
+        if (confirmed.outcome === 'ack' && target.stage === 'created') target.stage = 'confirmed';
+        return;
+      }
+    }
+  }
+
+  /** An aggregator's delivery contract step (see PlannedOp 'contract'). */
+  private async contract(
+    base: { user: TortureUser; seq: number; routing: Prng; delivery: Delivery },
+    op: Extract<PlannedOp, { kind: 'contract' }>,
+  ) {
+    const { user, routing } = base;
+    const mine = (...stages: Contract['stage'][]) =>
+      this.contracts.filter((c) => c.aggregatorId === user.id && stages.includes(c.stage));
+    switch (op.action) {
+      case 'create': {
+        const growers = this.options.population.members.filter(
+          (m) => m.cluster === user.cluster && m.plotId,
+        );
+        const grower = growers[op.pick % growers.length];
+        if (!grower) return this.readStats(user, routing);
+        const created = await this.command(
+          base,
+          'create-contract',
+          'POST',
+          '/api/contracts/delivery-contract',
+          {
+            body: {
+              growerId: grower.growerId,
+              productId: grower.plotId,
+              quantity: op.kg / 1000,
+              amount: op.amount,
+            },
+            meta: { kg: op.kg, amount: op.amount, growerUserId: grower.id },
+          },
+        );
+        const id = created.body?.contractId;
+        if (created.outcome === 'ack' && typeof id === 'string') {
+          this.contracts.push({
+            id,
+            aggregatorId: user.id,
+            growerUserId: grower.id,
+            kg: op.kg,
+            stage: 'created',
+          });
+        }
+        return;
+      }
+      case 'deliver': {
+        // Mostly confirmed contracts; a created one answers 'not yet confirmed' (refused).
+        const ready = mine('confirmed');
+        const from = ready.length ? ready : mine('created');
+        if (!from.length) return this.readStats(user, routing);
+        const target = from[op.pick % from.length]!;
+        const kg = Math.max(1, Math.round((target.kg * op.deliveredPct) / 100));
+        const recorded = await this.command(
+          base,
+          'record-delivery',
+          'PATCH',
+          `/api/contracts/delivery-contract/${target.id}/delivery`,
+          { body: { quantity: kg / 1000 }, meta: { contractId: target.id, kg } },
+        );
+        // 'déjà enregistrée' (422): an unacknowledged earlier try took effect.
+        const already = String(recorded.body?.message ?? '').includes('déjà enregistrée');
+        if (recorded.outcome === 'ack' || already) target.stage = 'delivered';
+        return;
+      }
+      case 'cancel': {
+        // An open one, sometimes a delivered one (refused: a delivered contract stays).
+        const open = mine('created', 'confirmed');
+        const from = op.rerun || !open.length ? mine('delivered', 'created', 'confirmed') : open;
+        if (!from.length) return this.readStats(user, routing);
+        const target = from[op.pick % from.length]!;
+        const canceled = await this.command(
+          base,
+          'cancel-contract',
+          'DELETE',
+          `/api/contracts/delivery-contract/${target.id}`,
+          { meta: { contractId: target.id } },
+        );
+        if (canceled.outcome === 'ack') target.stage = 'canceled';
+        return;
+      }
+      case 'run': {
+        const delivered = mine('delivered').slice(0, 3);
+        const ran = mine('run');
+        const ids = [
+          ...delivered,
+          ...(ran.length && (op.rerun || !delivered.length) ? [ran[op.pick % ran.length]!] : []),
+        ].map((c) => c.id);
+        if (!ids.length) return this.readStats(user, routing);
+        const key = op.runMode === 'same-key' ? this.nextKey(user, base.seq) : undefined;
+        const run = () =>
+          this.command(base, 'run-contracts', 'POST', '/api/contracts/run-contracts', {
+            body: { ids },
+            meta: { ids, mode: op.runMode },
+            ...(key ? { key } : {}),
+          });
+        const records =
+          op.runMode === 'concurrent' || op.runMode === 'same-key'
+            ? await Promise.all([run(), run()])
+            : [await run()];
+        if (op.runMode === 'double') records.push(await run());
+        if (records.some((r) => r.outcome === 'ack')) for (const c of delivered) c.stage = 'run';
+        return;
+      }
     }
   }
 
@@ -312,12 +456,13 @@ export class Workload {
   private async command(
     ctx: { user: TortureUser; seq: number; routing: Prng; delivery: Delivery },
     command: CommandName,
-    method: 'GET' | 'POST',
+    method: Method,
     path: string,
-    request: { body?: unknown; meta: Record<string, unknown> },
+    request: { body?: unknown; meta: Record<string, unknown>; key?: string },
   ): Promise<CommandRecord> {
-    // Every money command carries a key (the API answers 400 without one), verifications too.
-    const key = `t${ctx.user.index}-${ctx.seq}-${++this.keyCounter}`;
+    // Every money command carries a key (the API answers 400 without one), verifications too;
+    // two sends of one command (a double click) share theirs.
+    const key = request.key ?? this.nextKey(ctx.user, ctx.seq);
     const record: CommandRecord = {
       client: ctx.user.index,
       seq: ctx.seq,
@@ -359,6 +504,10 @@ export class Workload {
     return record;
   }
 
+  private nextKey(user: TortureUser, seq: number): string {
+    return `t${user.index}-${seq}-${++this.keyCounter}`;
+  }
+
   private async readStats(user: TortureUser, routing: Prng): Promise<void> {
     this.reads.tried++;
     const sentAt = Date.now();
@@ -390,7 +539,7 @@ export class Workload {
   private async http(
     user: TortureUser,
     routing: Prng,
-    method: 'GET' | 'POST',
+    method: Method,
     path: string,
     body: unknown,
     key: string | undefined,
