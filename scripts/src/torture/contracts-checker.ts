@@ -91,7 +91,7 @@ export function worthOf(deliveredKg: number, amount: number, quantityKg: number)
  * and each SFD exactly its recoveries (nothing else, nobody else); the payout `run-<id>`, when
  * there is one, is the grower's net. And every contract named by an acknowledged run
  * (`ranIds`: the 202 says each was delivered or paid) is settled: no payment lost.
- * Returns how many contracts it checked.
+ * Returns how many settled contracts it checked.
  */
 export function checkRunsPaidAsNetted(
   events: LoggedEvent[],
@@ -169,7 +169,7 @@ export function checkRunsPaidAsNetted(
     if (!c?.settled.length)
       fail(`contract ${id} was run (202 acknowledged) but never settled: a lost payment`);
   }
-  return contracts.size;
+  return [...contracts.values()].filter((c) => c.settled.length).length;
 }
 
 /**
