@@ -3,6 +3,7 @@ import { walletEvents, walletStreams } from './catalogue.js';
 import { walletDemoStep } from './demo/wallet.js';
 import { startExportWorker } from './export/export-queue.js';
 import { startWalletJobWorker } from './jobs/bullmq.js';
+import { balanceHistoryProjector, walletHistoryMigrations } from './history/index.js';
 import { walletWriteMigrations } from './migrations/index.js';
 import { walletProjectors, walletReadMigrations } from './read-model/index.js';
 import { WALLET_PUSHES } from './pushes.js';
@@ -34,12 +35,19 @@ export const walletModule: ContextModule = {
   name: 'wallet',
   events: walletEvents,
   streams: walletStreams,
-  migrations: { ...walletReadMigrations, ...walletWriteMigrations },
-  projectors: walletProjectors,
+  migrations: { ...walletReadMigrations, ...walletWriteMigrations, ...walletHistoryMigrations },
+  projectors: [...walletProjectors, balanceHistoryProjector],
   jobs: [walletJobs, walletExports],
   demo: [walletDemoStep],
   pushes: WALLET_PUSHES,
-  http: async () => (await import('./http/index.js')).registerWallet,
+  http: async () => {
+    const { registerWallet } = await import('./http/index.js');
+    const { registerWalletHistory } = await import('./history/routes.js');
+    return async (app) => {
+      await registerWallet(app);
+      await registerWalletHistory(app);
+    };
+  },
 };
 
 // The public face: what other contexts and the scripts may use.

@@ -3,6 +3,7 @@ import type { CreatedAt } from '@filiere/platform';
 import type { ColumnType } from 'kysely';
 import type { IdentityTables } from '../identity/index.js';
 import type { WalletExportsTables } from './export/export-store.js';
+import type { WalletHistoryTables } from './history/tables.js';
 import type { WalletJobsTables } from './jobs/job-store.js';
 
 /**
@@ -134,7 +135,7 @@ export interface WalletOwners {
 }
 
 /** Every table the wallet's migrations create. */
-export type WalletTables = WalletWriteTables & WalletReadTables;
+export type WalletTables = WalletWriteTables & WalletReadTables & WalletHistoryTables;
 
 /**
  * What the wallet's code reads and writes: its tables, identity's users, roles, organisations and outbox

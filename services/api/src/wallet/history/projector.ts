@@ -1,0 +1,177 @@
+import { sql } from 'kysely';
+import { defineProjector, type RecordedEvent } from '@filiere/projections';
+import {
+  evolveWallet,
+  initialWalletState,
+  type WalletEvent,
+  type WalletState,
+} from '../domain/index.js';
+import { asWalletEvent, walletIdOfStream } from '../read-model/events.js';
+import type { WalletHistoryTables } from './tables.js';
+
+/** Every event type the wallet stream's `evolve` folds (the others leave its balances alone). */
+export const WALLET_BALANCE_EVENT_TYPES = [
+  'WalletOpened',
+  'SupplyCredited',
+  'TransferSent',
+  'TransferReceived',
+  'FinancingSent',
+  'FinancingReceived',
+  'WithdrawalDebited',
+  'WithdrawalRefunded',
+  'HoldPlaced',
+  'HoldReleased',
+  'HoldCaptured',
+  'HoldPaymentReceived',
+  'HoldSettlementPaid',
+  'HoldSettled',
+  'HoldSettlementReceived',
+] as const;
+
+/** What the fold of a wallet's events keeps that its balances depend on. */
+interface Balances {
+  opened: boolean;
+  openedWalletId: string | null;
+  balance: number;
+  held: number;
+}
+
+/**
+ * The wallet state to fold the next event on, from the balances after the previous one. The
+ * balance, held and available balance `evolveWallet` computes depend only on these (the
+ * holds' and credited references' maps only answer the deciders), so folding from it gives
+ * the same figures as folding the stream from its start.
+ */
+function stateOf(b: Balances): WalletState {
+  return {
+    ...initialWalletState(),
+    opened: b.opened,
+    walletId: b.openedWalletId,
+    balance: b.balance,
+    held: b.held,
+    availableBalance: b.balance - b.held,
+  };
+}
+
+/** The id a movement is about (reference, withdrawal, hold), for the statement. */
+function referenceOf(event: WalletEvent): string | null {
+  const data = event.data as Record<string, unknown>;
+  for (const key of ['reference', 'withdrawalId', 'holdId', 'transferId', 'financingId']) {
+    if (typeof data[key] === 'string') return data[key] as string;
+  }
+  return null;
+}
+
+type Row = {
+  walletId: string;
+  position: number;
+  version: number;
+  type: string;
+  amount: number;
+  availableAmount: number;
+  after: Balances;
+  reference: string | null;
+};
+
+/**
+ * `wallet_balance_history`: after each event of a `wallet-…` stream, the wallet's balance,
+ * held and available balance, folded with the wallet stream's own `evolveWallet` from the
+ * row before. `recorded_at` is copied from the log in SQL (a JS Date would drop its
+ * microseconds, and an instant inside a group-committed batch must compare as the log does).
+ */
+export const balanceHistoryProjector = defineProjector<WalletHistoryTables>({
+  name: 'wallet-balance-history',
+  eventTypes: [...WALLET_BALANCE_EVENT_TYPES],
+  tables: ['wallet_balance_history'],
+  async apply(trx, events) {
+    const mine = events.filter((e) => walletIdOfStream(e.streamId) !== undefined);
+    if (!mine.length) return;
+    const walletIds = [...new Set(mine.map((e) => walletIdOfStream(e.streamId)!))];
+    const last = await trx
+      .selectFrom('wallet_balance_history')
+      .distinctOn('wallet_id')
+      .select(['wallet_id', 'opened', 'opened_wallet_id', 'balance', 'held'])
+      .where('wallet_id', 'in', walletIds)
+      .orderBy('wallet_id')
+      .orderBy('position', 'desc')
+      .execute();
+    const current = new Map<string, Balances>(
+      last.map((r) => [
+        r.wallet_id,
+        {
+          opened: r.opened,
+          openedWalletId: r.opened_wallet_id,
+          balance: Number(r.balance),
+          held: Number(r.held),
+        },
+      ]),
+    );
+    const rows: Row[] = [];
+    for (const recorded of mine as RecordedEvent[]) {
+      const walletId = walletIdOfStream(recorded.streamId)!;
+      const before = current.get(walletId) ?? {
+        opened: false,
+        openedWalletId: null,
+        balance: 0,
+        held: 0,
+      };
+      const event = asWalletEvent(recorded);
+      const next = evolveWallet(stateOf(before), event);
+      const after: Balances = {
+        opened: next.opened,
+        openedWalletId: next.walletId,
+        balance: next.balance,
+        held: next.held,
+      };
+      current.set(walletId, after);
+      rows.push({
+        walletId,
+        position: recorded.position,
+        version: recorded.version,
+        type: recorded.type,
+        amount: after.balance - before.balance,
+        availableAmount: after.balance - after.held - (before.balance - before.held),
+        after,
+        reference: referenceOf(event),
+      });
+    }
+    // Through the query builder (the rebuild's schema applies to the target table); the
+    // log itself is read by its name, always the live `events`.
+    const values = sql.join(
+      rows.map(
+        (r) =>
+          sql`(${r.walletId}, ${r.position}::bigint, ${r.version}::integer, ${r.type},
+            ${r.amount}::bigint, ${r.availableAmount}::bigint, ${r.after.balance}::bigint,
+            ${r.after.held}::bigint, ${r.after.opened}::boolean, ${r.after.openedWalletId}::text,
+            ${r.reference}::text)`,
+      ),
+    );
+    await trx
+      .insertInto('wallet_balance_history')
+      .columns([
+        'wallet_id',
+        'position',
+        'version',
+        'recorded_at',
+        'type',
+        'amount',
+        'available_amount',
+        'balance',
+        'held',
+        'available_balance',
+        'opened',
+        'opened_wallet_id',
+        'reference',
+      ])
+      .expression(
+        sql<never>`select v.wallet_id, v.position, v.version, e.recorded_at, v.type, v.amount,
+          v.available_amount, v.balance, v.held, v.balance - v.held, v.opened,
+          v.opened_wallet_id, v.reference
+        from (values ${values}) as v (wallet_id, position, version, type, amount,
+          available_amount, balance, held, opened, opened_wallet_id, reference)
+        join events e on e.position = v.position`,
+      )
+      .onConflict((oc) => oc.columns(['wallet_id', 'position']).doNothing())
+      .execute();
+  },
+});
