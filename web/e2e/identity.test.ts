@@ -145,8 +145,8 @@ describe.skipIf(missing !== null)('identity screens in Chromium', { timeout: 120
     // The aggregator signs in and sees its menu (no Gestion group for ROLE_INDUSTRIAL).
     await page.goto(`${server.baseUrl}/auth/login`);
     await login(page, email, 'Ananas#2026');
-    await page.waitForURL(/\/profile$/);
-    await page.getByRole('heading', { name: 'Mon profil' }).waitFor();
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    await page.getByRole('heading', { name: 'Tableau de bord' }).waitFor();
     expect(await page.getByTestId('profile-block').textContent()).toContain('Ananas Bio SARL');
     const aggregatorMenu = await nav(page).getByRole('link').allTextContents();
     expect(aggregatorMenu).toEqual(expectedMenu('ROLE_INDUSTRIAL'));
@@ -170,7 +170,7 @@ describe.skipIf(missing !== null)('identity screens in Chromium', { timeout: 120
   });
 
   it('edits the profile in modals', async () => {
-    const page = await open('/auth/login');
+    const page = await open('/auth/login?redirect=%2Fprofile');
     await login(page, 'admin@demo.filiere.bj');
     await page.waitForURL(/\/profile$/);
     await page.getByRole('button', { name: 'Modifier : Nom' }).click();
@@ -190,7 +190,7 @@ describe.skipIf(missing !== null)('identity screens in Chromium', { timeout: 120
     const page = await open('/auth/login');
     await page.setViewportSize({ width: 390, height: 844 });
     await login(page, 'superadmin@demo.filiere.bj');
-    await page.getByRole('heading', { name: 'Mon profil' }).waitFor();
+    await page.getByRole('heading', { name: 'Tableau de bord' }).waitFor();
     const toggle = page.getByRole('button', { name: 'Ouvrir le menu' });
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
     await toggle.click();
@@ -201,7 +201,7 @@ describe.skipIf(missing !== null)('identity screens in Chromium', { timeout: 120
   });
 
   it('switches the language to English and back, remembered across a reload', async () => {
-    const page = await open('/auth/login');
+    const page = await open('/auth/login?redirect=%2Fprofile');
     await login(page, 'sfd@demo.filiere.bj');
     await page.getByRole('heading', { name: 'Mon profil' }).waitFor();
     await page.getByTestId('profile-block').click();
@@ -237,6 +237,6 @@ describe.skipIf(missing !== null)('identity screens in Chromium', { timeout: 120
     // Another client (its own forwarded address) still signs in.
     const other = await open('/auth/login');
     await login(other, 'gestionnaire@demo.filiere.bj');
-    await other.getByRole('heading', { name: 'Mon profil' }).waitFor();
+    await other.getByRole('heading', { name: 'Tableau de bord' }).waitFor();
   });
 });

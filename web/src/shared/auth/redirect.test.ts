@@ -5,10 +5,10 @@ describe('redirect after login', () => {
   it('goes back to a local path', () => {
     expect(safeRedirect('/utilisateurs?page=2')).toBe('/utilisateurs?page=2');
   });
-  it('refuses other sites and auth pages, and defaults to the profile', () => {
+  it('refuses other sites and auth pages, and defaults to the dashboard', () => {
     expect(safeRedirect('//evil.example')).toBe(HOME_PATH);
     expect(safeRedirect('https://evil.example')).toBe(HOME_PATH);
     expect(safeRedirect('/auth/login')).toBe(HOME_PATH);
-    expect(safeRedirect(undefined)).toBe('/profile');
+    expect(safeRedirect(undefined)).toBe('/dashboard');
   });
 });

@@ -1,6 +1,6 @@
-/** Where to go after login: the `redirect` query when it is a local path, else the profile
- * (the dashboard is a later issue; switch to '/dashboard' when it exists). */
-export const HOME_PATH = '/profile';
+/** Where to go after login (spec: "else the dashboard"): the `redirect` query when it is a
+ * local path, else the dashboard (tableauBord), which every role has. */
+export const HOME_PATH = '/dashboard';
 
 export function safeRedirect(target: string | undefined): string {
   if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/auth')) {
