@@ -32,6 +32,7 @@ describe('realtime push → query invalidations', () => {
       ['financement'],
     ]);
     expect(invalidationsFor(push({ type: 'reporting.updated' }))).toEqual([]);
+    expect(invalidationsFor(push({ type: 'reporting.dashboard' }))).toEqual([['dashboard']]);
     const settled = push({
       type: 'withdrawal.settled',
       data: { withdrawalId: 'RET-1', amount: 20_000, status: 'FAILED' },
@@ -135,6 +136,7 @@ describe('realtime push → query invalidations', () => {
         'joined',
         'pong',
         'ready',
+        'reporting.dashboard',
         'reporting.updated',
         'resync',
         'seasons.invitation',

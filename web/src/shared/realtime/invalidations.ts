@@ -60,6 +60,8 @@ export interface PushPayloads {
     done: number;
     total: number;
   };
+  /** My dashboard's figures changed (reporting's dashboard projector, after its write). */
+  'reporting.dashboard': null;
 }
 
 export type PushType = keyof PushPayloads;
@@ -123,6 +125,8 @@ export const INVALIDATIONS: { [T in PushType]: (data: PushPayloads[T]) => QueryK
   'contracts.updated': () => [['contracts'], ['growers']],
   // The run's progress and the lists; the payments move the wallet.
   'contracts.run': () => [['contracts'], ...WALLET],
+  // The dashboard's cards and charts (features/reporting/dashboard, keys under 'dashboard').
+  'reporting.dashboard': () => [['dashboard']],
 };
 
 function isPushType(type: string): type is PushType {
