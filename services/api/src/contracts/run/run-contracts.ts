@@ -282,8 +282,10 @@ export class ContractRunRunner implements LoopRunner {
   }
 
   async runDue(): Promise<number> {
+    const started = performance.now();
     const claimed = await this.claimBatch(this.concurrency);
     if (claimed.length === 0) return 0;
+    const settling = performance.now();
     let results: SettleResult[];
     try {
       results = await this.settler.settleMany(claimed.map((job) => job.contract_id));
@@ -320,7 +322,17 @@ export class ContractRunRunner implements LoopRunner {
       }
     });
     await Promise.all(retried);
+    const finishing = performance.now();
     if (finished.length) await this.finish(finished);
+    this.logger.debug(
+      {
+        jobs: claimed.length,
+        claimMs: Math.round(settling - started),
+        settleMs: Math.round(finishing - settling),
+        finishMs: Math.round(performance.now() - finishing),
+      },
+      'contract run batch',
+    );
     return claimed.length;
   }
 
