@@ -14,7 +14,8 @@ import { allMigrations } from '@filiere/api/migrations';
 
 /**
  * One PostgreSQL for the whole run (TEST_DATABASE_URL, or an embedded one), a
- * template database with every migration applied that each test file copies,
+ * template database with every migration applied that each test file copies
+ * (and the seeded templates built from it during the run, dropped at the end),
  * and a Redis (REDIS_URL, or a redis-server found on PATH) when there is one.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -66,9 +67,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   return async () => {
     await redis?.stop();
-    await withAdmin(adminUrl, (client) =>
-      client.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`),
-    ).catch(() => undefined);
+    // The migrated template and the seeded ones built from it during the run
+    // (createSeededTestDatabase: `${template}__<seed>`).
+    await withAdmin(adminUrl, async (client) => {
+      const seeded = await client.query<{ datname: string }>(
+        "SELECT datname FROM pg_database WHERE starts_with(datname, $1 || '__')",
+        [template],
+      );
+      for (const name of [...seeded.rows.map((row) => row.datname), template]) {
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      }
+    }).catch(() => undefined);
     await postgres?.stop();
   };
 }

@@ -5,7 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '@filiere/api';
 import { createLogger, parseConfig } from '@filiere/platform';
 import { pgPushSource, type PushSource } from '@filiere/projections';
-import { createTestDatabase, type TestDatabase } from '@filiere/platform/testing';
+import {
+  createSeededTestDatabase,
+  type TestDatabase,
+  type TestSeed,
+} from '@filiere/platform/testing';
 import { DEMO_PASSWORD, demoAccounts } from '@filiere/api/identity';
 import { loadDemoData } from '../../../scripts/src/demo/load.js';
 import {
@@ -53,7 +57,7 @@ export async function startE2eServer(
     if (syncLimit !== undefined) exportSettings.syncLimit = syncLimit;
     exportSettings.runner = runner;
   }
-  const db = await createTestDatabase<Database>();
+  const db = await createSeededTestDatabase<Database>(demoSeed());
   const mail = await startMailBox(await freePort());
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -72,7 +76,6 @@ export async function startE2eServer(
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await loadDemoData({ db: db.db, logger });
     const password = await ensureDemoAccounts(db);
     const config = parseConfig({
       NODE_ENV: 'test',
@@ -99,6 +102,21 @@ export async function startE2eServer(
     await stopAll();
     throw error;
   }
+}
+
+/**
+ * The whole product's demo, loaded once per test run into a template that every browser
+ * test file copies (its own database: a test may change the demo data freely). The demo
+ * writes dates relative to today (UTC and Porto-Novo), so the template is per day of both.
+ */
+function demoSeed(): TestSeed<Database> {
+  const now = Date.now();
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '');
+  const portoNovo = now + 60 * 60 * 1000; // UTC+1 all year
+  return {
+    name: `demo_${day(now)}_${day(portoNovo)}`,
+    load: (db) => loadDemoData({ db, logger: createLogger('silent', false) }).then(() => undefined),
+  };
 }
 
 /**
