@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { Batcher } from '@filiere/event-store';
 import type { IdentityTables } from './tables.js';
 import type { SignedInUser } from '../kernel/actor.js';
 import type { ContextModule } from '../kernel/module.js';
@@ -25,11 +26,43 @@ export const identityModule: ContextModule = {
 };
 
 // The public face: what other contexts and the scripts may use.
-/** The auth guard's loader (http/auth.ts): a user, not deleted, by id, with its role. */
-export const userLoader =
-  <DB extends IdentityTables>(db: Kysely<DB>) =>
-  (userId: string): Promise<SignedInUser | undefined> =>
-    new IdentityRepository(db).findById(userId);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The auth guard's loader (http/auth.ts): a user, not deleted, by id, with its role, as the
+ * database has it now. The lookups asked while one is in flight (or within the same turn of
+ * the event loop) go together in the next query (`id in (…)`): one round trip per batch of
+ * requests instead of one per request, and each request still reads its user from a query
+ * sent after it arrived, so a role change, a deactivation or a revocation committed before a
+ * request is always seen by it (the security rule: authorize with the current role and state).
+ */
+export function userLoader<DB extends IdentityTables>(
+  db: Kysely<DB>,
+): (userId: string) => Promise<SignedInUser | undefined> {
+  const repository = new IdentityRepository(db);
+  type Lookup = {
+    id: string;
+    resolve(u: SignedInUser | undefined): void;
+    reject(e: unknown): void;
+  };
+  const batcher = new Batcher<Lookup>(
+    async (lookups) => {
+      try {
+        // Only UUIDs reach the query: one malformed id must not fail the others' lookups.
+        const ids = new Set(lookups.map((l) => l.id.toLowerCase()).filter((id) => UUID.test(id)));
+        const rows = await repository.findByIds([...ids]);
+        const byId = new Map(rows.map((r) => [r.id.toLowerCase(), r]));
+        for (const l of lookups) l.resolve(byId.get(l.id.toLowerCase()));
+      } catch (error) {
+        for (const l of lookups) l.reject(error);
+      }
+    },
+    256,
+    0,
+  );
+  return (userId) =>
+    new Promise((resolve, reject) => batcher.push({ id: userId, resolve, reject }));
+}
 export { hashPassword } from './password.js';
 export type { IdentityTables } from './tables.js';
 export { createMailer, identityServices, type IdentityServiceDeps } from './services.js';

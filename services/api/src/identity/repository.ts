@@ -125,6 +125,14 @@ export class IdentityRepository<DB extends IdentityTables = IdentityTables> {
     return this.users().where('u.id', '=', id).executeTakeFirst();
   }
 
+  /** The users (not deleted) of these ids, in one query (the auth guard's batched loader). */
+  findByIds(ids: readonly string[]): Promise<UserRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.users()
+      .where('u.id', 'in', [...ids])
+      .execute();
+  }
+
   /** The user, its row locked until the transaction ends (use on a transaction's repository). */
   findByIdForUpdate(id: string): Promise<UserRow | undefined> {
     return this.users()

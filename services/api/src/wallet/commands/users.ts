@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { Batcher } from '@filiere/event-store';
 import { NotFoundError } from '@filiere/platform';
 import type { SignedInUser } from '../../kernel/actor.js';
 import type { Actor, RecipientStatus } from '../domain/index.js';
@@ -43,36 +44,66 @@ function toUser(row: Record<string, unknown>): WalletUser {
   };
 }
 
+interface Lookup {
+  ids: string[];
+  includeDeleted: boolean;
+  resolve(users: WalletUser[]): void;
+  reject(error: unknown): void;
+}
+
+/** One lookup batcher per pool (or transaction): lookups of one pool go together. */
+const batchers = new WeakMap<object, Batcher<Lookup>>();
+
 /**
- * Finds users (not deleted, unless `includeDeleted`) by user id or wallet id, in one query.
- * Ids that are not UUIDs match nothing (and never reach PostgreSQL's uuid cast).
+ * Finds users (not deleted, unless `includeDeleted`) by user id or wallet id. Ids that are not
+ * UUIDs match nothing (and never reach PostgreSQL's uuid cast). The lookups asked while one is
+ * in flight (or in the same turn of the event loop) go together in the next query, one round
+ * trip per batch of transfers: each caller still reads rows from a query sent after it asked,
+ * so a recipient deactivated or deleted before the call is seen as such.
  */
-export async function findWalletUsers(
+export function findWalletUsers(
   db: Kysely<WalletDb>,
   ids: string[],
   options: { includeDeleted?: boolean } = {},
 ): Promise<WalletUser[]> {
   const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
-  if (wanted.length === 0) return [];
-  let query = db.selectFrom('users as u').innerJoin('roles as r', 'r.id', 'u.role_id');
-  if (!options.includeDeleted) query = query.where('u.deleted_at', 'is', null);
-  const rows = await query
-    .where((eb) => eb.or([eb('u.id', 'in', wanted), eb('u.wallet_id', 'in', wanted)]))
-    .select([
-      'u.id',
-      'r.code as role_code',
-      'u.wallet_id',
-      'u.cluster_id',
-      'u.firstname',
-      'u.lastname',
-      'u.phone',
-      'u.momo_account_number',
-      'u.bank_account_number',
-      'u.is_active',
-      'u.deleted_at',
-    ])
-    .execute();
-  return rows.map(toUser);
+  if (wanted.length === 0) return Promise.resolve([]);
+  let batcher = batchers.get(db);
+  if (!batcher) {
+    batcher = new Batcher<Lookup>((lookups) => lookUp(db, lookups), 256, 0);
+    batchers.set(db, batcher);
+  }
+  const includeDeleted = options.includeDeleted ?? false;
+  return new Promise((resolve, reject) =>
+    batcher.push({ ids: wanted, includeDeleted, resolve, reject }),
+  );
+}
+
+/** One query for a batch of lookups (deleted users read when one asks for them). */
+async function lookUp(db: Kysely<WalletDb>, lookups: Lookup[]): Promise<void> {
+  try {
+    const ids = [...new Set(lookups.flatMap((l) => l.ids))];
+    const { rows } = await sql<Record<string, unknown>>`
+      select u.id, r.code as role_code, u.wallet_id, u.cluster_id, u.firstname, u.lastname,
+        u.phone, u.momo_account_number, u.bank_account_number, u.is_active, u.deleted_at
+      from users u join roles r on r.id = u.role_id
+      where (u.id = any(${ids}::uuid[]) or u.wallet_id = any(${ids}::uuid[]))
+        and (${lookups.some((l) => l.includeDeleted)} or u.deleted_at is null)`.execute(db);
+    const users = rows.map(toUser);
+    for (const l of lookups) {
+      const mine = new Set(l.ids);
+      l.resolve(
+        users.filter(
+          (u) =>
+            (l.includeDeleted || !u.deleted) &&
+            // PostgreSQL writes uuids in lower case, as `wanted` holds them.
+            (mine.has(u.id) || mine.has(u.walletId)),
+        ),
+      );
+    }
+  } catch (error) {
+    for (const l of lookups) l.reject(error);
+  }
 }
 
 /** The user a user id or wallet id designates, among `users`. */
