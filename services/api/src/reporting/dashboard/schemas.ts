@@ -22,7 +22,6 @@ import { z } from 'zod';
  * Money is integer F CFA; quantities are tonnes with at most three decimals (integer kg / 1000).
  */
 
-const REQUIRED = 'Ce champ est obligatoire';
 const INVALID_DATE = 'Date invalide (format AAAA-MM-JJ)';
 
 /** The spec's date-range presets (§2.11): Aujourd'hui, Semaine passée, Mois passé, Année passée, Depuis le début. */
@@ -65,7 +64,7 @@ export const contractsStatsQuery = z
   });
 export type ContractsStatsQuery = z.infer<typeof contractsStatsQuery>;
 
-export const statsParams = z.object({ id: z.guid({ message: REQUIRED }) });
+export const statsParams = z.object({ id: z.guid({ message: 'Identifiant invalide' }) });
 
 /** One month of a chart: `month` is 'YYYY-MM' (the web labels it Jan … Déc). */
 export const purchasesPoint = z.object({ month: z.string(), tonnes: z.number() });
