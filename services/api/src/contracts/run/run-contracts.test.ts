@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { createLogger, narrowDb, parseConfig } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { catalogueDecoder, catchUp } from '@filiere/projections';
+import { catalogueDecoder, catchUp, type PushMessage } from '@filiere/projections';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
 import type { Database } from '../../database.js';
@@ -272,6 +272,39 @@ describe('run contracts', () => {
     await drain();
     expect((await progress(aggregator, third.runId)).json()).toMatchObject({ completed: 2 });
     expect(await allEventsCount()).toBe(before);
+  });
+
+  it('a run of many contracts is settled as one batch and pushes its progress once, with the run’s count', async () => {
+    const ids = [
+      await deliveredContract(30_000),
+      await deliveredContract(40_000),
+      await deliveredContract(50_000),
+    ];
+    await project();
+    const { runId } = (await run(aggregator, ids)).json();
+    const pushed: PushMessage[] = [];
+    const runner = new ContractRunRunner(
+      narrowDb<RunTables & WalletJobsTables>()(db()),
+      app.contracts.settler,
+      async (messages) => {
+        pushed.push(...messages);
+      },
+      createLogger('silent', false),
+    );
+    expect(await runner.runDue()).toBe(3);
+    expect(await runner.runDue()).toBe(0);
+    // One push for the batch (not one per contract: a run of 10,000 would send 10,000).
+    expect(pushed).toEqual([
+      {
+        type: 'contracts.run',
+        userIds: [aggregator.id],
+        data: { runId, contractId: ids[2], status: 'COMPLETED', done: 3, total: 3 },
+      },
+    ]);
+    expect((await progress(aggregator, runId)).json()).toMatchObject({
+      status: 'DONE',
+      completed: 3,
+    });
   });
 
   it('the same Idempotency-Key answers the same run', async () => {
