@@ -60,12 +60,12 @@ export type GrowersStatsAnswer = z.infer<typeof growersStatsAnswer>;
 export const clusterQuery = z.object({ clusterId });
 
 /**
- * The six transaction cards, over the wallet movements that SUCCEEDED, attributed to the
- * cluster of the user who initiated them (as that user's cluster is now):
- * countDebit/totalDebit: withdrawals to mobile money or bank (DEBIT);
- * countSupplies/totalSupplies: wallet supplies (SUPPLY: mobile money, card, bank);
- * countTransfer/totalTransfer: transfers between wallets (TRANSFER, the contracts'
- * settlements' payments to growers included). Totals are integer F CFA.
+ * The six transaction cards, summed over the wallets whose owner is in the cluster picked
+ * (identity's cluster of the user now), or over every wallet — the wallet's own
+ * `transaction/stats` figures: countDebit/totalDebit: withdrawals debited (WithdrawalDebited,
+ * mobile money or bank); countSupplies/totalSupplies: supplies credited (SupplyCredited: mobile
+ * money, card, bank); countTransfer/totalTransfer: transfers sent between wallets (TransferSent;
+ * contract settlements are hold settlements, not transfers). Totals are integer F CFA.
  */
 export const transactionsStatsAnswer = z.object({
   countDebit: z.number().int(),
