@@ -64,7 +64,8 @@ export type PlannedOp = Delivery &
       }
     | {
         /**
-         * An aggregator's delivery contract step: `create` one for a grower of its cluster
+         * An aggregator's delivery contract step (with nothing at that stage, the step before:
+         * run → deliver → create): `create` one for a grower of its cluster
          * (tonnes with three decimals, F), `deliver` (record the weighed delivery of a
          * confirmed one: a share of the contracted kg, sometimes more), `run` delivered ones,
          * or `cancel` an open one (sometimes a delivered one: refused). Runs are `single`
@@ -187,7 +188,7 @@ export class ClientPlan {
         return {
           ...delivery,
           kind,
-          action: a < 0.35 ? 'create' : a < 0.6 ? 'deliver' : a < 0.88 ? 'run' : 'cancel',
+          action: a < 0.25 ? 'create' : a < 0.55 ? 'deliver' : a < 0.88 ? 'run' : 'cancel',
           pick: Math.floor(b * 1e9),
           kg: between(c, 1_000, 5_000),
           amount: between(d, 10, 200) * 100,

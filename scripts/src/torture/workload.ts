@@ -310,7 +310,15 @@ export class Workload {
     const { user, routing } = base;
     const mine = (...stages: Contract['stage'][]) =>
       this.contracts.filter((c) => c.aggregatorId === user.id && stages.includes(c.stage));
-    switch (op.action) {
+    // Nothing at the drawn stage: the step before it (run → deliver → create), so contracts
+    // flow to their runs; sometimes a delivery is tried on an unconfirmed one (refused).
+    let action = op.action;
+    if (action === 'run' && !mine('delivered').length && !(op.rerun && mine('run').length))
+      action = 'deliver';
+    if (action === 'deliver' && !mine('confirmed').length && !(op.rerun && mine('created').length))
+      action = 'create';
+    if (action === 'cancel' && !mine('created', 'confirmed', 'delivered').length) action = 'create';
+    switch (action) {
       case 'create': {
         const growers = this.options.population.members.filter(
           (m) => m.cluster === user.cluster && m.plotId,
