@@ -62,6 +62,8 @@ export interface PushPayloads {
   };
   /** My dashboard's figures changed (reporting's dashboard projector, after its write). */
   'reporting.dashboard': null;
+  /** The reporting board's figures changed (reporting's board projector; to super admins). */
+  'reporting.board': null;
 }
 
 export type PushType = keyof PushPayloads;
@@ -127,6 +129,8 @@ export const INVALIDATIONS: { [T in PushType]: (data: PushPayloads[T]) => QueryK
   'contracts.run': () => [['contracts'], ...WALLET],
   // The dashboard's cards and charts (features/reporting/dashboard, keys under 'dashboard').
   'reporting.dashboard': () => [['dashboard']],
+  // The super admin's reporting board (features/reporting/board, keys under 'reporting').
+  'reporting.board': () => [['reporting']],
 };
 
 function isPushType(type: string): type is PushType {
