@@ -43,6 +43,33 @@ export interface InputSmartRow {
   meta: { quantity: string; remaining: string; amount: number; fertilizer: string };
 }
 
+/** One input supply contract (FOURNITURE_INTRANT): ShowContratIntrant's data. */
+export interface InputSupplyDetail {
+  id: string;
+  reference: string;
+  /** ACTIVE | BANNED */
+  status: string;
+  createdAt: string;
+  season: { id: number; label: string; fromDate: string; toDate: string };
+  industrial: { userId: string; firstname: string; lastname: string; phone: string | null };
+  provider: { userId: string; firstname: string; lastname: string; phone: string | null };
+  fertilizer: { label: string; type: string };
+  /** Kg (integers). */
+  quantity: number;
+  deliveredQuantity: number;
+  /** F CFA (integers): the price per kg, the contract, delivered so far, still held, released. */
+  unitAmount: number;
+  amount: number;
+  deliveredAmount: number;
+  remainingAmount: number;
+  releasedAmount: number;
+}
+
+export const INPUT_SUPPLY_MESSAGES = {
+  notFound: 'Contrat de fourniture introuvable',
+  notYours: 'Ce contrat de fourniture ne vous appartient pas',
+} as const;
+
 export const assignmentReference = (id: number): string => `FI-${String(id).padStart(6, '0')}`;
 
 export class InputQueries {
@@ -239,6 +266,85 @@ export class InputQueries {
         };
       }),
       count: Number(total.n),
+    };
+  }
+
+  /**
+   * `contracts/input-supply/{id}`: one input supply contract (an industrial's provider
+   * assignment). Super admin and admin any; the industrial and the provider their own (403);
+   * unknown 404.
+   */
+  async supplyContract(viewer: SeasonActor, id: number): Promise<InputSupplyDetail> {
+    const r = await this.db
+      .selectFrom('season_input_providers as sip')
+      .innerJoin('seasons as s', 's.id', 'sip.season_id')
+      .innerJoin('users as i', 'i.id', 'sip.industrial_user_id')
+      .innerJoin('users as p', 'p.id', 'sip.provider_user_id')
+      .innerJoin('fertilizers as f', 'f.id', 'sip.fertilizer_id')
+      .innerJoin('fertilizer_types as ft', 'ft.id', 'sip.type_id')
+      .select([
+        'sip.id',
+        'sip.status',
+        'sip.created_at',
+        'sip.quantity_kg',
+        'sip.unit_amount',
+        'sip.amount',
+        'sip.delivered_amount',
+        'sip.released_amount',
+        'sip.industrial_user_id',
+        'sip.provider_user_id',
+        's.id as season_id',
+        's.label as season_label',
+        sql<string>`to_char(s.from_date, 'YYYY-MM-DD')`.as('from_date'),
+        sql<string>`to_char(s.to_date, 'YYYY-MM-DD')`.as('to_date'),
+        'i.firstname as i_firstname',
+        'i.lastname as i_lastname',
+        'i.phone as i_phone',
+        'p.firstname as p_firstname',
+        'p.lastname as p_lastname',
+        'p.phone as p_phone',
+        'f.label as fertilizer_label',
+        'ft.label as type_label',
+      ])
+      .where('sip.id', '=', id)
+      .executeTakeFirst();
+    if (!r) throw new NotFoundError(INPUT_SUPPLY_MESSAGES.notFound);
+    const staff = viewer.role === ROLE.SUPER_ADMIN || viewer.role === ROLE.ADMIN;
+    if (
+      !staff &&
+      !(viewer.role === ROLE.INDUSTRIAL && r.industrial_user_id === viewer.userId) &&
+      !(viewer.role === ROLE.INPUT_PROVIDER && r.provider_user_id === viewer.userId)
+    ) {
+      throw new ForbiddenError(INPUT_SUPPLY_MESSAGES.notYours);
+    }
+    const unit = Number(r.unit_amount);
+    const delivered = Number(r.delivered_amount);
+    return {
+      id: String(r.id),
+      reference: assignmentReference(r.id),
+      status: r.status,
+      createdAt: new Date(r.created_at).toISOString(),
+      season: { id: r.season_id, label: r.season_label, fromDate: r.from_date, toDate: r.to_date },
+      industrial: {
+        userId: r.industrial_user_id,
+        firstname: r.i_firstname,
+        lastname: r.i_lastname,
+        phone: r.i_phone,
+      },
+      provider: {
+        userId: r.provider_user_id,
+        firstname: r.p_firstname,
+        lastname: r.p_lastname,
+        phone: r.p_phone,
+      },
+      fertilizer: { label: r.fertilizer_label, type: r.type_label },
+      quantity: Number(r.quantity_kg),
+      deliveredQuantity: unit > 0 ? Math.floor(delivered / unit) : 0,
+      unitAmount: unit,
+      amount: Number(r.amount),
+      deliveredAmount: delivered,
+      remainingAmount: r.status === 'ACTIVE' ? Math.max(0, Number(r.amount) - delivered) : 0,
+      releasedAmount: Number(r.released_amount),
     };
   }
 }

@@ -121,6 +121,35 @@ const smartRow = z.object({
   }),
 });
 
+const person = z.object({
+  userId: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  phone: z.string().nullable(),
+});
+const supplyDetail = z.object({
+  id: z.string(),
+  reference: z.string(),
+  status: z.string(),
+  createdAt: z.string(),
+  season: z.object({
+    id: z.number().int(),
+    label: z.string(),
+    fromDate: z.string(),
+    toDate: z.string(),
+  }),
+  industrial: person,
+  provider: person,
+  fertilizer: z.object({ label: z.string(), type: z.string() }),
+  quantity: z.number().int(),
+  deliveredQuantity: z.number().int(),
+  unitAmount: z.number().int(),
+  amount: z.number().int(),
+  deliveredAmount: z.number().int(),
+  remainingAmount: z.number().int(),
+  releasedAmount: z.number().int(),
+});
+
 const actorOf = (user: SignedInUser): SeasonActor => ({ userId: user.id, role: user.role_code });
 
 export function inputRoutes(
@@ -252,6 +281,22 @@ export function inputRoutes(
     },
     async (request) =>
       queries.smarts(actorOf(request.actor!), request.params.userId, request.query),
+  );
+
+  app.get(
+    '/contracts/input-supply/:id',
+    {
+      schema: {
+        tags: ['contracts'],
+        security,
+        summary:
+          'Un contrat de fourniture d’intrants (ShowContratIntrant) : saison, agrégateur, fournisseur, engrais, quantités et montants ; super admin et admin tous, l’agrégateur et le fournisseur le leur',
+        params: z.object({ id }),
+        response: { 200: supplyDetail },
+      },
+      ...guard(INPUT_ROUTE_ROLES.smarts),
+    },
+    async (request) => queries.supplyContract(actorOf(request.actor!), request.params.id),
   );
 }
 

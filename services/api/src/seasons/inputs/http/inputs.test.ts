@@ -319,6 +319,41 @@ describe('season input providers API (real PostgreSQL)', () => {
     ).toBe(200);
   });
 
+  it('contracts/input-supply/{id}: the detail for staff, its industrial and its provider only', async () => {
+    await project();
+    const row = await db()
+      .selectFrom('season_input_providers')
+      .select(['id', 'provider_user_id', 'quantity_kg', 'amount'])
+      .where('industrial_user_id', '=', aggregator.id)
+      .where('provider_user_id', '=', supplier.id)
+      .executeTakeFirstOrThrow();
+    const url = `/api/contracts/input-supply/${row.id}`;
+    const own = await call(aggregator, 'GET', url);
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json()).toMatchObject({
+      id: String(row.id),
+      reference: `FI-${String(row.id).padStart(6, '0')}`,
+      status: 'ACTIVE',
+      season: { label: DEMO_SEASON_LABEL, fromDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) },
+      industrial: { userId: aggregator.id },
+      provider: { userId: supplier.id },
+      fertilizer: { label: expect.any(String), type: expect.any(String) },
+      quantity: Number(row.quantity_kg),
+      amount: Number(row.amount),
+      remainingAmount: Number(row.amount),
+    });
+    expect((await call(supplier, 'GET', url)).statusCode).toBe(200);
+    expect((await call(admin, 'GET', url)).statusCode).toBe(200);
+    const other = await call(second, 'GET', url);
+    expect(other.statusCode).toBe(403);
+    expect(other.json().message).toBe('Ce contrat de fourniture ne vous appartient pas');
+    expect((await call(plast, 'GET', url)).statusCode).toBe(403);
+    const unknown = await call(admin, 'GET', '/api/contracts/input-supply/999999');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe('Contrat de fourniture introuvable');
+    expect((await call(admin, 'GET', '/api/contracts/input-supply/abc')).statusCode).toBe(400);
+  });
+
   it('the ban releases the hold, frees the line, and twice is a 409', async () => {
     const list = (
       await call(aggregator, 'GET', `/api/user-cluster-input-provider/${linkId}/input-providers`)
