@@ -88,6 +88,7 @@ describe('menu entries follow the route files', () => {
       'contractBatches',
       'inputAdvanceContracts',
       'carriageContracts',
+      'inputSupplyContracts',
       'cooperatives',
       'carriers',
       'inputProviders',

@@ -26,7 +26,7 @@ import {
   type DeliveryContract,
 } from '../api/delivery-contracts.js';
 import { STATUS_KIND, contractActions } from '../model/statuses.js';
-import { ContractPdfButton } from '../../pdf/index.js';
+import { ContractPdfButton, GrowerStatementButton } from '../../pdf/index.js';
 import { RecordDeliveryModal } from './RecordDeliveryModal.js';
 
 const money = (amount: number | null | undefined) =>
@@ -204,6 +204,8 @@ function ContractDetail({ contract: c, me }: { contract: DeliveryContract; me: U
         </Group>
         <Group gap="sm">
           <ContractPdfButton contractId={c.id} />
+          {/* The grower's statement (relevé): everyone who reads the contract reaches its grower. */}
+          <GrowerStatementButton growerId={c.growerId} />
           {can.confirm && (
             <Button
               leftSection={<IconCheck size={16} aria-hidden />}
