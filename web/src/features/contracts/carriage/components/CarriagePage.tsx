@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import dayjs from 'dayjs';
 import { Alert, Button, Group, Select, Stack, Text, Textarea } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -31,6 +32,7 @@ import {
   payCarriageContract,
   type CarriageRow,
 } from '../api/carriage.js';
+import { parseDay } from '../../delivery/model/contract-form.js';
 import { CARRIAGE_STATUSES, type CarriageSearch, type CarriageStatus } from '../model/search.js';
 
 const BADGE: Record<CarriageStatus, BadgeKind> = {
@@ -198,7 +200,22 @@ function CreateCarriageForm({ onDone }: { onDone: () => void }) {
   const [debounced] = useDebouncedValue(q, 300);
   const carriers = useQuery(carrierChoicesQuery(debounced));
   const carrierId = useWatch({ control: form.control, name: 'carrierId' });
-  const chosen = carriers.data?.data.find((c) => c.id === carrierId);
+  // The picked carrier is kept: once picked, the search box shows its label, and the search
+  // for that label no longer returns it (its vehicles must stay offered).
+  type CarrierChoice = NonNullable<typeof carriers.data>['data'][number];
+  const [picked, setPicked] = useState<CarrierChoice | undefined>(undefined);
+  const chosen =
+    carriers.data?.data.find((c) => c.id === carrierId) ??
+    (picked?.id === carrierId ? picked : undefined);
+  const carrierLabel = (c: CarrierChoice) =>
+    `${c.user.lastname} ${c.user.firstname}${c.user.phone ? ` · ${c.user.phone}` : ''}`;
+  const carrierOptions = (carriers.data?.data ?? []).map((c) => ({
+    value: c.id,
+    label: carrierLabel(c),
+  }));
+  if (chosen && !carrierOptions.some((o) => o.value === chosen.id)) {
+    carrierOptions.unshift({ value: chosen.id, label: carrierLabel(chosen) });
+  }
   const [refused, setRefused] = useState<{ message: string; short: boolean } | null>(null);
   const create = useMutation({
     mutationFn: (values: Values) =>
@@ -250,12 +267,10 @@ function CreateCarriageForm({ onDone }: { onDone: () => void }) {
               searchValue={q}
               onSearchChange={setQ}
               nothingFoundMessage={t('carriage.create.noCarrier')}
-              data={(carriers.data?.data ?? []).map((c) => ({
-                value: c.id,
-                label: `${c.user.lastname} ${c.user.firstname}${c.user.phone ? ` · ${c.user.phone}` : ''}`,
-              }))}
+              data={carrierOptions}
               value={field.value || null}
               onChange={(value) => {
+                setPicked(carriers.data?.data.find((c) => c.id === value));
                 field.onChange(value ?? '');
                 form.setValue('vehicleId', '');
               }}
@@ -288,8 +303,10 @@ function CreateCarriageForm({ onDone }: { onDone: () => void }) {
             <DateField
               label={t('carriage.create.transportDate')}
               required
+              // Typed day first (DD/MM/YYYY), as the other date fields.
+              dateParser={parseDay}
               value={field.value ?? null}
-              onChange={(value) => field.onChange(value ? new Date(value) : undefined)}
+              onChange={(value) => field.onChange(value ? dayjs(value).toDate() : undefined)}
               error={fieldState.error?.message}
             />
           )}
