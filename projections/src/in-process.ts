@@ -5,6 +5,7 @@ import type { Logger } from '@filiere/platform';
 import { listenChannel, type Listener } from './pg-listen.js';
 import type { Projector } from './projector.js';
 import { catchUp, type RunOptions } from './runner.js';
+import { skipIrrelevantAll } from './checkpoints.js';
 
 export interface InProcessOptions<
   DB extends ProjectionTables = ProjectionTables,
@@ -83,8 +84,36 @@ export function startInProcessProjections<DB extends ProjectionTables>(
     return state.running;
   };
 
+  // One statement per wake-up settles every projector with nothing of its types to apply
+  // (skipIrrelevantAll); only the others run their batches. Wake-ups during it coalesce.
+  let probing: Promise<void> | undefined;
+  let probeAgain = false;
+  const runAll = (names?: Set<string>) => {
+    for (const s of states) if (!s.retry && (!names || names.has(s.projector.name))) void run(s);
+  };
   const wake = () => {
-    for (const s of states) if (!s.retry) void run(s);
+    if (closed) return;
+    if (probing) {
+      probeAgain = true;
+      return;
+    }
+    probing = (async () => {
+      do {
+        probeAgain = false;
+        const idle = states.filter((s) => !s.running && !s.retry).map((s) => s.projector);
+        // Those running already go round once more (they see the new events).
+        for (const s of states) if (s.running) void run(s);
+        if (!idle.length) continue;
+        try {
+          runAll(await skipIrrelevantAll(opts.db, idle));
+        } catch (error) {
+          opts.logger.warn({ err: error }, 'projections: probe failed; running every projector');
+          runAll();
+        }
+      } while (probeAgain && !closed);
+    })().finally(() => {
+      probing = undefined;
+    });
   };
   let listener: Listener | undefined;
   if (opts.databaseUrl) {
