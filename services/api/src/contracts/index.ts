@@ -56,4 +56,4 @@ export {
   DeliveryContractCommands,
   type ContractFactsTables,
 } from './commands/delivery-contract-commands.js';
-export { runPayoutId } from './run/settle-contract.js';
+export { ContractSettler, runPayoutId, type SettleFactsTables } from './run/settle-contract.js';
