@@ -108,6 +108,19 @@ const accountRow = z.object({
   availableBalance: z.number(),
 });
 
+/**
+ * Whether `actor` reads every wallet: the administrators, and the platform's auditor — a
+ * ROLE_ACCOUNTING account outside any organisation. An organisation's accountant (staff an
+ * aggregator or an SFD names) reads its own wallet and its organisation's members' only.
+ */
+export function readsEveryWallet(actor: {
+  role_code: string;
+  organization_id: string | null;
+}): boolean {
+  if (actor.role_code === ROLE.ACCOUNTING) return actor.organization_id === null;
+  return HISTORY_READERS_OF_ANY_WALLET.includes(actor.role_code as RoleCode);
+}
+
 /** The owner of `walletId` (404 when no user holds it); 403 unless the caller may read it. */
 async function readableWallet(
   db: Kysely<HistoryDb>,
@@ -117,11 +130,15 @@ async function readableWallet(
   const actor = request.actor!;
   const owner = await db
     .selectFrom('users')
-    .select(['firstname', 'lastname'])
+    .select(['firstname', 'lastname', 'organization_id'])
     .where(sql<string>`wallet_id::text`, '=', walletId)
     .executeTakeFirst();
-  const mayReadAny = HISTORY_READERS_OF_ANY_WALLET.includes(actor.role_code as RoleCode);
-  if (String(actor.wallet_id) !== walletId && !mayReadAny) {
+  const own = String(actor.wallet_id) === walletId;
+  const organisationOf =
+    actor.role_code === ROLE.ACCOUNTING &&
+    actor.organization_id !== null &&
+    owner?.organization_id === actor.organization_id;
+  if (!own && !organisationOf && !readsEveryWallet(actor)) {
     throw new ForbiddenError('Ce portefeuille ne vous appartient pas');
   }
   if (!owner) throw new NotFoundError('Portefeuille introuvable');
@@ -230,7 +247,7 @@ export const registerWalletHistory: HttpRegistration = async (app) => {
             tags,
             security,
             summary:
-              'Les portefeuilles et leurs titulaires, recherche par nom, e-mail ou téléphone (administrateurs et auditeur)',
+              'Les portefeuilles et leurs titulaires, recherche par nom, e-mail ou téléphone (administrateurs et auditeur ; le comptable d’une organisation : ceux de ses membres)',
             querystring: accountsQuery,
             response: { 200: listOf(accountRow) },
           },
@@ -239,6 +256,7 @@ export const registerWalletHistory: HttpRegistration = async (app) => {
         },
         async (request) => {
           const { q, page, limit } = request.query;
+          const actor = request.actor!;
           let query = db
             .selectFrom('users')
             .innerJoin('roles', 'roles.id', 'users.role_id')
@@ -246,6 +264,10 @@ export const registerWalletHistory: HttpRegistration = async (app) => {
               j.on(sql`wallet_balances.wallet_id`, '=', sql`users.wallet_id::text`),
             )
             .where('users.deleted_at', 'is', null);
+          // An organisation's accountant: its organisation's members only.
+          if (!readsEveryWallet(actor)) {
+            query = query.where('users.organization_id', '=', actor.organization_id ?? '');
+          }
           if (q) {
             const like = likePattern(q);
             query = query.where((eb) =>

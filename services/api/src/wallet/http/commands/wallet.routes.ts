@@ -11,7 +11,10 @@ import {
   idSchema,
   transferBody,
 } from './schemas.js';
-import { ROLE } from '../../../kernel/roles.js';
+import { ROLE, ROLE_CODES } from '../../../kernel/roles.js';
+
+/** Who moves money from its own wallet: every role but the read-only auditor (ROLE_ACCOUNTING). */
+const MONEY_COMMAND_ROLES = ROLE_CODES.filter((role) => role !== ROLE.ACCOUNTING);
 
 const key = (headers: { 'idempotency-key'?: string }) => headers['idempotency-key'];
 
@@ -29,7 +32,7 @@ export function registerWalletCommandRoutes(app: FastifyInstance, deps: WalletDe
         headers: idempotencyHeaders,
         body: transferBody.extend({ amount }),
       },
-      preHandler: app.authenticate,
+      preHandler: app.requireRoles(...MONEY_COMMAND_ROLES),
     },
     async (request, reply) => {
       const result = await makeTransfer(deps, request.actor!, request.body, key(request.headers));
@@ -47,7 +50,7 @@ export function registerWalletCommandRoutes(app: FastifyInstance, deps: WalletDe
         params: z.object({ id: idSchema.describe('My user id or wallet id') }),
         body: debitBody.extend({ amount }),
       },
-      preHandler: app.authenticate,
+      preHandler: app.requireRoles(...MONEY_COMMAND_ROLES),
     },
     async (request, reply) => {
       const result = await makeWithdrawal(
