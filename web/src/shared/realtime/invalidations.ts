@@ -64,6 +64,8 @@ export interface PushPayloads {
   'reporting.dashboard': null;
   /** The reporting board's figures changed (reporting's board projector; to super admins). */
   'reporting.board': null;
+  /** The ledger's hash chain was found BROKEN (reporting's audit; to super admins and the auditor). */
+  'audit.integrity': { status: 'BROKEN'; brokenAt: number };
 }
 
 export type PushType = keyof PushPayloads;
@@ -131,6 +133,8 @@ export const INVALIDATIONS: { [T in PushType]: (data: PushPayloads[T]) => QueryK
   'reporting.dashboard': () => [['dashboard']],
   // The super admin's reporting board (features/reporting/board, keys under 'reporting').
   'reporting.board': () => [['reporting']],
+  // The auditor's integrity panel (features/reporting/audit, keys under 'audit').
+  'audit.integrity': () => [['audit']],
 };
 
 function isPushType(type: string): type is PushType {
