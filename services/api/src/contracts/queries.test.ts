@@ -6,6 +6,7 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import type { Database } from '../database.js';
 import type { SignedInUser } from '../kernel/actor.js';
 import { ROLE } from '../kernel/roles.js';
+import { seedUser } from '../identity/test-support.js';
 import { ContractQueries, type ContractQueryTables } from './queries.js';
 
 /**
@@ -90,5 +91,59 @@ describe('contract queries: dates', () => {
     // A cooperative that is not the grower's (the grower here has none) does not read it.
     const cooperative = { id: randomUUID(), role_code: ROLE.FARMER_ORGANIZATION } as SignedInUser;
     await expect(queries.byId(cooperative, id)).rejects.toMatchObject({ statusCode: 403 });
+  });
+
+  it('the admins’ list (contracts/delivery-contract) searches the reference and the grower’s names', async () => {
+    const db = testDb.db as Kysely<Database>;
+    const growers = [await seedUser(db, ROLE.GROWER), await seedUser(db, ROLE.GROWER)];
+    const names = await db
+      .selectFrom('users')
+      .select(['id', 'firstname', 'lastname'])
+      .where(
+        'id',
+        'in',
+        growers.map((g) => g.id),
+      )
+      .execute();
+    const ids: string[] = [];
+    for (const grower of growers) {
+      const id = randomUUID();
+      ids.push(id);
+      await db
+        .insertInto('delivery_contracts')
+        .values({
+          id,
+          reference: `LIV-${id.slice(0, 8).toUpperCase()}`,
+          parent_id: null,
+          aggregator_user_id: randomUUID(),
+          grower_id: randomUUID(),
+          grower_user_id: grower.id,
+          plot_id: randomUUID(),
+          product_type: 'CAYENNE_LISSE',
+          quantity_kg: 1_000,
+          amount: 100_000,
+          delivery_date: '2027-04-22',
+          status: 'PENDING',
+          delivered_kg: null,
+          delivered_on: null,
+          delivered_amount: null,
+          recovered_amount: null,
+          grower_net: null,
+          created_at: new Date('2026-11-22T10:00:00Z'),
+          updated_at: new Date('2026-11-22T10:00:00Z'),
+        })
+        .execute();
+    }
+    const admin = { id: randomUUID(), role_code: ROLE.ADMIN } as SignedInUser;
+    const queries = new ContractQueries(narrowDb<ContractQueryTables>()(db));
+    const search = (q: string) => queries.list(admin, { page: 1, limit: 10, filter: 'all', q });
+    const second = names.find((n) => n.id === growers[1]!.id)!;
+    const byName = await search(`${second.firstname} ${second.lastname}`);
+    expect(byName.data.map((r) => r.id)).toEqual([ids[1]]);
+    expect(byName.count).toBe(1);
+    const byReference = await search(`liv-${ids[0]!.slice(0, 8)}`);
+    expect(byReference.data.map((r) => r.id)).toEqual([ids[0]]);
+    // LIKE's own characters are searched literally.
+    expect((await search('%')).count).toBe(0);
   });
 });

@@ -185,12 +185,20 @@ export class ContractQueries {
   /** Super admin and admin: all; an aggregator: its own. Newest first, paginated. */
   async list(
     user: SignedInUser,
-    query: { page: number; limit: number; filter: ContractFilter },
+    query: { page: number; limit: number; filter: ContractFilter; q?: string | undefined },
   ): Promise<{ data: DeliveryContractRow[]; count: number }> {
     let base = this.db.selectFrom('delivery_contracts');
     if (!seesAll(user)) base = base.where('aggregator_user_id', '=', user.id);
     const status = CONTRACT_FILTERS[query.filter];
     if (status !== null) base = base.where('status', '=', status);
+    const q = query.q?.trim();
+    if (q) {
+      // The reference, or the grower's names (its user), as the aggregator's smarts search.
+      const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      base = base.where(
+        sql<boolean>`(delivery_contracts.reference || ' ' || coalesce((select u.firstname || ' ' || u.lastname from users u where u.id = delivery_contracts.grower_user_id), '')) ilike ${like}`,
+      );
+    }
     const [rows, total] = await Promise.all([
       base
         .selectAll()

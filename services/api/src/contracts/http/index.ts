@@ -241,8 +241,8 @@ export function contractRoutes(
         tags,
         security,
         summary:
-          'Contrats de livraison : tous (super admin, admin) ou les siens (agrégateur) ; filtres all/waiting/ready/executed/outtime',
-        querystring: listQuery,
+          'Contrats de livraison : tous (super admin, admin) ou les siens (agrégateur) ; filtres all/waiting/ready/executed/outtime ; q cherche la référence et le nom du producteur',
+        querystring: listQuery.extend({ q: storableString().trim().max(200).optional() }),
         response: { 200: z.object({ data: z.array(rowAnswer), count: z.number().int() }) },
       },
       preHandler: [scope.requireRoles(...CONTRACT_ROUTE_ROLES.read)],
@@ -252,6 +252,7 @@ export function contractRoutes(
         page: request.query.page,
         limit: request.query.limit,
         filter: request.query.filters,
+        q: request.query.q,
       }),
   );
 
