@@ -93,7 +93,10 @@ export const deliveryContractsQuery = (
       const owner = user.seesAll ? search.aggregator : user.id;
       if (!owner) {
         const page = toPage(
-          await api<Page<DeliveryContract>>('/contracts/delivery-contract', { query }),
+          // The admins' whole list searches too (reference, grower's names).
+          await api<Page<DeliveryContract>>('/contracts/delivery-contract', {
+            query: { ...query, q: search.q },
+          }),
         );
         return {
           count: page.count,
