@@ -105,3 +105,5 @@ export { DEMO_REFUSED_BANK_ACCOUNT } from './demo/wallet.js';
 export { requireEmptyWallet, walletBalanceOf } from './balance-of.js';
 export type { WalletDb, WalletTables } from './tables.js';
 export { widgetContentSecurity } from './providers/widget-csp.js';
+/** Balances at an instant (wallet_balance_history), for `npm run ledger:balance`. */
+export { balanceAt, type BalanceAt, type WalletHistoryTables } from './history/index.js';
