@@ -10,6 +10,7 @@ const {
   CLUSTER_MANAGER,
   SFD,
   CARRIER,
+  ACCOUNTING,
 } = ROLES;
 
 export type NavGroupKey =
@@ -90,6 +91,22 @@ export const ROUTES: NavRoute[] = [
     group: null,
     roles: 'all',
     menu: false,
+  },
+  {
+    key: 'walletStatement',
+    path: '/wallet/releve',
+    label: 'routes.walletStatement',
+    group: null,
+    roles: 'all',
+    menu: false,
+  },
+  {
+    key: 'audit',
+    path: '/audit',
+    label: 'routes.audit',
+    group: null,
+    roles: [SUPER_ADMIN, ADMIN, ACCOUNTING],
+    menu: true,
   },
   {
     key: 'profile',
