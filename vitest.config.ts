@@ -3,6 +3,16 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /** The short bank test starts its own PostgreSQL, Redis, 2 APIs and 2 workers under faults. */
 const BANK_TEST = 'scripts/src/torture/**/*.test.ts';
 
+/** Files run side by side in the suite: 2, or TEST_MAX_WORKERS (a whole number from 1). */
+function testWorkers(): number {
+  const raw = process.env.TEST_MAX_WORKERS;
+  if (raw === undefined || raw === '') return 2;
+  if (!/^[1-9][0-9]*$/.test(raw)) {
+    throw new Error(`TEST_MAX_WORKERS must be a whole number from 1, not "${raw}"`);
+  }
+  return Number(raw);
+}
+
 export default defineConfig({
   test: {
     exclude: [...configDefaults.exclude, '**/dist/**'],
@@ -29,7 +39,8 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
           // Vitest's default on 2 cores is one file at a time (cores − 1); most files wait on
           // PostgreSQL, a server or Chromium rather than compute, so two run side by side.
-          maxWorkers: 2,
+          // TEST_MAX_WORKERS tries another figure on a given machine without editing this file.
+          maxWorkers: testWorkers(),
         },
       },
       {
