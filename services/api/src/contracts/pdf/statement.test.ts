@@ -160,7 +160,8 @@ describe('grower statement PDF', () => {
     const url = `/api/contracts/statement-download/${growerId}?from=2026-01-01&to=${today}`;
     expect((await get(grower, url)).statusCode).toBe(200);
     expect((await get(aggregator, url)).statusCode).toBe(200);
-    if (cooperative) expect((await get(cooperative, url)).statusCode).toBe(200);
+    expect(cooperative, 'the demo grower has a cooperative').toBeDefined();
+    expect((await get(cooperative!, url)).statusCode).toBe(200);
     const otherAggregator = await get(stranger, url);
     expect(otherAggregator.statusCode).toBe(403);
     const another = await get(otherGrower, url);
