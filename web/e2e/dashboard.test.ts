@@ -40,7 +40,8 @@ const figure = async (page: Page, name: string): Promise<number> =>
  * Tableau de bord and Reporting (issue 15 items 1, 2, 5) on one server: the demo aggregator
  * signs in and lands on its dashboard with the demo's figures; switching presets changes the
  * URL and refetches; a delivered contract run through the API turns into one more executed
- * contract on the open page, without a reload (the reporting.dashboard push); the super admin
+ * contract on the open page, without a reload (the reporting.dashboard push); the SFD, the
+ * cooperative and the input provider get their own dashboards; the super admin
  * reads the reporting board for one cluster and downloads it as an .xlsx; an unknown address
  * shows 'Page introuvable' inside the layout with its way back. Every screen axe-checked.
  */
@@ -184,6 +185,30 @@ describe.skipIf(missing !== null)(
         await aggregator.evaluate(() => (window as unknown as { noReload?: boolean }).noReload),
       ).toBe(true);
       await check(aggregator, 'dashboard-aggregator-live');
+    });
+
+    it('gives the SFD, the cooperative and the input provider a dashboard of their own', async () => {
+      // The SFD: its social financings (the demo's one) and what is still owed to it.
+      const sfd = await signIn('sfd@demo.filiere.bj');
+      await sfd.getByRole('heading', { name: 'Financements sociaux' }).waitFor();
+      await sfd.getByTestId('card-outstanding').waitFor();
+      expect(await figure(sfd, 'principal')).toBeGreaterThan(0);
+      expect(await sfd.getByTestId('card-waitingDelivery').count()).toBe(0);
+      await check(sfd, 'dashboard-sfd');
+      await sfd.close();
+      // The cooperative: its growers' contracts, payments and debts.
+      const cooperative = await signIn('cooperative@demo.filiere.bj');
+      await cooperative.getByRole('heading', { name: 'Mes contrats de livraison' }).waitFor();
+      await cooperative.getByTestId('card-totalContracts').waitFor();
+      await cooperative.getByTestId('card-total').waitFor();
+      await check(cooperative, 'dashboard-cooperative');
+      await cooperative.close();
+      // No figure of its own: said so, with the way to its wallet.
+      const provider = await signIn('fournisseur@demo.filiere.bj');
+      await provider.getByText('Aucun chiffre à afficher pour votre rôle').waitFor();
+      await provider.getByRole('link', { name: 'Ouvrir Mon Wallet' }).waitFor();
+      await check(provider, 'dashboard-provider');
+      await provider.close();
     });
 
     it("shows the super admin's reporting for one cluster and downloads it", async () => {

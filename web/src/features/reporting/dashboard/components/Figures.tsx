@@ -86,7 +86,7 @@ function Charts({
           name="purchases"
           title={t(purchasesTitle, { year })}
           unit={t('charts.tonnes')}
-          bars={yearBars(data?.purchases ?? [], (p) => p.tonnes, year, months)}
+          bars={yearBars(data?.purchases ?? [], (p) => p.tonnes, year, months, data?.range.to)}
           format={(v) => formatTonnes(v, lang)}
           color="#2b8a3e"
         />
@@ -95,7 +95,7 @@ function Charts({
         name="debts"
         title={t('charts.debts', { year })}
         unit={t('charts.fcfa')}
-        bars={yearBars(data?.debts ?? [], (p) => p.amount, year, months)}
+        bars={yearBars(data?.debts ?? [], (p) => p.amount, year, months, data?.range.to)}
         format={formatMoney}
         color="#e8590c"
       />

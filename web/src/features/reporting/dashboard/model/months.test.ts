@@ -34,6 +34,15 @@ describe('chart months', () => {
     expect(bars[2]!.value).toBe(0);
     expect(bars[11]).toEqual({ month: 'Déc', key: '2026-12', value: 5 });
   });
+  it('leave the months after the range at 0', () => {
+    const points = [
+      { month: '2026-10', amount: 10 },
+      { month: '2026-11', amount: 20 },
+      { month: '2026-12', amount: 20 },
+    ];
+    const bars = yearBars(points, (p) => p.amount, 2026, MONTHS_FR, '2026-11-23');
+    expect(bars.map((b) => b.value).slice(9)).toEqual([10, 20, 0]);
+  });
   it("offer the series' years, newest first, with the current one", () => {
     expect(seriesYears([{ month: '2024-05' }, { month: '2026-01' }], 2026)).toEqual([2026, 2024]);
     expect(seriesYears([], 2026)).toEqual([2026]);

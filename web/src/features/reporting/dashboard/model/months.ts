@@ -25,17 +25,23 @@ export interface MonthValue {
   value: number;
 }
 
-/** The twelve months of `year`, each with the sum of the series' points of that month. */
+/**
+ * The twelve months of `year`, each with the sum of the series' points of that month. Months
+ * after `until` ('YYYY-MM', the range's last month) are 0: a month not yet lived has no
+ * figure (the API may carry its last debt forward to December).
+ */
 export function yearBars<P extends { month: string }>(
   points: readonly P[],
   value: (point: P) => number,
   year: number,
   labels: readonly string[] = MONTHS_FR,
+  until?: string,
 ): MonthValue[] {
   const sums = new Array<number>(12).fill(0);
   for (const point of points) {
     const m = /^(\d{4})-(\d{2})/.exec(point.month);
     if (!m || Number(m[1]) !== year) continue;
+    if (until && `${m[1]}-${m[2]}` > until.slice(0, 7)) continue;
     const i = Number(m[2]) - 1;
     if (i >= 0 && i < 12) sums[i] = (sums[i] ?? 0) + value(point);
   }
