@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { IndustrialSeasonPage, SEASON_TABS } from '../../features/seasons/industrial/index.js';
 import { enumParam } from '../../shared/search/list-search.js';
 import { useSearchChange } from '../../shared/search/use-search-change.js';
-import { NotFound } from '../../shared/ui/NotFound.js';
+import { NotFoundInLayout } from '../../shared/ui/NotFound.js';
 import { guardRoute } from './-guard.js';
 
 /**
@@ -18,7 +18,7 @@ export const Route = createFileRoute('/_app/dashboard_/industriel/saison/$id')({
     const { tab } = Route.useSearch();
     const onSearchChange = useSearchChange<{ tab?: string }>();
     const seasonId = Number(id);
-    if (!Number.isInteger(seasonId) || seasonId < 1) return <NotFound />;
+    if (!Number.isInteger(seasonId) || seasonId < 1) return <NotFoundInLayout />;
     return (
       <IndustrialSeasonPage
         seasonId={seasonId}
