@@ -95,6 +95,7 @@ describe('menu entries follow the route files', () => {
     ]);
     expect(keys(ROLES.SUPER_ADMIN, false, FILE_ROUTE_PATHS)).toEqual([
       'dashboard',
+      'audit',
       'socialRequests',
       'seasons',
       'adminSupplies',
