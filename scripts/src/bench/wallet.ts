@@ -39,7 +39,8 @@ import { openLoop, type OpenLoopRequest } from './open-loop.js';
  * process) and with Redis (BullMQ jobs run by `npm run worker` processes).
  * Rewrites the "## Wallet" section of docs/benchmarks.md (not with BENCH_DRY=1).
  * BENCH_SAVE=<file.json> keeps this run's figures; BENCH_BEFORE=<file.json> prints a run kept
- * so beside this one in the section (before/after of a change, same flags, same machine).
+ * so beside this one in the section (before/after of a change, same flags, same machine);
+ * BENCH_RENDER=<file.json> rewrites the section from a kept run without measuring.
  * A short run: BENCH_SECONDS=15 BENCH_CEILING_SECONDS=8 BENCH_API_PROCESSES=1 BENCH_LAG_SECONDS=15.
  */
 const env = process.env;
@@ -72,6 +73,8 @@ interface Run {
   clientCpu: number;
   statuses: Record<string, number>;
   errors: number;
+  /** PostgreSQL statements per request (BENCH_STATEMENTS=1 only). */
+  statements?: number;
 }
 
 /** Node (API processes, workers) and PostgreSQL CPU milliseconds per request. */
@@ -228,7 +231,7 @@ async function closedLoop(
     statuses,
     errors: result.errors + result.timeouts,
   };
-  if (env.BENCH_STATEMENTS) await printStatements(db, run.requests);
+  if (env.BENCH_STATEMENTS) run.statements = await printStatements(db, run.requests);
   process.stdout.write(
     `${label}, ${processes} API process(es): ${Math.round(run.requests / run.seconds)}/s,` +
       ` p50 ${run.p50} ms, p99 ${run.p99} ms, server CPU ${run.serverCpu.toFixed(1)} s ${JSON.stringify(run.serverCpuByName, (_k, v: unknown) => (typeof v === 'number' ? Number(v.toFixed(1)) : v))},` +
@@ -241,7 +244,7 @@ async function closedLoop(
 }
 
 /** The statements PostgreSQL ran since the last reset, per request, by total time. */
-async function printStatements(db: Kysely<Database>, requests: number): Promise<void> {
+async function printStatements(db: Kysely<Database>, requests: number): Promise<number> {
   const rows = (
     await sql<{ calls: number; ms: number; query: string }>`
       select calls, total_exec_time::float8 as ms, query from pg_stat_statements
@@ -253,11 +256,13 @@ async function printStatements(db: Kysely<Database>, requests: number): Promise<
     `statements: ${(calls / requests).toFixed(2)} per request, ${(ms / requests).toFixed(3)} ms of execution per request\n`,
   );
   rows.splice(40);
+  const perRequest = calls / requests;
   for (const r of rows) {
     process.stdout.write(
       `${(Number(r.calls) / requests).toFixed(2).padStart(7)} calls/req ${(r.ms / requests).toFixed(3).padStart(7)} ms/req  ${r.query.replace(/\s+/g, ' ').slice(0, 150)}\n`,
     );
   }
+  return perRequest;
 }
 
 async function main(): Promise<void> {
@@ -353,22 +358,26 @@ async function main(): Promise<void> {
   }
   const figures: Figures = {
     at: new Date().toISOString().slice(0, 16).replace('T', ' '),
+    pgVersion,
+    embedded: !env.BENCH_DATABASE_URL,
     load: [loadBefore, os.loadavg()[0]!],
     runs,
     lagRuns,
   };
   if (env.BENCH_SAVE) writeFileSync(env.BENCH_SAVE, JSON.stringify(figures, null, 1));
   if (env.BENCH_DRY) return; // smoke runs do not touch docs/benchmarks.md
-  const before =
-    env.BENCH_BEFORE && existsSync(env.BENCH_BEFORE)
-      ? (JSON.parse(readFileSync(env.BENCH_BEFORE, 'utf8')) as Figures)
-      : undefined;
-  await writeSection(figures, before, pgVersion, !env.BENCH_DATABASE_URL);
+  await writeSection(figures, readFigures(env.BENCH_BEFORE), pgVersion, !env.BENCH_DATABASE_URL);
+}
+
+function readFigures(file: string | undefined): Figures | undefined {
+  return file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Figures) : undefined;
 }
 
 /** One run of the bench, as BENCH_SAVE keeps it and BENCH_BEFORE reads it back. */
 interface Figures {
   at: string;
+  pgVersion?: string;
+  embedded?: boolean;
   load: number[];
   runs: Run[];
   lagRuns: LagRun[];
@@ -400,6 +409,15 @@ async function lagRun(
         }),
       );
     }
+    // One transfer first, projected before the clock starts: the workers (BullMQ) are up and
+    // running, so the lag measured is the projections', not a worker's start-up.
+    const warmUp = transferRequest(payers, `warm-${randomUUID().slice(0, 8)}`, 0);
+    const warmed = await fetch(`${api.base}${warmUp.path}`, {
+      method: warmUp.method,
+      headers: warmUp.headers,
+      body: warmUp.body ?? null,
+    });
+    if (warmed.status !== 201) throw new Error(`warm-up transfer: ${warmed.status}`);
     await projectionsCaughtUp(db);
     const from = await head(db);
     const probe = new LagProbe(db);
@@ -555,6 +573,11 @@ function summary(title: string, f: Figures): string[] {
     `| Transfer p50 / p99 (ms), closed loop, ${CONNECTIONS} connections | ${transfers.p50} / ${transfers.p99} | p99 ≤ 50 ms |`,
     `| Transfer: CPU per transfer, Node / PostgreSQL (ms) | ${ms(cpu(transfers).node)} / ${ms(cpu(transfers).postgres)} | reported |`,
   ];
+  if (transfers.statements !== undefined && ceiling.statements !== undefined) {
+    lines.push(
+      `| PostgreSQL statements per request, ceiling / transfer (BENCH_STATEMENTS=1) | ${ceiling.statements.toFixed(2)} / ${transfers.statements.toFixed(2)} | |`,
+    );
+  }
   for (const l of f.lagRuns) {
     const c = cpuPerRequest(l.serverCpuByName ?? {}, l.sent);
     const where = l.dispatch.startsWith('Redis') ? 'BullMQ' : 'in-process';
@@ -634,5 +657,16 @@ async function writeSection(
   await writeBenchmarkSection('## Wallet', lines);
 }
 
-await main();
+// BENCH_RENDER=<file.json>: rewrite the section from a run kept with BENCH_SAVE (no measuring).
+const kept = readFigures(env.BENCH_RENDER);
+if (kept) {
+  await writeSection(
+    kept,
+    readFigures(env.BENCH_BEFORE),
+    kept.pgVersion ?? '',
+    kept.embedded ?? true,
+  );
+} else {
+  await main();
+}
 process.exit(0);
