@@ -30,7 +30,7 @@ import {
   type EmbeddedPostgresHandle,
 } from '@filiere/platform';
 import { withAdmin } from '@filiere/platform/testing';
-import { ProviderStub } from '../torture/provider-stub.js';
+import { ProviderStub, sentPayouts } from '../torture/provider-stub.js';
 import { cpuBetween, descendantsCpu, ownCpuSeconds, type CpuSnapshot } from './cpu.js';
 import { writeBenchmarkSection } from './report.js';
 
@@ -486,7 +486,6 @@ async function main(): Promise<void> {
           .where('payout_id', 'is not', null)
           .execute()
       ).map((r) => r.payout_id!);
-      const streams = payoutIds.map((id) => `withdrawal-${id}`);
       let succeeded = 0;
       let refused = 0;
       let timedOut = false;
@@ -527,19 +526,21 @@ async function main(): Promise<void> {
           ` (API ${settledPhase.cpuApi.toFixed(1)}, PostgreSQL ${settledPhase.cpuPg.toFixed(1)});` +
           ` bench process CPU ${(ownCpuSeconds() - client0).toFixed(1)} s (stub, polling)`,
       );
-      // Exactly once: one provider payout per withdrawal, each payout id a run's.
-      const byReference = new Map<string, number>();
-      for (const p of stub.payouts.values()) {
-        byReference.set(p.reference, (byReference.get(p.reference) ?? 0) + 1);
-      }
-      const duplicatePayouts = [...byReference.values()].filter((n) => n > 1).length;
+      // Exactly once: the provider SENT at most one payout per withdrawal (as the bank test
+      // checks). A payout whose creation answer was lost (a provider timeout) stays created and
+      // never started — it moves no money — and the retry creates another: counted apart.
+      const sent = sentPayouts(stub);
+      const duplicatePayouts = [...sent.values()].filter((n) => n > 1).length;
       const expected = new Set(seeded.contractIds.map(runPayoutId));
-      const strays = [...byReference.keys()].filter((r) => !expected.has(r)).length;
+      const strays = [...stub.payouts.values()].filter((p) => !expected.has(p.reference)).length;
+      const neverStarted = [...stub.payouts.values()].filter((p) => p.status === 'pending').length;
       write(
-        `provider: ${stub.payouts.size} payouts, ${duplicatePayouts} paid twice, ${strays} unknown;` +
-          ` ${payoutIds.length} payouts expected ${seeded.expectedPayouts}; streams ${streams.length}`,
+        `provider: ${stub.payouts.size} payouts created, ${[...sent.values()].reduce((a, b) => a + b, 0)} sent,` +
+          ` ${duplicatePayouts} withdrawals sent twice, ${neverStarted} created but never started` +
+          ` (lost answers, retried), ${strays} unknown; ${payoutIds.length} payouts expected` +
+          ` ${seeded.expectedPayouts}`,
       );
-      if (duplicatePayouts || strays) throw new Error('a payout was made twice or unexpectedly');
+      if (duplicatePayouts || strays) throw new Error('a payout was sent twice or unexpectedly');
       result = {
         contracts: seeded.contractIds.length,
         debts: seeded.debts,
@@ -618,7 +619,7 @@ async function writeSection(r: Result, embedded: boolean): Promise<void> {
     row(
       'every payout settled by the provider',
       r.settled,
-      `${r.settled.succeeded} paid, ${r.settled.failed} refused of ${r.settled.payouts}${r.settled.timedOut ? ' (timed out)' : ''}; ${r.duplicatePayouts} paid twice`,
+      `${r.settled.succeeded} paid, ${r.settled.failed} refused of ${r.settled.payouts}${r.settled.timedOut ? ' (timed out)' : ''}; ${r.duplicatePayouts} sent twice`,
     ),
     '',
     `Target: ≤ ${TARGET_S} s to COMPLETED: ${r.completed.seconds <= TARGET_S ? 'met' : 'missed'} (${r.completed.seconds.toFixed(1)} s).` +
