@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { openSync } from 'node:fs';
+import { existsSync, openSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,6 +68,8 @@ const JWT_SECRET = 'bench-dashboard-secret-0123456789-abcdefghijklm';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const serverScript = path.join(root, 'scripts/src/bench/wallet-server.ts');
+/** The section's closing text (why the figures are what they are, the next limit), kept beside the bench. */
+const NOTES = path.join(root, 'scripts/src/bench/dashboard-notes.md');
 const write = (line: string) => process.stdout.write(`${line}\n`);
 const DAY_MS = 86_400_000;
 
@@ -573,6 +575,7 @@ async function writeSection(
     line(ceiling!, false),
     ...queries.map((r) => line(r, true)),
     '',
+    ...(existsSync(NOTES) ? [readFileSync(NOTES, 'utf8').trim(), ''] : []),
   ];
   await writeBenchmarkSection('## Dashboard and point-in-time balance', lines);
 }
