@@ -26,7 +26,7 @@ export function IntegrityPanel() {
           {d && (
             <Badge
               size="lg"
-              color={d.status === 'OK' ? 'green.9' : 'red.9'}
+              color={d.status === 'OK' ? '#1e6b30' : 'red.9'}
               data-testid="integrity-status"
             >
               {t(`integrity.status.${d.status}`)}
