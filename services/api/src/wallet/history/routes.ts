@@ -172,6 +172,7 @@ export const registerWalletHistory: HttpRegistration = async (app) => {
             querystring: z.object({ at: instant }),
             response: { 200: balanceAnswer },
           },
+          onRequest: app.authenticate,
           preHandler: app.authenticate,
         },
         async (request) => {
@@ -192,6 +193,7 @@ export const registerWalletHistory: HttpRegistration = async (app) => {
             querystring: statementQuery,
             response: { 200: statementAnswer },
           },
+          onRequest: app.authenticate,
           preHandler: app.authenticate,
         },
         async (request) => {
@@ -218,6 +220,7 @@ export const registerWalletHistory: HttpRegistration = async (app) => {
             }),
             response: { 200: z.unknown().describe('the .xlsx file') },
           },
+          onRequest: app.authenticate,
           preHandler: app.authenticate,
         },
         async (request, reply) => {
