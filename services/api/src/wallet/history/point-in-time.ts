@@ -30,7 +30,11 @@ export async function balanceAt(
 ): Promise<BalanceAt> {
   const row = await db
     .selectFrom('wallet_balance_history')
-    .select(['position', 'balance', 'available_balance'])
+    .select([
+      'position',
+      sql<string>`balance::text`.as('balance'),
+      sql<string>`available_balance::text`.as('available_balance'),
+    ])
     .where('wallet_id', '=', walletId)
     .where('recorded_at', options.strict ? '<' : '<=', sql<Date>`${at}::timestamptz`)
     .orderBy('recorded_at', 'desc')
@@ -88,8 +92,8 @@ export function statementSpan(from: string, to: string): { start: string; end: s
 }
 
 export const movementsSql = (walletId: string, start: string, end: string) => sql<MovementRow>`
-  select position, recorded_at, type, reference, amount, available_amount, balance,
-    available_balance
+  select position, recorded_at, type, reference, amount::text, available_amount::text,
+    balance::text, available_balance::text
   from wallet_balance_history
   where wallet_id = ${walletId} and recorded_at >= ${start}::timestamptz
     and recorded_at < ${end}::timestamptz

@@ -1,11 +1,6 @@
 import { sql } from 'kysely';
 import { defineProjector, type RecordedEvent } from '@filiere/projections';
-import {
-  evolveWallet,
-  initialWalletState,
-  type WalletEvent,
-  type WalletState,
-} from '../domain/index.js';
+import { walletAccount, type WalletEvent } from '../domain/index.js';
 import { asWalletEvent, walletIdOfStream } from '../read-model/events.js';
 import type { WalletHistoryTables } from './tables.js';
 
@@ -32,25 +27,55 @@ export const WALLET_BALANCE_EVENT_TYPES = [
 interface Balances {
   opened: boolean;
   openedWalletId: string | null;
-  balance: number;
-  held: number;
+  balance: bigint;
+  held: bigint;
 }
 
 /**
- * The wallet state to fold the next event on, from the balances after the previous one. The
- * balance, held and available balance `evolveWallet` computes depend only on these (the
- * holds' and credited references' maps only answer the deciders), so folding from it gives
- * the same figures as folding the stream from its start.
+ * The wallet stream's `evolveWallet` on the balances only, in bigint (a ledger written before
+ * the ceilings may hold more than 2^53): the same cases and the same arithmetic — postings to
+ * `wallet:<id>` (none before WalletOpened named the wallet), the amount of a `…Received`
+ * event, and the holds' amounts on `held`.
  */
-function stateOf(b: Balances): WalletState {
-  return {
-    ...initialWalletState(),
-    opened: b.opened,
-    walletId: b.openedWalletId,
-    balance: b.balance,
-    held: b.held,
-    availableBalance: b.balance - b.held,
+function evolveBalances(b: Balances, event: WalletEvent): Balances {
+  const posted = (postings: { account: string; amount: number }[]) => {
+    if (b.openedWalletId === null) return 0n;
+    const account = walletAccount(b.openedWalletId);
+    return postings.reduce((sum, p) => (p.account === account ? sum + BigInt(p.amount) : sum), 0n);
   };
+  switch (event.type) {
+    case 'WalletOpened':
+      return { ...b, opened: true, openedWalletId: event.data.walletId };
+    case 'SupplyCredited':
+    case 'TransferSent':
+    case 'FinancingSent':
+    case 'HoldSettlementPaid':
+    case 'WithdrawalDebited':
+    case 'WithdrawalRefunded':
+      return { ...b, balance: b.balance + posted(event.data.postings) };
+    case 'TransferReceived':
+    case 'FinancingReceived':
+    case 'HoldPaymentReceived':
+    case 'HoldSettlementReceived':
+      return { ...b, balance: b.balance + BigInt(event.data.amount) };
+    case 'HoldPlaced':
+      return { ...b, held: b.held + BigInt(event.data.amount) };
+    case 'HoldReleased':
+      return { ...b, held: b.held - BigInt(event.data.amount) };
+    case 'HoldCaptured':
+      return {
+        ...b,
+        balance: b.balance + posted(event.data.postings),
+        held: b.held - BigInt(event.data.amount),
+      };
+    case 'HoldSettled':
+      return {
+        ...b,
+        held: b.held - BigInt(event.data.captured) - BigInt(event.data.released),
+      };
+    default:
+      return b;
+  }
 }
 
 /** The id a movement is about (reference, withdrawal, hold), for the statement. */
@@ -67,15 +92,15 @@ type Row = {
   position: number;
   version: number;
   type: string;
-  amount: number;
-  availableAmount: number;
+  amount: bigint;
+  availableAmount: bigint;
   after: Balances;
   reference: string | null;
 };
 
 /**
  * `wallet_balance_history`: after each event of a `wallet-…` stream, the wallet's balance,
- * held and available balance, folded with the wallet stream's own `evolveWallet` from the
+ * held and available balance, folded as the wallet stream's own `evolveWallet` does (in bigint) from the
  * row before. `recorded_at` is copied from the log in SQL (a JS Date would drop its
  * microseconds, and an instant inside a group-committed batch must compare as the log does).
  */
@@ -90,7 +115,13 @@ export const balanceHistoryProjector = defineProjector<WalletHistoryTables>({
     const last = await trx
       .selectFrom('wallet_balance_history')
       .distinctOn('wallet_id')
-      .select(['wallet_id', 'opened', 'opened_wallet_id', 'balance', 'held'])
+      .select([
+        'wallet_id',
+        'opened',
+        'opened_wallet_id',
+        sql<string>`balance::text`.as('balance'),
+        sql<string>`held::text`.as('held'),
+      ])
       .where('wallet_id', 'in', walletIds)
       .orderBy('wallet_id')
       .orderBy('position', 'desc')
@@ -101,8 +132,8 @@ export const balanceHistoryProjector = defineProjector<WalletHistoryTables>({
         {
           opened: r.opened,
           openedWalletId: r.opened_wallet_id,
-          balance: Number(r.balance),
-          held: Number(r.held),
+          balance: BigInt(r.balance),
+          held: BigInt(r.held),
         },
       ]),
     );
@@ -112,17 +143,11 @@ export const balanceHistoryProjector = defineProjector<WalletHistoryTables>({
       const before = current.get(walletId) ?? {
         opened: false,
         openedWalletId: null,
-        balance: 0,
-        held: 0,
+        balance: 0n,
+        held: 0n,
       };
       const event = asWalletEvent(recorded);
-      const next = evolveWallet(stateOf(before), event);
-      const after: Balances = {
-        opened: next.opened,
-        openedWalletId: next.walletId,
-        balance: next.balance,
-        held: next.held,
-      };
+      const after = evolveBalances(before, event);
       current.set(walletId, after);
       rows.push({
         walletId,
@@ -141,8 +166,8 @@ export const balanceHistoryProjector = defineProjector<WalletHistoryTables>({
       rows.map(
         (r) =>
           sql`(${r.walletId}, ${r.position}::bigint, ${r.version}::integer, ${r.type},
-            ${r.amount}::bigint, ${r.availableAmount}::bigint, ${r.after.balance}::bigint,
-            ${r.after.held}::bigint, ${r.after.opened}::boolean, ${r.after.openedWalletId}::text,
+            ${r.amount.toString()}::bigint, ${r.availableAmount.toString()}::bigint,
+            ${r.after.balance.toString()}::bigint, ${r.after.held.toString()}::bigint, ${r.after.opened}::boolean, ${r.after.openedWalletId}::text,
             ${r.reference}::text)`,
       ),
     );
