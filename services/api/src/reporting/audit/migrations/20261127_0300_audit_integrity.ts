@@ -9,7 +9,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create table audit_integrity (
     id boolean primary key default true check (id),
     last_position bigint not null default 0,
-    last_hash text not null default ${sql.lit('0'.repeat(64))},
+    last_hash text not null default repeat('0', 64),
     verified_at timestamptz,
     status text not null default 'OK' check (status in ('OK', 'BROKEN')),
     broken_at bigint,

@@ -12,11 +12,14 @@ type Request = (
   peer: TestUser,
 ) => { method: 'GET' | 'POST'; url: string; payload?: object };
 
+/** Every role moves money from its own wallet but the read-only auditor (issue 15). */
+const MOVES_MONEY = ROLE_CODES.filter((role) => role !== 'ROLE_ACCOUNTING');
+
 /** Role × command route: anonymous 401; roles outside the route's list 403; others pass auth. */
 const ROUTES: { name: string; roles: readonly RoleCode[] | 'all'; request: Request }[] = [
   {
     name: 'POST /wallet/make-transfer',
-    roles: 'all',
+    roles: MOVES_MONEY,
     request: (me, peer) => ({
       method: 'POST',
       url: '/api/wallet/make-transfer',
@@ -25,7 +28,7 @@ const ROUTES: { name: string; roles: readonly RoleCode[] | 'all'; request: Reque
   },
   {
     name: 'POST /wallet/make-debit/{id}',
-    roles: 'all',
+    roles: MOVES_MONEY,
     request: (me) => ({
       method: 'POST',
       url: `/api/wallet/make-debit/${me.id}`,
