@@ -47,8 +47,9 @@ const untyped = SOURCES.flatMap(sourceFiles).filter(
  * called with no type argument (or the bare `TestDatabase` type) would be an untyped Kysely
  * again. The web's browser tests open one too, so they are scanned as well.
  */
+// A type named in an import list (`import { type TestDatabase, … }`) opens no database.
 const UNTYPED_TEST_DB =
-  /\b(?:use|create)TestDatabase\s*\(\s*\)|\bTestDatabase\b(?!\s*<)(?=\s*[;,)=\]|])/;
+  /\b(?:use|create)TestDatabase\s*\(\s*\)|(?<!\btype\s+)\bTestDatabase\b(?!\s*<)(?=\s*[;,)=\]|])/;
 const testDbFiles = [...SOURCES, 'web/e2e'].flatMap(sourceFiles);
 const untypedTestDb = testDbFiles.filter((file) =>
   UNTYPED_TEST_DB.test(readFileSync(path.join(root, file), 'utf8')),
@@ -85,6 +86,7 @@ describe('typed database: every Kysely outside migrations names its tables', () 
     expect(UNTYPED_TEST_DB.test('const t = useTestDatabase<Database>();')).toBe(false);
     expect(UNTYPED_TEST_DB.test('const db = await createTestDatabase<Database>();')).toBe(false);
     expect(UNTYPED_TEST_DB.test('  db: TestDatabase<Database>;')).toBe(false);
+    expect(UNTYPED_TEST_DB.test('import { type TestDatabase, useTestDatabase } from')).toBe(false);
     expect(UNTYPED_TEST_DB.test('export interface TestDatabase<DB extends object> {')).toBe(false);
     const any = 'any';
     expect(ANY_DEFAULT.test(`export function useTestDatabase<DB = ${any}>() {}`)).toBe(true);
