@@ -10,7 +10,7 @@ import { LanguageMenuItems } from './LanguageSwitch.js';
 
 /**
  * The user's name; for aggregators and the super admin the organisation name
- * and type, otherwise the role name. Menu: profile, language, logout.
+ * and type, otherwise the role's label in the interface's language. Menu: profile, language, logout.
  */
 export function ProfileBlock({ user }: { user: User }) {
   const { t } = useTranslation('nav');
@@ -20,7 +20,10 @@ export function ProfileBlock({ user }: { user: User }) {
   const showOrg = (code === ROLES.INDUSTRIAL || code === ROLES.SUPER_ADMIN) && user.organization;
   const subtitle = showOrg
     ? `${user.organization!.denomination} · ${t(`organizationTypes.${user.organization!.organizationType}`, { defaultValue: user.organization!.organizationType })}`
-    : (user.role?.name ?? '');
+    : code
+      ? // The role's name is the API's (French) data: the label is the interface's language.
+        t(`common:roles.${code}`, { defaultValue: user.role?.name ?? code })
+      : '';
   const logout = () => {
     clearSession();
     queryClient.clear();

@@ -45,7 +45,7 @@ export function AuditPage({
     {
       name: 'role',
       title: t('columns.role'),
-      transform: (w) => t(`roles.${w.role}`, { defaultValue: w.role }),
+      transform: (w) => t(`common:roles.${w.role}`, { defaultValue: w.role }),
     },
     { name: 'balance', title: t('columns.balance'), transform: (w) => formatMoney(w.balance) },
     {
