@@ -124,7 +124,7 @@ export const INVALIDATIONS: { [T in PushType]: (data: PushPayloads[T]) => QueryK
   'seasons.updated': () => [['seasons']],
   // The request lists, the season's 'Demandes' tab and the deliveries by code.
   'seasons.request': () => [['season-requests']],
-  'seasons.requestUpdated': () => [['season-requests'], ['input-deliveries'], ...WALLET],
+  'seasons.requestUpdated': () => [['season-requests'], ['season-deliveries'], ...WALLET],
   // Every contract list and detail (features/contracts, the grower's contracts tab).
   'contracts.updated': () => [['contracts'], ['growers']],
   // The run's progress and the lists; the payments move the wallet.

@@ -113,6 +113,13 @@ describe('season_requests read model (real PostgreSQL)', () => {
       growerUser,
       industrial,
     ]);
+    // The provider that delivered it is told too (its deliveries list turns 'Validée').
+    const delivered = pushes.find(
+      (p) =>
+        p.type === 'seasons.requestUpdated' &&
+        (p.data as { status: string }).status === 'DELIVERED',
+    );
+    expect(delivered?.userIds).toEqual([growerUser, industrial, provider]);
     const check = await checkProjector(testDb.db, seasonRequestsProjector, { decode });
     expect(check.differences).toEqual([]);
   });

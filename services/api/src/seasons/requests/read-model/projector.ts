@@ -25,13 +25,22 @@ export const seasonRequestsProjector = defineProjector<RequestsTables>({
       const notify = async (status: string) => {
         const row = await trx
           .selectFrom('season_requests')
-          .select(['type', 'grower_user_id', 'industrial_user_id', 'sfd_user_id'])
+          .select([
+            'type',
+            'grower_user_id',
+            'industrial_user_id',
+            'sfd_user_id',
+            'provider_user_id',
+          ])
           .where('id', '=', requestId)
           .executeTakeFirst();
         if (!row) return;
-        const userIds = [row.grower_user_id, row.industrial_user_id ?? row.sfd_user_id].filter(
-          (u): u is string => u !== null,
-        );
+        // The input provider that delivered it follows its deliveries list too.
+        const userIds = [
+          row.grower_user_id,
+          row.industrial_user_id ?? row.sfd_user_id,
+          row.provider_user_id,
+        ].filter((u): u is string => u !== null);
         ctx.push(
           requestPush({
             type: 'seasons.requestUpdated',
