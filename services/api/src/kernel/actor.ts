@@ -1,4 +1,4 @@
-import type { OrganizationType, RoleCode } from './roles.js';
+import { ROLE, type OrganizationType, type RoleCode } from './roles.js';
 
 /**
  * The signed-in user as the auth guard loads it on every request (http/auth.ts), from the
@@ -31,4 +31,16 @@ export interface SignedInUser {
   /** Access tokens carry it (claim `tv`); bumping it revokes every token issued before. */
   token_version: number;
   created_at: Date;
+}
+
+/**
+ * The platform's auditor: a ROLE_ACCOUNTING account outside any organisation (issue 15). It
+ * reads every wallet's history and every audit trail; an organisation's accountant (staff an
+ * aggregator or an SFD names, with an `organization_id`) reads its organisation's only.
+ */
+export function isPlatformAuditor(user: {
+  role_code: string;
+  organization_id: string | null;
+}): boolean {
+  return user.role_code === ROLE.ACCOUNTING && user.organization_id === null;
 }
