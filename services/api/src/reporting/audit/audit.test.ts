@@ -219,6 +219,44 @@ describe('the auditor: integrity verification, point-in-time reads, no command',
     expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe('PK');
   });
 
+  it('the loop sweeps one page per interval, not on each run; an explicit run sweeps', async () => {
+    const sweepState = async () =>
+      await t.db
+        .selectFrom('audit_integrity')
+        .select(['sweep_position', 'sweeps'])
+        .executeTakeFirstOrThrow();
+    const loopVerifier = new IntegrityVerifier(
+      narrowDb<VerifierTables>()(t.db),
+      async (messages) => void pushes.push(...messages),
+      createLogger('silent', false),
+      3,
+      3_600_000,
+    );
+    // The loop's runs reach the head; the first one was the interval's sweep.
+    while ((await loopVerifier.runDue()) > 0);
+    await loopVerifier.runDue();
+    const before = await sweepState();
+    // More events and more runs within the interval: the tail moves, the sweep does not.
+    const ledger = new RecordingLedger();
+    ledger.fund(ledger.open(wallets.superAdmin!, superAdmin.id), 700, 'AUD-SWEEP');
+    await append(ledger);
+    for (let i = 0; i < 5; i++) await loopVerifier.runDue();
+    expect(await sweepState()).toEqual(before);
+    const head = Number(
+      (await sql<{ p: string }>`select position::text as p from event_head`.execute(t.db)).rows[0]!
+        .p,
+    );
+    expect(
+      Number(
+        (await t.db.selectFrom('audit_integrity').select('last_position').executeTakeFirstOrThrow())
+          .last_position,
+      ),
+    ).toBe(head);
+    // A run asked for outside the loop re-checks a page.
+    await loopVerifier.verifyOnce();
+    expect(await sweepState()).not.toEqual(before);
+  });
+
   it('verifies incrementally, then finds an event changed below the verified position: BROKEN, pushed to super admins and accountants', async () => {
     const panel = async () =>
       (

@@ -9,6 +9,22 @@ import type { AuditTables } from './tables.js';
 /** Events one run recomputes at most, at the tail and in the re-check sweep each. */
 export const VERIFY_PAGE = 5_000;
 
+/**
+ * The re-check sweep's pace in the background loop: one page per this interval at most. The
+ * loop runs again at once while full pages of new events wait; those runs verify the tail
+ * only (a sweep on each of them re-read and re-hashed a page of old events back to back under
+ * load: 0.37 ms of PostgreSQL per transfer in issue 17's baseline).
+ */
+export const SWEEP_EVERY_MS = 10_000;
+
+/**
+ * Events hashed between two turns of the event loop: a page hashed in one go held the API's
+ * requests and projectors up to ~300 ms (issue 17's profile).
+ */
+const HASH_SLICE = 200;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Only one process verifies at a time (the others' runs answer 0). */
 const VERIFY_LOCK = 7_215_027_301;
 
@@ -54,24 +70,38 @@ class Broken extends Error {
  */
 export class IntegrityVerifier implements LoopRunner {
   private readonly db: Kysely<VerifierTables>;
+  /** When this verifier's loop last swept (0: never, so its first run sweeps). */
+  private lastSweep = 0;
 
   constructor(
     db: Kysely<VerifierTables>,
     private readonly publish: PushPublisher,
     private readonly logger: Logger,
     private readonly page = VERIFY_PAGE,
+    private readonly sweepEveryMs = SWEEP_EVERY_MS,
   ) {
     this.db = narrowDb<VerifierTables>()(db);
   }
 
-  /** One run; answers how many new events it verified (the loop runs again until 0). */
+  /**
+   * The loop's run: the tail always, the sweep when `sweepEveryMs` passed since the last one.
+   * Answers the new events verified when it verified a full page (more may wait: the loop runs
+   * again at once), else 0 (the next run comes with the loop's poll).
+   */
   async runDue(): Promise<number> {
-    const run = await this.verifyOnce();
-    return run?.status === 'OK' ? run.verified : 0;
+    const sweep = Date.now() - this.lastSweep >= this.sweepEveryMs;
+    const run = await this.verifyOnce({ sweep });
+    if (run && sweep) this.lastSweep = Date.now();
+    return run?.status === 'OK' && run.verified >= this.page ? run.verified : 0;
   }
 
-  /** One run (null: another process holds the verification, or it is already BROKEN). */
-  async verifyOnce(): Promise<IntegrityRun | null> {
+  /**
+   * One run (null: another process holds the verification, or it is already BROKEN); the
+   * sweep's page too unless `sweep: false`.
+   */
+  async verifyOnce({
+    sweep: sweeping = true,
+  }: { sweep?: boolean } = {}): Promise<IntegrityRun | null> {
     const run = await this.db.transaction().execute(async (trx) => {
       const { rows } = await sql<{ locked: boolean }>`
         select pg_try_advisory_xact_lock(${VERIFY_LOCK}) as locked`.execute(trx);
@@ -94,6 +124,7 @@ export class IntegrityVerifier implements LoopRunner {
           throw new Broken(verifiedTo, 'the event at the last verified position changed');
         }
         for (const event of await readAllRaw(asLog(trx), { after: verifiedTo, limit: this.page })) {
+          if (verified > 0 && verified % HASH_SLICE === 0) await nextTurn();
           if (event.position !== position + 1) {
             throw new Broken(position + 1, `position ${position + 1} is missing`);
           }
@@ -104,11 +135,12 @@ export class IntegrityVerifier implements LoopRunner {
           position = event.position;
           verified++;
         }
-        if (verifiedTo > 0) {
+        if (sweeping && verifiedTo > 0) {
           let previous = sweep === 0 ? GENESIS_HASH : await this.storedHash(trx, sweep);
           if (previous === undefined) throw new Broken(sweep, `position ${sweep} is missing`);
           const limit = Math.min(this.page, verifiedTo - sweep);
           for (const event of await readAllRaw(asLog(trx), { after: sweep, limit })) {
+            if (rechecked > 0 && rechecked % HASH_SLICE === 0) await nextTurn();
             if (event.position !== sweep + 1) {
               throw new Broken(sweep + 1, `position ${sweep + 1} is missing`);
             }
