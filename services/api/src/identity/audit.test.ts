@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
 import type { RoleCode } from '../http/auth.js';
 import { buildTestApp } from '../test-app.js';
-import { seedCluster, seedUser, TEST_PASSWORD } from './test-support.js';
+import { seedCluster, seedOrganization, seedUser, TEST_PASSWORD } from './test-support.js';
 import type { Database } from '../database.js';
 
 /**
@@ -227,6 +227,40 @@ describe('identity audit trail', () => {
     );
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().message).toBe('Utilisateur introuvable');
+  });
+
+  it('the platform auditor reads every audit trail; an organisation’s accountant its organisation’s only', async () => {
+    const { accountant: auditor, grower } = people as Record<string, (typeof people)[string]>;
+    const organizationId = await seedOrganization(testDb.db, 'Audit Comptables SARL');
+    const staff = await seedUser(testDb.db, 'ROLE_ACCOUNTING', {
+      organizationId,
+      clusterId: clusterA,
+    });
+    const staffHeaders = bearer(staff.id, 'ROLE_ACCOUNTING');
+    const member = await seedUser(testDb.db, 'ROLE_SECRETARY', { organizationId });
+    const status = async (url: string, headers: Record<string, string>) =>
+      (await call('GET', url, headers)).statusCode;
+    // Its own trail and its organisation's members': yes.
+    expect(await status(`/api/users/${staff.id}/audit`, staffHeaders)).toBe(200);
+    expect(await status(`/api/users/${member.id}/audit`, staffHeaders)).toBe(200);
+    // Anybody else's (a grower of its cluster, the auditor), and an unknown id: 403, no 404
+    // telling which ids exist.
+    const refused = await call('GET', `/api/users/${grower!.id}/audit`, staffHeaders);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe('Cet utilisateur n’est pas dans votre périmètre');
+    expect(await status(`/api/users/${auditor!.id}/audit`, staffHeaders)).toBe(403);
+    expect(
+      await status('/api/users/00000000-0000-4000-8000-000000000000/audit', staffHeaders),
+    ).toBe(403);
+    // A cluster's configuration history: the platform auditor reads any cluster's (it has no
+    // cluster); an organisation's accountant none, not even its own cluster's.
+    expect(await status(`/api/clusters/cluster/${clusterA}/audit`, auditor!.headers)).toBe(200);
+    expect(await status(`/api/clusters/cluster/${clusterB}/audit`, auditor!.headers)).toBe(200);
+    expect(await status(`/api/clusters/cluster/${clusterA}/audit`, staffHeaders)).toBe(403);
+    // The platform auditor reads anybody's.
+    for (const id of [grower!.id, staff.id, member.id]) {
+      expect(await status(`/api/users/${id}/audit`, auditor!.headers)).toBe(200);
+    }
   });
 
   it('a refused change writes no event', async () => {

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import type { EventStore } from '@filiere/event-store';
-import { NotFoundError } from '@filiere/platform';
+import { ForbiddenError, NotFoundError } from '@filiere/platform';
+import { isPlatformAuditor, type SignedInUser } from '../kernel/actor.js';
+import { ROLE } from '../kernel/roles.js';
+import { RULE_MESSAGES } from './field-rules.js';
 import { IDENTITY_EVENT_TYPES, userStreamId } from './catalogue.js';
 import type { IdentityRepository } from './repository.js';
 
@@ -22,6 +25,18 @@ export const auditEntrySchema = z.object({
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 /**
+ * Who reads any account's audit trail: the administrators and the platform's auditor
+ * (ROLE_ACCOUNTING outside any organisation); auditing is global for them (docs/decisions.md).
+ */
+export function readsEveryAudit(reader: Pick<SignedInUser, 'role_code' | 'organization_id'>) {
+  return (
+    reader.role_code === ROLE.SUPER_ADMIN ||
+    reader.role_code === ROLE.ADMIN ||
+    isPlatformAuditor(reader)
+  );
+}
+
+/**
  * The audit trail of one account, newest first, read from the event store by stream
  * (`user-<id>`), with the name of whoever made each change (deleted users included).
  * 404 for an id that never was a user.
@@ -29,9 +44,23 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export async function readUserAudit(
   store: EventStore,
   repo: IdentityRepository,
+  reader: Pick<SignedInUser, 'id' | 'role_code' | 'organization_id'>,
   userId: string,
   page: { page: number; limit: number },
 ): Promise<{ data: AuditEntry[]; count: number }> {
+  if (!readsEveryAudit(reader)) {
+    // An organisation's accountant: its own trail and its organisation's members' (as its
+    // wallet reach), 403 before 404 so that it learns nothing of other ids.
+    const target = userId === reader.id ? undefined : await repo.organizationOfAny(userId);
+    if (
+      userId !== reader.id &&
+      (!target ||
+        reader.organization_id === null ||
+        target.organizationId !== reader.organization_id)
+    ) {
+      throw new ForbiddenError(RULE_MESSAGES.reach);
+    }
+  }
   const events = await store.readStream(userStreamId(userId));
   if (!events.length && !(await repo.everExisted(userId))) {
     throw new NotFoundError('Utilisateur introuvable');

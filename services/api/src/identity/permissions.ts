@@ -23,7 +23,7 @@ export const ROUTE_ROLES = {
   industrials: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.INDUSTRIAL, ROLE.SFD],
   /** GET clusters, GET organizations (the user form's selects). */
   referenceLists: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.CLUSTER_MANAGER],
-  /** GET users/{id}/audit: the account's audit events, for auditors. */
+  /** GET users/{id}/audit: the account’s audit events; an organisation’s accountant reads its organisation’s only (audit.ts, readsEveryAudit). */
   audit: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.ACCOUNTING],
   /** GET users/{id}/reset-pin: a grower of the caller's cluster (spec §6: only the cluster manager). */
   resetPin: [ROLE.CLUSTER_MANAGER],

@@ -151,6 +151,16 @@ export class IdentityRepository<DB extends IdentityTables = IdentityTables> {
     return row !== undefined;
   }
 
+  /** The organisation of a user ever created (deleted ones included); undefined: no such id. */
+  async organizationOfAny(id: string): Promise<{ organizationId: string | null } | undefined> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('organization_id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && { organizationId: row.organization_id ?? null };
+  }
+
   /** Names and e-mails of users, deleted ones included (audit trails name former users too). */
   async namesOf(
     ids: string[],

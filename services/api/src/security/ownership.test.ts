@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { pgPushPublisher, pgPushSource, type PushSource } from '@filiere/projections';
+import { bearer, seedOrganization, seedUser } from '../identity/test-support.js';
 import { buildTestApp } from '../test-app.js';
 import { exportSettings } from '../wallet/http/queries/export.routes.js';
 import { withKey } from '../wallet/http/commands/test-support.js';
@@ -76,6 +77,36 @@ describe('ownership probes: nobody reads or moves another user’s wallet data',
     expect(leaks).toEqual([]);
     // The owner reads them (the probes are not refused for another reason).
     for (const url of urls) expect((await get(victim, url)).statusCode, url).toBeLessThan(300);
+  });
+
+  it('audit trails of another user or cluster → 403/404, but for the platform’s auditor', async () => {
+    // An organisation's accountant (in the probing cluster) is one more attacker; the world's
+    // ROLE_ACCOUNTING, outside any organisation, is the platform's auditor and reads them all.
+    const organizationId = await seedOrganization(testDb.db, 'Comptables Sonde SARL');
+    const staff = await seedUser(testDb.db, 'ROLE_ACCOUNTING', {
+      clusterId: world.clusterId,
+      organizationId,
+    });
+    const orgAccountant = {
+      headers: bearer(app, staff, 'ROLE_ACCOUNTING'),
+      role: 'ROLE_ACCOUNTING',
+    };
+    const auditor = world.byRole.get('ROLE_ACCOUNTING')!;
+    const urls = [
+      `/api/users/${victim.id}/audit`,
+      `/api/clusters/cluster/${world.otherClusterId}/audit`,
+    ];
+    const leaks: string[] = [];
+    for (const attacker of [...attackers.filter((a) => a !== auditor), orgAccountant]) {
+      for (const url of urls) {
+        const res = await app.inject({ method: 'GET', url, headers: attacker.headers });
+        if (![403, 404].includes(res.statusCode)) {
+          leaks.push(`${attacker.role} ${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+        }
+      }
+    }
+    expect(leaks).toEqual([]);
+    for (const url of urls) expect((await get(auditor, url)).statusCode, url).toBe(200);
   });
 
   it('own-data lists and stats never include another user’s rows', async () => {

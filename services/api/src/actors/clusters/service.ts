@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CommandPipeline, EventStore } from '@filiere/event-store';
 import { ConcurrencyError, ConflictError, ForbiddenError, NotFoundError } from '@filiere/platform';
-import type { SignedInUser } from '../../kernel/actor.js';
+import { isPlatformAuditor, type SignedInUser } from '../../kernel/actor.js';
+import { ROLE } from '../../kernel/roles.js';
 import { clusterStreamId, type ClusterEvent } from './catalogue.js';
 import {
   CLUSTER_MESSAGES,
@@ -170,10 +171,19 @@ export class ClusterService {
   /** The cluster's configuration history, newest first (who changed what, when). */
   async audit(
     store: EventStore,
-    actor: ClusterActor,
+    user: SignedInUser,
     clusterId: string,
   ): Promise<{ data: ClusterAuditEntry[]; count: number }> {
-    await this.cluster(actor, clusterId);
+    if (user.role_code === ROLE.ACCOUNTING) {
+      // The platform's auditor reads every cluster's trail; an organisation's accountant none
+      // (its reach is its organisation's wallets and accounts, not a cluster's configuration).
+      if (!isPlatformAuditor(user)) throw new ForbiddenError(CLUSTER_MESSAGES.notReachable);
+      if (!(await findCluster(this.db, clusterId))) {
+        throw new NotFoundError(CLUSTER_MESSAGES.clusterNotFound);
+      }
+    } else {
+      await this.cluster(actorOf(user), clusterId);
+    }
     const events = await store.readStream(clusterStreamId(clusterId));
     const data = [...events].reverse().map((e) => {
       const payload = e.data as Record<string, unknown> & { actorId?: string };

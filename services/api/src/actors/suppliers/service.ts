@@ -3,7 +3,7 @@ import type { CommandPipeline, EventStore } from '@filiere/event-store';
 import type { PushPublisher } from '@filiere/projections';
 import type { Kysely } from 'kysely';
 import type { Members } from '../../identity/index.js';
-import type { SignedInUser } from '../../kernel/actor.js';
+import { isPlatformAuditor, type SignedInUser } from '../../kernel/actor.js';
 import { ROLE } from '../../kernel/roles.js';
 import type { ProductTables } from '../../kernel/tables.js';
 import { supplierPush } from './pushes.js';
@@ -106,6 +106,11 @@ export class SuppliersService {
       throw new ForbiddenError(SUPPLIER_MESSAGES.outOfReach);
     }
     return found;
+  }
+
+  /** 404 unless the supplier exists (for readers of every supplier). */
+  async exists(id: string): Promise<void> {
+    if (!(await findSupplier(this.db, id))) throw new NotFoundError(SUPPLIER_MESSAGES.notFound);
   }
 
   private async writable(actor: SignedInUser, id: string): Promise<SupplierDto> {
@@ -309,7 +314,10 @@ export async function supplierAudit(
   actor: SignedInUser,
   id: string,
 ) {
-  await service.get(actor, id);
+  // The platform's auditor reads every supplier's trail (auditing is global); the others
+  // within their reach (an organisation's accountant has none).
+  if (isPlatformAuditor(actor)) await service.exists(id);
+  else await service.get(actor, id);
   const events = await store.readStream(supplierStreamId(id));
   const data = [...events].reverse().map((e) => {
     const payload = e.data as Record<string, unknown> & { actorId?: string };

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
 import type { RoleCode } from '../../http/auth.js';
-import { bearer, seedCluster, seedUser } from '../../identity/test-support.js';
+import { bearer, seedCluster, seedOrganization, seedUser } from '../../identity/test-support.js';
 import { buildTestApp } from '../../test-app.js';
 import type { Database } from '../../database.js';
 
@@ -71,6 +71,16 @@ describe('input suppliers (fournisseurs d’intrant)', () => {
     await seed('industrialA', 'ROLE_INDUSTRIAL', clusterA);
     await seed('grower', 'ROLE_GROWER', clusterA);
     await seed('cooperative', 'ROLE_FARMER_ORGANIZATION', clusterA);
+    await seed('auditor', 'ROLE_ACCOUNTING', null);
+    users.orgAccountant = {
+      id: (
+        await seedUser(testDb.db, 'ROLE_ACCOUNTING', {
+          clusterId: clusterA,
+          organizationId: await seedOrganization(testDb.db, 'Comptables Allada SARL'),
+        })
+      ).id,
+      role: 'ROLE_ACCOUNTING',
+    };
   });
   afterAll(async () => app?.close());
 
@@ -365,6 +375,14 @@ describe('input suppliers (fournisseurs d’intrant)', () => {
     ]);
     expect(
       (await call('managerB', 'GET', `/api/input-provider/${supplierA}/audit`)).statusCode,
+    ).toBe(403);
+    // The platform's auditor (ROLE_ACCOUNTING outside any organisation) reads every trail;
+    // an organisation's accountant none.
+    expect((await call('auditor', 'GET', `/api/input-provider/${supplierA}/audit`)).json()).toEqual(
+      audit.json(),
+    );
+    expect(
+      (await call('orgAccountant', 'GET', `/api/input-provider/${supplierA}/audit`)).statusCode,
     ).toBe(403);
   });
 });

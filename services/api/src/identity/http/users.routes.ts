@@ -160,7 +160,8 @@ export function usersRoutes(scope: FastifyInstance, ctx: IdentityContext): void 
       },
       preHandler: ctx.guard(...ROUTE_ROLES.audit),
     },
-    async (request) => readUserAudit(app.eventStore, ctx.repo, request.params.id, request.query),
+    async (request) =>
+      readUserAudit(app.eventStore, ctx.repo, request.actor!, request.params.id, request.query),
   );
 
   app.delete(

@@ -110,7 +110,7 @@ export function clustersRoutes(
       },
       ...guard(CLUSTER_ROUTE_ROLES.audit),
     },
-    async (request) => service.audit(scope.eventStore, actorOf(request.actor!), request.params.id),
+    async (request) => service.audit(scope.eventStore, request.actor!, request.params.id),
   );
 
   app.get(
