@@ -1,5 +1,6 @@
 import type { ReportingArea } from '../area.js';
 import * as dashboardTables from './migrations/20261127_0100_dashboard.js';
+import * as debtRollup from './migrations/20261128_0100_dashboard_debt_rollup.js';
 import { dashboardProjector } from './read-model/projector.js';
 import { DASHBOARD_PUSHES } from './schemas.js';
 
@@ -11,7 +12,10 @@ import { DASHBOARD_PUSHES } from './schemas.js';
  */
 export const dashboardArea: ReportingArea = {
   name: 'dashboard',
-  migrations: { '20261127_0100_dashboard': dashboardTables },
+  migrations: {
+    '20261127_0100_dashboard': dashboardTables,
+    '20261128_0100_dashboard_debt_rollup': debtRollup,
+  },
   projectors: [dashboardProjector],
   pushes: DASHBOARD_PUSHES,
   http: async () => (await import('./http/index.js')).registerDashboard,

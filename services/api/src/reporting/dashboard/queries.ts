@@ -48,20 +48,15 @@ export class DashboardQueries {
       .where('cluster_id', '=', scope.clusterId);
   }
 
-  /** The growers whose debts a scope shows. */
-  private growersOf(scope: StatsScope | PersonalScope): GrowerSet {
+  /**
+   * The growers whose debts a personal scope shows (a stats scope reads its debts from
+   * dashboard_debt_rollup, which sums them per cluster and per aggregator: scopeDebts).
+   */
+  private growersOf(scope: PersonalScope): GrowerSet {
     const growers = this.db.selectFrom('dashboard_growers').select('grower_id');
     switch (scope.kind) {
-      case 'ALL':
       case 'SFD':
         return null;
-      case 'CLUSTER':
-        return growers.where('cluster_id', '=', scope.clusterId);
-      case 'AGGREGATOR':
-        return this.db
-          .selectFrom('dashboard_aggregator_growers')
-          .select('grower_id')
-          .where('aggregator_user_id', '=', scope.aggregatorId);
       case 'GROWER':
         return growers.where('user_id', '=', scope.userId);
       case 'FARMER_ORGANIZATION':
@@ -166,12 +161,60 @@ export class DashboardQueries {
     });
   }
 
-  /** `contracts/stats`: the spec's blocks and the two monthly series. */
+  /**
+   * Outstanding debt by kind at the end of `to` and at each month-end of `to`'s year, for a
+   * stats scope, in one statement over dashboard_debt_rollup (the scope's rows: days × kinds,
+   * without the grower dimension). Same figures as debtBlock and debtsSeries over the scope's
+   * growers' dashboard_debt_daily rows: each rollup row is their sum.
+   */
+  private async scopeDebts(scope: StatsScope, to: string) {
+    const months = monthsOfYear(to);
+    const start = `${months[0]}-01`;
+    const rows = await this.db
+      .selectFrom('dashboard_debt_rollup')
+      .select([
+        'kind',
+        sql<string>`case when day < ${start} then '' else substr(day, 1, 7) end`.as('month'),
+        sql<number>`coalesce(sum(opened - recovered), 0)::bigint`.as('net'),
+      ])
+      .where('scope', '=', scope.kind)
+      .where(
+        'scope_id',
+        '=',
+        scope.kind === 'ALL' ? '' : scope.kind === 'CLUSTER' ? scope.clusterId : scope.aggregatorId,
+      )
+      .where('day', '<=', to)
+      .groupBy(['kind', sql`2`])
+      .execute();
+    const owed = (kind: string) =>
+      rows.filter((r) => r.kind === kind).reduce((s, r) => s + r.net, 0);
+    const block = {
+      inputAdvanceDebt: owed(DEBT_KINDS.inputAdvanceDebt),
+      pineappleAdvanceDebt: owed(DEBT_KINDS.pineappleAdvanceDebt),
+      financialDebt: owed(DEBT_KINDS.financialDebt),
+    };
+    const byMonth = new Map<string, number>();
+    for (const r of rows) byMonth.set(r.month, (byMonth.get(r.month) ?? 0) + r.net);
+    let running = byMonth.get('') ?? 0;
+    return {
+      debt: {
+        totalDebt: block.inputAdvanceDebt + block.pineappleAdvanceDebt + block.financialDebt,
+        ...block,
+      },
+      debts: months.map((month) => {
+        running += byMonth.get(month) ?? 0;
+        return { month, amount: running };
+      }),
+    };
+  }
+
+  /**
+   * `contracts/stats`: the spec's blocks and the two monthly series. Its statements are
+   * independent reads of the projection: they are sent at once (each on its own pooled
+   * connection), so the answer takes the slowest one's time instead of their sum.
+   */
   async stats(scope: StatsScope, range: DayRange): Promise<ContractsStatsAnswer> {
     const owners = this.aggregators(scope);
-    const growers = this.growersOf(scope);
-    const delivery = await this.byStatus('DELIVERY', owners, range);
-    const carriage = await this.byStatus('CARRIAGE', owners, range);
     let advances = this.db
       .selectFrom('dashboard_debts')
       .select([
@@ -183,7 +226,13 @@ export class DashboardQueries {
       .where('opened_day', '<=', range.to);
     if (range.from) advances = advances.where('opened_day', '>=', range.from);
     if (owners) advances = advances.where('creditor_user_id', 'in', owners as never);
-    const advance = await advances.executeTakeFirstOrThrow();
+    const [delivery, carriage, advance, debts, purchases] = await Promise.all([
+      this.byStatus('DELIVERY', owners, range),
+      this.byStatus('CARRIAGE', owners, range),
+      advances.executeTakeFirstOrThrow(),
+      this.scopeDebts(scope, range.to),
+      this.purchasesSeries('AGGREGATOR', owners, range.to),
+    ]);
     const waiting = delivery.of('PENDING', 'CONFIRMED');
     return {
       range,
@@ -192,7 +241,7 @@ export class DashboardQueries {
         clusterId: scope.kind === 'CLUSTER' ? scope.clusterId : null,
         aggregatorId: scope.kind === 'AGGREGATOR' ? scope.aggregatorId : null,
       },
-      debt: await this.debtBlock(growers, null, range.to),
+      debt: debts.debt,
       globals: {
         waitingDelivery: waiting.contracts,
         waitingQuantity: tonnes(waiting.kg),
@@ -217,8 +266,8 @@ export class DashboardQueries {
         recoveredAmount: advance.recovered,
         remainingAmount: advance.principal - advance.recovered,
       },
-      purchases: await this.purchasesSeries('AGGREGATOR', owners, range.to),
-      debts: await this.debtsSeries(growers, null, range.to),
+      purchases,
+      debts: debts.debts,
     };
   }
 

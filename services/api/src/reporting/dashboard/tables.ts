@@ -58,4 +58,13 @@ export interface DashboardTables {
     recovered: number;
   };
   dashboard_aggregator_growers: { aggregator_user_id: string; grower_id: string };
+  /** migrations/20261128_0100_dashboard_debt_rollup.ts: debt movements per scope, day, kind. */
+  dashboard_debt_rollup: {
+    scope: 'ALL' | 'CLUSTER' | 'AGGREGATOR';
+    scope_id: string;
+    day: string;
+    kind: string;
+    opened: number;
+    recovered: number;
+  };
 }

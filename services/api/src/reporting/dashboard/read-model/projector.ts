@@ -389,16 +389,135 @@ async function flush(trx: Kysely<Tables>, batch: Batch) {
       )
       .execute(),
   );
-  await inChunks([...batch.links], (rows) =>
+  const newLinks: DashboardTables['dashboard_aggregator_growers'][] = [];
+  await inChunks([...batch.links], async (rows) =>
+    newLinks.push(
+      ...(await trx
+        .insertInto('dashboard_aggregator_growers')
+        .values(
+          rows.map((key) => {
+            const [aggregator_user_id, grower_id] = split(key) as [string, string];
+            return { aggregator_user_id, grower_id };
+          }),
+        )
+        .onConflict((oc) => oc.columns(['aggregator_user_id', 'grower_id']).doNothing())
+        .returning(['aggregator_user_id', 'grower_id'])
+        .execute()),
+    ),
+  );
+  await flushRollup(trx, batch, newLinks);
+}
+
+type Rollup = DashboardTables['dashboard_debt_rollup'];
+
+/**
+ * dashboard_debt_rollup (migrations/20261128_0100_dashboard_debt_rollup.ts): each row is the
+ * sum of its scope's growers' dashboard_debt_daily rows at that day and kind — ALL, the
+ * grower's cluster, and every aggregator linked to the grower. Per batch: the batch's
+ * debt_daily deltas go to ALL, to the grower's cluster and to the aggregators linked BEFORE
+ * the batch; an aggregator newly linked in the batch (`newLinks`, the rows the link insert
+ * actually added) takes the grower's whole debt_daily (already including this batch's
+ * deltas). So the rows depend only on the events, not on how they were batched, and a
+ * rebuild gives the same table (every key touched is written, as for the other day tables).
+ */
+async function flushRollup(
+  trx: Kysely<Tables>,
+  batch: Batch,
+  newLinks: DashboardTables['dashboard_aggregator_growers'][],
+) {
+  if (!batch.debtDaily.size && !newLinks.length) return;
+  const rollup = new Map<string, Pick<Rollup, 'opened' | 'recovered'>>();
+  const add = (
+    scope: Rollup['scope'],
+    scopeId: string,
+    day: string,
+    kind: string,
+    v: Pick<Rollup, 'opened' | 'recovered'>,
+  ) => {
+    const key = [scope, scopeId, day, kind].join(SEP);
+    const r = rollup.get(key) ?? { opened: 0, recovered: 0 };
+    r.opened += v.opened;
+    r.recovered += v.recovered;
+    rollup.set(key, r);
+  };
+  const deltas = [...batch.debtDaily].map(([key, v]) => {
+    const [grower_id, , kind, day] = key.split(SEP) as [string, string, string, string];
+    return { grower_id, kind, day, opened: v.opened, recovered: v.recovered };
+  });
+  const deltaGrowers = [...new Set(deltas.map((d) => d.grower_id))];
+  const linked = new Map<string, string[]>();
+  const fresh = new Set(newLinks.map((l) => [l.aggregator_user_id, l.grower_id].join(SEP)));
+  for (let i = 0; i < deltaGrowers.length; i += 5_000) {
+    const part = deltaGrowers.slice(i, i + 5_000);
+    const [growers, links] = await Promise.all([
+      part.some((g) => !batch.growers.has(g))
+        ? trx
+            .selectFrom('dashboard_growers')
+            .selectAll()
+            .where(
+              'grower_id',
+              'in',
+              part.filter((g) => !batch.growers.has(g)),
+            )
+            .execute()
+        : Promise.resolve([]),
+      trx
+        .selectFrom('dashboard_aggregator_growers')
+        .select(['aggregator_user_id', 'grower_id'])
+        .where('grower_id', 'in', part)
+        .execute(),
+    ]);
+    for (const g of growers) if (!batch.growers.has(g.grower_id)) batch.growers.set(g.grower_id, g);
+    for (const l of links) {
+      // Linked in this batch: that aggregator takes the grower's whole history below.
+      if (fresh.has([l.aggregator_user_id, l.grower_id].join(SEP))) continue;
+      linked.set(l.grower_id, [...(linked.get(l.grower_id) ?? []), l.aggregator_user_id]);
+    }
+  }
+  for (const d of deltas) {
+    add('ALL', '', d.day, d.kind, d);
+    const cluster = batch.growers.get(d.grower_id)?.cluster_id;
+    if (cluster) add('CLUSTER', cluster, d.day, d.kind, d);
+    for (const aggregator of linked.get(d.grower_id) ?? []) {
+      add('AGGREGATOR', aggregator, d.day, d.kind, d);
+    }
+  }
+  const newlyLinked = new Map<string, string[]>();
+  for (const l of newLinks) {
+    newlyLinked.set(l.grower_id, [...(newlyLinked.get(l.grower_id) ?? []), l.aggregator_user_id]);
+  }
+  const growersLinked = [...newlyLinked.keys()];
+  for (let i = 0; i < growersLinked.length; i += 5_000) {
+    const history = await trx
+      .selectFrom('dashboard_debt_daily')
+      .select(['grower_id', 'day', 'kind', 'opened', 'recovered'])
+      .where('grower_id', 'in', growersLinked.slice(i, i + 5_000))
+      .execute();
+    for (const h of history) {
+      for (const aggregator of newlyLinked.get(h.grower_id)!) {
+        add('AGGREGATOR', aggregator, h.day, h.kind, h);
+      }
+    }
+  }
+  await inChunks([...rollup], (rows) =>
     trx
-      .insertInto('dashboard_aggregator_growers')
+      .insertInto('dashboard_debt_rollup')
       .values(
-        rows.map((key) => {
-          const [aggregator_user_id, grower_id] = split(key) as [string, string];
-          return { aggregator_user_id, grower_id };
+        rows.map(([key, v]) => {
+          const [scope, scope_id, day, kind] = key.split(SEP) as [
+            Rollup['scope'],
+            string,
+            string,
+            string,
+          ];
+          return { scope, scope_id, day, kind, ...v };
         }),
       )
-      .onConflict((oc) => oc.columns(['aggregator_user_id', 'grower_id']).doNothing())
+      .onConflict((oc) =>
+        oc
+          .columns(['scope', 'scope_id', 'day', 'kind'])
+          .doUpdateSet(added('dashboard_debt_rollup', ['opened', 'recovered'])),
+      )
       .execute(),
   );
 }
@@ -488,6 +607,7 @@ export const dashboardProjector = defineProjector<Tables>({
     'dashboard_debts',
     'dashboard_debt_daily',
     'dashboard_aggregator_growers',
+    'dashboard_debt_rollup',
   ],
   async apply(trx, events, ctx) {
     if (!events.length) return;
