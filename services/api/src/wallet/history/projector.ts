@@ -112,19 +112,30 @@ export const balanceHistoryProjector = defineProjector<WalletHistoryTables>({
     const mine = events.filter((e) => walletIdOfStream(e.streamId) !== undefined);
     if (!mine.length) return;
     const walletIds = [...new Set(mine.map((e) => walletIdOfStream(e.streamId)!))];
+    // Each wallet's last row by one backward probe of the primary key (wallet_id, position):
+    // `distinct on (wallet_id)` read every row of each wallet (its cost grew with the history:
+    // 0.31 ms of PostgreSQL per transfer after ~20,000 transfers in bench:wallet).
     const last = await trx
-      .selectFrom('wallet_balance_history')
-      .distinctOn('wallet_id')
-      .select([
-        'wallet_id',
-        'opened',
-        'opened_wallet_id',
-        sql<string>`balance::text`.as('balance'),
-        sql<string>`held::text`.as('held'),
-      ])
-      .where('wallet_id', 'in', walletIds)
-      .orderBy('wallet_id')
-      .orderBy('position', 'desc')
+      .selectFrom(
+        sql<{ wallet_id: string }>`(select unnest(${walletIds}::text[]) as wallet_id)`.as('w'),
+      )
+      .innerJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('wallet_balance_history')
+            .select([
+              'opened',
+              'opened_wallet_id',
+              sql<string>`balance::text`.as('balance'),
+              sql<string>`held::text`.as('held'),
+            ])
+            .whereRef('wallet_balance_history.wallet_id', '=', sql.ref('w.wallet_id'))
+            .orderBy('position', 'desc')
+            .limit(1)
+            .as('h'),
+        (join) => join.onTrue(),
+      )
+      .select(['w.wallet_id', 'h.opened', 'h.opened_wallet_id', 'h.balance', 'h.held'])
       .execute();
     const current = new Map<string, Balances>(
       last.map((r) => [
