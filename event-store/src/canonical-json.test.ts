@@ -17,6 +17,53 @@ function reference(value: unknown): string {
   return write(plain);
 }
 
+/**
+ * The first implementation, kept verbatim: every hash of the chain was computed from its
+ * text, so the faster one must write the same bytes for every value.
+ */
+function firstImplementation(value: unknown): string {
+  return firstWrite(value) ?? 'null';
+}
+
+function firstWrite(input: unknown): string | undefined {
+  let value = input;
+  if (value !== null && typeof value === 'object' && typeof (value as any).toJSON === 'function') {
+    value = (value as { toJSON(): unknown }).toJSON();
+  }
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'bigint':
+      throw new TypeError('canonicalJson: a bigint cannot be written as JSON');
+    case 'object': {
+      if (value === null) return 'null';
+      if (Array.isArray(value)) return `[${value.map((v) => firstWrite(v) ?? 'null').join(',')}]`;
+      const record = value as Record<string, unknown>;
+      const parts: string[] = [];
+      for (const key of Object.keys(record).sort()) {
+        const text = firstWrite(record[key]);
+        if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+      }
+      return `{${parts.join(',')}}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The text, or the error's message when writing throws (a bigint). */
+const outcome = (write: (v: unknown) => string, v: unknown) => {
+  try {
+    return write(v);
+  } catch (error) {
+    return `throws ${(error as Error).message}`;
+  }
+};
+
 describe('canonical JSON', () => {
   it('sorts keys at every depth and drops what JSON drops', () => {
     const date = new Date('2026-11-21T00:00:00Z');
@@ -38,5 +85,69 @@ describe('canonical JSON', () => {
         expect(JSON.parse(canonicalJson(v))).toEqual(JSON.parse(JSON.stringify(v) ?? 'null'));
       }),
     );
+  });
+
+  it('writes the same bytes as the first implementation for any value (the hash chain depends on them)', () => {
+    // Keys with characters JSON escapes, unsorted keys, numeric keys, dates, holes, boxed
+    // values, null prototypes, typed arrays, maps, functions, undefined, -0, NaN, bigints.
+    const key = fc.oneof(
+      fc.string(),
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom(
+        '"',
+        '\\',
+        '\u0000',
+        '\u001f',
+        '\ud800',
+        '\udc00x',
+        '\u2028',
+        '10',
+        '2',
+        '-1',
+        'é',
+        '',
+      ),
+    );
+    const value = fc.letrec((tie) => ({
+      any: fc.oneof(
+        { depthSize: 'small' },
+        fc.anything({
+          key,
+          withBigInt: true,
+          withBoxedValues: true,
+          withDate: true,
+          withMap: true,
+          withNullPrototype: true,
+          withObjectString: true,
+          withSet: true,
+          withSparseArray: true,
+          withTypedArray: true,
+          withUnicodeString: true,
+        }),
+        fc.dictionary(key, tie('any'), { maxKeys: 8 }),
+        fc.array(tie('any'), { maxLength: 6 }),
+        fc.constantFrom(undefined, () => 1, Symbol('s'), -0, Number.NaN, Infinity),
+        fc.date({ noInvalidDate: true }),
+      ),
+    })).any;
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(outcome(canonicalJson, v)).toBe(outcome(firstImplementation, v));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('writes an event as the first implementation did, byte for byte', () => {
+    const event = {
+      position: 12,
+      streamId: 'wallet-0f8c2f9e',
+      version: 3,
+      type: 'TransferSent',
+      schemaVersion: 1,
+      data: { walletId: 'w', toWalletId: 'x', amount: 1500, reason: 'Lot "7" \\ é\u0001' },
+      metadata: { userId: 'u', commandId: 'c' },
+    };
+    expect(canonicalJson(event)).toBe(firstImplementation(event));
   });
 });
