@@ -45,20 +45,25 @@ export function startInProcessProjections<DB extends ProjectionTables>(
     projector,
     running: undefined as Promise<void> | undefined,
     dirty: false,
+    /** The last probe found events of its types (RunOptions.relevant for the next run). */
+    relevant: false,
     failures: 0,
     retry: undefined as NodeJS.Timeout | undefined,
   }));
   type State = (typeof states)[number];
 
-  const run = (state: State): Promise<void> => {
+  const run = (state: State, relevant = false): Promise<void> => {
     if (closed) return Promise.resolve();
     state.dirty = true;
+    if (relevant) state.relevant = true;
     if (state.running) return state.running;
     state.running = (async () => {
       while (state.dirty && !closed) {
         state.dirty = false;
+        const known = state.relevant;
+        state.relevant = false;
         try {
-          await catchUp(opts.db, state.projector, opts);
+          await catchUp(opts.db, state.projector, known ? { ...opts, relevant: true } : opts);
           state.failures = 0;
         } catch (error) {
           state.failures += 1;
@@ -89,7 +94,9 @@ export function startInProcessProjections<DB extends ProjectionTables>(
   let probing: Promise<void> | undefined;
   let probeAgain = false;
   const runAll = (names?: Set<string>) => {
-    for (const s of states) if (!s.retry && (!names || names.has(s.projector.name))) void run(s);
+    for (const s of states) {
+      if (!s.retry && (!names || names.has(s.projector.name))) void run(s, names !== undefined);
+    }
   };
   const wake = () => {
     if (closed) return;
