@@ -18,14 +18,19 @@ const ACCESS = Symbol.for('filiere.routeAccess');
 const withAccess = <T extends object>(guard: T, access: RouteAccess): T =>
   Object.assign(guard, { [ACCESS]: access });
 
+/** The guard of this file among a route's preHandlers, if any. */
+function guardOf(preHandler: unknown): { [ACCESS]: RouteAccess } | undefined {
+  const handlers: unknown[] = Array.isArray(preHandler) ? preHandler.flat(2) : [preHandler];
+  return handlers.find(
+    (h): h is { [ACCESS]: RouteAccess } =>
+      !!h && !!(h as Record<symbol, RouteAccess | undefined>)[ACCESS],
+  );
+}
+
 /** The access a route's preHandlers declare ('public' when none is a guard of this file). */
 export function accessOf(preHandler: unknown): RouteAccess {
-  const handlers = Array.isArray(preHandler) ? preHandler.flat(2) : [preHandler];
-  for (const h of handlers) {
-    const access = h && (h as Record<symbol, RouteAccess | undefined>)[ACCESS];
-    if (access) return access;
-  }
-  return 'public';
+  const guard = guardOf(preHandler);
+  return guard ? guard[ACCESS] : 'public';
 }
 
 /**
@@ -147,6 +152,15 @@ export async function registerAuth(
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       routeAccess.set(`${method} ${route.url}`, accessOf(route.preHandler));
+    }
+    // Authentication before anything reads the request: a route's guard runs at onRequest
+    // too, before the body is parsed and the input validated, so an anonymous caller gets 401
+    // (a caller without the role 403) and never a 400 naming its bad field, nor a 413/415.
+    // At preHandler it then finds `request.actor` loaded and only re-checks the role.
+    const guard = guardOf(route.preHandler);
+    const onRequest = [route.onRequest ?? []].flat();
+    if (guard && !onRequest.includes(guard as never)) {
+      route.onRequest = [...onRequest, guard as never];
     }
   });
 }

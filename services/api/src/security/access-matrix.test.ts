@@ -13,7 +13,7 @@ import { roleIdOf } from '../identity/roles.js';
 import { STAFF_ROLES } from '../identity/permissions.js';
 import { seedOrganization, seedUser, TEST_PASSWORD } from '../identity/test-support.js';
 import { buildTestApp } from '../test-app.js';
-import { allowedBy, operationsOf, type Operation } from './route-table.js';
+import { allowedBy, fillPath, operationsOf, queryString, type Operation } from './route-table.js';
 import { sampleRequest } from './sample-request.js';
 import { seedWorld, type Actor, type World } from './world.js';
 import type { Database } from '../database.js';
@@ -147,6 +147,31 @@ describe('authorization matrix: every route of the route table × every role and
     }
     expect(wrong).toEqual([]);
   }, 120_000);
+
+  /**
+   * An anonymous caller learns nothing about its input: every guarded route authenticates
+   * before it parses or validates (a guard at `onRequest`, not only `preHandler`), so a
+   * malformed request without a token is a 401, never a 400 that names the bad field (nor a
+   * 413/415 about the body).
+   */
+  it('an anonymous request with malformed input gets 401, never 400 (auth before validation)', async () => {
+    const wrong: string[] = [];
+    for (const op of operations) {
+      if (accessOf(op) === 'public' || op.name in OWN_GUARDS) continue;
+      const path = Object.fromEntries(op.pathParams.map((p) => [p.name, 'x\u0000']));
+      const query = Object.fromEntries(op.query.map((p) => [p.name, 'x\u0000']));
+      const res = await app.inject({
+        method: op.method,
+        url: `${fillPath(op.path, path)}${queryString({ ...query, inconnu: 'x\u0000' })}`,
+        ...(op.method === 'GET' || op.method === 'DELETE'
+          ? {}
+          : { headers: { 'content-type': 'application/json' }, payload: '[{"x":' }),
+      });
+      if (res.statusCode !== 401)
+        wrong.push(`${op.name}: ${res.statusCode} ${res.body.slice(0, 160)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
 
   it('internal creation of a user (typeUser=user) needs a token of a user manager', async () => {
     const payload = {
