@@ -194,14 +194,14 @@ export function checkContractHolds(events: LoggedEvent[], fail: Fail): number {
     );
     wallets.set(walletId, after);
     const holdId = e.data.holdId as string | undefined;
-    const hold = holdId?.startsWith('contract-') ? after.holds[holdId] : undefined;
+    const hold = holdId?.startsWith('contract-') ? after.holds.get(holdId) : undefined;
     if (hold && hold.remaining < 0)
       fail(`hold ${holdId} at ${e.position} (${e.type}): remaining ${hold.remaining}`);
   }
   let checked = 0;
   const heldBy = new Map<string, number>();
   for (const [walletId, wallet] of wallets) {
-    for (const [holdId, hold] of Object.entries(wallet.holds)) {
+    for (const [holdId, hold] of wallet.holds) {
       if (!holdId.startsWith('contract-')) continue;
       checked++;
       const c = byHold.get(holdId);
@@ -229,7 +229,7 @@ export function checkContractHolds(events: LoggedEvent[], fail: Fail): number {
   for (const c of contracts.values()) {
     if (c.settled.length || c.canceled) continue;
     owed.set(c.aggregatorUserId, (owed.get(c.aggregatorUserId) ?? 0) + c.amount);
-    if (![...wallets.values()].some((w) => c.holdId in w.holds))
+    if (![...wallets.values()].some((w) => w.holds.has(c.holdId)))
       fail(`contract ${c.contractId} is open but its hold ${c.holdId} was never placed`);
   }
   for (const userId of new Set([...owed.keys(), ...heldBy.keys()]))

@@ -186,7 +186,7 @@ export function checkHolds(events: LoggedEvent[], fail: Fail): number {
       e as unknown as WalletEvent,
     );
     wallets.set(walletId, after);
-    for (const [holdId, hold] of Object.entries(after.holds)) {
+    for (const [holdId, hold] of after.holds) {
       if (hold.remaining < 0)
         fail(
           `hold ${holdId} of wallet ${walletId} at ${e.position} (${e.type}): remaining ${hold.remaining}`,
@@ -195,7 +195,7 @@ export function checkHolds(events: LoggedEvent[], fail: Fail): number {
   }
   let checked = 0;
   for (const [walletId, wallet] of wallets) {
-    for (const [holdId, hold] of Object.entries(wallet.holds)) {
+    for (const [holdId, hold] of wallet.holds) {
       if (holdId.startsWith('contract-')) continue;
       checked++;
       const assignment = assignments.get(holdId);
@@ -218,7 +218,7 @@ export function checkHolds(events: LoggedEvent[], fail: Fail): number {
     }
   }
   for (const holdId of assignments.keys())
-    if (![...wallets.values()].some((w) => holdId in w.holds))
+    if (![...wallets.values()].some((w) => w.holds.has(holdId)))
       fail(`assignment hold ${holdId} was never placed`);
   return checked;
 }

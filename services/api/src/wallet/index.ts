@@ -53,12 +53,14 @@ export const walletModule: ContextModule = {
 // The public face: what other contexts and the scripts may use.
 export {
   evolveWallet,
+  holdBook,
   initialWalletState,
   move,
   postingsOf,
   walletAccount,
   walletEvent,
   walletStreamId,
+  type HoldBook,
   type WalletEvent,
   type WalletState,
 } from './domain/index.js';

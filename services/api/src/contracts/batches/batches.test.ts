@@ -233,7 +233,7 @@ describe('contract batches (LIVRAISON_PARENT)', () => {
       [100_000, 2_500, 'PENDING'],
     ]);
     for (const sub of subs) {
-      expect(after.holds[`contract-${sub.id}`]).toMatchObject({
+      expect(after.holds.get(`contract-${sub.id}`)).toMatchObject({
         amount: Number(sub.amount),
         status: 'ACTIVE',
       });

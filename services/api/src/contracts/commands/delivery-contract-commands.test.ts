@@ -126,7 +126,7 @@ describe('delivery contract commands', () => {
       },
     });
     const after = await walletOf(aggregator.wallet_id);
-    expect(after.holds[`contract-${contractId}`]).toMatchObject({
+    expect(after.holds.get(`contract-${contractId}`)).toMatchObject({
       amount: 500_000,
       status: 'ACTIVE',
       remaining: 500_000,
@@ -205,7 +205,7 @@ describe('delivery contract commands', () => {
     expect(await commands.cancel(aggregator, contractId)).toMatchObject({ status: 'CANCELED' });
     const wallet = await walletOf(aggregator.wallet_id);
     expect(wallet.held).toBe(held - 50_000);
-    expect(wallet.holds[`contract-${contractId}`]?.status).toBe('RELEASED');
+    expect(wallet.holds.get(`contract-${contractId}`)?.status).toBe('RELEASED');
     await expect(
       commands.cancel(grower, '11111111-1111-4111-8111-111111111111'),
     ).rejects.toMatchObject({
@@ -548,7 +548,7 @@ describe('delivery contract commands', () => {
       expect(ok.json()).toMatchObject({ status: 'CANCELED' });
       const after = await walletOf(aggregator.wallet_id);
       expect(after.availableBalance).toBe(before.availableBalance + 100_000);
-      expect(after.holds[`contract-${id}`]).toMatchObject({ status: 'RELEASED', remaining: 0 });
+      expect(after.holds.get(`contract-${id}`)).toMatchObject({ status: 'RELEASED', remaining: 0 });
     });
 
     it('smarts/{userId}/LIVRAISON: {data, count} with the grower as right side, search, filters, reach', async () => {

@@ -197,7 +197,7 @@ describe('run contracts', () => {
     const aggAfter = await walletOf(aggregator.wallet_id);
     expect(aggAfter.balance).toBe(aggBefore.balance - 130_000);
     expect(aggAfter.availableBalance).toBe(aggBefore.availableBalance + 70_000);
-    expect(aggAfter.holds[`contract-${contractId}`]).toMatchObject({
+    expect(aggAfter.holds.get(`contract-${contractId}`)).toMatchObject({
       status: 'CAPTURED',
       remaining: 0,
     });

@@ -9,6 +9,8 @@ import { balancesByAccount } from './accounts.js';
 import { InMemoryWalletLedger } from './in-memory-ledger.js';
 import { captureHold, placeHold, releaseHold } from './holds.js';
 import { givenWallet } from './test-fixtures.js';
+import { evolveWallet, initialWalletState, type WalletState } from './wallet-stream.js';
+import { walletEvent } from './events.js';
 
 function given() {
   const ledger = new InMemoryWalletLedger();
@@ -92,5 +94,59 @@ describe('holds', () => {
     expect(() => capture(ledger, [])).toThrow(ValidationError);
     expect(() => capture(ledger, [{ walletId: 'agg', amount: 6000 }])).toThrow(ValidationError);
     expect(() => capture(ledger, [{ walletId: 'ghost', amount: 6000 }])).toThrow(NotFoundError);
+  });
+
+  it('a hold event leaves the state it evolved from as it was (the pipeline keeps cached states)', () => {
+    // The pipeline evolves cached states speculatively; a batch that fails to commit must
+    // leave them usable: the hold book is persistent, never changed in place.
+    const ledger = given();
+    const before: WalletState = ledger.wallet('agg');
+    const placed = evolveWallet(
+      before,
+      walletEvent('HoldPlaced', { holdId: 'H2', walletId: 'agg', amount: 1000, purpose: 'x' }),
+    );
+    const released = evolveWallet(
+      placed,
+      walletEvent('HoldReleased', { holdId: 'H1', walletId: 'agg', amount: 6000 }),
+    );
+    expect(placed.holds.get('H2')).toMatchObject({ status: 'ACTIVE', remaining: 1000 });
+    expect(released.holds.get('H1')).toMatchObject({ status: 'RELEASED', remaining: 0 });
+    expect(before.holds.has('H2')).toBe(false);
+    expect(before.holds.get('H1')).toMatchObject({ status: 'ACTIVE', remaining: 6000 });
+    expect(placed.holds.get('H1')).toMatchObject({ status: 'ACTIVE', remaining: 6000 });
+    expect(before).toMatchObject({ held: 6000, availableBalance: 4000 });
+    // The earlier state still decides as before: H2 may be placed on it, H1 captured.
+    expect(placeHold(before, { holdId: 'H2', amount: 1000, purpose: 'x' }).writes).toHaveLength(1);
+    expect(() => placeHold(placed, { holdId: 'H2', amount: 1000, purpose: 'x' })).toThrow(
+      ConflictError,
+    );
+    expect(() =>
+      captureHold({ wallet: released, destinations: {} }, { holdId: 'H1', payments: [] }),
+    ).toThrow(BusinessRuleError);
+  });
+
+  it('every hold it ever had stays in the book: closed ones refuse again, at any count', () => {
+    let wallet = evolveWallet(
+      initialWalletState(),
+      walletEvent('WalletOpened', { walletId: 'agg', ownerUserId: 'u-agg' }),
+    );
+    for (let i = 0; i < 2000; i++) {
+      wallet = evolveWallet(
+        wallet,
+        walletEvent('HoldPlaced', { holdId: `H${i}`, walletId: 'agg', amount: 0, purpose: 'x' }),
+      );
+      if (i % 2 === 0)
+        wallet = evolveWallet(
+          wallet,
+          walletEvent('HoldReleased', { holdId: `H${i}`, walletId: 'agg', amount: 0 }),
+        );
+    }
+    expect(wallet.holds.size).toBe(2000);
+    expect([...wallet.holds.values()].filter((h) => h.status === 'RELEASED')).toHaveLength(1000);
+    expect(() => placeHold(wallet, { holdId: 'H10', amount: 1, purpose: 'x' })).toThrow(
+      ConflictError,
+    );
+    expect(releaseHold(wallet, { holdId: 'H10' }).writes).toEqual([]);
+    expect(releaseHold(wallet, { holdId: 'H11' }).writes).toHaveLength(1);
   });
 });

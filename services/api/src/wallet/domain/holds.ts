@@ -39,7 +39,7 @@ export function placeHold(
     });
   }
   const walletId = requireOpenWallet(wallet);
-  if (wallet.holds[command.holdId]) throw new ConflictError('Cette réservation existe déjà');
+  if (wallet.holds.has(command.holdId)) throw new ConflictError('Cette réservation existe déjà');
   requireAvailable(wallet, command.amount);
   return decision(
     { holdId: command.holdId, status: 'ACTIVE', amount: command.amount },
@@ -58,7 +58,7 @@ export function placeHold(
 }
 
 function requireHold(wallet: WalletState, holdId: string) {
-  const hold = wallet.holds[holdId];
+  const hold = wallet.holds.get(holdId);
   if (!hold) throw new NotFoundError('Réservation introuvable');
   return hold;
 }

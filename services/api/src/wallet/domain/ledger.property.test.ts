@@ -281,7 +281,7 @@ class Model {
       case 'capture': {
         const h = this.holds[c.pick % Math.max(1, this.holds.length)];
         if (!h) return;
-        const held = l.wallet(h.walletId).holds[h.holdId]!.remaining;
+        const held = l.wallet(h.walletId).holds.get(h.holdId)!.remaining;
         const others = WALLETS.filter((w) => w !== h.walletId && w !== c.to);
         const payments =
           c.split && held > 1
@@ -369,10 +369,10 @@ class Model {
     const byAccount = balancesByAccount(postings);
     for (const w of WALLETS) {
       const state = this.ledger.wallet(w);
-      const activeHolds = Object.values(state.holds)
+      const activeHolds = [...state.holds.values()]
         .filter((h) => h.status === 'ACTIVE')
         .reduce((sum, h) => sum + h.remaining, 0);
-      for (const h of Object.values(state.holds)) {
+      for (const h of state.holds.values()) {
         const settled = Object.values(h.settlements).reduce(
           (sum, s) => sum + s.captured + s.released,
           0,

@@ -62,7 +62,10 @@ describe('settleHold', () => {
       held: 4500,
       availableBalance: 4000,
     });
-    expect(ledger.wallet('agg').holds.H1).toMatchObject({ status: 'ACTIVE', remaining: 4500 });
+    expect(ledger.wallet('agg').holds.get('H1')).toMatchObject({
+      status: 'ACTIVE',
+      remaining: 4500,
+    });
     expect(ledger.wallet('provider').balance).toBe(1500);
     expect(sumOfPostings(ledger)).toBe(0);
   });
@@ -124,7 +127,10 @@ describe('settleHold', () => {
     ledger.apply(settle(ledger, { payments: [{ walletId: 'provider', amount: 1000 }] }));
     ledger.apply(releaseHold(ledger.wallet('agg'), { holdId: 'H1' }));
     expect(ledger.wallet('agg')).toMatchObject({ balance: 9000, held: 0, availableBalance: 9000 });
-    expect(ledger.wallet('agg').holds.H1).toMatchObject({ status: 'RELEASED', remaining: 0 });
+    expect(ledger.wallet('agg').holds.get('H1')).toMatchObject({
+      status: 'RELEASED',
+      remaining: 0,
+    });
   });
 
   it('allowExcess takes what exceeds the hold from the available balance', () => {

@@ -1,3 +1,4 @@
+import { Map as ImmutableMap } from 'immutable';
 import { walletAccount } from './accounts.js';
 import type { WalletEvent } from './events.js';
 
@@ -23,7 +24,25 @@ export interface HoldState {
   settlements: Record<string, HoldSettlementFigures>;
 }
 
-/** The folded state of stream `wallet-<walletId>`. Plain data, safe to serialise. */
+/**
+ * Every hold the wallet ever had (closed ones too: a hold id is never placed twice, and a
+ * closed hold answers a repeat and refuses a new capture, release or settlement), by holdId.
+ * A persistent map (immutable's HAMT): a hold event makes a new map sharing all but O(log n)
+ * nodes with the old one, so it costs microseconds at any number of holds, and a state the
+ * pipeline cached (or evolved speculatively for a batch that then failed) is never changed.
+ * A plain record copied on each hold event cost 4.7 CPU-ms per event at 10,000 holds.
+ */
+export type HoldBook = ImmutableMap<string, HoldState>;
+
+/** A hold book of the given holds (tests, fixtures). */
+export function holdBook(holds: Record<string, HoldState> = {}): HoldBook {
+  return ImmutableMap(Object.entries(holds));
+}
+
+/**
+ * The folded state of stream `wallet-<walletId>`. Immutable data (never changed once made),
+ * serialisable as JSON (the hold book writes itself as an object).
+ */
 export interface WalletState {
   opened: boolean;
   walletId: string | null;
@@ -32,7 +51,7 @@ export interface WalletState {
   /** Sum of the remaining amounts of ACTIVE holds. */
   held: number;
   availableBalance: number;
-  holds: Record<string, HoldState>;
+  holds: HoldBook;
   /** Provider transaction ids already credited (verification is idempotent on them). */
   processedTransactionIds: Record<string, true>;
   /** Supply references already credited. */
@@ -40,6 +59,8 @@ export interface WalletState {
 }
 
 export const walletStreamId = (walletId: string): string => `wallet-${walletId}`;
+
+const EMPTY_HOLDS: HoldBook = ImmutableMap();
 
 export function initialWalletState(): WalletState {
   return {
@@ -49,7 +70,7 @@ export function initialWalletState(): WalletState {
     balance: 0,
     held: 0,
     availableBalance: 0,
-    holds: {},
+    holds: EMPTY_HOLDS,
     processedTransactionIds: {},
     creditedSupplies: {},
   };
@@ -67,7 +88,9 @@ function withBalances(state: WalletState, balance: number, held: number): Wallet
 }
 
 function holdOf(state: WalletState, holdId: string, amount: number): HoldState {
-  return state.holds[holdId] ?? { amount, status: 'ACTIVE', remaining: amount, settlements: {} };
+  return (
+    state.holds.get(holdId) ?? { amount, status: 'ACTIVE', remaining: amount, settlements: {} }
+  );
 }
 
 export function evolveWallet(state: WalletState, event: WalletEvent): WalletState {
@@ -108,15 +131,12 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
     case 'HoldPlaced':
       return {
         ...withBalances(state, state.balance, state.held + event.data.amount),
-        holds: {
-          ...state.holds,
-          [event.data.holdId]: {
-            amount: event.data.amount,
-            status: 'ACTIVE',
-            remaining: event.data.amount,
-            settlements: {},
-          },
-        },
+        holds: state.holds.set(event.data.holdId, {
+          amount: event.data.amount,
+          status: 'ACTIVE',
+          remaining: event.data.amount,
+          settlements: {},
+        }),
       };
     // Released and captured carry what was still held (the whole hold when never settled).
     case 'HoldReleased':
@@ -129,14 +149,11 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
             (event.type === 'HoldCaptured' ? postedTo(state, event.data.postings) : 0),
           state.held - event.data.amount,
         ),
-        holds: {
-          ...state.holds,
-          [event.data.holdId]: {
-            ...hold,
-            status: event.type === 'HoldCaptured' ? 'CAPTURED' : 'RELEASED',
-            remaining: 0,
-          },
-        },
+        holds: state.holds.set(event.data.holdId, {
+          ...hold,
+          status: event.type === 'HoldCaptured' ? 'CAPTURED' : 'RELEASED',
+          remaining: 0,
+        }),
       };
     }
     case 'HoldSettled': {
@@ -144,24 +161,21 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
       const hold = holdOf(state, d.holdId, d.captured + d.released + d.remaining);
       return {
         ...withBalances(state, state.balance, state.held - d.captured - d.released),
-        holds: {
-          ...state.holds,
-          [d.holdId]: {
-            ...hold,
-            status: d.status,
-            remaining: d.remaining,
-            settlements: {
-              ...hold.settlements,
-              [d.settlementId]: {
-                status: d.status,
-                captured: d.captured,
-                excess: d.excess,
-                released: d.released,
-                remaining: d.remaining,
-              },
+        holds: state.holds.set(d.holdId, {
+          ...hold,
+          status: d.status,
+          remaining: d.remaining,
+          settlements: {
+            ...hold.settlements,
+            [d.settlementId]: {
+              status: d.status,
+              captured: d.captured,
+              excess: d.excess,
+              released: d.released,
+              remaining: d.remaining,
             },
           },
-        },
+        }),
       };
     }
     default:

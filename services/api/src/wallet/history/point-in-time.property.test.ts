@@ -160,7 +160,7 @@ describe('point-in-time balances (fast-check, real PostgreSQL)', () => {
               if (c.kind === 'release') tryApply(() => releaseHold(state, { holdId: hold.holdId }));
               else {
                 const to = ids[c.to]!;
-                const remaining = state.holds[hold.holdId]?.remaining ?? 0;
+                const remaining = state.holds.get(hold.holdId)?.remaining ?? 0;
                 tryApply(() =>
                   captureHold(
                     { wallet: state, destinations: { [to]: ledger.wallet(to) } },

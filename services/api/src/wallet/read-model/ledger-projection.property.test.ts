@@ -201,7 +201,7 @@ class Scenario {
           this.tryApply(() => releaseHold(state, { holdId: hold.holdId }));
         } else {
           const to = this.ids[c.to]!;
-          const amount = state.holds[hold.holdId]?.remaining ?? 0;
+          const amount = state.holds.get(hold.holdId)?.remaining ?? 0;
           this.tryApply(() =>
             captureHold(
               { wallet: state, destinations: { [to]: l.wallet(to) } },

@@ -5,6 +5,7 @@ import {
   evolveWallet,
   initialWalletState,
   walletEvent,
+  holdBook,
   type WalletState,
 } from '../../../wallet/index.js';
 import type { AssignmentState } from '../../inputs/index.js';
@@ -94,14 +95,14 @@ const funded: WalletState = {
   balance: 200_000,
   held: 140_000,
   availableBalance: 60_000,
-  holds: {
+  holds: holdBook({
     'input-assignment-11': {
       amount: 140_000,
       status: 'ACTIVE',
       remaining: 140_000,
       settlements: {},
     },
-  },
+  }),
 };
 
 const deliver = (request: RequestState, actor = PROVIDER, wal = funded, a = assignment(11)) =>
@@ -137,7 +138,7 @@ describe('deliverInput', () => {
       evolveWallet,
       funded,
     );
-    expect(after.holds['input-assignment-11']).toMatchObject({
+    expect(after.holds.get('input-assignment-11')).toMatchObject({
       status: 'ACTIVE',
       remaining: 133_000,
     });
@@ -168,20 +169,20 @@ describe('deliverInput', () => {
     ).toThrow(ForbiddenError);
     const released = {
       ...funded,
-      holds: {
+      holds: holdBook({
         'input-assignment-11': {
-          ...funded.holds['input-assignment-11']!,
+          ...funded.holds.get('input-assignment-11')!,
           status: 'RELEASED' as const,
           remaining: 0,
         },
-      },
+      }),
     };
     expect(() => deliver(requestState(), PROVIDER, released)).toThrow(BusinessRuleError);
     const short = {
       ...funded,
-      holds: {
-        'input-assignment-11': { ...funded.holds['input-assignment-11']!, remaining: 6_999 },
-      },
+      holds: holdBook({
+        'input-assignment-11': { ...funded.holds.get('input-assignment-11')!, remaining: 6_999 },
+      }),
     };
     expect(() => deliver(requestState(), PROVIDER, short)).toThrow(BusinessRuleError);
   });
@@ -191,7 +192,7 @@ describe('deliverInput', () => {
     const other = assignment(12, OTHER.userId);
     const wal: WalletState = {
       ...funded,
-      holds: {
+      holds: holdBook({
         'input-assignment-11': {
           amount: 140_000,
           status: 'ACTIVE',
@@ -204,7 +205,7 @@ describe('deliverInput', () => {
           remaining: 90_000,
           settlements: {},
         },
-      },
+      }),
     };
     const req = { linkId: 3, fertilizerId: 1 };
     expect(payingAssignment(req, PROVIDER, [mine, other], wal)).toBe(mine);

@@ -58,7 +58,7 @@ export function requireDeliverable(request: RequestState): void {
 
 /** The remaining amount of an assignment's hold (0 unless ACTIVE). */
 export function holdRemaining(wallet: WalletState, assignment: AssignmentState): number {
-  const hold = wallet.holds[assignmentHoldId(assignment.assignmentId!)];
+  const hold = wallet.holds.get(assignmentHoldId(assignment.assignmentId!));
   if (!hold || hold.status !== 'ACTIVE') return 0;
   return (hold as { remaining?: number }).remaining ?? hold.amount;
 }
@@ -144,7 +144,7 @@ export function deliverInput(
   const assignment = facts.assignment;
   if (!assignment) throw new BusinessRuleError(DELIVERY_MESSAGES.noProvider);
   const holdId = assignmentHoldId(assignment.assignmentId!);
-  const hold = wallet.holds[holdId];
+  const hold = wallet.holds.get(holdId);
   if (!hold || hold.status === 'RELEASED') throw new BusinessRuleError(DELIVERY_MESSAGES.banned);
   const requestId = request.requestId!;
   const amount = request.amount;

@@ -227,7 +227,7 @@ describe('deliveries by grower code API (real PostgreSQL)', () => {
     expect(after.balance - before.balance).toBe(14_000);
     const industrial = await walletOf(aggregator.id);
     expect(industrialBefore.balance - industrial.balance).toBe(14_000);
-    const hold = Object.entries(industrial.holds).find(([, h]) => h.amount === 140_000)!;
+    const hold = [...industrial.holds].find(([, h]) => h.amount === 140_000)!;
     expect(hold[1]).toMatchObject({ status: 'ACTIVE' });
     expect(industrial.availableBalance).toBe(industrialBefore.availableBalance);
     // the code is spent

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '@filiere/platform';
-import { initialWalletState, type WalletState } from '../../../wallet/index.js';
+import { holdBook, initialWalletState, type WalletState } from '../../../wallet/index.js';
 import { seasonEvent } from '../../domain/events.js';
 import {
   ADMIN,
@@ -218,14 +218,14 @@ describe('banProvider', () => {
     ...wallet(1_000_000),
     held: 210_000,
     availableBalance: 790_000,
-    holds: {
+    holds: holdBook({
       'input-assignment-11': {
         amount: 210_000,
         status: 'ACTIVE',
         remaining: 140_000,
         settlements: {},
       },
-    },
+    }),
   };
 
   it('releases what the hold keeps and marks the assignment BANNED', () => {
@@ -273,14 +273,14 @@ describe('banProvider', () => {
   it('a fully paid hold releases nothing', () => {
     const paid: WalletState = {
       ...heldWallet,
-      holds: {
+      holds: holdBook({
         'input-assignment-11': {
           amount: 210_000,
           status: 'CAPTURED',
           remaining: 0,
           settlements: {},
         },
-      },
+      }),
     };
     const d = banProvider({ assignment: state, wallet: paid }, { actor: AGGREGATOR, now: NOW });
     expect(d.writes.map((w) => w.streamId)).toEqual(['seasoninput-11']);

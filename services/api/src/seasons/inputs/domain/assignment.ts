@@ -319,7 +319,7 @@ export function banProvider(
     throw new ForbiddenError(INPUT_MESSAGES.notYourLink);
   }
   if (assignment.status === 'BANNED') throw new ConflictError(INPUT_MESSAGES.alreadyBanned);
-  const hold = wallet.holds[assignment.holdId];
+  const hold = wallet.holds.get(assignment.holdId);
   const releasing = hold?.status === 'ACTIVE';
   // `remaining` (amount − captured − released) once holds can be settled in parts.
   const released = releasing ? ((hold as { remaining?: number }).remaining ?? hold.amount) : 0;
