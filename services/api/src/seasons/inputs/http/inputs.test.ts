@@ -272,7 +272,10 @@ describe('season input providers API (real PostgreSQL)', () => {
     expect(again.json()).toEqual(first.json());
     expect(first.json()).toMatchObject({ amount: 35_000, computedQte: 300 });
     const wallet = await walletOf(aggregator.id);
-    expect(wallet.holds.get(first.json().holdId)).toMatchObject({ amount: 35_000, status: 'ACTIVE' });
+    expect(wallet.holds.get(first.json().holdId)).toMatchObject({
+      amount: 35_000,
+      status: 'ACTIVE',
+    });
   });
 
   it('reach: another industrial 403, a provider only its own rows, staff all; smarts FOURNITURE_INTRANT', async () => {
