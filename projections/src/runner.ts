@@ -3,10 +3,10 @@ import { narrowDb } from '@filiere/platform';
 import {
   ensureCheckpoint,
   lockCheckpoint,
+  lockForBatch,
   recordFailure,
   saveCheckpoint,
   skipIrrelevant,
-  tryLockCheckpoint,
 } from './checkpoints.js';
 import { readEventsOfTypes, type EventDecoder, type RecordedEvent } from './events.js';
 import type { Projector, PushMessage } from './projector.js';
@@ -104,7 +104,7 @@ export async function runBatch<DB extends ProjectionTables>(
   const result = await db.transaction().execute(async (trx) => {
     // The row exists after the first run: create it only when missing (one statement less
     // per batch than ensuring it before every catch-up).
-    let from = await tryLockCheckpoint(trx, projector.name);
+    let from = await lockForBatch(trx, projector.name);
     if (from === undefined) {
       await ensureCheckpoint(trx, projector.name);
       from = await lockCheckpoint(trx, projector.name);
