@@ -74,6 +74,11 @@ export interface WalletReadTables {
     updated_at: Time;
   };
   wallet_transaction_owners: WalletOwners;
+  /** Each hold's purpose (HoldPlaced), the reference of the rows it pays (0400 hold labels). */
+  wallet_hold_labels: {
+    hold_id: string;
+    label: string;
+  };
   wallet_monthly_counts: {
     wallet_id: string;
     year: number;

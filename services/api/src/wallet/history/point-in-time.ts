@@ -91,13 +91,18 @@ export function statementSpan(from: string, to: string): { start: string; end: s
   return { start: beninDayStart(from), end: beninDayStart(nextDay(to)) };
 }
 
+/**
+ * A statement's movements; a hold's movements show the hold's purpose (wallet_hold_labels,
+ * 'Contrat de livraison CL-…') as their reference rather than its id (`contract-<uuid>`).
+ */
 export const movementsSql = (walletId: string, start: string, end: string) => sql<MovementRow>`
-  select position, recorded_at, type, reference, amount::text, available_amount::text,
-    balance::text, available_balance::text
-  from wallet_balance_history
-  where wallet_id = ${walletId} and recorded_at >= ${start}::timestamptz
-    and recorded_at < ${end}::timestamptz
-  order by recorded_at, position`;
+  select h.position, h.recorded_at, h.type, coalesce(l.label, h.reference) as reference,
+    h.amount::text, h.available_amount::text, h.balance::text, h.available_balance::text
+  from wallet_balance_history h
+  left join wallet_hold_labels l on h.type like 'Hold%' and l.hold_id = h.reference
+  where h.wallet_id = ${walletId} and h.recorded_at >= ${start}::timestamptz
+    and h.recorded_at < ${end}::timestamptz
+  order by h.recorded_at, h.position`;
 
 export interface MovementRow {
   position: string | number;

@@ -32,8 +32,26 @@ interface WithdrawalSettled {
 /** Rows per insert: 2,000 × 18 columns stays under PostgreSQL's 65,535 bind parameters. */
 const INSERT_SLICE = 2_000;
 
-type TransactionTables = Pick<WalletReadTables, 'wallet_transactions' | 'wallet_monthly_counts'> &
+type TransactionTables = Pick<
+  WalletReadTables,
+  'wallet_transactions' | 'wallet_monthly_counts' | 'wallet_hold_labels'
+> &
   OwnersTables;
+
+const HOLD_LABELS = 'wallet_hold_labels';
+
+/** The hold a row pays from (its reference is the hold's id), if it is one. */
+function holdOf(event: WalletEvent): string | undefined {
+  switch (event.type) {
+    case 'HoldCaptured':
+    case 'HoldPaymentReceived':
+    case 'HoldSettlementPaid':
+    case 'HoldSettlementReceived':
+      return event.data.holdId;
+    default:
+      return undefined;
+  }
+}
 
 /**
  * `wallet_transactions`: one row per wallet and movement, as `transactionEffects` says
@@ -54,13 +72,14 @@ export const transactionsProjector = defineProjector<TransactionTables>({
     'WithdrawalCompleted',
     'WithdrawalFailed',
     'WithdrawalRefunded',
+    'HoldPlaced',
     'HoldCaptured',
     'HoldPaymentReceived',
     'HoldSettlementPaid',
     'HoldSettled',
     'HoldSettlementReceived',
   ],
-  tables: ['wallet_transactions', OWNERS, 'wallet_monthly_counts'],
+  tables: ['wallet_transactions', OWNERS, 'wallet_monthly_counts', HOLD_LABELS],
   async apply(trx, events, ctx) {
     await recordOwners(trx, OWNERS, events);
     const creates: { row: TransactionRow; event: WalletEvent; position: number; at: Date }[] = [];
@@ -95,6 +114,35 @@ export const transactionsProjector = defineProjector<TransactionTables>({
         }
       }
     }
+    // A hold's rows show its purpose ('Contrat de livraison CL-…') as their reference, not
+    // its id: the labels of this batch's HoldPlaced, else those stored by earlier batches.
+    const placed = events
+      .filter((e) => e.type === 'HoldPlaced')
+      .map(asWalletEvent)
+      .flatMap((e) => (e.type === 'HoldPlaced' ? [e.data] : []));
+    const labels = new Map(placed.map((h) => [h.holdId, h.purpose]));
+    if (placed.length) {
+      await trx
+        .insertInto(HOLD_LABELS)
+        .values([...labels].map(([hold_id, label]) => ({ hold_id, label })))
+        .onConflict((oc) => oc.column('hold_id').doNothing())
+        .execute();
+    }
+    const unlabelled = [...new Set(defined(creates.map((c) => holdOf(c.event))))].filter(
+      (holdId) => !labels.has(holdId),
+    );
+    if (unlabelled.length) {
+      const stored = await trx
+        .selectFrom(HOLD_LABELS)
+        .select(['hold_id', 'label'])
+        .where('hold_id', 'in', unlabelled)
+        .execute();
+      for (const r of stored) labels.set(r.hold_id, r.label);
+    }
+    const referenceOf = (row: TransactionRow, event: WalletEvent) => {
+      const holdId = holdOf(event);
+      return (holdId && labels.get(holdId)) || row.reference;
+    };
     const owners = await loadOwners(trx, OWNERS, [
       ...creates.flatMap((c) => defined([c.row.walletId, c.row.counterpartyWalletId])),
       ...defined(changes.map((c) => c.walletId)),
@@ -116,7 +164,7 @@ export const transactionsProjector = defineProjector<TransactionTables>({
               key: row.key,
               wallet_id: row.walletId,
               user_id: owner(row.walletId),
-              reference: row.reference,
+              reference: referenceOf(row, event),
               operation_type: row.operationType,
               direction: row.direction,
               amount: row.amount,

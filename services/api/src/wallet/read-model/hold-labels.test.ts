@@ -1,0 +1,109 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { EventStore } from '@filiere/event-store';
+import { narrowDb } from '@filiere/platform';
+import { useTestDatabase } from '@filiere/platform/testing';
+import { catchUp, checkProjector } from '@filiere/projections';
+import { captureHold, placeHold, settleHold } from '../domain/index.js';
+import { balanceHistoryProjector } from '../history/projector.js';
+import { statementOf } from '../history/point-in-time.js';
+import type { WalletHistoryTables } from '../history/tables.js';
+import { projectWallet, RecordingLedger, walletCatalogue, walletDecoder } from './test-support.js';
+import { transactionsProjector } from './transactions.js';
+import type { Database } from '../../database.js';
+
+const t = useTestDatabase<Database>();
+
+/**
+ * The rows a hold pays (a delivery contract's payment, a provider paid from its hold) showed
+ * the hold's id as their reference (`contract-<uuid>`): they show the hold's purpose, as the
+ * contract or the assignment named it when it placed the hold.
+ */
+describe('hold payments show the hold’s purpose as their reference', () => {
+  const CONTRACT = 'contract-4f0c2a8e-0a4e-4b8e-9a55-2f1f3c1b9e01';
+  const ASSIGNMENT = 'input-assignment-7';
+  const contractLabel = 'Contrat de livraison CL-2026-00042';
+  const assignmentLabel = 'Fournisseur d’intrant, saison 3 : 10 kg × 500 F CFA';
+
+  beforeAll(async () => {
+    const ledger = new RecordingLedger();
+    const store = new EventStore(t.db, walletCatalogue);
+    const payer = ledger.open('wa', 'ua');
+    ledger.open('wb', 'ub');
+    ledger.open('wc', 'uc');
+    ledger.fund(payer, 20_000, 'S-A');
+    ledger.apply(
+      placeHold(ledger.wallet('wa'), { holdId: CONTRACT, amount: 8_000, purpose: contractLabel }),
+    );
+    ledger.apply(
+      placeHold(ledger.wallet('wa'), {
+        holdId: ASSIGNMENT,
+        amount: 5_000,
+        purpose: assignmentLabel,
+      }),
+    );
+    // The contract is paid in the batch that places its hold…
+    ledger.apply(
+      captureHold(
+        { wallet: ledger.wallet('wa'), destinations: { wb: ledger.wallet('wb') } },
+        { holdId: CONTRACT, payments: [{ walletId: 'wb', amount: 8_000 }] },
+      ),
+    );
+    await ledger.flush(store);
+    await projectWallet(t.db);
+    // …the provider in a later one (the label comes from the table).
+    ledger.apply(
+      settleHold(
+        { wallet: ledger.wallet('wa'), destinations: { wc: ledger.wallet('wc') } },
+        {
+          holdId: ASSIGNMENT,
+          settlementId: 'delivery-1',
+          payments: [{ walletId: 'wc', amount: 2_000 }],
+          closeHold: false,
+          allowExcess: false,
+        },
+      ),
+    );
+    await ledger.flush(store);
+    await projectWallet(t.db);
+    await catchUp(t.db, balanceHistoryProjector, { decode: walletDecoder });
+  });
+
+  it('transactions list: the purpose, not the hold id, on both sides of each payment', async () => {
+    const rows = await t.db
+      .selectFrom('wallet_transactions')
+      .select(['wallet_id', 'direction', 'reference'])
+      .where('operation_type', '=', 'STANDARD')
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      { wallet_id: 'wa', direction: 'OUT', reference: contractLabel },
+      { wallet_id: 'wb', direction: 'IN', reference: contractLabel },
+      { wallet_id: 'wa', direction: 'OUT', reference: assignmentLabel },
+      { wallet_id: 'wc', direction: 'IN', reference: assignmentLabel },
+    ]);
+  });
+
+  it('a rebuild gives the same rows (ledger:check)', async () => {
+    const result = await checkProjector(t.db, transactionsProjector, { decode: walletDecoder });
+    expect(result.differences).toEqual([]);
+  });
+
+  it('statement: the hold’s movements carry its purpose', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const statement = await statementOf(
+      narrowDb<WalletHistoryTables>()(t.db) as never,
+      'wa',
+      { from: '2026-01-01', to: today > '2026-01-01' ? today : '2026-01-01' },
+      { page: 1, limit: 50 },
+    );
+    const references = statement.movements.map((m) => [m.type, m.reference]);
+    expect(references).toEqual(
+      expect.arrayContaining([
+        ['HoldPlaced', contractLabel],
+        ['HoldCaptured', contractLabel],
+        ['HoldSettlementPaid', assignmentLabel],
+      ]),
+    );
+    expect(references.flat()).not.toContain(CONTRACT);
+  });
+});
