@@ -4,6 +4,7 @@ import type { ProjectionTables } from './migrations/tables.js';
 import { redisConnection, type Logger } from '@filiere/platform';
 import type { Projector } from './projector.js';
 import { catchUp, type RunOptions } from './runner.js';
+import { skipIrrelevantAll } from './checkpoints.js';
 
 export const PROJECTION_QUEUE = 'filiere-projections';
 
@@ -51,6 +52,50 @@ export class ProjectionQueue {
   async close(): Promise<void> {
     await this.queue.close().catch(() => undefined);
   }
+}
+
+/**
+ * The producer's wake-up after appends: ONE statement (skipIrrelevantAll, the in-process
+ * runner's probe) moves every projector with no event of its types past its checkpoint to the
+ * head by compare-and-set, and only the others get a BullMQ job. A transfer concerns ~4 of the
+ * dozen projectors: the other ~8 jobs (each several Redis round trips in the producer and the
+ * worker, plus the worker's own probe statement) per wake-up are gone. Probes coalesce: wake-ups
+ * during one make one more. A failed probe wakes every projector (the workers' own probes then
+ * decide, as before); the workers' periodic sweep still wakes all of them.
+ */
+export function relevantWaker<DB extends ProjectionTables>(opts: {
+  db: Kysely<DB>;
+  queue: ProjectionQueue;
+  projectors: readonly Projector[];
+  logger?: Logger;
+}): () => void {
+  let probing = false;
+  let again = false;
+  const probe = async () => {
+    probing = true;
+    try {
+      do {
+        again = false;
+        let names: string[];
+        try {
+          names = [...(await skipIrrelevantAll(opts.db, opts.projectors))];
+        } catch (err) {
+          opts.logger?.warn({ err }, 'projections: probe failed; waking every projector');
+          names = opts.projectors.map((p) => p.name);
+        }
+        if (names.length) opts.queue.wake(names);
+      } while (again);
+    } finally {
+      probing = false;
+    }
+  };
+  return () => {
+    if (probing) {
+      again = true;
+      return;
+    }
+    void probe();
+  };
 }
 
 export interface ProjectionWorkerOptions<

@@ -2,7 +2,8 @@ import { createLogger } from '@filiere/platform';
 import { describeWithRedis, useTestDatabase } from '@filiere/platform/testing';
 import { Redis } from 'ioredis';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startProjectionWorkers } from './bullmq.js';
+import { ProjectionQueue, relevantWaker, startProjectionWorkers } from './bullmq.js';
+import { ensureCheckpoint } from './checkpoints.js';
 import { startInProcessProjections } from './in-process.js';
 import { projectionLag } from './lag.js';
 import type { PushMessage } from './projector.js';
@@ -153,6 +154,34 @@ describeWithRedis('BullMQ dispatch', (redisUrl) => {
       await b.close();
       await source.close();
       redis.disconnect();
+    }
+  });
+
+  it('after an append, queues a job only for the projectors with events of their types; one probe moves the others', async () => {
+    await createCountingTables(t.db, 'q2a');
+    await createCountingTables(t.db, 'q2b');
+    const counted = countingProjector('q2a');
+    const other = countingProjector('q2b', { eventTypes: ['NotAppended'] });
+    for (const p of [counted, other]) await ensureCheckpoint(t.db, p.name);
+    const queue = new ProjectionQueue(redisUrl, ['q2a', 'q2b'], logger);
+    try {
+      const head = await appendTestEvents(t.db, [
+        { streamId: 'q2s-1', type: 'Counted' },
+        { streamId: 'q2s-2', type: 'Counted' },
+      ]);
+      relevantWaker({ db: t.db, queue, projectors: [counted, other], logger })();
+      const queued = async () =>
+        (await queue.queue.getJobs(['waiting', 'prioritized', 'delayed', 'active'])).map(
+          (j) => j.name,
+        );
+      await until(async () => (await queued()).includes('q2a'), 'a job for q2a');
+      expect(await queued()).not.toContain('q2b');
+      const lag = await projectionLag(t.db, ['q2a', 'q2b']);
+      expect(lag.projectors.q2b?.checkpoint).toBe(head);
+      expect(lag.projectors.q2a?.lag).toBeGreaterThan(0);
+    } finally {
+      await queue.queue.obliterate({ force: true });
+      await queue.close();
     }
   });
 });

@@ -9,6 +9,7 @@ import {
   pgPushPublisher,
   pgPushSource,
   ProjectionQueue,
+  relevantWaker,
   startInProcessProjections,
 } from '@filiere/projections';
 
@@ -58,7 +59,11 @@ async function serve(): Promise<void> {
       product.projectors.map((p) => p.name),
       logger,
     );
-    const listener = listenChannel(databaseUrl, EVENTS_CHANNEL, () => queue.wake());
+    // As the API's dispatch does (services/api/src/realtime/projections.ts).
+    const wake = relevantWaker({ db, queue, projectors: product.projectors, logger });
+    const listener = listenChannel(databaseUrl, EVENTS_CHANNEL, wake, {
+      onReconnect: () => queue.wake(),
+    });
     queue.wake();
     stopDispatch = async () => {
       await listener.close();

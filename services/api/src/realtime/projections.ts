@@ -6,13 +6,14 @@ import {
   listenChannel,
   pgPushPublisher,
   ProjectionQueue,
+  relevantWaker,
   startInProcessProjections,
   type ProjectionTables,
 } from '@filiere/projections';
 import { product } from '../modules.js';
 
 export interface ProjectionDispatch {
-  /** Wakes every projector (e.g. from the event store's onAppended hook). */
+  /** Wakes the projectors after appends (e.g. from the event store's onAppended hook). */
   wake(): void;
   close(): Promise<void>;
 }
@@ -37,11 +38,14 @@ export function startProjectionDispatch<DB extends ProjectionTables>(opts: {
       projectors.map((p) => p.name),
       logger,
     );
-    const wake = () => queue.wake();
+    // After an append, only the projectors with events of their types get a job (one probe
+    // statement settles the others); at start and after a lost LISTEN connection, all of them.
+    const wake = relevantWaker({ db, queue, projectors, logger });
+    const wakeAll = () => queue.wake();
     const listener = databaseUrl
-      ? listenChannel(databaseUrl, EVENTS_CHANNEL, wake, { onReconnect: wake })
+      ? listenChannel(databaseUrl, EVENTS_CHANNEL, wake, { onReconnect: wakeAll })
       : undefined;
-    wake();
+    wakeAll();
     return {
       wake,
       async close() {
