@@ -139,4 +139,33 @@ describe('wallet jobs and their lease', () => {
     expect(job.payload).toEqual({ withdrawalId: id, providerId: `prompt-${id}` });
     expect(job.attempts).toBe(1);
   });
+
+  it('due payouts are claimed in one batch and asked of the provider together, each paid once', async () => {
+    const ids = [await withdraw(300), await withdraw(400), await withdraw(500)];
+    let inFlight = 0;
+    let most = 0;
+    const paid = new Map<string, number>();
+    const provider: PaymentProvider = {
+      ...app.wallet.deps.provider,
+      async payout(request, progress) {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await sleep(200);
+        await progress?.created(`batch-${request.reference}`);
+        paid.set(request.reference, (paid.get(request.reference) ?? 0) + 1);
+        inFlight--;
+        return { status: 'SUCCESS', providerId: `batch-${request.reference}` };
+      },
+    };
+    const deps = { ...app.wallet.deps, provider };
+    const runner = new WalletJobRunner(() => deps, testDb.db, logger);
+    await runner.runDue();
+    // One after another (the old runner), no two payouts were ever in flight at once.
+    expect(most).toBe(ids.length);
+    expect(ids.map((id) => paid.get(id))).toEqual([1, 1, 1]);
+    const left = await new JobStore(testDb.db).list();
+    expect(left.filter((job) => ids.some((id) => job.id === `payout:${id}`))).toEqual([]);
+    await runner.runDue(new Date(Date.now() + 60 * 60_000));
+    expect(ids.map((id) => paid.get(id))).toEqual([1, 1, 1]);
+  });
 });

@@ -3,7 +3,7 @@ import { persistently, type Logger } from '@filiere/platform';
 import { applyVerification, loadSupply } from '../commands/supply-commands.js';
 import type { JobScheduler, WalletDeps } from '../commands/context.js';
 import { runCommand } from '../commands/run-command.js';
-import { readStream } from '@filiere/event-store';
+import { readStream, readStreams } from '@filiere/event-store';
 import {
   completeWithdrawal,
   evolveWithdrawal,
@@ -25,6 +25,11 @@ export interface RunnerOptions {
   maxDelayMs?: number;
   /** How long a claimed job is leased to this process. */
   leaseMs?: number;
+  /**
+   * How many due jobs one statement claims; they run together (default 64). Every job of a
+   * batch starts at once: none waits behind another for the provider past its lease.
+   */
+  batchSize?: number;
 }
 
 type Outcome = { done: true } | { done: false; error: string };
@@ -42,6 +47,7 @@ export class WalletJobRunner<
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
   private readonly leaseMs: number;
+  private readonly batchSize: number;
   /** Told after a job was added (the in-process loop or BullMQ wakes up). */
   onScheduled: (runAt: Date) => void = () => undefined;
 
@@ -55,6 +61,7 @@ export class WalletJobRunner<
     this.baseDelayMs = options.baseDelayMs ?? 1000;
     this.maxDelayMs = options.maxDelayMs ?? 10 * 60_000;
     this.leaseMs = options.leaseMs ?? 60_000;
+    this.batchSize = Math.max(1, options.batchSize ?? 64);
   }
 
   async schedulePayout(withdrawalId: string): Promise<void> {
@@ -121,45 +128,92 @@ export class WalletJobRunner<
   }
 
   /** Runs the jobs due at `now` (default: now); returns how many ran. */
-  async runDue(now = new Date(), limit = 50): Promise<number> {
-    // One claim per job, right before it runs: a batch claimed at once kept its last jobs
-    // waiting behind a slow provider past their lease, another worker ran them meanwhile,
-    // and the stale copy (without the provider's payout id) paid them a second time
-    // (found by the bank test: withdrawals paid out twice during provider timeouts).
+  async runDue(now = new Date(), limit = 256): Promise<number> {
+    // Jobs are claimed in batches (one statement, one token, each job fenced by its id and
+    // that token) and a batch runs together: its withdrawals read in one query, every payout
+    // asked of the provider at once, the outcomes group-committed by the pipeline, the
+    // finished jobs removed in one statement. A batch once ran its jobs one after another:
+    // the last ones waited behind a slow provider past their lease, another worker ran them
+    // meanwhile, and the stale copy (without the provider's payout id) paid them a second
+    // time (the bank test found it). Now no job waits behind another, and the provider id is
+    // stored under the job's own claim before any payout starts, so a runner whose lease
+    // ran out and was taken over stops before money moves, whatever the batch's size.
     const ran: string[] = [];
     while (ran.length < limit) {
       // Each job once per call, as before (a retried one waits for its next run_at).
-      const job = await this.store.claimDue(now, this.leaseMs, ran);
-      if (!job) break;
-      ran.push(job.id);
-      let outcome: Outcome;
-      try {
-        outcome = await this.runOne(job);
-      } catch (error) {
-        outcome = { done: false, error: error instanceof Error ? error.message : String(error) };
+      const jobs = await this.store.claimDue(
+        now,
+        this.leaseMs,
+        ran,
+        Math.min(this.batchSize, limit - ran.length),
+      );
+      if (jobs.length === 0) break;
+      for (const job of jobs) ran.push(job.id);
+      const withdrawals = await this.withdrawalsOf(jobs).catch(() => undefined);
+      const outcomes = await Promise.all(
+        jobs.map((job) =>
+          this.runOne(job, withdrawals).catch((error: unknown): Outcome => ({
+            done: false,
+            error: error instanceof Error ? error.message : String(error),
+          })),
+        ),
+      );
+      const finished = jobs.filter((_, i) => outcomes[i]!.done);
+      if (finished.length) {
+        await persistently(() => this.store.doneMany(finished.map((job) => job.claim)));
       }
-      if (outcome.done) {
-        await persistently(() => this.store.done(job.claim));
-      } else {
-        const delay = this.delay(job.attempts);
-        this.logger.warn(
-          { job: job.id, attempts: job.attempts + 1, retryInMs: delay, reason: outcome.error },
-          'wallet job will be retried',
-        );
-        // A database restarting under the job (the bank test's fault) would otherwise leave
-        // it leased, hence untouched, for the rest of its lease.
-        await persistently(() =>
-          this.store.retry(job.claim, job.attempts + 1, delay, outcome.error),
-        );
-        this.onScheduled(new Date(Date.now() + delay));
-      }
+      await Promise.all(
+        jobs.map(async (job, i) => {
+          const outcome = outcomes[i]!;
+          if (outcome.done) return;
+          const delay = this.delay(job.attempts);
+          this.logger.warn(
+            { job: job.id, attempts: job.attempts + 1, retryInMs: delay, reason: outcome.error },
+            'wallet job will be retried',
+          );
+          // A database restarting under the job (the bank test's fault) would otherwise leave
+          // it leased, hence untouched, for the rest of its lease.
+          await persistently(() =>
+            this.store.retry(job.claim, job.attempts + 1, delay, outcome.error),
+          );
+          this.onScheduled(new Date(Date.now() + delay));
+        }),
+      );
     }
     return ran.length;
   }
 
-  private runOne(job: WalletJob): Promise<Outcome> {
+  /**
+   * The batch's withdrawals, folded from the log itself in one query (never from this
+   * process's cached states: another process may have settled one meanwhile, and paying on
+   * a stale PENDING pays twice — the bank test found such double payouts).
+   */
+  private async withdrawalsOf(jobs: WalletJob[]): Promise<Map<string, WithdrawalState>> {
+    const ids = jobs
+      .filter((job) => job.kind === 'PAYOUT')
+      .map((job) => String(job.payload.withdrawalId));
+    const deps = this.deps();
+    const events = await readStreams(
+      deps.db,
+      ids.map(withdrawalStreamId),
+      deps.pipeline.store.catalogue,
+    );
+    return new Map(
+      ids.map((id) => [
+        id,
+        events
+          .get(withdrawalStreamId(id))!
+          .reduce(
+            (state, event) => evolveWithdrawal(state, event as unknown as WalletEvent),
+            initialWithdrawalState(),
+          ),
+      ]),
+    );
+  }
+
+  private runOne(job: WalletJob, withdrawals?: Map<string, WithdrawalState>): Promise<Outcome> {
     return job.kind === 'PAYOUT'
-      ? this.payout(job)
+      ? this.payout(job, withdrawals?.get(String(job.payload.withdrawalId)))
       : this.verify(String(job.payload.reference), String(job.payload.transactionId));
   }
 
@@ -170,20 +224,21 @@ export class WalletJobRunner<
    * restart never pays twice. SUCCESS completes the withdrawal, FAILED refunds it (both
    * idempotent commands), anything else retries with backoff.
    */
-  private async payout(job: WalletJob): Promise<Outcome> {
+  private async payout(job: WalletJob, read?: WithdrawalState): Promise<Outcome> {
     const withdrawalId = String(job.payload.withdrawalId);
     const known = typeof job.payload.providerId === 'string' ? job.payload.providerId : undefined;
     const deps = this.deps();
     const stream = withdrawalStreamId(withdrawalId);
-    // Read from the log itself, never from this process's cached state: another process may
-    // have settled the withdrawal meanwhile, and paying on a stale PENDING pays twice (the
-    // bank test found such double payouts).
-    const withdrawal = (
-      await readStream(deps.db, stream, { catalogue: deps.pipeline.store.catalogue })
-    ).reduce(
-      (state, event) => evolveWithdrawal(state, event as unknown as WalletEvent),
-      initialWithdrawalState(),
-    );
+    // Read from the log itself (the batch's read, or this job's alone when that one failed),
+    // never from this process's cached state: another process may have settled the
+    // withdrawal meanwhile, and paying on a stale PENDING pays twice (the bank test found
+    // such double payouts).
+    const withdrawal =
+      read ??
+      (await readStream(deps.db, stream, { catalogue: deps.pipeline.store.catalogue })).reduce(
+        (state, event) => evolveWithdrawal(state, event as unknown as WalletEvent),
+        initialWithdrawalState(),
+      );
     if (!withdrawal.exists || withdrawal.status !== 'PENDING') return { done: true };
     const w = withdrawal;
     const request: PayoutRequest = {

@@ -1,4 +1,5 @@
-import { sql, type ColumnType, type Kysely } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import { sql, type ColumnType, type Kysely, type Selectable } from 'kysely';
 import {
   LeasedJobs,
   narrowDb,
@@ -79,25 +80,51 @@ export class JobStore<DB extends WalletJobsTables = WalletJobsTables> {
   }
 
   /**
-   * Claims the earliest job due at `now` (run_at ≤ `now`, no live lease) for `leaseMs`,
-   * except those of `exclude`. One at a time, right before it runs (see the runner).
+   * Claims up to `limit` jobs due at `now` (run_at ≤ `now`, no live lease), earliest first,
+   * except those of `exclude`, in one statement with one fresh claim token (as LeasedJobs'
+   * claimOne, for many: `FOR UPDATE SKIP LOCKED`, so concurrent runners take different jobs).
+   * Every later write names the job's id and that token, so each job stays fenced on its own.
    */
   async claimDue(
     now: Date,
     leaseMs: number,
     exclude: string[] = [],
-  ): Promise<WalletJob | undefined> {
-    const row = await this.jobs.claimOne(leaseMs, {
-      where: sql`run_at <= ${now} and not (id = any(${exclude}::text[]))`,
-    });
-    if (!row) return undefined;
-    return {
+    limit = 1,
+  ): Promise<WalletJob[]> {
+    const token = randomUUID();
+    const { rows } = await sql<Selectable<WalletJobColumns>>`
+      with claimed as (update wallet_jobs set
+        locked_until = date_trunc('milliseconds', now() + ${`${Math.round(leaseMs)} milliseconds`}::interval),
+        claim_token = ${token}
+      where id in (
+        select id from wallet_jobs
+        where run_at <= ${now} and not (id = any(${exclude}::text[]))
+          and (locked_until is null or locked_until < now())
+        order by run_at, id
+        limit ${limit}
+        for update skip locked
+      )
+      returning *)
+      select * from claimed order by run_at, id`.execute(this.db);
+    return rows.map((row) => ({
       id: row.id,
       kind: row.kind,
       payload: parsed(row.payload),
       attempts: row.attempts,
-      claim: row.claim,
-    };
+      claim: { id: row.id, token },
+    }));
+  }
+
+  /** Deletes finished jobs, each only while `claim` (its own) still holds it; the ids deleted. */
+  async doneMany(claims: Claim[]): Promise<string[]> {
+    if (claims.length === 0) return [];
+    const { rows } = await sql<{ id: string }>`
+      delete from wallet_jobs as j
+      using unnest(${claims.map((c) => c.id)}::text[], ${claims.map((c) => c.token)}::uuid[])
+        as c(id, token)
+      where j.id = c.id and j.claim_token = c.token
+      returning j.id`.execute(this.db);
+    return rows.map((r) => r.id);
   }
 
   /** Deletes a finished job; false when `claim` no longer holds it. */
