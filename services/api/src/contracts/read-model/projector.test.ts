@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { RecordedEvent } from '@filiere/event-store';
+import type { PushMessage } from '@filiere/projections';
+import { useTestDatabase } from '@filiere/platform/testing';
+import type { Database } from '../../database.js';
+import { contractsProjector } from './projector.js';
+
+/**
+ * The projector writes a run's settlements and debt recoveries one statement per run of
+ * consecutive events: the rows must be those one update per event gave, in the events' order.
+ */
+describe('contracts projector (real PostgreSQL)', () => {
+  const testDb = useTestDatabase<Database>();
+  let position = 0;
+  const at = new Date('2026-11-23T05:00:00.000Z');
+  const recorded = (type: string, data: Record<string, unknown>): RecordedEvent => ({
+    position: ++position,
+    streamId: `x-${position}`,
+    version: 1,
+    type,
+    schemaVersion: 1,
+    data,
+    metadata: {},
+    recordedAt: new Date(at.getTime() + position * 1000),
+  });
+  const created = (contractId: string, amount: number) =>
+    recorded('DeliveryContractCreated', {
+      contractId,
+      reference: `REF-${contractId.slice(0, 8)}`,
+      parentId: null,
+      aggregatorUserId: randomUUID(),
+      growerId: randomUUID(),
+      growerUserId: randomUUID(),
+      plotId: randomUUID(),
+      productType: 'CAYENNE_LISSE',
+      quantityKg: 2000,
+      amount,
+      deliveryDate: '2026-12-01',
+      holdId: `contract-${contractId}`,
+      createdBy: randomUUID(),
+      createdAt: at.toISOString(),
+    });
+  const settled = (contractId: string, payable: number, recovered: number) =>
+    recorded('DeliveryContractSettled', {
+      contractId,
+      deliveredKg: 2000,
+      deliveredAmount: payable,
+      payableAmount: payable,
+      shortfall: 0,
+      capturedFromHold: payable,
+      releasedFromHold: 0,
+      extraFromAvailable: 0,
+      recoveries: recovered
+        ? [{ debtId: 'd1', kind: 'AVANCE_SUR_INTRANT', amount: recovered }]
+        : [],
+      growerNet: payable - recovered,
+      payoutId: null,
+      settledBy: randomUUID(),
+      settledAt: at.toISOString(),
+    });
+  const recoveredEvent = (debtId: string, contractId: string, amount: number) =>
+    recorded('DebtRecovered', { debtId, contractId, amount, recoveredAt: at.toISOString() });
+
+  it('settlements and recoveries in one batch: every row as one update per event left it', async () => {
+    const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+    const pushes: PushMessage[] = [];
+    const events = [
+      created(a, 10_000),
+      created(b, 20_000),
+      recorded('DebtOpened', {
+        debtId: 'd1',
+        kind: 'AVANCE_SUR_INTRANT',
+        creditorUserId: randomUUID(),
+        debtorGrowerId: randomUUID(),
+        principal: 9_000,
+        sourceContractId: null,
+        openedAt: at.toISOString(),
+      }),
+      // One run's settlements, two of them recovering the same debt.
+      settled(a, 10_000, 3_000),
+      recoveredEvent('d1', a, 3_000),
+      settled(b, 20_000, 4_000),
+      recoveredEvent('d1', b, 4_000),
+      // A contract created after them, then settled: its row exists before its update.
+      created(c, 5_000),
+      settled(c, 5_000, 0),
+    ];
+    await testDb.db.transaction().execute(async (trx) => {
+      await contractsProjector.apply(trx as never, events, { push: (m) => pushes.push(m) });
+    });
+    const rows = await testDb.db
+      .selectFrom('delivery_contracts')
+      .select(['id', 'status', 'delivered_amount', 'recovered_amount', 'grower_net', 'updated_at'])
+      .where('id', 'in', [a, b, c])
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(a)).toMatchObject({
+      status: 'COMPLETED',
+      delivered_amount: 10_000,
+      recovered_amount: 3_000,
+      grower_net: 7_000,
+    });
+    expect(byId.get(b)).toMatchObject({ status: 'COMPLETED', grower_net: 16_000 });
+    expect(byId.get(c)).toMatchObject({ status: 'COMPLETED', delivered_amount: 5_000 });
+    expect(new Date(byId.get(b)!.updated_at).getTime()).toBe(events[5]!.recordedAt.getTime());
+    const debt = await testDb.db
+      .selectFrom('grower_debts')
+      .select(['recovered'])
+      .where('id', '=', 'd1')
+      .executeTakeFirstOrThrow();
+    expect(Number(debt.recovered)).toBe(7_000);
+    expect(pushes.length).toBeGreaterThan(0);
+  });
+});
