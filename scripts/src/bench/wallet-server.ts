@@ -20,6 +20,7 @@ import {
  * route `GET /api/bench/ping` (JWT verify, 200). With BENCH_API_PROCESSES > 1 a
  * Node cluster primary forks that many API processes sharing PORT. Reports
  * `{ ready: true }` to its parent over IPC once listening; SIGTERM stops it.
+ * BENCH_DISPATCH=none (diagnostic only): no projector runs at all.
  */
 const processes = Number(process.env.BENCH_API_PROCESSES ?? 1);
 
@@ -53,7 +54,11 @@ async function serve(): Promise<void> {
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 })
     : undefined;
   let stopDispatch: () => Promise<void>;
-  if (config.REDIS_URL) {
+  if (process.env.BENCH_DISPATCH === 'none') {
+    // Diagnostic (BENCH_DISPATCH=none): no projector runs, to measure what HTTP and the command
+    // pipeline alone cost per transfer. Never the bench's figures (the lag runs need projectors).
+    stopDispatch = async () => undefined;
+  } else if (config.REDIS_URL) {
     const queue = new ProjectionQueue(
       config.REDIS_URL,
       product.projectors.map((p) => p.name),

@@ -303,7 +303,9 @@ async function main(): Promise<void> {
     for (const processes of API_PROCESSES) {
       const api = await startApi(databaseUrl, processes);
       try {
-        await projectionsCaughtUp(db);
+        // BENCH_DISPATCH=none (diagnostic, wallet-server.ts): no projector runs; with
+        // BENCH_LAG_DISPATCH=none, measures HTTP + the command pipeline alone per transfer.
+        if (env.BENCH_DISPATCH !== 'none') await projectionsCaughtUp(db);
         const pingAuth = payers[0]!.auth;
         runs.push(
           await closedLoop(
