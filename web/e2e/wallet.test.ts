@@ -221,6 +221,17 @@ describe.skipIf(missing !== null)('wallet screens in Chromium', () => {
     await check(aggregator, 'wallet-financing-modal');
   }, 90_000);
 
+  it('links Mon Wallet to its statement (/wallet/releve)', async () => {
+    await ensureAggregator();
+    await aggregator.goto(`${server.baseUrl}/wallet`);
+    const link = aggregator.getByRole('main').getByRole('link', { name: 'Relevé du portefeuille' });
+    await link.waitFor();
+    await check(aggregator, 'wallet-page');
+    await link.click();
+    await aggregator.waitForURL((url) => url.pathname === '/wallet/releve');
+    await aggregator.getByRole('heading', { name: 'Relevé du portefeuille' }).waitFor();
+  }, 60_000);
+
   it('keeps a websocket open at /api/ws with the access token', async () => {
     await ensureAggregator();
     const sockets: string[] = [];

@@ -1,7 +1,8 @@
 import { notify } from '../../../shared/ui/notify.js';
 import { Button, Grid, Group, Paper, Stack, Text } from '@mantine/core';
-import { IconArrowsExchange, IconCash } from '@tabler/icons-react';
+import { IconArrowsExchange, IconCash, IconFileText } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
@@ -19,7 +20,10 @@ import { WithdrawFlow } from './WithdrawFlow.js';
 import { YearlyChart } from './YearlyChart.js';
 import { useRealtime } from '../../../shared/realtime/use-realtime.js';
 
-/** 'Mon Wallet': balance with Transférer/Retirer, last transaction, yearly chart, transactions. */
+/**
+ * 'Mon Wallet': balance with Transférer/Retirer and the link to the wallet's statement
+ * (/wallet/releve), last transaction, yearly chart, transactions.
+ */
 export function WalletPage({
   search,
   onSearchChange,
@@ -68,6 +72,16 @@ export function WalletPage({
                   {t('withdraw')}
                 </Button>
               </Group>
+              <Button
+                component={Link}
+                to="/wallet/releve"
+                variant="subtle"
+                px={0}
+                mt="xs"
+                leftSection={<IconFileText size={16} aria-hidden />}
+              >
+                {t('statementLink')}
+              </Button>
             </Paper>
             <Paper withBorder p="md" radius="md">
               <Text size="sm" c="dark.5">
