@@ -79,12 +79,21 @@ describe('reporting-dashboard: dashboard_debt_rollup (debts per scope, day and k
 
   it('sums the growers of ALL, of each cluster and of each aggregator (history included when a link comes later), and rebuilds identically in any batches', async () => {
     const db = testDb.db;
-    const [g1, g2, g3, a1, a2, sfd, ca, cb] = Array.from({ length: 8 }, () => randomUUID());
+    const [g1, g2, g3, a1, a2, sfd, ca, cb] = [1, 2, 3, 4, 5, 6, 7, 8].map(() => randomUUID()) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     // Batch 1: a debt opened before its grower's first contract with a1 (the link's history).
     await appendTestEvents(db, [
-      grower(g1, ca!),
-      grower(g2, cb!),
-      grower(g3, ca!),
+      grower(g1, ca),
+      grower(g2, cb),
+      grower(g3, ca),
       debt('d1', 'AVANCE_SUR_INTRANT', a1, g1, 50_000, '2026-02-01T09:00:00.000Z'),
       debt('d2', 'AVANCE_SUR_ANANAS', a2, g2, 100_000, '2026-03-02T09:00:00.000Z'),
       contract('c1', a1, g1),
