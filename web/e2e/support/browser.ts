@@ -42,7 +42,7 @@ function deadEndProxy(): Promise<Server> {
   return deadEnd;
 }
 
-export async function launchBrowser(): Promise<Browser> {
+async function startBrowser(): Promise<Browser> {
   const proxy = (await deadEndProxy()).address() as AddressInfo;
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -56,6 +56,22 @@ export async function launchBrowser(): Promise<Browser> {
       `--proxy-server=http://127.0.0.1:${proxy.port}`,
     ],
   });
+}
+
+/**
+ * Every browser test file launches one Chromium in its beforeAll, after (or before) starting
+ * its server: the first launch starts as soon as a file imports this module, so that it runs
+ * while the file's server starts instead of after it. A file whose browser is missing starts
+ * none; a launch nobody takes dies with the test file's process (Playwright kills what it
+ * launched on exit), and its error, if any, reaches the caller of launchBrowser.
+ */
+let early: Promise<Browser> | undefined = existsSync(CHROMIUM) ? startBrowser() : undefined;
+early?.catch(() => undefined);
+
+export function launchBrowser(): Promise<Browser> {
+  const launched = early ?? startBrowser();
+  early = undefined;
+  return launched;
 }
 
 let clientIp = 0;

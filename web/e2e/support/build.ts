@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,7 +27,7 @@ function isFresh(): boolean {
   return statSync(index).mtimeMs >= newest;
 }
 
-async function withBuildLock<T>(fn: () => T): Promise<T> {
+async function withBuildLock<T>(fn: () => Promise<T>): Promise<T> {
   for (let waited = 0; ; waited += 200) {
     try {
       mkdirSync(lockDir);
@@ -41,7 +41,7 @@ async function withBuildLock<T>(fn: () => T): Promise<T> {
     }
   }
   try {
-    return fn();
+    return await fn();
   } finally {
     rmSync(lockDir, { recursive: true, force: true });
   }
@@ -53,13 +53,18 @@ async function withBuildLock<T>(fn: () => T): Promise<T> {
  * rebuild by another test run cannot pull files from under this server.
  */
 export async function builtWebCopy(): Promise<{ dir: string; remove(): void }> {
-  return withBuildLock(() => {
+  return withBuildLock(async () => {
+    // Not spawnSync: the caller starts its database (the run's demo template) meanwhile.
     if (!isFresh()) {
-      const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
-        cwd: webRoot,
-        stdio: 'inherit',
+      const status = await new Promise<number | null>((resolve, reject) => {
+        const build = spawn('npx', ['vite', 'build', '--logLevel', 'warn'], {
+          cwd: webRoot,
+          stdio: 'inherit',
+        });
+        build.once('error', reject);
+        build.once('exit', resolve);
       });
-      if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status})`);
+      if (status !== 0) throw new Error(`vite build failed (exit ${status})`);
     }
     const dir = mkdtempSync(path.join(os.tmpdir(), 'filiere-web-'));
     cpSync(webDist, dir, { recursive: true });

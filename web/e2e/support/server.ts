@@ -49,7 +49,12 @@ export interface E2eServer {
 export async function startE2eServer(
   options: { exports?: E2eExportOptions } = {},
 ): Promise<E2eServer> {
-  const web = await builtWebCopy();
+  // The web copy (the run's first file builds the app), the database (the run's first file
+  // loads the demo into the template) and the mail box are independent: made side by side.
+  const [web, db, mail] = await allOrNothing(
+    [builtWebCopy(), createSeededTestDatabase<Database>(demoSeed()), freePort().then(startMailBox)],
+    [(w) => w.remove(), (d) => d.drop(), (m) => m.close()],
+  );
   const dataDir = mkdtempSync(path.join(tmpdir(), 'filiere-e2e-data-'));
   const restoreExports = { ...exportSettings, runner: { ...exportSettings.runner } };
   if (options.exports) {
@@ -57,8 +62,6 @@ export async function startE2eServer(
     if (syncLimit !== undefined) exportSettings.syncLimit = syncLimit;
     exportSettings.runner = runner;
   }
-  const db = await createSeededTestDatabase<Database>(demoSeed());
-  const mail = await startMailBox(await freePort());
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const logger = createLogger('silent', false);
@@ -102,6 +105,25 @@ export async function startE2eServer(
     await stopAll();
     throw error;
   }
+}
+
+/**
+ * Awaits every start; when one fails, undoes those that succeeded (with the undo at the same
+ * index) and throws the first failure.
+ */
+async function allOrNothing<T extends unknown[]>(
+  starts: { [K in keyof T]: Promise<T[K]> },
+  undo: { [K in keyof T]: (started: T[K]) => unknown },
+): Promise<T> {
+  const settled = await Promise.allSettled(starts);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (!failed) return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as T;
+  await Promise.all(
+    settled.map(async (s, i) => {
+      if (s.status === 'fulfilled') await (undo[i] as (started: unknown) => unknown)(s.value);
+    }),
+  ).catch(() => undefined);
+  throw failed.reason;
 }
 
 /**
