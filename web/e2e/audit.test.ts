@@ -14,7 +14,7 @@ import { startE2eServer, type E2eServer } from './support/server.js';
 
 const missing = browserMissingReason();
 
-/** The platform's auditor: ROLE_ACCOUNTING outside any organisation (the demo has none). */
+/** The platform's auditor: the demo's ROLE_ACCOUNTING account, outside any organisation. */
 const AUDITOR = 'auditeur@demo.filiere.bj';
 const AGGREGATOR = 'agregateur@demo.filiere.bj';
 
@@ -46,24 +46,6 @@ describe.skipIf(missing !== null)('the auditor in Chromium', { timeout: 240_000 
     server = await startE2eServer();
     browser = await launchBrowser();
     const db = server.db.db;
-    const admin = await db
-      .selectFrom('users')
-      .select('password_hash')
-      .where('email', '=', 'superadmin@demo.filiere.bj')
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('users')
-      .values({
-        firstname: 'Inès',
-        lastname: 'Auditrice',
-        email: AUDITOR,
-        username: AUDITOR,
-        phone: '+2290197000077',
-        password_hash: admin.password_hash,
-        role_id: 7,
-        is_active: true,
-      })
-      .execute();
     walletId = String(
       (
         await db

@@ -20,4 +20,10 @@ export const demoAccounts = [
   },
   { email: 'sfd@demo.filiere.bj', role: 'ROLE_SFD', label: 'SFD (microfinance)' },
   { email: 'producteur@demo.filiere.bj', role: 'ROLE_GROWER', label: 'Producteur' },
+  // The platform's auditor: ROLE_ACCOUNTING outside any organisation (issue 15).
+  {
+    email: 'auditeur@demo.filiere.bj',
+    role: 'ROLE_ACCOUNTING',
+    label: 'Auditeur de la plateforme',
+  },
 ] as const satisfies readonly { email: string; role: RoleCode; label: string }[];

@@ -43,6 +43,14 @@ describe('identity demo data', () => {
     const get = (url: string, role: string) =>
       app.inject({ url, headers: { authorization: `Bearer ${tokens[role]}` } });
 
+    // The platform's auditor (README's demo accounts): ROLE_ACCOUNTING outside any
+    // organisation, so it reads the integrity panel and every wallet.
+    expect(demoAccounts.find((a) => a.role === 'ROLE_ACCOUNTING')?.email).toBe(
+      'auditeur@demo.filiere.bj',
+    );
+    const auditor = (await get('/api/users/me', 'ROLE_ACCOUNTING')).json();
+    expect(auditor.organization ?? null).toBeNull();
+    expect((await get('/api/audit/integrity', 'ROLE_ACCOUNTING')).statusCode).toBe(200);
     expect((await get('/api/users/count-inactives', 'ROLE_SUPER_ADMIN')).json()).toEqual({
       count: 1,
     });

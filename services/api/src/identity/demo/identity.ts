@@ -115,6 +115,12 @@ const PROFILES: Record<
     inCluster: true,
     nip: '1098765432',
   },
+  // No organisation, no cluster: the platform's auditor, who reads every wallet.
+  'auditeur@demo.filiere.bj': {
+    firstname: 'Inès',
+    lastname: 'Auditrice',
+    phone: '+2290197000077',
+  },
 };
 
 /** A self-registered aggregator still waiting for activation (the counter shows 1). */
