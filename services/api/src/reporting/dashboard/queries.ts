@@ -1,4 +1,5 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { ProjectionCheckpointTables } from '@filiere/projections';
 import type { IdentityTables } from '../../identity/index.js';
 import type { DashboardTables } from './tables.js';
 import { monthsOfYear, type DayRange } from './range.js';
@@ -17,7 +18,14 @@ export type PersonalScope =
   | { kind: 'SFD'; userId: string };
 
 /** Its tables, and identity's users (an aggregator's cluster is identity's state). */
-export type DashboardQueryTables = DashboardTables & Pick<IdentityTables, 'users' | 'clusters'>;
+export type DashboardQueryTables = DashboardTables &
+  Pick<IdentityTables, 'users' | 'clusters'> &
+  ProjectionCheckpointTables;
+
+/** The projector whose checkpoint keys the stats cache (read-model/projector.ts). */
+const DASHBOARD_PROJECTOR = 'reporting-dashboard';
+/** Answers kept per process (scope × range); the oldest goes first. */
+const CACHE_ENTRIES = 500;
 type Db = Kysely<DashboardQueryTables>;
 /** A set of growers (their ids), or null for every grower. */
 type GrowerSet = SelectQueryBuilder<DashboardQueryTables, any, { grower_id: string }> | null;
@@ -36,7 +44,43 @@ const DEBT_KINDS = {
  * within the range, narrowed to the scope's aggregators or growers. Nothing is folded here.
  */
 export class DashboardQueries {
+  private readonly cache = new Map<
+    string,
+    { position: number; answer: Promise<ContractsStatsAnswer> }
+  >();
+
   constructor(private readonly db: Db) {}
+
+  /**
+   * `stats`, answered again only when the `reporting-dashboard` projector's checkpoint has
+   * moved since the kept answer was computed: one primary-key read per request instead of the
+   * five sums while the projection stands still. The checkpoint is read BEFORE the sums, so a
+   * kept answer reflects at least what its position shows and is never staler than the
+   * projection (any move of the checkpoint, even past events the projector ignores, drops it).
+   * Only the ALL and AGGREGATOR scopes are kept: they read the projection's tables only,
+   * while a CLUSTER scope's aggregators are identity's live users (a user changing cluster
+   * moves no checkpoint).
+   */
+  async cachedStats(scope: StatsScope, range: DayRange): Promise<ContractsStatsAnswer> {
+    if (scope.kind === 'CLUSTER') return this.stats(scope, range);
+    const row = await this.db
+      .selectFrom('projection_checkpoints')
+      .select('position')
+      .where('name', '=', DASHBOARD_PROJECTOR)
+      .executeTakeFirst();
+    const position = Number(row?.position ?? -1);
+    const key = JSON.stringify([scope, range.from, range.to]);
+    const kept = this.cache.get(key);
+    if (kept && kept.position === position) return kept.answer;
+    const answer = this.stats(scope, range);
+    this.cache.delete(key);
+    this.cache.set(key, { position, answer });
+    if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+    answer.catch(() => {
+      if (this.cache.get(key)?.answer === answer) this.cache.delete(key);
+    });
+    return answer;
+  }
 
   /** The aggregator user ids of a scope (null: all). */
   private aggregators(scope: StatsScope) {

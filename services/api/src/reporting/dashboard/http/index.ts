@@ -122,7 +122,7 @@ export function dashboardRoutes(
     },
     async (request) => {
       const scoped = await scopeOf(db, loadUser, request.actor!, request.query);
-      return queries.stats(scoped, resolveRange(request.query, now()));
+      return queries.cachedStats(scoped, resolveRange(request.query, now()));
     },
   );
 
@@ -147,7 +147,7 @@ export function dashboardRoutes(
         id === caller.id
           ? await scopeOf(db, loadUser, caller, request.query)
           : await scopeOf(db, loadUser, caller, { aggregatorId: id });
-      return queries.stats(scoped, resolveRange(request.query, now()));
+      return queries.cachedStats(scoped, resolveRange(request.query, now()));
     },
   );
 
