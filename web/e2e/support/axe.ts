@@ -48,7 +48,15 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
 
 export const screenshotDir = path.join(webRoot, 'e2e', 'screenshots');
 
-/** Saves `web/e2e/screenshots/<name>.png` (git-ignored) for review. */
+/**
+ * Whether screens are saved for review: yes outside CI, or with E2E_SCREENSHOTS=1. A CI run
+ * (CI=true) throws its checkout away, so the ~145 full-page captures of a run would only cost
+ * time (a failing test still saves its open pages: explainFailures in browser.ts).
+ */
+export const savesScreenshots = process.env.CI !== 'true' || process.env.E2E_SCREENSHOTS === '1';
+
+/** Saves `web/e2e/screenshots/<name>.png` (git-ignored) for review (see savesScreenshots). */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!savesScreenshots) return;
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
 }
