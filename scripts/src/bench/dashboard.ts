@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import getPort from 'get-port';
-import { sql, type Kysely } from 'kysely';
+import { PostgresDialect, Kysely, sql, type CompiledQuery } from 'kysely';
 import { allMigrations, buildApp, product, type Database } from '@filiere/api';
 import {
   ContractSettler,
@@ -22,8 +22,8 @@ import { userLoader } from '@filiere/api/identity';
 import type { StreamState } from '@filiere/event-store';
 import { catalogueDecoder, catchUp } from '@filiere/projections';
 import {
-  createDb,
   createLogger,
+  createPool,
   migrateToLatest,
   narrowDb,
   parseConfig,
@@ -57,8 +57,12 @@ const EVENTS = Number(env.BENCH_EVENTS ?? 1_000_000);
 const LOAD_SECONDS = Number(env.BENCH_LOAD_SECONDS ?? 900);
 const AGGREGATORS = Number(env.BENCH_AGGREGATORS ?? 20);
 const GROWERS = Number(env.BENCH_GROWERS ?? 5_000);
-const ROUND = Number(env.BENCH_ROUND ?? 400);
-const CONCURRENCY = Number(env.BENCH_SETUP_CONCURRENCY ?? 64);
+const ROUND = Number(env.BENCH_ROUND ?? 2_000);
+/** Business days per round: a round's contracts are spread over this many days of the year. */
+const ROUND_DAYS = Number(env.BENCH_ROUND_DAYS ?? 8);
+const CONCURRENCY = Number(env.BENCH_SETUP_CONCURRENCY ?? 256);
+/** Background loops catching the projectors up during the load (0: only at the end). */
+const FOLLOWERS = Number(env.BENCH_FOLLOWERS ?? 2);
 const SECONDS = Number(env.BENCH_SECONDS ?? 30);
 const CEILING_SECONDS = Number(env.BENCH_CEILING_SECONDS ?? SECONDS);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 16);
@@ -72,6 +76,63 @@ const serverScript = path.join(root, 'scripts/src/bench/wallet-server.ts');
 const NOTES = path.join(root, 'scripts/src/bench/dashboard-notes.md');
 const write = (line: string) => process.stdout.write(`${line}\n`);
 const DAY_MS = 86_400_000;
+/** The stats' range in every request: the last year. */
+const statsPath = () =>
+  `/api/contracts/stats?from=${new Date(Date.now() - 365 * DAY_MS).toISOString().slice(0, 10)}` +
+  `&to=${new Date().toISOString().slice(0, 10)}`;
+
+/** The statements the bench's app sends while `on` (to EXPLAIN the stats' statements). */
+const captured = { on: false, queries: [] as CompiledQuery[] };
+
+/**
+ * After the load, in this process: each measured route asked 30 times one after another
+ * (one client, no HTTP socket: app.inject), its p50; then EXPLAIN ANALYZE of each statement
+ * a stats request sends (full plans with BENCH_EXPLAIN=1, else each plan's top line).
+ */
+async function probe(
+  app: Awaited<ReturnType<typeof buildApp>>,
+  pool: ReturnType<typeof createPool>,
+  routes: { label: string; url: () => string; authorization: string }[],
+): Promise<string[]> {
+  const out: string[] = [];
+  for (const r of routes) {
+    const ask = async () => {
+      const t = performance.now();
+      const res = await app.inject({
+        method: 'GET',
+        url: r.url(),
+        headers: { authorization: r.authorization },
+      });
+      if (res.statusCode !== 200) throw new Error(`${r.label}: ${res.statusCode} ${res.body}`);
+      return performance.now() - t;
+    };
+    // The first request computes the answer (the stats cache keeps it while the projection
+    // stands still): its statements are captured and explained.
+    captured.queries = [];
+    captured.on = true;
+    const first = await ask();
+    captured.on = false;
+    const times: number[] = [];
+    for (let i = 0; i < 30; i++) times.push(await ask());
+    times.sort((a, b) => a - b);
+    out.push(
+      `one client, in process: ${r.label} first ${first.toFixed(1)} ms (${captured.queries.length}` +
+        ` statements), then p50 ${times[15]!.toFixed(1)} ms`,
+    );
+    for (const q of captured.queries.filter((c) => /dashboard_/.test(c.sql))) {
+      const plan = (
+        await pool.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${q.sql}`, [
+          ...q.parameters,
+        ])
+      ).rows.map((row) => row['QUERY PLAN']);
+      const from = /from "(dashboard_\w+)"/.exec(q.sql)?.[1] ?? '?';
+      out.push(`  ${r.label}, ${from}: ${plan[0]!.trim()} | ${plan.at(-1)!.trim()}`);
+      if (env.BENCH_EXPLAIN) out.push(...plan.map((line) => `      ${line}`));
+    }
+  }
+  for (const line of out) write(line);
+  return out;
+}
 
 /** Runs `task(i)` for i < n, at most `limit` at once. */
 async function pool(n: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
@@ -105,10 +166,13 @@ interface Loaded {
   firstAt: string;
   lastAt: string;
   projectSeconds: number;
+  finalProjectSeconds: number;
+  phases: Record<string, number>;
+  probes: string[];
 }
 
 /** Users, growers, plots, then rounds of debts and contracts until EVENTS or LOAD_SECONDS. */
-async function load(db: Kysely<Database>): Promise<Loaded> {
+async function load(db: Kysely<Database>, pgPool: ReturnType<typeof createPool>): Promise<Loaded> {
   const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET });
   const app = await buildApp({ config, db, logger: createLogger('silent', false) });
   const decode = catalogueDecoder(product.catalogue);
@@ -229,96 +293,204 @@ async function load(db: Kysely<Database>): Promise<Loaded> {
     let rounds = 0;
     let events = await head(db);
     let projectMs = 0;
-    // Funds per aggregator for 10 rounds at a time (its share of the holds, with a margin).
+    // Funds per aggregator for some rounds at a time (its share of the holds, with a margin),
+    // one supply within the command ceiling.
+    const perRound = (ROUND * 150_000) / AGGREGATORS;
+    const roundsPerSupply = Math.max(
+      1,
+      Math.min(10, Math.floor(app.deps.config.MAX_COMMAND_AMOUNT / perRound)),
+    );
     const perSupply = Math.min(
       app.deps.config.MAX_COMMAND_AMOUNT,
-      Math.ceil((10 * ROUND * 150_000) / AGGREGATORS / 1_000) * 1_000,
+      Math.ceil((roundsPerSupply * perRound) / 1_000) * 1_000,
     );
+    const phases: Record<string, number> = { supplies: 0, debts: 0, contracts: 0, settle: 0 };
+    const timed = async (phase: string, run: () => Promise<unknown>) => {
+      const t = Date.now();
+      await run();
+      phases[phase] = (phases[phase] ?? 0) + (Date.now() - t) / 1000;
+    };
+    // The settler reads its debts from `contracts`' grower_debts: only that projector catches
+    // up before each round's settlement; every projector catches up once at the end.
+    const debtsProjector = product.projectors.find((p) => p.tables.includes('grower_debts'))!;
+    // Meanwhile the projectors follow the log in the background, as the API's in-process
+    // loops do: their statements' round trips overlap the commands' instead of adding to them.
+    const follow = { stop: false, ms: 0 };
+    const followers = Array.from({ length: FOLLOWERS }, async (_, f) => {
+      const mine = product.projectors.filter((_, i) => i % FOLLOWERS === f);
+      while (!follow.stop) {
+        let read = 0;
+        for (const projector of mine) {
+          read += (await catchUp(db, projector, { decode, batchSize: 2_000, maxBatches: 2 })).read;
+        }
+        if (!read) await new Promise((r) => setTimeout(r, 100));
+      }
+    });
+    const dayCount = 350;
+    // Round r's business days: slots of a permutation of the year's first 350 days, so that any
+    // prefix of rounds spreads over the whole year; contract k is on slot k % ROUND_DAYS.
+    const dayOfRound = (r: number, slot: number) =>
+      yearAgo + (((r * ROUND_DAYS + slot) * 137) % dayCount) * DAY_MS + 8 * 3_600_000;
+    const slotOf = (k: number) => k % ROUND_DAYS;
+    const growerOfRound = (r: number, k: number) => growers[(r * ROUND + k) % GROWERS]!;
+    const aggregatorOfRound = (r: number, k: number) =>
+      aggregators[((r * ROUND + k) % GROWERS) % AGGREGATORS]!;
+    /** A third of round r's growers owe a debt opened ten days before their contract. */
+    const openDebts = (r: number) =>
+      timed('debts', () =>
+        pool(Math.ceil(ROUND / 3), CONCURRENCY, async (j) => {
+          const k = j * 3;
+          const kind = DEBT_KINDS[(j + r) % 3]!;
+          const debtId = randomUUID();
+          const stream = debtStreamId(debtId);
+          const creditorUserId = kind === 'FINANCEMENT_SOCIAL' ? sfdId : aggregatorOfRound(r, k).id;
+          const opened = new Date(dayOfRound(r, slotOf(k)) - 10 * DAY_MS).toISOString();
+          await app.commands.handle({
+            streams: [stream],
+            metadata: { userId: creditorUserId },
+            decide: ((states: Record<string, StreamState>) =>
+              openDebt(
+                states[stream]!.state as DebtState,
+                {
+                  debtId,
+                  kind,
+                  creditorUserId,
+                  debtorGrowerId: growerOfRound(r, k).id,
+                  principal: 5_000 + ((k + r) % 30) * 1_000,
+                },
+                { now: opened },
+              )) as never,
+          });
+          debts++;
+        }),
+      ).then(() => head(db));
+    /** Waits until grower_debts shows every event up to `position` (the followers move it). */
+    const debtsShown = async (position: number) => {
+      const t = Date.now();
+      if (!FOLLOWERS) await catchUp(db, debtsProjector, { decode, batchSize: 5_000 });
+      for (;;) {
+        const row = await sql<{ p: string }>`select position as p from projection_checkpoints
+          where name = ${debtsProjector.name}`.execute(db);
+        if (Number(row.rows[0]?.p ?? 0) >= position) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      projectMs += Date.now() - t;
+    };
+    // Each round's debts are opened one round ahead, so the projectors have a round's time to
+    // show them before that round settles.
+    let debtsOfThisRound = await openDebts(0);
     while (events < EVENTS && (Date.now() - started) / 1000 < LOAD_SECONDS) {
       const r = rounds++;
-      // Round r's business day: a permutation of the year's first 350 days, so that any prefix
-      // of rounds spreads over the whole year.
-      const day = yearAgo + ((r * 137) % 350) * DAY_MS + 8 * 3_600_000;
-      const at = (offsetDays: number) => () => new Date(day + offsetDays * DAY_MS);
-      if (r % 10 === 0) await pool(AGGREGATORS, 8, (a) => supply(aggregators[a]!, perSupply));
-      // A third of the round's growers owe a debt opened ten days before.
-      const base = (r * ROUND) % GROWERS;
-      const growerOf = (k: number) => growers[(base + k) % GROWERS]!;
-      const aggregatorOf = (k: number) => aggregators[((base + k) % GROWERS) % AGGREGATORS]!;
-      const opened = new Date(day - 10 * DAY_MS).toISOString();
-      await pool(ROUND, CONCURRENCY, async (k) => {
-        if (k % 3 !== 0) return;
-        const kind = DEBT_KINDS[(k / 3 + r) % 3]!;
-        const debtId = randomUUID();
-        const stream = debtStreamId(debtId);
-        const creditorUserId = kind === 'FINANCEMENT_SOCIAL' ? sfdId : aggregatorOf(k).id;
-        await app.commands.handle({
-          streams: [stream],
-          metadata: { userId: creditorUserId },
-          decide: ((states: Record<string, StreamState>) =>
-            openDebt(
-              states[stream]!.state as DebtState,
-              {
-                debtId,
-                kind,
-                creditorUserId,
-                debtorGrowerId: growerOf(k).id,
-                principal: 5_000 + ((k + r) % 30) * 1_000,
-              },
-              { now: opened },
-            )) as never,
-        });
-        debts++;
-      });
-      // The contracts: created on the day, confirmed the next, delivered two days after.
-      const create = new DeliveryContractCommands(contractsDb, app.commands, at(0));
-      const confirm = new DeliveryContractCommands(contractsDb, app.commands, at(1));
-      const deliver = new DeliveryContractCommands(contractsDb, app.commands, at(3));
-      const deliveredOn = new Date(day + 3 * DAY_MS).toISOString().slice(0, 10);
-      const ids: string[] = [];
-      await pool(ROUND, CONCURRENCY, async (k) => {
-        const grower = growerOf(k);
-        const aggregator = aggregatorOf(k);
-        const { contractId } = await create.create(aggregator, {
-          growerId: grower.id,
-          productId: grower.plot,
-          quantity: 2,
-          amount: amountOf(r * ROUND + k),
-        });
-        const growerUser = { ...aggregator, id: grower.user_id, role_code: 'ROLE_GROWER' as const };
-        await confirm.confirm(growerUser, contractId);
-        // Nine contracts in ten are delivered; the rest wait (the dashboard's waiting cards).
-        if (k % 10 !== 9) {
-          await deliver.recordDelivery(aggregator, contractId, { quantity: 2, deliveredOn });
-          ids.push(contractId);
-        }
-        contracts++;
-      });
-      // The read tables (the settler reads grower_debts) catch up, then the run settles.
-      let t = Date.now();
-      for (const projector of product.projectors) await catchUp(db, projector, { decode });
-      projectMs += Date.now() - t;
-      const settler = new ContractSettler(settleDb, app.commands, { clock: at(5) });
-      const chunks = Array.from({ length: Math.ceil(ids.length / 100) }, (_, c) =>
-        ids.slice(c * 100, c * 100 + 100),
+      const dayOf = (slot: number) => dayOfRound(r, slot);
+      const at = (slot: number, offsetDays: number) => () =>
+        new Date(dayOf(slot) + offsetDays * DAY_MS);
+      if (r % roundsPerSupply === 0) {
+        await timed('supplies', () =>
+          pool(AGGREGATORS, 8, (a) => supply(aggregators[a]!, perSupply)),
+        );
+      }
+      const growerOf = (k: number) => growerOfRound(r, k);
+      const aggregatorOf = (k: number) => aggregatorOfRound(r, k);
+      const debtsOfNextRound = await openDebts(r + 1);
+      // The contracts: created on their day, confirmed the next, delivered two days after.
+      const commandsOn = (offsetDays: number) =>
+        Array.from(
+          { length: ROUND_DAYS },
+          (_, slot) =>
+            new DeliveryContractCommands(contractsDb, app.commands, at(slot, offsetDays)),
+        );
+      const [create, confirm, deliver] = [commandsOn(0), commandsOn(1), commandsOn(3)];
+      const ids: { id: string; slot: number }[] = [];
+      await timed('contracts', () =>
+        pool(ROUND, CONCURRENCY, async (k) => {
+          const grower = growerOf(k);
+          const aggregator = aggregatorOf(k);
+          const slot = slotOf(k);
+          const { contractId } = await create[slot]!.create(aggregator, {
+            growerId: grower.id,
+            productId: grower.plot,
+            quantity: 2,
+            amount: amountOf(r * ROUND + k),
+          });
+          const growerUser = {
+            ...aggregator,
+            id: grower.user_id,
+            role_code: 'ROLE_GROWER' as const,
+          };
+          await confirm[slot]!.confirm(growerUser, contractId);
+          // Nine contracts in ten are delivered; the rest wait (the dashboard's waiting cards).
+          if (k % 10 !== 9) {
+            const deliveredOn = new Date(dayOf(slot) + 3 * DAY_MS).toISOString().slice(0, 10);
+            await deliver[slot]!.recordDelivery(aggregator, contractId, {
+              quantity: 2,
+              deliveredOn,
+            });
+            ids.push({ id: contractId, slot });
+          }
+          contracts++;
+        }),
       );
-      await pool(chunks.length, 4, async (c) => {
-        for (const settled of await settler.settleMany(chunks[c]!)) {
-          if ('error' in settled) throw settled.error;
-        }
+      // grower_debts shows this round's debts (the settler nets the debts it shows), then the run settles
+      // each day's contracts on that day + 5.
+      await debtsShown(debtsOfThisRound);
+      debtsOfThisRound = debtsOfNextRound;
+      await timed('settle', async () => {
+        const settlers = Array.from(
+          { length: ROUND_DAYS },
+          (_, slot) => new ContractSettler(settleDb, app.commands, { clock: at(slot, 5) }),
+        );
+        const bySlot = new Map<number, string[]>();
+        for (const { id, slot } of ids) bySlot.set(slot, [...(bySlot.get(slot) ?? []), id]);
+        const chunks = [...bySlot].flatMap(([slot, list]) =>
+          Array.from({ length: Math.ceil(list.length / 200) }, (_, c) => ({
+            slot,
+            ids: list.slice(c * 200, c * 200 + 200),
+          })),
+        );
+        await pool(chunks.length, 4, async (c) => {
+          const chunk = chunks[c]!;
+          for (const settled of await settlers[chunk.slot]!.settleMany(chunk.ids)) {
+            if ('error' in settled) throw settled.error;
+          }
+        });
       });
-      t = Date.now();
-      for (const projector of product.projectors) await catchUp(db, projector, { decode });
-      projectMs += Date.now() - t;
       events = await head(db);
-      if (r % 5 === 0) {
+      if (r % 2 === 0) {
         const s = (Date.now() - started) / 1000;
         write(
           `round ${r}: ${events} events, ${contracts} contracts, ${debts} debts, ${s.toFixed(0)} s` +
-            ` (${Math.round(events / s)} events/s, ${(projectMs / 1000).toFixed(0)} s projecting)`,
+            ` (${Math.round(events / s)} events/s; ${Object.entries(phases)
+              .map(([p, x]) => `${p} ${x.toFixed(0)} s`)
+              .join(', ')}, grower_debts ${(projectMs / 1000).toFixed(0)} s)`,
         );
       }
     }
+    follow.stop = true;
+    await Promise.all(followers);
+    // Every projector catches up the rest, all at once (each on its own connection).
+    const t = Date.now();
+    await Promise.all(
+      product.projectors.map((projector) => catchUp(db, projector, { decode, batchSize: 5_000 })),
+    );
+    const finalProjectMs = Date.now() - t;
+    write(`projectors caught up in ${(finalProjectMs / 1000).toFixed(0)} s`);
+    await sql`analyze`.execute(db);
+    const wallets = aggregators.map((a) => a.wallet_id!);
+    let w = 0;
+    const probes = await probe(app, pgPool, [
+      { label: 'stats super admin', url: statsPath, authorization: superAuth },
+      { label: 'stats aggregator', url: statsPath, authorization: authOf(aggregators[0]!) },
+      {
+        label: 'balance?at',
+        url: () => {
+          const at = new Date(
+            Date.parse(firstAt) + Math.random() * (Date.now() - Date.parse(firstAt)),
+          );
+          return `/api/wallet/${wallets[w++ % wallets.length]}/balance?at=${encodeURIComponent(at.toISOString())}`;
+        },
+        authorization: superAuth,
+      },
+    ]);
     return {
       superAuth,
       aggregatorAuth: authOf(aggregators[0]!),
@@ -330,7 +502,10 @@ async function load(db: Kysely<Database>): Promise<Loaded> {
       seconds: (Date.now() - started) / 1000,
       firstAt,
       lastAt: new Date().toISOString(),
-      projectSeconds: projectMs / 1000,
+      projectSeconds: (projectMs + finalProjectMs) / 1000,
+      finalProjectSeconds: finalProjectMs / 1000,
+      phases,
+      probes,
     };
   } finally {
     await app.close();
@@ -443,7 +618,11 @@ async function main(): Promise<void> {
     await client.query(`CREATE DATABASE "${name}"`);
   });
   const databaseUrl = withDatabase(adminUrl, name);
-  const db = createDb<Database>(databaseUrl, { max: 10, applicationName: 'bench' });
+  const pool = createPool(databaseUrl, { max: 20, applicationName: 'bench' });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    log: (e) => void (captured.on && e.level === 'query' && captured.queries.push(e.query)),
+  });
   const runs: Run[] = [];
   let loaded: Loaded;
   let pgVersion = '';
@@ -454,7 +633,7 @@ async function main(): Promise<void> {
     pgVersion = (
       await sql<{ v: string }>`select current_setting('server_version') as v`.execute(db)
     ).rows[0]!.v;
-    loaded = await load(db);
+    loaded = await load(db, pool);
     write(
       `loaded ${loaded.events} events (${loaded.contracts} contracts, ${loaded.debts} debts,` +
         ` ${loaded.rounds} rounds) in ${loaded.seconds.toFixed(0)} s:` +
@@ -474,9 +653,7 @@ async function main(): Promise<void> {
     const api = await startApi(databaseUrl);
     try {
       loadAtRun = os.loadavg()[0]!;
-      const today = new Date().toISOString().slice(0, 10);
-      const from = new Date(Date.now() - 365 * DAY_MS).toISOString().slice(0, 10);
-      const stats = `/api/contracts/stats?from=${from}&to=${today}`;
+      const stats = statsPath();
       const l = loaded;
       runs.push(
         await closedLoop(
@@ -558,12 +735,27 @@ async function writeSection(
       ` ${AGGREGATORS} aggregators in ${CLUSTERS} clusters, ${GROWERS.toLocaleString('en-US')} growers,` +
       ` ${l.contracts.toLocaleString('en-US')} delivery contracts (created, confirmed, nine in ten delivered and settled` +
       ` with their debts netted and the grower paid out), ${l.debts.toLocaleString('en-US')} debts, bank supplies —` +
-      ` loaded through the product's commands in this process in ${l.rounds} rounds, each on its own business day of` +
-      ` the past year (the commands' clocks; the log's recorded_at is the real instant), the projectors caught up` +
-      ` after each round. Load rate ${Math.round(l.events / l.seconds)} events/s including` +
-      ` ${l.projectSeconds.toFixed(0)} s of projection (${l.seconds.toFixed(0)} s in all), so` +
+      ` loaded through the product's commands in this process in ${l.rounds} rounds of ${ROUND.toLocaleString('en-US')}` +
+      ` contracts spread over ${ROUND_DAYS} business days of the past year (the commands' clocks; the log's recorded_at is` +
+      ` the real instant), ${CONCURRENCY} commands at once; the projectors followed the log in ${FOLLOWERS} background` +
+      ` loops, each round's debts opened one round ahead and the settlement waiting only for grower_debts to show them.` +
+      ` Load rate ${Math.round(l.events / l.seconds)} events/s (${l.seconds.toFixed(0)} s in all: ${Object.entries(
+        l.phases,
+      )
+        .map(([p, x]) => `${p} ${x.toFixed(0)} s`)
+        .join(
+          ', ',
+        )}, waiting for grower_debts and the last catch-up ${l.projectSeconds.toFixed(0)} s of which the` +
+      ` last ${l.finalProjectSeconds.toFixed(0)} s), so` +
       ` ${EVENTS.toLocaleString('en-US')} events take about ${Math.round(EVENTS / (l.events / l.seconds) / 60)} min here.` +
       ` Rows: ${m.tables}.`,
+    '',
+    'Measured in the bench process right after the load (one client, `app.inject`, no socket; EXPLAIN ANALYZE of' +
+      ' each statement a stats request sends, its top plan line and execution time):',
+    '',
+    '```',
+    ...l.probes,
+    '```',
     '',
     `Then the API in its own process (wallet-server.ts, as bench:wallet) and ${CONNECTIONS} keep-alive clients` +
       ' (closed loop, autocannon in the bench process) per route: the stats over the last year (`from`/`to`);' +
