@@ -39,6 +39,21 @@ async function versionOf(db: InputsDb, streamId: string): Promise<number> {
 }
 
 /**
+ * The log's events of one type about a link (`data.linkId`), read through the partial index
+ * `events_link_id_idx` (migration 20261128_0401): its predicate and expression are this one.
+ */
+export function linkEvents(
+  db: InputsDb,
+  type: 'IndustrialAttached' | 'InputProviderAssigned',
+  linkId: number,
+) {
+  return db
+    .selectFrom('events')
+    .where('type', '=', type)
+    .where(sql<boolean>`(data->>'linkId')::integer = ${linkId}`);
+}
+
+/**
  * Every assignment of a link, folded from the log (not the read model, which may lag): the
  * maximum quantity must count an assignment committed a moment ago.
  */
@@ -46,15 +61,7 @@ export async function assignmentsOfLink(db: InputsDb, linkId: number): Promise<A
   const rows = await db
     .selectFrom('events')
     .select(['stream_id', 'type', 'data'])
-    .where(
-      'stream_id',
-      'in',
-      db
-        .selectFrom('events')
-        .select('stream_id')
-        .where('type', '=', 'InputProviderAssigned')
-        .where(sql<boolean>`(data->>'linkId')::integer = ${linkId}`),
-    )
+    .where('stream_id', 'in', linkEvents(db, 'InputProviderAssigned', linkId).select('stream_id'))
     .orderBy('position')
     .execute();
   const states = new Map<string, AssignmentState>();
@@ -92,11 +99,8 @@ export class InputCommands {
   async linkOf(
     linkId: number,
   ): Promise<{ seasonId: number; userId: string; walletId: string | null }> {
-    const attached = await this.deps.db
-      .selectFrom('events')
+    const attached = await linkEvents(this.deps.db, 'IndustrialAttached', linkId)
       .select('data')
-      .where('type', '=', 'IndustrialAttached')
-      .where(sql<boolean>`(data->>'linkId')::integer = ${linkId}`)
       .orderBy('position', 'desc')
       .executeTakeFirst();
     if (!attached) throw new NotFoundError(INPUT_MESSAGES.linkNotFound);
