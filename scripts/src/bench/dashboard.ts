@@ -42,10 +42,13 @@ import { writeBenchmarkSection } from './report.js';
  * delivered and settled (debts netted, the grower credited and paid out) — loaded through the
  * product's commands and run in this process (DeliveryContractCommands, ContractSettler,
  * openDebt through the pipeline; supplies through app.inject), in rounds of BENCH_ROUND
- * contracts, each round on its own business day of the past year (the commands' clocks; the
- * log's recorded_at is the real instant, which the store sets). Loading stops at BENCH_EVENTS
- * or after BENCH_LOAD_SECONDS (default 900), whichever first; the projectors catch up after
- * each round. Then, against the API in its own process (wallet-server.ts, as bench:wallet),
+ * contracts (2,000) spread over BENCH_ROUND_DAYS (8) business days of the past year (the
+ * commands' clocks; the log's recorded_at is the real instant, which the store sets),
+ * BENCH_SETUP_CONCURRENCY (256) commands at once. Loading stops at BENCH_EVENTS or after
+ * BENCH_LOAD_SECONDS (default 450, so that the whole bench stays within about 12 minutes),
+ * whichever first; the projectors follow the log in BENCH_FOLLOWERS (2) background loops,
+ * each round's debts are opened one round ahead so that its settlement only waits for
+ * grower_debts to show them, and every projector catches the rest up at the end. Then, against the API in its own process (wallet-server.ts, as bench:wallet),
  * closed loops of BENCH_CONNECTIONS clients for BENCH_SECONDS each: the HTTP+JWT ceiling
  * (`GET /api/bench/ping`), `GET /api/contracts/stats` (last year) as the super admin and as
  * one aggregator, and `GET /api/wallet/:id/balance?at=` of the aggregators' wallets (the
@@ -54,7 +57,7 @@ import { writeBenchmarkSection } from './report.js';
  */
 const env = process.env;
 const EVENTS = Number(env.BENCH_EVENTS ?? 1_000_000);
-const LOAD_SECONDS = Number(env.BENCH_LOAD_SECONDS ?? 900);
+const LOAD_SECONDS = Number(env.BENCH_LOAD_SECONDS ?? 450);
 const AGGREGATORS = Number(env.BENCH_AGGREGATORS ?? 20);
 const GROWERS = Number(env.BENCH_GROWERS ?? 5_000);
 const ROUND = Number(env.BENCH_ROUND ?? 2_000);
