@@ -80,6 +80,32 @@ export class JobStore<DB extends WalletJobsTables = WalletJobsTables> {
   }
 
   /**
+   * Adds the payout job of each withdrawal that has none (`payout:<withdrawalId>`), in one
+   * insert per 5,000; returns how many were added.
+   */
+  async addPayouts(withdrawalIds: string[]): Promise<number> {
+    let added = 0;
+    for (let from = 0; from < withdrawalIds.length; from += 5_000) {
+      const rows = await this.db
+        .insertInto('wallet_jobs')
+        .values(
+          withdrawalIds.slice(from, from + 5_000).map((withdrawalId) => ({
+            id: `payout:${withdrawalId}`,
+            kind: 'PAYOUT' as const,
+            payload: JSON.stringify({ withdrawalId }),
+            attempts: 0,
+            run_at: sql<Date>`date_trunc('milliseconds', now())`,
+          })),
+        )
+        .onConflict((oc) => oc.column('id').doNothing())
+        .returning('id')
+        .execute();
+      added += rows.length;
+    }
+    return added;
+  }
+
+  /**
    * Claims up to `limit` jobs due at `now` (run_at ≤ `now`, no live lease), earliest first,
    * except those of `exclude`, in one statement with one fresh claim token (as LeasedJobs'
    * claimOne, for many: `FOR UPDATE SKIP LOCKED`, so concurrent runners take different jobs).
