@@ -319,8 +319,17 @@ async function load(db: Kysely<Database>, pgPool: ReturnType<typeof createPool>)
     // Meanwhile the projectors follow the log in the background, as the API's in-process
     // loops do: their statements' round trips overlap the commands' instead of adding to them.
     const follow = { stop: false, ms: 0 };
-    const followers = Array.from({ length: FOLLOWERS }, async (_, f) => {
-      const mine = product.projectors.filter((_, i) => i % FOLLOWERS === f);
+    // grower_debts' projector has a loop of its own: each round's settlement waits for it.
+    const others = product.projectors.filter((p) => p !== debtsProjector);
+    const groups = FOLLOWERS
+      ? [
+          [debtsProjector],
+          ...Array.from({ length: FOLLOWERS }, (_, f) =>
+            others.filter((_, i) => i % FOLLOWERS === f),
+          ),
+        ]
+      : [];
+    const followers = groups.map(async (mine) => {
       while (!follow.stop) {
         let read = 0;
         for (const projector of mine) {
