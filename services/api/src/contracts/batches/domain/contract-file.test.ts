@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { ZipFile } from 'yazl';
 import { describe, expect, it } from 'vitest';
 import { normalizeBeninPhone } from '../../../identity/index.js';
 import { checkCells, readContractFile, type FileProblem } from './contract-file.js';
@@ -28,7 +29,68 @@ const problemsOf = async (promise: Promise<unknown>): Promise<FileProblem[]> => 
   throw new Error('expected a refusal');
 };
 
+/**
+ * A hand-made .xlsx (what a crafted upload is): `rows` data rows of one inline-string cell
+ * under a header, then — when `brokenTail` — XML that never closes, far past the rows. It
+ * compresses to a few hundred KB, far under the 5 MB limit.
+ */
+async function craftedXlsx(rows: number, brokenTail: boolean): Promise<Buffer> {
+  const text = (ref: string, value: string) =>
+    `<c r="${ref}" t="inlineStr"><is><t>${value}</t></is></c>`;
+  const row = (r: number, values: string[]) =>
+    `<row r="${r}">${values.map((v, i) => text(`${'ABC'[i]}${r}`, v)).join('')}</row>`;
+  const body = [row(1, ['Référence producteur', 'Quantité (t)', 'Montant (FCFA)'])];
+  for (let r = 2; r <= rows + 1; r += 1) body.push(row(r, [`P${r}`, '1', '1000']));
+  const sheet =
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +
+    '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' +
+    body.join('') +
+    (brokenTail
+      ? '<row r="999999"><c r="A999999" t="inlineStr"><is><t>fin'
+      : '</sheetData></worksheet>');
+  const files: Record<string, string> = {
+    '[Content_Types].xml':
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
+    '_rels/.rels':
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+    'xl/workbook.xml':
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Contrats" sheetId="1" r:id="rId1"/></sheets></workbook>',
+    'xl/_rels/workbook.xml.rels':
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+    'xl/worksheets/sheet1.xml': sheet,
+  };
+  const zip = new ZipFile();
+  for (const [name, text] of Object.entries(files)) zip.addBuffer(Buffer.from(text), name);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 describe('the create-many file', () => {
+  it('streams an .xlsx and stops at the row limit: what lies past it is never read', async () => {
+    // 200,000 rows and a broken tail: loading the whole workbook first found the file
+    // unreadable (after holding every row in memory); the streaming reader stops at the
+    // 10,001st data row and answers the limit.
+    const crafted = await craftedXlsx(200_000, true);
+    expect(crafted.length).toBeLessThan(5 * 1024 * 1024);
+    expect(await problemsOf(readContractFile(crafted, 'lot.xlsx'))).toEqual([
+      {
+        line: 0,
+        column: 'Fichier',
+        reason: 'Le fichier dépasse 10 000 lignes de producteurs',
+      },
+    ]);
+    // At the limit exactly, the file is read whole (and its rows kept).
+    const atLimit = await craftedXlsx(3, false);
+    const rows = await readContractFile(atLimit, 'lot.xlsx', { maxBytes: 1e6, maxRows: 3 });
+    expect(rows.map((r) => [r.line, r.cells.reference])).toEqual([
+      [2, 'P2'],
+      [3, 'P3'],
+      [4, 'P4'],
+    ]);
+  });
+
   it('reads an .xlsx: numbers, dates and text cells, empty rows skipped, lines as in the sheet', async () => {
     const file = await xlsx([
       HEADER,

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { ValidationError } from '@filiere/platform';
@@ -197,28 +198,43 @@ function csvLines(buffer: Buffer): Line[] {
     .map((r) => ({ line: r.info.lines, cells: r.record }));
 }
 
+/**
+ * The first sheet's non-empty rows, read by exceljs's streaming reader: rows are parsed as the
+ * ZIP entry inflates and reading stops at the first row past the limit (the header and
+ * `maxRows` data rows), so a crafted 5 MB file that inflates to millions of rows is refused
+ * after `maxRows` + 2 rows instead of being loaded whole. Only the first sheet is read.
+ */
 async function xlsxLines(buffer: Buffer, maxRows: number): Promise<Line[]> {
-  const workbook = new ExcelJS.Workbook();
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([buffer]), {
+    sharedStrings: 'cache',
+    styles: 'cache', // number formats: a date cell reads as a Date
+    hyperlinks: 'ignore',
+    worksheets: 'emit',
+    entries: 'ignore',
+  });
+  const lines: Line[] = [];
+  let sheets = 0;
   try {
-    await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
-  } catch {
+    for await (const sheet of reader) {
+      sheets += 1;
+      for await (const row of sheet) {
+        const cells: string[] = [];
+        row.eachCell({ includeEmpty: true }, (cell, col) => {
+          cells[col - 1] = cellText(cell.value);
+        });
+        for (let i = 0; i < cells.length; i += 1) cells[i] ??= '';
+        if (!cells.some((c) => c.trim() !== '')) continue;
+        lines.push({ line: row.number, cells });
+        // The header and the data rows: one more than the limit refuses the file here.
+        if (lines.length > maxRows + 1) throw wholeFile(FILE_MESSAGES.tooManyRows(maxRows));
+      }
+      break; // the first sheet only
+    }
+  } catch (error) {
+    if (error instanceof ValidationError) throw error;
     throw wholeFile(FILE_MESSAGES.unreadable);
   }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) throw wholeFile(FILE_MESSAGES.empty);
-  // The header and the data rows: more than the limit is refused before reading cells.
-  if (sheet.actualRowCount > maxRows + 1) {
-    throw wholeFile(FILE_MESSAGES.tooManyRows(maxRows));
-  }
-  const lines: Line[] = [];
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    const cells: string[] = [];
-    row.eachCell({ includeEmpty: true }, (cell, col) => {
-      cells[col - 1] = cellText(cell.value);
-    });
-    for (let i = 0; i < cells.length; i += 1) cells[i] ??= '';
-    if (cells.some((c) => c.trim() !== '')) lines.push({ line: rowNumber, cells });
-  });
+  if (sheets === 0) throw wholeFile(FILE_MESSAGES.empty);
   return lines;
 }
 
