@@ -27,36 +27,7 @@ export const contractsProjector: Projector = {
   async apply(transaction, events: RecordedEvent[], ctx) {
     const trx = transaction as unknown as Kysely<ContractsTables>;
     const changed = new Set<string>();
-    // A run's settlements and their debt recoveries come in long runs of one type (10,000
-    // contracts: 10,000 DeliveryContractSettled and their DebtRecovered): they are written in
-    // one statement per run of consecutive events instead of one per event (the flush before
-    // any other event keeps every row's events in order).
-    const settled = new Map<string, SettledRow>();
-    const recovered = new Map<string, number>();
-    const flush = async () => {
-      await writeSettled(trx, settled);
-      await writeRecovered(trx, recovered);
-    };
     for (const recorded of events) {
-      if (recorded.type === 'DeliveryContractSettled') {
-        const d = (recorded as unknown as { data: SettledData }).data;
-        if (settled.has(d.contractId) || recovered.size) await flush();
-        settled.set(d.contractId, {
-          delivered_amount: d.payableAmount,
-          recovered_amount: d.recoveries.reduce((sum, r) => sum + r.amount, 0),
-          grower_net: d.growerNet,
-          updated_at: recorded.recordedAt,
-        });
-        changed.add(d.contractId);
-        continue;
-      }
-      if (recorded.type === 'DebtRecovered') {
-        const d = recorded.data as { debtId: string; amount: number };
-        // Sums commute: several recoveries of one debt in a run add up in one row update.
-        recovered.set(d.debtId, (recovered.get(d.debtId) ?? 0) + d.amount);
-        continue;
-      }
-      await flush();
       if (recorded.type.startsWith('Delivery')) {
         changed.add((recorded.data as { contractId: string }).contractId);
       }
@@ -113,6 +84,19 @@ export const contractsProjector: Projector = {
             .set({ status: 'CANCELED', updated_at: at })
             .execute();
           break;
+        case 'DeliveryContractSettled': {
+          const d = event.data;
+          await contractRow(d.contractId)
+            .set({
+              status: 'COMPLETED',
+              delivered_amount: d.payableAmount,
+              recovered_amount: d.recoveries.reduce((sum, r) => sum + r.amount, 0),
+              grower_net: d.growerNet,
+              updated_at: at,
+            })
+            .execute();
+          break;
+        }
         case 'DebtOpened': {
           const d = event.data;
           await trx
@@ -128,60 +112,18 @@ export const contractsProjector: Projector = {
             .execute();
           break;
         }
+        case 'DebtRecovered':
+          await trx
+            .updateTable('grower_debts')
+            .set({ recovered: sql`recovered + ${event.data.amount}` })
+            .where('id', '=', event.data.debtId)
+            .execute();
+          break;
       }
     }
-    await flush();
     await pushChanges(trx, changed, ctx.push);
   },
 };
-
-type SettledData = Extract<ContractEvent, { type: 'DeliveryContractSettled' }>['data'];
-
-interface SettledRow {
-  delivered_amount: number;
-  recovered_amount: number;
-  grower_net: number;
-  updated_at: Date;
-}
-
-const timestamp = (at: Date | string): string => (at instanceof Date ? at.toISOString() : at);
-
-/** The settled contracts' rows, COMPLETED in one statement; empties `rows`. */
-async function writeSettled(
-  trx: Kysely<ContractsTables>,
-  rows: Map<string, SettledRow>,
-): Promise<void> {
-  if (rows.size === 0) return;
-  const list = [...rows];
-  rows.clear();
-  await sql`
-    update delivery_contracts as c set
-      status = 'COMPLETED', delivered_amount = v.delivered_amount,
-      recovered_amount = v.recovered_amount, grower_net = v.grower_net, updated_at = v.updated_at
-    from unnest(
-      ${list.map(([id]) => id)}::text[],
-      ${list.map(([, r]) => r.delivered_amount)}::bigint[],
-      ${list.map(([, r]) => r.recovered_amount)}::bigint[],
-      ${list.map(([, r]) => r.grower_net)}::bigint[],
-      ${list.map(([, r]) => timestamp(r.updated_at))}::timestamptz[]
-    ) as v(id, delivered_amount, recovered_amount, grower_net, updated_at)
-    where c.id = v.id`.execute(trx);
-}
-
-/** What the debts recovered (summed per debt), in one statement; empties `amounts`. */
-async function writeRecovered(
-  trx: Kysely<ContractsTables>,
-  amounts: Map<string, number>,
-): Promise<void> {
-  if (amounts.size === 0) return;
-  const list = [...amounts];
-  amounts.clear();
-  await sql`
-    update grower_debts as d set recovered = d.recovered + v.amount
-    from unnest(${list.map(([id]) => id)}::text[], ${list.map(([, a]) => a)}::bigint[])
-      as v(id, amount)
-    where d.id = v.id`.execute(trx);
-}
 
 /**
  * `contracts.updated` {contractId, status} to each changed contract's aggregator and grower;
