@@ -581,8 +581,8 @@ const ANALYSIS = [
     ' HoldSettled at 10,000 holds, a quadratic fold and setup): 10,000 contracts took 157.6 s and 101.4 server' +
     ' CPU-s (10.1 CPU-ms per contract), the setup 6–8 minutes, and payouts were paid one at a time' +
     ' (5,571 of 9,667 in 1,500 s). The holds are now a persistent map (immutable’s Map: 15 µs per hold' +
-    ' event at 10,000 holds), payout jobs are claimed 64 at a time and run together, and the contracts' +
-    ' projector writes a run’s settlements in one statement per batch: 10,000 contracts COMPLETED in' +
+    ' event at 10,000 holds) and payout jobs are claimed 64 at a time and run together: 10,000 contracts' +
+    ' COMPLETED in' +
     ' 59–69 s with 42–53 server CPU-s (4.2–5.3 CPU-ms per contract; the higher figure with the payouts' +
     ' running beside the run), every payout settled 31 s later (9,667 in 100 s, none sent twice), the' +
     ' setup 70–109 s. The API’s profile during the run: garbage collection 17 %, socket writes to' +
