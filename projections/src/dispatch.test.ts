@@ -93,6 +93,12 @@ describe('in-process dispatch (no Redis)', () => {
       await appendTestEvents(t.db, [{ streamId: 'd2s', type: 'Counted' }]);
       running.wake();
       await until(() => caughtUp(['d2ok']), 'the healthy projector');
+      // The two run side by side: the healthy one may be caught up before the failing one's
+      // error is written, so wait for the error rather than assume it came first.
+      await until(
+        async () => (await projectionLag(t.db, ['d2'])).projectors.d2?.lastError != null,
+        'the failing projector to record its error',
+      );
       const lag = await projectionLag(t.db, ['d2']);
       expect(lag.projectors.d2!.lag).toBeGreaterThan(0);
       expect(lag.projectors.d2!.lastError).toMatch(/refused/);
