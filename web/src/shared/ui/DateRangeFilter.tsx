@@ -1,8 +1,8 @@
 import { Button, Group, Popover, Select, Stack } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { IconFilter } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DateField } from './DateField.js';
 import { DATE_PRESETS, presetRange, type DatePreset } from '../format/date.js';
 
 export interface FilterValue {
@@ -58,19 +58,13 @@ export function DateRangeFilter({
               </Button>
             ))}
           </Group>
-          <DateInput
+          <DateField
             label={t('from')}
-            valueFormat="DD/MM/YYYY"
-            clearable
-            clearButtonProps={{ 'aria-label': t('clearDate') }}
             value={draft.from ?? null}
             onChange={(v) => setDraft({ ...draft, from: v ?? undefined })}
           />
-          <DateInput
+          <DateField
             label={t('to')}
-            valueFormat="DD/MM/YYYY"
-            clearable
-            clearButtonProps={{ 'aria-label': t('clearDate') }}
             minDate={draft.from}
             value={draft.to ?? null}
             onChange={(v) => setDraft({ ...draft, to: v ?? undefined })}

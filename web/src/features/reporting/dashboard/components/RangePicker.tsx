@@ -1,5 +1,4 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
 import {
   activePreset,
@@ -8,6 +7,7 @@ import {
   type DashboardSearch,
 } from '../model/presets.js';
 import type { AnsweredRange } from '../api/dashboard.js';
+import { DateField } from '../../../../shared/ui/DateField.js';
 
 /**
  * The dashboard's date range: the presets Aujourd'hui … Depuis le début (pressed when active)
@@ -41,22 +41,18 @@ export function RangePicker({
         ))}
       </Group>
       <Group gap="xs" align="flex-end">
-        <DateInput
+        <DateField
           size="xs"
           w={150}
           label={t('common:from')}
-          valueFormat="DD/MM/YYYY"
-          clearable
           maxDate={search.to}
           value={search.from ?? null}
           onChange={(v) => onSearchChange({ from: v ?? undefined, preset: undefined })}
         />
-        <DateInput
+        <DateField
           size="xs"
           w={150}
           label={t('common:to')}
-          valueFormat="DD/MM/YYYY"
-          clearable
           minDate={search.from}
           value={search.to ?? null}
           onChange={(v) => onSearchChange({ to: v ?? undefined, preset: undefined })}
