@@ -31,12 +31,16 @@ const dayFromNow = (days: number) => {
 function pdfText(pdf: Buffer): string {
   const source = pdf.toString('latin1');
   const lines: string[] = [];
-  for (const match of source.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
+  // Each stream is read by its dictionary's /Length: the deflated bytes may themselves end
+  // in '\r' or hold '\nendstream', which a search for the end marker would misread.
+  for (const match of source.matchAll(/\/Length (\d+)[^>]*>>\s*stream\r?\n/g)) {
+    const start = match.index + match[0].length;
+    const raw = pdf.subarray(start, start + Number(match[1]));
     let content: string;
     try {
-      content = inflateSync(Buffer.from(match[1]!, 'latin1')).toString('latin1');
+      content = inflateSync(raw).toString('latin1');
     } catch {
-      content = match[1]!;
+      content = raw.toString('latin1');
     }
     for (const tj of content.matchAll(/\[([^\]]*)\]\s*TJ/g)) {
       lines.push(
