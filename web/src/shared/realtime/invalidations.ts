@@ -50,6 +50,8 @@ export interface PushPayloads {
   'seasons.request': { requestId: number; type: string; seasonId: number };
   /** A request I filed or handle was accepted, rejected or delivered (seasons). */
   'seasons.requestUpdated': { requestId: number; type: string; status: string };
+  /** An input provider assigned to, banned from or paid in a season of mine (industrial, provider; seasons). */
+  'seasons.inputs': { seasonId: number };
   /** One of my contracts changed status (to its aggregator and grower; contracts). Without data after a large batch. */
   'contracts.updated': { contractId: string; status: string } | undefined;
   /** A contract of my run finished (COMPLETED or FAILED): the run's live progress (contracts). */
@@ -125,6 +127,8 @@ export const INVALIDATIONS: { [T in PushType]: (data: PushPayloads[T]) => QueryK
   // The request lists, the season's 'Demandes' tab and the deliveries by code.
   'seasons.request': () => [['season-requests']],
   'seasons.requestUpdated': () => [['season-requests'], ['season-deliveries'], ...WALLET],
+  // A season's input providers (assigned, banned, paid by a delivery): the providers' list.
+  'seasons.inputs': () => [['season-inputs']],
   // Every contract list and detail (features/contracts, the grower's contracts tab).
   'contracts.updated': () => [['contracts'], ['growers']],
   // The run's progress and the lists; the payments move the wallet.

@@ -4,6 +4,7 @@ import { assignmentStream, inputEvents } from './catalogue.js';
 import { inputsDemoStep } from './demo/inputs.js';
 import { inputWriteMigrations } from './migrations/index.js';
 import { inputProjectors, inputReadMigrations } from './read-model/index.js';
+import { INPUT_PUSHES } from './read-model/projector.js';
 
 /**
  * Input providers assigned to an industrial's season link (the spec's userClusterIP), each
@@ -16,6 +17,7 @@ export const inputsArea: SeasonsArea = {
   events: inputEvents,
   streams: [assignmentStream],
   projectors: inputProjectors,
+  pushes: INPUT_PUSHES,
   demo: [inputsDemoStep],
   http: async () => (await import('./http/index.js')).registerInputs,
 };

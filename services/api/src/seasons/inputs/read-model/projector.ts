@@ -1,8 +1,16 @@
-import { defineProjector, type RecordedEvent } from '@filiere/projections';
+import { defineProjector, type PushMessage, type RecordedEvent } from '@filiere/projections';
 import { INPUT_EVENT_TYPES, type InputEvent } from '../domain/index.js';
 import type { InputsTables } from '../tables.js';
 
 const ASSIGNMENT_STREAM = /^seasoninput-(\d+)$/;
+
+/**
+ * The push of this area: `seasons.inputs` {seasonId} → the industrial and the input provider
+ * of an assignment made, banned or paid by a delivery, after the row is written, so their
+ * providers' list and deliveries follow live (the web refetches ['season-inputs']) instead of
+ * relying on the one refetch after the POST, which a lagging projection answers stale.
+ */
+export const INPUT_PUSHES = ['seasons.inputs'] as const;
 
 /** What the deliveries record on a request's stream and this table counts (requests' catalogue). */
 export const INPUT_DELIVERED = 'InputDelivered';
@@ -16,7 +24,8 @@ export const inputProvidersProjector = defineProjector<InputsTables>({
   name: 'season-inputs',
   eventTypes: [...INPUT_EVENT_TYPES, INPUT_DELIVERED],
   tables: ['season_input_providers'],
-  async apply(trx, events: RecordedEvent[]) {
+  async apply(trx, events: RecordedEvent[], ctx) {
+    const touched = new Set<number>();
     for (const recorded of events) {
       const at = recorded.recordedAt;
       if (recorded.type === INPUT_DELIVERED) {
@@ -29,6 +38,7 @@ export const inputProvidersProjector = defineProjector<InputsTables>({
           }))
           .where('id', '=', d.assignmentId)
           .execute();
+        touched.add(d.assignmentId);
         continue;
       }
       if (!ASSIGNMENT_STREAM.test(recorded.streamId)) continue;
@@ -55,6 +65,7 @@ export const inputProvidersProjector = defineProjector<InputsTables>({
               updated_at: at,
             })
             .execute();
+          touched.add(d.assignmentId);
           break;
         }
         case 'InputProviderBanned':
@@ -63,8 +74,25 @@ export const inputProvidersProjector = defineProjector<InputsTables>({
             .set({ status: 'BANNED', released_amount: event.data.released, updated_at: at })
             .where('id', '=', event.data.assignmentId)
             .execute();
+          touched.add(event.data.assignmentId);
           break;
       }
+    }
+    if (!touched.size) return;
+    const rows = await trx
+      .selectFrom('season_input_providers')
+      .select(['season_id', 'industrial_user_id', 'provider_user_id'])
+      .where('id', 'in', [...touched])
+      .execute();
+    const bySeason = new Map<number, Set<string>>();
+    for (const r of rows) {
+      const users = bySeason.get(r.season_id) ?? new Set<string>();
+      for (const u of [r.industrial_user_id, r.provider_user_id]) if (u) users.add(u);
+      bySeason.set(r.season_id, users);
+    }
+    for (const [seasonId, users] of bySeason) {
+      const push: PushMessage = { type: 'seasons.inputs', userIds: [...users], data: { seasonId } };
+      ctx.push(push);
     }
   },
 });
