@@ -14,14 +14,16 @@ import type { Database } from '../../database.js';
 const t = useTestDatabase<Database>();
 
 /**
- * The rows a hold pays (a delivery contract's payment, a provider paid from its hold) showed
- * the hold's id as their reference (`contract-<uuid>`): they show the hold's purpose, as the
- * contract or the assignment named it when it placed the hold.
+ * The rows a contract's hold pays showed the hold's id as their reference (`contract-<uuid>`):
+ * they show the contract's reference that ends the hold's purpose (the code alone: the purpose
+ * is French text, a reference is data shown in every language). A hold whose purpose ends in
+ * no code (an input provider's assignment) keeps its id.
  */
-describe('hold payments show the hold’s purpose as their reference', () => {
+describe('hold payments show the contract’s reference, not the hold’s id', () => {
   const CONTRACT = 'contract-4f0c2a8e-0a4e-4b8e-9a55-2f1f3c1b9e01';
   const ASSIGNMENT = 'input-assignment-7';
   const contractLabel = 'Contrat de livraison CL-2026-00042';
+  const contractCode = 'CL-2026-00042';
   const assignmentLabel = 'Fournisseur d’intrant, saison 3 : 10 kg × 500 F CFA';
 
   beforeAll(async () => {
@@ -68,7 +70,7 @@ describe('hold payments show the hold’s purpose as their reference', () => {
     await catchUp(t.db, balanceHistoryProjector, { decode: walletDecoder });
   });
 
-  it('transactions list: the purpose, not the hold id, on both sides of each payment', async () => {
+  it('transactions list: the contract’s code on both sides of its payment; the assignment keeps its id', async () => {
     const rows = await t.db
       .selectFrom('wallet_transactions')
       .select(['wallet_id', 'direction', 'reference'])
@@ -76,10 +78,10 @@ describe('hold payments show the hold’s purpose as their reference', () => {
       .orderBy('id')
       .execute();
     expect(rows).toEqual([
-      { wallet_id: 'wa', direction: 'OUT', reference: contractLabel },
-      { wallet_id: 'wb', direction: 'IN', reference: contractLabel },
-      { wallet_id: 'wa', direction: 'OUT', reference: assignmentLabel },
-      { wallet_id: 'wc', direction: 'IN', reference: assignmentLabel },
+      { wallet_id: 'wa', direction: 'OUT', reference: contractCode },
+      { wallet_id: 'wb', direction: 'IN', reference: contractCode },
+      { wallet_id: 'wa', direction: 'OUT', reference: ASSIGNMENT },
+      { wallet_id: 'wc', direction: 'IN', reference: ASSIGNMENT },
     ]);
   });
 
@@ -88,7 +90,7 @@ describe('hold payments show the hold’s purpose as their reference', () => {
     expect(result.differences).toEqual([]);
   });
 
-  it('statement: the hold’s movements carry its purpose', async () => {
+  it('statement: the contract hold’s movements carry its code', async () => {
     const today = new Date().toISOString().slice(0, 10);
     const statement = await statementOf(
       narrowDb<WalletHistoryTables>()(t.db) as never,
@@ -99,11 +101,12 @@ describe('hold payments show the hold’s purpose as their reference', () => {
     const references = statement.movements.map((m) => [m.type, m.reference]);
     expect(references).toEqual(
       expect.arrayContaining([
-        ['HoldPlaced', contractLabel],
-        ['HoldCaptured', contractLabel],
-        ['HoldSettlementPaid', assignmentLabel],
+        ['HoldPlaced', contractCode],
+        ['HoldCaptured', contractCode],
+        ['HoldSettlementPaid', ASSIGNMENT],
       ]),
     );
     expect(references.flat()).not.toContain(CONTRACT);
+    expect(references.flat()).not.toContain(contractLabel);
   });
 });

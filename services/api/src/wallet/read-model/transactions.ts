@@ -5,6 +5,7 @@ import type { WalletReadTables } from '../tables.js';
 import { walletPush } from '../pushes.js';
 import { asWalletEvent, beninMonth, defined, loadOwners, recordOwners } from './events.js';
 import type { OwnersTables } from './events.js';
+import { holdCode } from './hold-code.js';
 
 const OWNERS = 'wallet_transaction_owners';
 
@@ -114,13 +115,19 @@ export const transactionsProjector = defineProjector<TransactionTables>({
         }
       }
     }
-    // A hold's rows show its purpose ('Contrat de livraison CL-…') as their reference, not
-    // its id: the labels of this batch's HoldPlaced, else those stored by earlier batches.
+    // A hold's rows show its code (the contract's reference ending its purpose: 'LIV-…') as
+    // their reference, not its id: the codes of this batch's HoldPlaced, else those stored by
+    // earlier batches. A hold without a code (an input assignment) keeps its id.
     const placed = events
       .filter((e) => e.type === 'HoldPlaced')
       .map(asWalletEvent)
       .flatMap((e) => (e.type === 'HoldPlaced' ? [e.data] : []));
-    const labels = new Map(placed.map((h) => [h.holdId, h.purpose]));
+    const labels = new Map(
+      placed.flatMap((h) => {
+        const code = holdCode(h.purpose);
+        return code ? [[h.holdId, code] as const] : [];
+      }),
+    );
     if (placed.length) {
       await trx
         .insertInto(HOLD_LABELS)
