@@ -128,7 +128,7 @@ export const transactionsProjector = defineProjector<TransactionTables>({
         return code ? [[h.holdId, code] as const] : [];
       }),
     );
-    if (placed.length) {
+    if (labels.size) {
       await trx
         .insertInto(HOLD_LABELS)
         .values([...labels].map(([hold_id, label]) => ({ hold_id, label })))
