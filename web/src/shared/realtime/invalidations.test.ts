@@ -141,6 +141,7 @@ describe('realtime push → query invalidations', () => {
         'reporting.dashboard',
         'reporting.updated',
         'resync',
+        'seasons.inputs',
         'seasons.invitation',
         'seasons.request',
         'seasons.requestUpdated',
