@@ -133,7 +133,7 @@ describe.skipIf(missing !== null)('seasons admin in Chromium', { timeout: 300_00
     await admin.getByRole('heading', { name: 'Ajouter une saison' }).waitFor();
     // Nav bar hidden on the wizard.
     expect(await admin.getByRole('navigation', { name: 'Menu principal' }).count()).toBe(0);
-    const next = admin.getByRole('button', { name: 'Suivant' });
+    const next = admin.getByRole('button', { name: 'Suivant', exact: true });
     expect(await next.isDisabled()).toBe(true);
 
     await admin.getByLabel(/^Nom de la saison/).fill(SEASON.label);

@@ -116,15 +116,15 @@ describe.skipIf(missing !== null)('wallet screens in Chromium', () => {
 
     await aggregator.getByRole('button', { name: 'Transférer' }).click();
     const dialog = aggregator.getByRole('dialog');
-    await dialog.getByRole('button', { name: 'Suivant' }).click();
+    await dialog.getByRole('button', { name: 'Suivant', exact: true }).click();
     await dialog.getByText("Vous n'avez pas sélectionné le destinataire").waitFor();
     await dialog.getByLabel('Destinataire').fill('Basile');
     await aggregator.getByRole('option', { name: new RegExp(GROWER) }).click();
-    await dialog.getByRole('button', { name: 'Suivant' }).click();
+    await dialog.getByRole('button', { name: 'Suivant', exact: true }).click();
     await dialog.getByLabel('Montant').fill('25000');
     await dialog.getByLabel('Motif').fill('Avance de campagne');
     await check(aggregator, 'wallet-transfer-info');
-    await dialog.getByRole('button', { name: 'Suivant' }).click();
+    await dialog.getByRole('button', { name: 'Suivant', exact: true }).click();
     const confirm = await dialog.getByTestId('transfer-confirm').textContent();
     expect(confirm?.replace(/\s/g, ' ')).toBe(
       `Êtes-vous sûr de vouloir transférer 25 000 FCFA à ${GROWER}`,
