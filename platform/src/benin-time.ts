@@ -4,10 +4,16 @@
  * today" / "not after today" compares with this day, never with the UTC one.
  */
 export function beninDay(at: Date | string): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Africa/Porto-Novo',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(typeof at === 'string' ? new Date(at) : at);
+  return beninDayFormat.format(typeof at === 'string' ? new Date(at) : at);
 }
+
+/**
+ * Built once: constructing an Intl.DateTimeFormat loads its locale and time zone data (about
+ * 100 µs against 1 µs to format), which the dashboard projector paid on every event it folded.
+ */
+const beninDayFormat = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Africa/Porto-Novo',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});

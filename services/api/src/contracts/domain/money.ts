@@ -60,5 +60,7 @@ export function kgToTonnes(kg: number): string {
     : `${whole}.${String(rest).padStart(3, '0').replace(/0+$/, '')}`;
 }
 
+/** Built once: constructing an Intl.NumberFormat costs about 100 µs, formatting with it 1 µs. */
+const fcfaGrouping = new Intl.NumberFormat('fr-FR');
 /** '1 234 568' as the French messages write an amount (narrow no-break spaces). */
-export const formatFcfa = (amount: number): string => new Intl.NumberFormat('fr-FR').format(amount);
+export const formatFcfa = (amount: number): string => fcfaGrouping.format(amount);
