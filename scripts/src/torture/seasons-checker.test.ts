@@ -65,7 +65,12 @@ function log(): LoggedEvent[] {
   return events.map((event, i) => ({ ...event, position: i + 1 }));
 }
 
-function paid(requestId: number, amount: number, remaining: number): LoggedEvent[] {
+function paid(
+  requestId: number,
+  amount: number,
+  remaining: number,
+  status: 'ACTIVE' | 'CAPTURED' = 'ACTIVE',
+): LoggedEvent[] {
   const settlementId = `delivery-${requestId}`;
   return [
     {
@@ -87,7 +92,7 @@ function paid(requestId: number, amount: number, remaining: number): LoggedEvent
         excess: 0,
         released: 0,
         remaining,
-        status: 'ACTIVE',
+        status,
       },
     },
   ];
@@ -109,6 +114,17 @@ describe("the bank test's seasons invariants catch what they guard", () => {
     expect(deliveries(log())).toEqual([]);
     expect(acceptances(log())).toEqual([]);
     expect(holds(log())).toEqual([]);
+  });
+
+  it("an ACTIVE assignment's hold closes when deliveries use its whole right, not before", () => {
+    const usedUp = [...log(), ...paid(7, 133_000, 0, 'CAPTURED')];
+    expect(holds(usedUp)).toEqual([]);
+    const closedEarly = [...log(), ...paid(7, 100_000, 33_000, 'CAPTURED')];
+    expect(holds(closedEarly)).toEqual([
+      expect.stringContaining(
+        'its assignment is ACTIVE, the hold CAPTURED with 33000 of its right left',
+      ),
+    ]);
   });
 
   it('a delivery paid twice (a second payment from the hold) fails deliveries and holds', () => {
