@@ -755,6 +755,25 @@ async function main(): Promise<void> {
           };
         }),
       );
+      // Every request a range of its own (1 to 365 days ending in the past year), so that no
+      // kept answer serves it: what each request costs when the projection moves between any
+      // two of them (a steady write load), the kept answers' worst case.
+      runs.push(
+        await closedLoop(
+          'GET /api/contracts/stats, super admin, a new range each request (no kept answer)',
+          api.base,
+          SECONDS,
+          () => {
+            const to = Date.now() - Math.floor(Math.random() * 365) * DAY_MS;
+            const from = to - Math.floor(Math.random() * 365) * DAY_MS;
+            const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+            return {
+              path: `/api/contracts/stats?from=${day(from)}&to=${day(to)}`,
+              authorization: l.superAuth,
+            };
+          },
+        ),
+      );
     } finally {
       await api.stop();
       await stub.stop();
