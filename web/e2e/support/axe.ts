@@ -26,7 +26,8 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
         (a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity,
       ),
   );
-  await page.evaluate(axeSource);
+  // Once per document: a page checked again (same document) keeps axe-core loaded.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<any> } }).axe;
     const result = await axe.run(document);

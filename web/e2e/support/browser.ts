@@ -2,7 +2,13 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -77,21 +83,42 @@ export function launchBrowser(): Promise<Browser> {
 let clientIp = 0;
 
 /**
- * French locale, Porto-Novo time, every non-loopback request refused (launchBrowser's
- * proxy). Each context has its own client address (X-Forwarded-For; the API trusts its
- * proxy) so the per-IP login limit does not count the whole suite as one client.
+ * A client address of its own (sent as X-Forwarded-For; the API trusts its proxy), so the
+ * per-IP login limit does not count the whole suite as one client.
  */
-export async function newContext(browser: Browser): Promise<BrowserContext> {
+export function nextClientAddress(): string {
+  const n = ++clientIp;
+  return `10.77.${Math.floor(n / 250)}.${(n % 250) + 1}`;
+}
+
+export interface ContextOptions {
+  /** The client address the context's requests name (default: a new one). */
+  clientAddress?: string;
+  /** Storage the context starts with (a signed-in session: support/session.ts). */
+  storageState?: BrowserContextOptions['storageState'];
+  /** Default 1280 × 800. */
+  viewport?: { width: number; height: number };
+}
+
+/**
+ * French locale, Porto-Novo time, every non-loopback request refused (launchBrowser's
+ * proxy). Each context has its own client address (nextClientAddress).
+ */
+export async function newContext(
+  browser: Browser,
+  options: ContextOptions = {},
+): Promise<BrowserContext> {
   return browser.newContext({
     locale: 'fr-FR',
     timezoneId: 'Africa/Porto-Novo',
-    viewport: { width: 1280, height: 800 },
-    extraHTTPHeaders: { 'x-forwarded-for': `10.77.0.${++clientIp}` },
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+    extraHTTPHeaders: { 'x-forwarded-for': options.clientAddress ?? nextClientAddress() },
+    ...(options.storageState ? { storageState: options.storageState } : {}),
   });
 }
 
-export async function newPage(browser: Browser): Promise<Page> {
-  const context = await newContext(browser);
+export async function newPage(browser: Browser, options: ContextOptions = {}): Promise<Page> {
+  const context = await newContext(browser, options);
   const page = await context.newPage();
   page.setDefaultTimeout(PAGE_WAIT_MS);
   // Uncaught errors in the app show in the test output.

@@ -1,0 +1,63 @@
+import type { Browser, Page } from 'playwright-core';
+import { newPage, nextClientAddress, type ContextOptions } from './browser.js';
+
+/**
+ * Where the web app keeps its session (web/src/shared/auth/session.ts): the access token in
+ * localStorage; the role and user id in sessionStorage, which the signed-in area's guard
+ * fills from GET /users/me on the first screen.
+ */
+const TOKEN_KEY = 'access_token';
+
+/**
+ * The access token of `email`, from POST /api/auth/login (the call the login form makes),
+ * as the client `clientAddress` (the login limit counts per address and per e-mail).
+ */
+export async function apiToken(
+  baseUrl: string,
+  email: string,
+  password: string,
+  clientAddress = nextClientAddress(),
+): Promise<string> {
+  const answer = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': clientAddress },
+    body: JSON.stringify({ email, password }),
+  });
+  const text = await answer.text();
+  if (answer.status !== 200) throw new Error(`login ${email}: ${answer.status} ${text}`);
+  return (JSON.parse(text) as { access_token: string }).access_token;
+}
+
+/**
+ * A page of a new browser context already signed in as `email`, opened at `target` (a path):
+ * the token comes from the API and the context starts with it where the web app keeps it, so
+ * the page loads the app once instead of the login screen, a form and a redirect. For tests
+ * whose subject is not the sign-in itself (identity.test.ts drives the login form). Throws
+ * unless the signed-in area's guard accepted the session (its /users/me answered 200).
+ */
+export async function signedInPage(
+  browser: Browser,
+  baseUrl: string,
+  email: string,
+  password: string,
+  target: string,
+  options: Pick<ContextOptions, 'viewport'> = {},
+): Promise<Page> {
+  const clientAddress = nextClientAddress();
+  const token = await apiToken(baseUrl, email, password, clientAddress);
+  const page = await newPage(browser, {
+    ...options,
+    clientAddress,
+    storageState: {
+      cookies: [],
+      origins: [{ origin: baseUrl, localStorage: [{ name: TOKEN_KEY, value: token }] }],
+    },
+  });
+  const me = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/users/me');
+  await page.goto(baseUrl + target);
+  const answer = await me;
+  if (answer.status() !== 200) {
+    throw new Error(`${email} at ${target}: /api/users/me answered ${answer.status()}`);
+  }
+  return page;
+}
