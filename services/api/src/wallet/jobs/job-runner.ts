@@ -30,6 +30,13 @@ export interface RunnerOptions {
    * batch starts at once: none waits behind another for the provider past its lease.
    */
   batchSize?: number;
+  /** A recovery reads the whole log at the start and then every this many sweeps (60). */
+  fullSweepEvery?: number;
+  /**
+   * Positions a sweep reads again behind the log's head at the previous one (10,000), so an
+   * append committed after that sweep with a lower position is still seen.
+   */
+  sweepMargin?: number;
 }
 
 type Outcome = { done: true } | { done: false; error: string };
@@ -48,6 +55,11 @@ export class WalletJobRunner<
   private readonly maxDelayMs: number;
   private readonly leaseMs: number;
   private readonly batchSize: number;
+  private readonly fullSweepEvery: number;
+  private readonly sweepMargin: number;
+  /** The log's head when the last recovery began (null: none yet, the next reads it all). */
+  private sweptHead: number | null = null;
+  private sweepsSinceFull = 0;
   /** Told after a job was added (the in-process loop or BullMQ wakes up). */
   onScheduled: (runAt: Date) => void = () => undefined;
 
@@ -62,6 +74,8 @@ export class WalletJobRunner<
     this.maxDelayMs = options.maxDelayMs ?? 10 * 60_000;
     this.leaseMs = options.leaseMs ?? 60_000;
     this.batchSize = Math.max(1, options.batchSize ?? 64);
+    this.fullSweepEvery = Math.max(1, options.fullSweepEvery ?? 60);
+    this.sweepMargin = Math.max(0, options.sweepMargin ?? 10_000);
   }
 
   async schedulePayout(withdrawalId: string): Promise<void> {
@@ -101,13 +115,27 @@ export class WalletJobRunner<
    * job (a crash between the debit's commit and the job's insert loses nothing).
    */
   async recover(): Promise<number> {
+    const db = this.deps().db;
+    // The first recovery of a process and every `fullSweepEvery`-th read every withdrawal of
+    // the log; the others only those appended since the previous one began (less a margin),
+    // through the partial index events_withdrawal_requested_idx: a lost job insert is found
+    // by the next sweep all the same, and a sweep no longer reads the whole log every minute.
+    const full = this.sweptHead === null || this.sweepsSinceFull >= this.fullSweepEvery;
+    const since = full ? 0 : Math.max(0, this.sweptHead! - this.sweepMargin);
+    const head = Number(
+      (
+        await sql<{ head: string | null }>`select max(position)::text as head from events`.execute(
+          db,
+        )
+      ).rows[0]?.head ?? 0,
+    );
     const { rows } = await sql<{ id: string }>`
       select e.data->>'withdrawalId' as id from events e
-      where e.type = 'WithdrawalRequested'
+      where e.type = 'WithdrawalRequested' and e.position > ${since}
         and not exists (select 1 from events f where f.stream_id = e.stream_id
-                        and f.type in ('WithdrawalCompleted', 'WithdrawalFailed'))`.execute(
-      this.deps().db,
-    );
+                        and f.type in ('WithdrawalCompleted', 'WithdrawalFailed'))`.execute(db);
+    this.sweptHead = head;
+    this.sweepsSinceFull = full ? 1 : this.sweepsSinceFull + 1;
     // One insert (per 5,000), not one per withdrawal: during a run of 10,000 contracts every
     // sweep found thousands of PENDING withdrawals and inserted (or skipped) each on its own.
     const added = await this.store.addPayouts(rows.map((r) => r.id));
