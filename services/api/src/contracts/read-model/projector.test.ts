@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '@filiere/event-store';
-import type { PushMessage } from '@filiere/projections';
+import {
+  applyEvents,
+  createShadowTables,
+  dropSchema,
+  type PushMessage,
+} from '@filiere/projections';
 import { useTestDatabase } from '@filiere/platform/testing';
 import type { Database } from '../../database.js';
+import { sql } from 'kysely';
 import { contractsProjector } from './projector.js';
 
 /**
@@ -111,5 +117,59 @@ describe('contracts projector (real PostgreSQL)', () => {
       .executeTakeFirstOrThrow();
     expect(Number(debt.recovered)).toBe(7_000);
     expect(pushes.length).toBeGreaterThan(0);
+  });
+  it('a replay into another schema, one event per batch, gives the rows the live batch wrote, and leaves the live tables alone', async () => {
+    // What ledger:check and ledger:rebuild do: the projector gets a Kysely bound to a scratch
+    // schema. The first batching (e5bd7ed) wrote its settlements and recoveries with raw SQL
+    // naming the tables, so the replay wrote the LIVE rows again (a debt recovered twice) and
+    // its scratch copy never settled: the bank test's rebuild check failed.
+    const [a, b] = [randomUUID(), randomUUID()];
+    const debtId = `d-${randomUUID()}`;
+    const events = [
+      created(a, 10_000),
+      created(b, 20_000),
+      recorded('DebtOpened', {
+        debtId,
+        kind: 'FINANCEMENT_SOCIAL',
+        creditorUserId: randomUUID(),
+        debtorGrowerId: randomUUID(),
+        principal: 15_000,
+        sourceContractId: null,
+        openedAt: at.toISOString(),
+      }),
+      settled(a, 10_000, 6_000),
+      recoveredEvent(debtId, a, 6_000),
+      settled(b, 20_000, 9_000),
+      recoveredEvent(debtId, b, 9_000),
+    ];
+    const db = testDb.db;
+    await db
+      .transaction()
+      .execute((trx) => applyEvents<Database>(trx, contractsProjector, events, 'public', []));
+    const schema = 'contracts_replay_spec';
+    await createShadowTables(db, contractsProjector, schema);
+    try {
+      for (const event of events) {
+        await db
+          .transaction()
+          .execute((trx) => applyEvents<Database>(trx, contractsProjector, [event], schema, []));
+      }
+      const rows = async (from: string) => ({
+        contracts: (
+          await sql<Record<string, unknown>>`select * from ${sql.id(from, 'delivery_contracts')}
+            where id in (${a}, ${b}) order by id`.execute(db)
+        ).rows,
+        debts: (
+          await sql<Record<string, unknown>>`select * from ${sql.id(from, 'grower_debts')}
+            where id = ${debtId}`.execute(db)
+        ).rows,
+      });
+      const live = await rows('public');
+      expect(live.contracts.map((r) => r.status)).toEqual(['COMPLETED', 'COMPLETED']);
+      expect(live.debts.map((r) => Number(r.recovered))).toEqual([15_000]);
+      expect(await rows(schema)).toEqual(live);
+    } finally {
+      await dropSchema(db, schema);
+    }
   });
 });
