@@ -6,10 +6,10 @@ import {
   browserMissingReason,
   explainFailures,
   launchBrowser,
-  newPage,
   pollLikePages,
 } from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
+import { signedInPage } from './support/session.js';
 
 const missing = browserMissingReason();
 
@@ -64,15 +64,9 @@ describe.skipIf(missing !== null)('seasons admin in Chromium', { timeout: 300_00
     await server?.stop();
   });
 
-  const signIn = async (email: string, path: string): Promise<Page> => {
-    const page = await newPage(browser);
-    await page.goto(`${server.baseUrl}/auth/login?redirect=${encodeURIComponent(path)}`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel(/^Mot de passe/).fill(server.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((url) => url.pathname === path);
-    return page;
-  };
+  /** Signed in through the API (the login form is identity.test.ts's subject). */
+  const signIn = (email: string, path: string): Promise<Page> =>
+    signedInPage(browser, server.baseUrl, email, server.password, path);
 
   /** axe: no serious or critical violation; and a screenshot for review. */
   const check = async (page: Page, name: string) => {
