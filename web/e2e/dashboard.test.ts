@@ -13,6 +13,7 @@ import {
   pollLikePages,
 } from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
+import { signedInPage } from './support/session.js';
 
 const missing = browserMissingReason();
 
@@ -66,6 +67,7 @@ describe.skipIf(missing !== null)(
       await server?.stop();
     });
 
+    /** Through the login form: the first test's subject is where the aggregator lands. */
     const signIn = async (email: string, target?: string): Promise<Page> => {
       const page = await newPage(browser);
       const query = target ? `?redirect=${encodeURIComponent(target)}` : '';
@@ -76,6 +78,9 @@ describe.skipIf(missing !== null)(
       await page.waitForURL((url) => url.pathname === (target ?? '/dashboard'));
       return page;
     };
+    /** Signed in through the API, for the tests whose subject is the screen. */
+    const openAs = (email: string, target = '/dashboard'): Promise<Page> =>
+      signedInPage(browser, server.baseUrl, email, server.password, target);
 
     /** axe: no serious or critical violation; and a screenshot for review. */
     const check = async (page: Page, name: string) => {
@@ -189,7 +194,7 @@ describe.skipIf(missing !== null)(
 
     it('gives the SFD, the cooperative and the input provider a dashboard of their own', async () => {
       // The SFD: its social financings (the demo's one) and what is still owed to it.
-      const sfd = await signIn('sfd@demo.filiere.bj');
+      const sfd = await openAs('sfd@demo.filiere.bj');
       await sfd.getByRole('heading', { name: 'Financements sociaux' }).waitFor();
       await sfd.getByTestId('card-outstanding').waitFor();
       expect(await figure(sfd, 'principal')).toBeGreaterThan(0);
@@ -197,14 +202,14 @@ describe.skipIf(missing !== null)(
       await check(sfd, 'dashboard-sfd');
       await sfd.close();
       // The cooperative: its growers' contracts, payments and debts.
-      const cooperative = await signIn('cooperative@demo.filiere.bj');
+      const cooperative = await openAs('cooperative@demo.filiere.bj');
       await cooperative.getByRole('heading', { name: 'Mes contrats de livraison' }).waitFor();
       await cooperative.getByTestId('card-totalContracts').waitFor();
       await cooperative.getByTestId('card-total').waitFor();
       await check(cooperative, 'dashboard-cooperative');
       await cooperative.close();
       // No figure of its own: said so, with the way to its wallet.
-      const provider = await signIn('fournisseur@demo.filiere.bj');
+      const provider = await openAs('fournisseur@demo.filiere.bj');
       await provider.getByText('Aucun chiffre à afficher pour votre rôle').waitFor();
       await provider.getByRole('link', { name: 'Ouvrir Mon Wallet' }).waitFor();
       await check(provider, 'dashboard-provider');
@@ -212,7 +217,7 @@ describe.skipIf(missing !== null)(
     });
 
     it("shows the super admin's reporting for one cluster and downloads it", async () => {
-      const admin = await signIn(SUPER_ADMIN, '/reporting');
+      const admin = await openAs(SUPER_ADMIN, '/reporting');
       await admin.getByRole('heading', { name: 'Reporting', level: 1 }).waitFor();
       await admin.getByTestId('card-growers').waitFor();
       expect(await figure(admin, 'growers')).toBeGreaterThan(0);
