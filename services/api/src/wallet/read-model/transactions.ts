@@ -212,11 +212,24 @@ export const transactionsProjector = defineProjector<TransactionTables>({
         )
         .execute();
     }
-    for (const change of changes) {
+    // The status changes (a withdrawal paid or failed) in one statement: each row takes the
+    // last change of its key in the batch, as one update per change in the events' order left
+    // it (every change sets the same two columns). A payout batch brought one update each.
+    // Through the query builder, so a replay bound to a scratch schema writes that schema.
+    const lastChange = new Map<string, { status: string; at: Date }>();
+    for (const change of changes) lastChange.set(change.key, change);
+    if (lastChange.size) {
+      const list = [...lastChange];
+      const values = sql<{ key: string; status: string; updated_at: Date }>`(select * from unnest(
+          ${list.map(([key]) => key)}::text[],
+          ${list.map(([, c]) => c.status)}::text[],
+          ${list.map(([, c]) => new Date(c.at).toISOString())}::timestamptz[]
+        ) as t(key, status, updated_at))`;
       await trx
         .updateTable('wallet_transactions')
-        .set({ status: change.status, updated_at: change.at })
-        .where('key', '=', change.key)
+        .from(values.as('v'))
+        .set((eb) => ({ status: eb.ref('v.status'), updated_at: eb.ref('v.updated_at') }))
+        .whereRef('wallet_transactions.key', '=', 'v.key')
         .execute();
     }
     const userIds = defined([
