@@ -11,6 +11,7 @@ import {
   pollLikePages,
 } from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
+import { signedInPage } from './support/session.js';
 
 const missing = browserMissingReason();
 
@@ -42,13 +43,9 @@ describe.skipIf(missing !== null)('user management in Chromium', { timeout: 120_
     await server?.stop();
   });
 
+  /** Signed in through the API (the login form is identity.test.ts's subject). */
   const signIn = async (email: string, password = server.password): Promise<Page> => {
-    const page = await newPage(browser);
-    await page.goto(`${server.baseUrl}/auth/login?redirect=%2Futilisateurs`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel(/^Mot de passe/).fill(password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((url) => url.pathname === '/utilisateurs');
+    const page = await signedInPage(browser, server.baseUrl, email, password, '/utilisateurs');
     await page.getByRole('heading', { name: 'Utilisateurs' }).waitFor();
     return page;
   };
