@@ -6,13 +6,9 @@ import { createLogger, parseConfig } from '@filiere/platform';
 import { DEMO_SECOND_AGGREGATOR } from '@filiere/api/identity';
 import { DEMO_REFUSED_BANK_ACCOUNT } from '@filiere/api/wallet';
 import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
-import {
-  browserMissingReason,
-  explainFailures,
-  launchBrowser,
-  newPage,
-} from './support/browser.js';
+import { browserMissingReason, explainFailures, launchBrowser } from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
+import { signedInPage } from './support/session.js';
 
 const missing = browserMissingReason();
 
@@ -46,15 +42,9 @@ describe.skipIf(missing !== null)('transactions as the user sees them, in Chromi
     await server?.stop();
   });
 
-  const signIn = async (email: string, target: string): Promise<Page> => {
-    const signedIn = await newPage(browser);
-    await signedIn.goto(`${server.baseUrl}/auth/login?redirect=${encodeURIComponent(target)}`);
-    await signedIn.getByLabel('Email').fill(email);
-    await signedIn.getByLabel(/^Mot de passe/).fill(server.password);
-    await signedIn.getByRole('button', { name: 'Se connecter' }).click();
-    await signedIn.waitForURL((url) => url.pathname === target.split('?')[0]);
-    return signedIn;
-  };
+  /** Signed in through the API (the login form is identity.test.ts's subject). */
+  const signIn = (email: string, target: string): Promise<Page> =>
+    signedInPage(browser, server.baseUrl, email, server.password, target);
 
   const check = async (on: Page, name: string) => {
     await on.waitForLoadState('networkidle');
