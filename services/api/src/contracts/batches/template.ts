@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import type { Kysely } from 'kysely';
 import type { ActorsTables } from '../../actors/index.js';
 import type { IdentityTables } from '../../identity/index.js';
@@ -48,6 +47,8 @@ export async function contractTemplate(
       fileName: 'modele-contrats-livraison.csv',
     };
   }
+  // Loaded at the first .xlsx template, not with the API (exceljs is heavy to load).
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('Contrats');
   sheet.addRow(header).font = { bold: true };

@@ -1,5 +1,3 @@
-import PDFDocument from 'pdfkit';
-
 /** Everything printed on a delivery contract's PDF (read by ContractPdfs, drawn here). */
 export interface ContractPdfData {
   contractId: string;
@@ -82,10 +80,12 @@ export function formatInstant(iso: string): string {
  * The contract's PDF (A4, built-in Helvetica/Courier: no font files to ship). `compress: false`
  * leaves the content streams readable (tests look for the reference and the hash).
  */
-export function renderContractPdf(
+export async function renderContractPdf(
   data: ContractPdfData,
   options: { compress?: boolean; now?: Date } = {},
 ): Promise<Buffer> {
+  // Loaded at the first PDF, not with the API: pdfkit (and its font tables) is heavy to load.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,

@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import {
   formatDay,
   formatFcfa,
@@ -76,10 +75,12 @@ interface Column {
  * and deliveries, debts recovered, debts still owed) and the totals. `compress: false` leaves
  * the text readable for tests.
  */
-export function renderGrowerStatementPdf(
+export async function renderGrowerStatementPdf(
   data: GrowerStatementData,
   options: { compress?: boolean; now?: Date } = {},
 ): Promise<Buffer> {
+  // Loaded at the first PDF, not with the API: pdfkit (and its font tables) is heavy to load.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: 40,

@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import type { GrowersStatsAnswer, TransactionsStatsAnswer } from './schemas.js';
 
 /** The most growers one download holds (the board's sheet is written in memory). */
@@ -15,6 +14,8 @@ export async function boardXlsx(input: {
   growers: GrowersStatsAnswer['data'];
   cards: GrowersStatsAnswer['cards'];
 }): Promise<Buffer> {
+  // Loaded at the first download, not with the API: exceljs is the heaviest library to load.
+  const { default: ExcelJS } = await import('exceljs');
   const book = new ExcelJS.Workbook();
   book.creator = 'Filière ananas';
   const tx = book.addWorksheet('Transactions');

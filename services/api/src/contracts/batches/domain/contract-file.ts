@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse/sync';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { ValidationError } from '@filiere/platform';
 import { defaultDeliveryDate } from '../../domain/index.js';
 
@@ -205,6 +205,8 @@ function csvLines(buffer: Buffer): Line[] {
  * after `maxRows` + 2 rows instead of being loaded whole. Only the first sheet is read.
  */
 async function xlsxLines(buffer: Buffer, maxRows: number): Promise<Line[]> {
+  // Loaded at the first uploaded .xlsx, not with the API (exceljs is heavy to load).
+  const { default: ExcelJS } = await import('exceljs');
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([buffer]), {
     sharedStrings: 'cache',
     styles: 'cache', // number formats: a date cell reads as a Date
