@@ -9,10 +9,10 @@ import {
   browserMissingReason,
   explainFailures,
   launchBrowser,
-  newPage,
   pollLikePages,
 } from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
+import { signedInPage } from './support/session.js';
 
 const missing = browserMissingReason();
 
@@ -51,13 +51,15 @@ describe.skipIf(missing !== null)('growers in Chromium', { timeout: 240_000 }, (
     await server?.stop();
   });
 
+  /** Signed in through the API (the login form is identity.test.ts's subject). */
   const signIn = async (email: string): Promise<Page> => {
-    const page = await newPage(browser);
-    await page.goto(`${server.baseUrl}/auth/login?redirect=%2Fproducteurs`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel(/^Mot de passe/).fill(server.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((url) => url.pathname === '/producteurs');
+    const page = await signedInPage(
+      browser,
+      server.baseUrl,
+      email,
+      server.password,
+      '/producteurs',
+    );
     await page.getByRole('heading', { name: 'Producteurs' }).waitFor();
     return page;
   };
@@ -248,8 +250,12 @@ describe.skipIf(missing !== null)('growers in Chromium', { timeout: 240_000 }, (
     expect(await page.getByRole('button', { name: 'Bannir' }).count()).toBe(0);
 
     // 'Modifier un producteur': personal information; the payout account read-only. The
-    // toast (top right, kept while hovered) goes first.
-    await page.mouse.move(0, 0);
+    // toast (top right) goes first: closed by its button rather than waited out (4 s).
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Le nouveau code PIN a été envoyé par SMS' })
+      .getByRole('button', { name: 'Fermer' })
+      .click();
     await page.getByText('Le nouveau code PIN a été envoyé par SMS').waitFor({ state: 'hidden' });
     await page.getByRole('link', { name: 'Modifier', exact: true }).click();
     await page.getByRole('heading', { name: 'Modifier un producteur' }).waitFor();
