@@ -9,10 +9,10 @@ import {
   browserMissingReason,
   explainFailures,
   launchBrowser,
-  newPage,
   pollLikePages,
 } from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
+import { signedInPage } from './support/session.js';
 
 const missing = browserMissingReason();
 
@@ -48,13 +48,15 @@ describe.skipIf(missing !== null)('carriers in Chromium', { timeout: 240_000 }, 
     await server?.stop();
   });
 
+  /** Signed in through the API (the login form is identity.test.ts's subject). */
   const signIn = async (email: string): Promise<Page> => {
-    const page = await newPage(browser);
-    await page.goto(`${server.baseUrl}/auth/login?redirect=%2Ftransporteurs`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel(/^Mot de passe/).fill(server.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((url) => url.pathname === '/transporteurs');
+    const page = await signedInPage(
+      browser,
+      server.baseUrl,
+      email,
+      server.password,
+      '/transporteurs',
+    );
     await page.getByRole('heading', { name: 'Transporteurs' }).waitFor();
     return page;
   };
