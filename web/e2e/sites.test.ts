@@ -7,10 +7,10 @@ import {
   browserMissingReason,
   explainFailures,
   launchBrowser,
-  newPage,
   pollLikePages,
 } from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
+import { signedInPage } from './support/session.js';
 
 const missing = browserMissingReason();
 const plusCode = (latitude: number, longitude: number) =>
@@ -66,12 +66,14 @@ describe.skipIf(missing !== null)('stores and zones in Chromium', { timeout: 240
   };
 
   it('the aggregator adds a store by clicking the offline map, edits it and deletes it', async () => {
-    const page = await newPage(browser);
-    await page.goto(`${server.baseUrl}/auth/login?redirect=%2Findustriel%2Fmes-magasins`);
-    await page.getByLabel('Email').fill('agregateur@demo.filiere.bj');
-    await page.getByLabel(/^Mot de passe/).fill(server.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((url) => url.pathname === '/industriel/mes-magasins');
+    // Signed in through the API (the login form is identity.test.ts's subject).
+    const page = await signedInPage(
+      browser,
+      server.baseUrl,
+      'agregateur@demo.filiere.bj',
+      server.password,
+      '/industriel/mes-magasins',
+    );
     await page.getByRole('heading', { name: 'Magasins' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Menu principal' });
     await nav.getByRole('link', { name: 'Magasins' }).waitFor();
