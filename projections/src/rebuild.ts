@@ -45,7 +45,9 @@ export async function replay<DB extends ProjectionTables>(
         ? Promise.resolve([])
         : readEvents(db, { after: position, limit, until: opts.until });
     try {
-      await applyEvents(db, projector, events, schema, discard, opts.decode);
+      await onSearchPath(db, schema, (scoped) =>
+        applyEvents(scoped, projector, events, schema, discard, opts.decode),
+      );
     } catch (error) {
       await next.catch(() => undefined);
       throw error;
@@ -53,6 +55,37 @@ export async function replay<DB extends ProjectionTables>(
     discard.length = 0;
   }
   return { position, events: count };
+}
+
+/**
+ * Runs `fn` with `schema` first on PostgreSQL's search_path (transaction-local), so that a
+ * projector's raw SQL naming its tables unqualified (`sql\`update grower_debts …\``) writes
+ * the replay's copies as its query builder's statements do (`withSchema`), never the live
+ * tables: a batched contracts projector once did, and a replay (ledger:check) recovered the
+ * live debts a second time. In a transaction the previous path is put back after `fn`;
+ * otherwise `fn` runs in a transaction of its own.
+ */
+async function onSearchPath<DB, T>(
+  db: Kysely<DB>,
+  schema: string,
+  fn: (scoped: Kysely<DB>) => Promise<T>,
+): Promise<T> {
+  if (schema === 'public') return fn(db);
+  const path = `"${schema.replaceAll('"', '""')}", public`;
+  if (!db.isTransaction) {
+    return db.transaction().execute(async (trx) => {
+      await sql`select set_config('search_path', ${path}, true)`.execute(trx);
+      return fn(trx);
+    });
+  }
+  const old = (await sql<{ old: string }>`select current_setting('search_path') as old`.execute(db))
+    .rows[0]!.old;
+  await sql`select set_config('search_path', ${path}, true)`.execute(db);
+  try {
+    return await fn(db);
+  } finally {
+    await sql`select set_config('search_path', ${old}, true)`.execute(db);
+  }
 }
 
 /** Empty copies of the projector's live tables (columns, defaults, indexes, constraints). */
