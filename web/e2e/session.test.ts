@@ -3,13 +3,9 @@ import type { Browser, Page } from 'playwright-core';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
-import {
-  browserMissingReason,
-  explainFailures,
-  launchBrowser,
-  newPage,
-} from './support/browser.js';
+import { browserMissingReason, explainFailures, launchBrowser } from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
+import { signedInPage } from './support/session.js';
 
 const missing = browserMissingReason();
 
@@ -39,12 +35,15 @@ describe.skipIf(missing !== null)('the session in Chromium', () => {
   });
 
   /** The aggregator, signed in and on its wallet screen. */
+  /** Signed in through the API: the session the web app keeps, as its login form leaves it. */
   const signedIn = async (): Promise<Page> => {
-    const page = await newPage(browser);
-    await page.goto(`${server.baseUrl}/auth/login?redirect=${encodeURIComponent('/wallet')}`);
-    await page.getByLabel('Email').fill(AGGREGATOR);
-    await page.getByLabel(/^Mot de passe/).fill(server.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
+    const page = await signedInPage(
+      browser,
+      server.baseUrl,
+      AGGREGATOR,
+      server.password,
+      '/wallet',
+    );
     await page.getByRole('heading', { name: 'Mon Wallet' }).waitFor();
     return page;
   };
