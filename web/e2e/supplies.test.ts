@@ -13,12 +13,13 @@ import {
   browserMissingReason,
   explainFailures,
   launchBrowser,
-  newPage,
+  pollLikePages,
 } from './support/browser.js';
 import { builtWebCopy } from './support/build.js';
 import { freePort } from './support/free-port.js';
 import { startProviderStandIn, type ProviderStandIn } from './support/provider-widgets.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
+import { signedInPage } from './support/session.js';
 
 const missing = browserMissingReason();
 
@@ -34,6 +35,9 @@ const SUPER_ADMIN = 'superadmin@demo.filiere.bj';
  */
 describe.skipIf(missing !== null)('supplies in Chromium', () => {
   explainFailures();
+  // A poll waits as long as a locator: at load 28 a row's new status came after vitest's
+  // default 1 s ('Nouveau' for 'Échouée'), with or without this session's changes.
+  pollLikePages();
   let server: E2eServer;
   let browser: Browser;
   let aggregator: Page;
@@ -49,15 +53,9 @@ describe.skipIf(missing !== null)('supplies in Chromium', () => {
     await server?.stop();
   });
 
-  const signIn = async (baseUrl: string, email: string, target: string): Promise<Page> => {
-    const page = await newPage(browser);
-    await page.goto(`${baseUrl}/auth/login?redirect=${encodeURIComponent(target)}`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel(/^Mot de passe/).fill(server.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((url) => url.pathname === target.split('?')[0]);
-    return page;
-  };
+  /** Signed in through the API (the login form is identity.test.ts's subject). */
+  const signIn = (baseUrl: string, email: string, target: string): Promise<Page> =>
+    signedInPage(browser, baseUrl, email, server.password, target);
 
   /** axe: no serious or critical violation; and a screenshot for review. */
   const check = async (page: Page, name: string) => {
