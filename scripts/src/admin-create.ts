@@ -15,7 +15,7 @@ import {
   withDatabase,
   type Config,
 } from '@filiere/platform';
-import { allMigrations, buildApp, type Database } from '@filiere/api';
+import type { Database } from '@filiere/api';
 // Identity's own services, wired as the API wires them (identityServices): the account, its
 // UserRegistered audit event and its invitation are made exactly as POST
 // /api/users/invitation/signup?typeUser=user makes them (no SQL here).
@@ -94,6 +94,9 @@ async function main(): Promise<number> {
 
   const database = await openDatabase(config);
   try {
+    // The product (every context, Fastify) is loaded once the arguments, the configuration
+    // and the database are known to be good: a refusal before this point is said at once.
+    const { allMigrations } = await import('@filiere/api');
     await migrateToLatest(database.db, allMigrations);
     return await create(database.db, config, input);
   } finally {
@@ -156,6 +159,7 @@ async function create(
   };
   // The API itself (command pipeline with identity's streams, JWT, websocket hub), not
   // listening: the services below take from it what registerIdentity gives them.
+  const { buildApp } = await import('@filiere/api');
   const app = await buildApp({ config, db, logger });
   try {
     const { repo, users } = identityServices({

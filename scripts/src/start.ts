@@ -13,15 +13,8 @@ import {
   type Config,
   type EmbeddedPostgresHandle,
 } from '@filiere/platform';
-import {
-  allMigrations,
-  startServer,
-  WEB_DIST_DIR,
-  type Database,
-  type RunningServer,
-} from '@filiere/api';
-import { demoAccounts, DEMO_PASSWORD, DEMO_SECOND_AGGREGATOR } from '@filiere/api/identity';
-import { loadDemoData } from './demo/load.js';
+import type { Database, RunningServer } from '@filiere/api';
+import type * as Identity from '@filiere/api/identity';
 import { ensureWebBuilt } from './web-build.js';
 
 /**
@@ -83,6 +76,14 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   try {
+    // The API (every context, Fastify, the demo) is loaded once the configuration is known to
+    // be good: a bad setting is reported at once, not after loading all of it.
+    const [{ allMigrations, startServer, WEB_DIST_DIR }, { loadDemoData }, identity] =
+      await Promise.all([
+        import('@filiere/api'),
+        import('./demo/load.js'),
+        import('@filiere/api/identity'),
+      ]);
     let databaseUrl = config.DATABASE_URL;
     if (!databaseUrl) {
       const dataDir = path.resolve(config.DATA_DIR, 'postgres');
@@ -111,7 +112,7 @@ async function main(): Promise<void> {
 
     await ensureWebBuilt(WEB_DIST_DIR, (msg) => logger.info(msg));
     server = await startServer(config, db, logger, { databaseUrl });
-    printBanner(config);
+    printBanner(config, identity);
   } catch (error) {
     // A signal's stop is under way (it closed what the start was using): it exits when done.
     if (stopping) return;
@@ -120,7 +121,13 @@ async function main(): Promise<void> {
   }
 }
 
-function printBanner(config: Config): void {
+/** What the banner shows of identity's demo. */
+type DemoIdentity = Pick<
+  typeof Identity,
+  'demoAccounts' | 'DEMO_PASSWORD' | 'DEMO_SECOND_AGGREGATOR'
+>;
+
+function printBanner(config: Config, demo: DemoIdentity): void {
   const lines = [
     '',
     `  Filière est prêt : ${config.PUBLIC_URL}`,
@@ -128,8 +135,10 @@ function printBanner(config: Config): void {
     '',
   ];
   if (config.NODE_ENV !== 'production') {
-    lines.push(`  Comptes de démonstration (mot de passe ${DEMO_PASSWORD}) :`);
-    for (const [email, role] of bannerAccounts()) lines.push(`    ${email.padEnd(32)} ${role}`);
+    lines.push(`  Comptes de démonstration (mot de passe ${demo.DEMO_PASSWORD}) :`);
+    for (const [email, role] of bannerAccounts(demo)) {
+      lines.push(`    ${email.padEnd(32)} ${role}`);
+    }
     lines.push('');
   }
   lines.push('  Ctrl-C pour arrêter.', '');
@@ -137,10 +146,10 @@ function printBanner(config: Config): void {
 }
 
 /** Every demo account one signs in with, as README's table lists them (the second aggregator too). */
-function bannerAccounts(): [string, string][] {
+function bannerAccounts(demo: DemoIdentity): [string, string][] {
   return [
-    ...demoAccounts.map((a): [string, string] => [a.email, a.role]),
-    [DEMO_SECOND_AGGREGATOR, 'ROLE_INDUSTRIAL, another cluster'],
+    ...demo.demoAccounts.map((a): [string, string] => [a.email, a.role]),
+    [demo.DEMO_SECOND_AGGREGATOR, 'ROLE_INDUSTRIAL, another cluster'],
   ];
 }
 
