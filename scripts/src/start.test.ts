@@ -10,7 +10,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'filiere-start-'));
 
-function start(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+function start(
+  env: Record<string, string>,
+  options: { detached?: boolean } = {},
+): { child: ChildProcess; output: () => string } {
   let out = '';
   // As `npm start` runs it: one Node process with tsx's loader (no tsx CLI relaying signals).
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/src/start.ts'], {
@@ -23,6 +26,8 @@ function start(env: Record<string, string>): { child: ChildProcess; output: () =
       DATA_DIR: dataDir,
       ...env,
     },
+    // detached: its own process group, as a terminal's foreground job.
+    detached: options.detached ?? false,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (out += d));
@@ -54,6 +59,22 @@ function exited(child: ChildProcess): Promise<number | null> {
     : new Promise((r) => child.once('exit', (code) => r(code)));
 }
 
+/** The processes of a process group, with their command lines. */
+function groupMembers(pgid: number): { pid: number; args: string }[] {
+  const ps = spawnSync('ps', ['-o', 'pid=,args=', '-g', String(pgid)], { encoding: 'utf8' });
+  return ps.stdout
+    .split('\n')
+    .map((line) => line.trim().match(/^(\d+)\s+(.*)$/))
+    .filter((m): m is RegExpMatchArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), args: m[2]! }));
+}
+
+/** The demo e-mails of README's table. */
+function readmeDemoAccounts(): string[] {
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  return [...readme.matchAll(/^\|\s*([\w.]+@demo\.filiere\.bj)\s*\|/gm)].map((m) => m[1]!);
+}
+
 /** Processes whose command line names our data directory (postgres and its children). */
 function processesUsing(dir: string): string[] {
   const ps = spawnSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' });
@@ -61,7 +82,16 @@ function processesUsing(dir: string): string[] {
 }
 
 describe('npm start (embedded mode)', () => {
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  /** The detached start of the Ctrl-C test, while it runs. */
+  let group: ChildProcess | undefined;
+  afterAll(async () => {
+    // A failed assertion before the stop leaves the detached start running: stop it.
+    if (group && group.exitCode === null && group.signalCode === null) {
+      process.kill(-group.pid!, 'SIGTERM');
+      await exited(group);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it('serves API and web on one port, prints the demo accounts, and Ctrl-C leaves no postgres behind', async () => {
     const port = await getPort();
@@ -82,15 +112,50 @@ describe('npm start (embedded mode)', () => {
     expect(processesUsing(dataDir)).toEqual([]);
   }, 180_000);
 
-  it('a second start reuses the data directory', async () => {
+  /**
+   * `npm start` in a terminal, stopped with Ctrl-C (issue 16, item 15): the terminal signals its
+   * whole foreground process group. The embedded PostgreSQL used to be in that group and began
+   * its fast shutdown with our stop, cutting the API's connections under it ('events LISTEN
+   * connection lost', a warning with a stack trace). Here the group is signalled in the worst
+   * order a terminal may deliver it — PostgreSQL first when it is in the group — and the stop
+   * must log nothing at warning level or above. It is also the second start on the data
+   * directory, which it reuses (no initdb).
+   */
+  it('a second start reuses the data directory, prints every demo account of README, and Ctrl-C to its process group stops it without a warning, PostgreSQL last', async () => {
     const port = await getPort();
-    const { child, output } = start({ PORT: String(port) });
-    await waitForHealth(port, child, output);
-    child.kill('SIGTERM');
-    expect(await exited(child)).toBe(0);
+    const { child, output } = start({ PORT: String(port) }, { detached: true });
+    group = child;
+    for (let i = 0; i < 900 && !output().includes('Ctrl-C pour arrêter'); i++) {
+      if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output()}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(output()).toContain('Ctrl-C pour arrêter');
     expect(output()).not.toContain('initdb');
+    const banner = output().slice(output().indexOf('Comptes de démonstration'));
+    const readme = readmeDemoAccounts();
+    expect(readme.length).toBeGreaterThanOrEqual(9);
+    for (const email of readme) expect(banner, email).toContain(email);
+
+    const before = output().length;
+    const members = groupMembers(child.pid!);
+    const postgres = members.filter((m) => /\/postgres\s/.test(m.args));
+    for (const m of postgres) process.kill(m.pid, 'SIGINT');
+    if (postgres.length) await new Promise((r) => setTimeout(r, 500));
+    for (const m of members.filter((m) => !postgres.includes(m))) {
+      try {
+        process.kill(m.pid, 'SIGINT');
+      } catch {
+        // gone already (a helper process)
+      }
+    }
+    expect(await exited(child)).toBe(0);
+    const stopLog = output().slice(before);
+    // LOG_LEVEL=warn: any log line at all is a warning or worse.
+    expect(stopLog.split('\n').filter((line) => line.includes('"level"'))).toEqual([]);
+    // PostgreSQL heard none of the group's Ctrl-C: it was stopped, last, by the start itself.
+    expect(postgres).toEqual([]);
     expect(processesUsing(dataDir)).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 
   it('a start that fails (its port is taken) exits non-zero and leaves no postgres behind', async () => {
     const port = await getPort();
@@ -126,7 +191,9 @@ describe('npm start (embedded mode)', () => {
     expect(await waitForHealth(port, second.child, second.output)).toEqual({ status: 'ok' });
     expect(second.output()).toContain('stopped the PostgreSQL a killed start left running');
     expect(runningPostmaster(path.join(dataDir, 'postgres'))?.pid).not.toBe(postmaster.pid);
-    second.child.kill('SIGINT');
+    expect(second.output()).not.toContain('initdb');
+    // SIGTERM (a service manager's stop) stops it as Ctrl-C does.
+    second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
     expect(processesUsing(dataDir)).toEqual([]);
   }, 240_000);
