@@ -7,10 +7,10 @@ import {
   browserMissingReason,
   explainFailures,
   launchBrowser,
-  newPage,
   pollLikePages,
 } from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
+import { signedInPage } from './support/session.js';
 
 const missing = browserMissingReason();
 
@@ -165,15 +165,9 @@ describe.skipIf(missing !== null)('contract documents in Chromium', { timeout: 3
     await server?.stop();
   });
 
-  const signIn = async (email: string, target: string): Promise<Page> => {
-    const page = await newPage(browser);
-    await page.goto(`${server.baseUrl}/auth/login?redirect=${encodeURIComponent(target)}`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel(/^Mot de passe/).fill(server.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((url) => url.pathname === target.split('?')[0]);
-    return page;
-  };
+  /** Signed in through the API (the login form is identity.test.ts's subject). */
+  const signIn = (email: string, target: string): Promise<Page> =>
+    signedInPage(browser, server.baseUrl, email, server.password, target);
 
   /** axe: no serious or critical violation; and a screenshot for review. */
   const check = async (page: Page, name: string) => {

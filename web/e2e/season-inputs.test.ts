@@ -15,10 +15,10 @@ import {
   browserMissingReason,
   explainFailures,
   launchBrowser,
-  newPage,
   pollLikePages,
 } from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
+import { signedInPage } from './support/session.js';
 
 const missing = browserMissingReason();
 
@@ -174,15 +174,9 @@ describe.skipIf(missing !== null)('season inputs in Chromium', { timeout: 300_00
     await server?.stop();
   });
 
-  const signIn = async (email: string, password: string, to: string): Promise<Page> => {
-    const page = await newPage(browser);
-    await page.goto(`${server.baseUrl}/auth/login?redirect=${encodeURIComponent(to)}`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel(/^Mot de passe/).fill(password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((url) => url.pathname === to);
-    return page;
-  };
+  /** Signed in through the API (the login form is identity.test.ts's subject). */
+  const signIn = (email: string, password: string, to: string): Promise<Page> =>
+    signedInPage(browser, server.baseUrl, email, password, to);
 
   const check = async (page: Page, name: string) => {
     await page.waitForLoadState('networkidle');

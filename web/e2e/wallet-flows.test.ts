@@ -11,10 +11,10 @@ import {
   browserMissingReason,
   explainFailures,
   launchBrowser,
-  newPage,
   pollLikePages,
 } from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
+import { signedInPage } from './support/session.js';
 
 const missing = browserMissingReason();
 
@@ -45,15 +45,9 @@ describe.skipIf(missing !== null)('wallet flows in Chromium', () => {
     await server?.stop();
   });
 
-  const signIn = async (email: string, target: string): Promise<Page> => {
-    const page = await newPage(browser);
-    await page.goto(`${server.baseUrl}/auth/login?redirect=${encodeURIComponent(target)}`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel(/^Mot de passe/).fill(server.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((url) => url.pathname !== '/auth/login');
-    return page;
-  };
+  /** Signed in through the API (the login form is identity.test.ts's subject). */
+  const signIn = (email: string, target: string): Promise<Page> =>
+    signedInPage(browser, server.baseUrl, email, server.password, target);
   const aggregatorPage = async (): Promise<Page> =>
     (aggregator ??= await signIn(AGGREGATOR, '/wallet'));
 
