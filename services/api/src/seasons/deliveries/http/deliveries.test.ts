@@ -2,15 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, narrowDb, parseConfig } from '@filiere/platform';
-import { useTestDatabase } from '@filiere/platform/testing';
 import { catalogueDecoder, catchUp, checkProjector } from '@filiere/projections';
 import { buildApp } from '../../../app.js';
 import type { Database } from '../../../database.js';
 import { findDemoUser } from '../../../identity/index.js';
 import { bearer } from '../../../identity/test-support.js';
-import { runDemoSteps } from '../../../kernel/index.js';
 import type { RoleCode } from '../../../kernel/roles.js';
 import { product } from '../../../modules.js';
+import { useDemoDatabase } from '../../../test-demo-database.js';
 import { evolveWallet, initialWalletState, type WalletEvent } from '../../../wallet/index.js';
 import { DEMO_SEASON_LABEL } from '../../demo/seasons.js';
 import { inputProvidersProjector } from '../../inputs/read-model/projector.js';
@@ -30,7 +29,8 @@ interface Who {
  * provider paid from the hold, the grower's debt, the lists.
  */
 describe('deliveries by grower code API (real PostgreSQL)', () => {
-  const testDb = useTestDatabase<Database>();
+  // The demo up to the input providers, built once per run and copied.
+  const testDb = useDemoDatabase('season-inputs');
   const db = () => narrowDb<Database>()(testDb.db);
   let app: FastifyInstance;
   let aggregator: Who;
@@ -127,14 +127,6 @@ describe('deliveries by grower code API (real PostgreSQL)', () => {
   beforeAll(async () => {
     const logger = createLogger('silent', false);
     const database = testDb.db as Kysely<Database>;
-    const steps = product.demo.slice(
-      0,
-      product.demo.findIndex((s) => s.name === 'season-inputs') + 1,
-    );
-    await runDemoSteps(
-      { db: database, logger, openApp: (config) => buildApp({ config, db: database, logger }) },
-      steps,
-    );
     app = await buildApp({
       config: parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
       db: database,

@@ -3,18 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, narrowDb, parseConfig } from '@filiere/platform';
-import { useTestDatabase } from '@filiere/platform/testing';
 import { catalogueDecoder, catchUp, checkProjector, type PushMessage } from '@filiere/projections';
 import { buildApp } from '../../../app.js';
 import type { Database } from '../../../database.js';
 import { findDemoUser } from '../../../identity/index.js';
 import { bearer } from '../../../identity/test-support.js';
-import { runDemoSteps } from '../../../kernel/index.js';
 import type { RoleCode } from '../../../kernel/roles.js';
 import { product } from '../../../modules.js';
 import { evolveWallet, initialWalletState, type WalletEvent } from '../../../wallet/index.js';
 import { DEMO_SEASON_LABEL } from '../../demo/seasons.js';
 import { seasonRequestsProjector } from '../read-model/projector.js';
+import { useDemoDatabase } from '../../../test-demo-database.js';
 
 interface Who {
   id: string;
@@ -27,7 +26,9 @@ interface Who {
  * potassium sulphate (3)).
  */
 describe('season requests API (real PostgreSQL)', () => {
-  const testDb = useTestDatabase<Database>();
+  // The demo up to the input providers, built once per run and copied (inputs and deliveries
+  // tests start from the same demo).
+  const testDb = useDemoDatabase('season-inputs');
   const db = () => narrowDb<Database>()(testDb.db);
   let app: FastifyInstance;
   let admin: Who;
@@ -95,14 +96,6 @@ describe('season requests API (real PostgreSQL)', () => {
   beforeAll(async () => {
     const logger = createLogger('silent', false);
     const database = testDb.db as Kysely<Database>;
-    const steps = product.demo.slice(
-      0,
-      product.demo.findIndex((s) => s.name === 'season-inputs') + 1,
-    );
-    await runDemoSteps(
-      { db: database, logger, openApp: (config) => buildApp({ config, db: database, logger }) },
-      steps,
-    );
     app = await buildApp({
       config: parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
       db: database,
