@@ -2,6 +2,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /** The short bank test starts its own PostgreSQL, Redis, 2 APIs and 2 workers under faults. */
 const BANK_TEST = 'scripts/src/torture/**/*.test.ts';
+/** The browser tests drive Chromium against a built web app and an API of their own. */
+const BROWSER_TESTS = 'web/e2e/**/*.test.ts';
 
 /** Files run side by side in the suite: 2, or TEST_MAX_WORKERS (a whole number from 1). */
 function testWorkers(): number {
@@ -22,18 +24,45 @@ function testWorkers(): number {
  */
 const bankBeside = process.env.TEST_BANK_BESIDE !== '0';
 
+/**
+ * What every project runs with. The projects spread it rather than `extends: true`: extending
+ * would also copy the root's globalSetup into each project, and vitest runs a project's global
+ * setup once per project (two PostgreSQLs, two templates).
+ */
+const common = {
+  exclude: [...configDefaults.exclude, '**/dist/**'],
+  pool: 'forks' as const,
+  testTimeout: 30_000,
+  hookTimeout: 120_000,
+  teardownTimeout: 30_000,
+};
+
+/**
+ * The suite's files share one group: two projects (their isolation differs) with one
+ * maxWorkers (vitest 4 refuses two figures in a group). Vitest's default on 2 cores is one file
+ * at a time (cores − 1); most files wait on PostgreSQL, a server or Chromium rather than
+ * compute, so two run side by side. TEST_MAX_WORKERS tries another figure on a given machine
+ * without editing this file. A group's files are queued project by project, by name: the bank
+ * test, the browser files (the longest), then the node files one after the other, which is
+ * what lets a node worker take the next file in the same process (vitest reuses a
+ * non-isolated worker only for a next file of the same project).
+ */
+const suiteGroup = { sequence: { groupOrder: 0 }, maxWorkers: testWorkers() };
+
 export default defineConfig({
   test: {
-    exclude: [...configDefaults.exclude, '**/dist/**'],
-    pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
-    teardownTimeout: 30_000,
+    ...common,
+    // The root config's global setup runs once per run, whatever projects' files run, and what
+    // it provides (the PostgreSQL URL, the migrated template, Redis) reaches every project's
+    // files: ONE PostgreSQL and Redis for the whole run. The bank test ignores them (it starts
+    // its own); run alone it pays the few seconds of starting them.
+    globalSetup: ['test/global-setup.ts'],
     projects: [
       {
-        extends: true,
         test: {
-          name: 'suite',
+          ...common,
+          ...suiteGroup,
+          name: 'node',
           include: [
             'platform/src/**/*.test.ts',
             'event-store/src/**/*.test.ts',
@@ -41,27 +70,34 @@ export default defineConfig({
             'services/*/src/**/*.test.ts',
             'scripts/src/**/*.test.ts',
             'web/src/**/*.test.ts',
-            'web/e2e/**/*.test.ts',
           ],
-          exclude: [...configDefaults.exclude, '**/dist/**', BANK_TEST],
-          globalSetup: ['test/global-setup.ts'],
-          sequence: { groupOrder: 0 },
-          // Vitest's default on 2 cores is one file at a time (cores − 1); most files wait on
-          // PostgreSQL, a server or Chromium rather than compute, so two run side by side.
-          // TEST_MAX_WORKERS tries another figure on a given machine without editing this file.
-          maxWorkers: testWorkers(),
+          exclude: [...common.exclude, BANK_TEST],
+          // The files of a worker share one process, one after the other, instead of a fresh
+          // process each: the API's module graph is imported once per worker, not once per file
+          // (about 1.4 s of a file's time on CI). A file must leave nothing running behind it
+          // (servers, pools, workers, timers closed in afterAll) and no global changed
+          // (environment, stubs, fake timers restored); each still gets its own database.
+          isolate: false,
         },
       },
       {
-        // Run alone, after the rest: its faults and timings are its own, not the suite's load.
-        extends: true,
         test: {
+          ...common,
+          ...suiteGroup,
+          name: 'browser',
+          include: [BROWSER_TESTS],
+          // A fresh process per file (vitest's default): Chromium, the web copy and the API
+          // of a file go with its process.
+          isolate: true,
+        },
+      },
+      {
+        // Its own process, as one of the suite's workers or alone after the rest.
+        test: {
+          ...common,
           name: 'bank-test',
           include: [BANK_TEST],
-          // A group's projects share one maxWorkers (vitest 4 refuses two figures in a group).
-          ...(bankBeside
-            ? { sequence: { groupOrder: 0 }, maxWorkers: testWorkers() }
-            : { sequence: { groupOrder: 1 } }),
+          ...(bankBeside ? suiteGroup : { sequence: { groupOrder: 1 } }),
         },
       },
     ],

@@ -32,7 +32,7 @@ beforeAll(async () => {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address() as { port: number };
   base = `ws://127.0.0.1:${address.port}/api/ws`;
-  await new Promise((r) => setTimeout(r, 300)); // LISTEN connection up
+  await listening();
   for (const name of ['alice', 'bob', 'carol']) {
     users[name] = (await seedUser(t.db, 'ROLE_CLUSTER_MANAGER')).id;
   }
@@ -41,6 +41,21 @@ afterAll(async () => {
   await app?.close();
   await pushes?.close();
 });
+
+/**
+ * Until the push source's connection to this database has run its LISTEN: a push published
+ * before that is lost (a fixed pause was too short for a loaded machine's connect).
+ */
+async function listening(): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+      where application_name = 'filiere-listen-filiere_push' and datname = current_database()
+        and state = 'idle' and query ilike 'LISTEN %'`.execute(t.db);
+    if (rows[0]!.n > 0) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('the push source is not listening on PostgreSQL');
+}
 
 const token = (name: string) => app.jwt.sign({ sub: users[name]!, role: 'ROLE_CLUSTER_MANAGER' });
 
