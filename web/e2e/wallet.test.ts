@@ -197,6 +197,8 @@ describe.skipIf(missing !== null)('wallet screens in Chromium', () => {
     await expect
       .poll(() => admin.getByRole('button', { name: `Valider ${reference}` }).count())
       .toBe(0);
+    // The list, once the modal has closed: axe measured its fading title's contrast (CI run 27).
+    await modal.waitFor({ state: 'detached' });
     await check(admin, 'wallet-admin-supplies');
     // The super admin's validation reaches the aggregator's open page by push.
     await expect.poll(() => cardBalance(aggregator), { timeout: 20_000 }).toBe(before + 1_200_000);
