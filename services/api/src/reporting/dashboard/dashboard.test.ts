@@ -381,6 +381,27 @@ describe('reporting-dashboard: projector and routes (real PostgreSQL)', () => {
       executedContracts: 1,
     });
     expect(everything.debt.totalDebt).toBe(160_000);
+    // ALL reads EVERYONE's rows (kept by the projector): the sum of the two aggregators' answers.
+    const [ofA1, ofA2] = [
+      await stats('admin', `aggregatorId=${id('a1')}&preset=ALL`),
+      await stats('admin', `aggregatorId=${id('a2')}&preset=ALL`),
+    ];
+    const sum = (block: 'delivery' | 'carriage' | 'inputAdvance' | 'globals') =>
+      Object.fromEntries(
+        Object.entries(ofA1[block]).map(([k, v]) => [
+          k,
+          Math.round(((v as number) + (ofA2[block] as Record<string, number>)[k]!) * 1000) / 1000,
+        ]),
+      );
+    for (const block of ['delivery', 'carriage', 'inputAdvance', 'globals'] as const) {
+      expect(everything[block], block).toEqual(sum(block));
+    }
+    expect(everything.inputAdvance.totalContracts).toBeGreaterThan(0);
+    expect(everything.purchases.map((m) => m.tonnes)).toEqual(
+      ofA1.purchases.map(
+        (m, i) => Math.round((m.tonnes + ofA2.purchases[i]!.tonnes) * 1000) / 1000,
+      ),
+    );
     const b = await stats('admin', `clusterId=${clusterB}`);
     expect(b.delivery).toMatchObject({ totalContracts: 1, delayedContracts: 1 });
     expect(b.debt.totalDebt).toBe(100_000);

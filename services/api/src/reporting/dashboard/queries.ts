@@ -1,7 +1,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { ProjectionCheckpointTables } from '@filiere/projections';
 import type { IdentityTables } from '../../identity/index.js';
-import type { DashboardTables } from './tables.js';
+import { EVERYONE, type DashboardTables } from './tables.js';
 import { monthsOfYear, type DayRange } from './range.js';
 import type { ContractsStatsAnswer, PersonalDashboardAnswer } from './schemas.js';
 
@@ -82,9 +82,13 @@ export class DashboardQueries {
     return answer;
   }
 
-  /** The aggregator user ids of a scope (null: all). */
+  /**
+   * The owners of a scope's aggregator rows: EVERYONE's rows for ALL (each the sum of every
+   * aggregator's row at its key, kept by the projector), the aggregator, or a cluster's
+   * aggregators (identity's live users).
+   */
   private aggregators(scope: StatsScope) {
-    if (scope.kind === 'ALL') return null;
+    if (scope.kind === 'ALL') return [EVERYONE];
     if (scope.kind === 'AGGREGATOR') return [scope.aggregatorId];
     return this.db
       .selectFrom('users')
@@ -259,17 +263,19 @@ export class DashboardQueries {
    */
   async stats(scope: StatsScope, range: DayRange): Promise<ContractsStatsAnswer> {
     const owners = this.aggregators(scope);
+    // Input advances opened in the range and what has been recovered on them since: sums
+    // over their creditors' opening days (dashboard_debt_opened; EVERYONE's rows for ALL).
     let advances = this.db
-      .selectFrom('dashboard_debts')
+      .selectFrom('dashboard_debt_opened')
       .select([
-        sql<number>`count(*)::bigint`.as('contracts'),
+        total('debts').as('contracts'),
         total('principal').as('principal'),
         total('recovered').as('recovered'),
       ])
       .where('kind', '=', DEBT_KINDS.inputAdvanceDebt)
-      .where('opened_day', '<=', range.to);
+      .where('opened_day', '<=', range.to)
+      .where('creditor_user_id', 'in', owners as never);
     if (range.from) advances = advances.where('opened_day', '>=', range.from);
-    if (owners) advances = advances.where('creditor_user_id', 'in', owners as never);
     const [delivery, carriage, advance, debts, purchases] = await Promise.all([
       this.byStatus('DELIVERY', owners, range),
       this.byStatus('CARRIAGE', owners, range),

@@ -20,6 +20,7 @@ export interface DashboardTables {
     amount: number;
     delivered_kg: number;
   };
+  /** owner_id '' (EVERYONE): the sum of every aggregator's rows (DELIVERY, CARRIAGE). */
   dashboard_daily: {
     owner_id: string;
     family: 'DELIVERY' | 'CARRIAGE' | 'GROWER';
@@ -30,6 +31,7 @@ export interface DashboardTables {
     amount: number;
     delivered_kg: number;
   };
+  /** owner_id '' on side AGGREGATOR (EVERYONE): the sum of every aggregator's rows. */
   dashboard_purchases: {
     side: 'AGGREGATOR' | 'GROWER';
     owner_id: string;
@@ -67,4 +69,19 @@ export interface DashboardTables {
     opened: number;
     recovered: number;
   };
+  /**
+   * migrations/20261130_0100_dashboard_everyone.ts: debts per creditor ('' for everyone), kind
+   * and opening day, with what has been recovered on them so far.
+   */
+  dashboard_debt_opened: {
+    creditor_user_id: string;
+    kind: string;
+    opened_day: string;
+    debts: number;
+    principal: number;
+    recovered: number;
+  };
 }
+
+/** The owner (or creditor) of the rows that sum every aggregator's (scope ALL). */
+export const EVERYONE = '';

@@ -4,7 +4,7 @@ import { beninDay } from '@filiere/platform';
 import { defineProjector, type RecordedEvent } from '@filiere/projections';
 import type { IdentityTables } from '../../../identity/index.js';
 import { ROLE } from '../../../kernel/roles.js';
-import type { DashboardTables } from '../tables.js';
+import { EVERYONE, type DashboardTables } from '../tables.js';
 import { dashboardPush } from '../pushes.js';
 
 /**
@@ -45,6 +45,10 @@ type Purchase = Pick<
 type DebtDay = Pick<
   DashboardTables['dashboard_debt_daily'],
   'opened' | 'opened_count' | 'recovered'
+>;
+type DebtOpened = Pick<
+  DashboardTables['dashboard_debt_opened'],
+  'debts' | 'principal' | 'recovered'
 >;
 
 /** Data of the events it reads (validated on append by their contexts' catalogues). */
@@ -88,6 +92,7 @@ class Batch {
   daily = new Map<string, Daily>();
   purchases = new Map<string, Purchase>();
   debtDaily = new Map<string, DebtDay>();
+  debtOpened = new Map<string, DebtOpened>();
   links = new Set<string>();
   /** Whose figures changed: aggregators' and creditors' user ids, growers' ids, clusters. */
   aggregators = new Set<string>();
@@ -104,9 +109,13 @@ class Batch {
     this.daily.set(key, d);
   }
 
-  /** Adds (+1) or removes (−1) a contract from its status row (aggregator's, and grower's). */
+  /**
+   * Adds (+1) or removes (−1) a contract from its status rows: its aggregator's, everyone's
+   * (the sum over aggregators, scope ALL) and its grower's.
+   */
   place(c: Contract, sign: 1 | -1) {
     this.addDaily(c.aggregator_user_id, c.family, c.day, c.status, sign, c);
+    this.addDaily(EVERYONE, c.family, c.day, c.status, sign, c);
     if (c.grower_id) this.addDaily(c.grower_id, 'GROWER', c.day, c.status, sign, c);
     this.aggregators.add(c.aggregator_user_id);
     if (c.grower_id) this.growerIds.add(c.grower_id);
@@ -129,6 +138,18 @@ class Batch {
     d.paid += p.paid;
     d.grower_net += p.grower_net;
     this.purchases.set(key, d);
+  }
+
+  /** A debt's opening (debts 1, principal) or a recovery on it, at its opening day. */
+  addDebtOpened(debt: Debt, p: DebtOpened) {
+    for (const creditor of [debt.creditor_user_id, EVERYONE]) {
+      const key = [creditor, debt.kind, debt.opened_day].join(SEP);
+      const d = this.debtOpened.get(key) ?? { debts: 0, principal: 0, recovered: 0 };
+      d.debts += p.debts;
+      d.principal += p.principal;
+      d.recovered += p.recovered;
+      this.debtOpened.set(key, d);
+    }
   }
 
   addDebtDay(debt: Debt, day: string, p: DebtDay) {
@@ -248,6 +269,7 @@ function applyEvent(batch: Batch, e: RecordedEvent) {
         grower_net: d.growerNet,
       };
       batch.addPurchase('AGGREGATOR', c.aggregator_user_id, day, p);
+      batch.addPurchase('AGGREGATOR', EVERYONE, day, p);
       if (c.grower_id) batch.addPurchase('GROWER', c.grower_id, day, p);
       break;
     }
@@ -268,6 +290,7 @@ function applyEvent(batch: Batch, e: RecordedEvent) {
         opened_count: 1,
         recovered: 0,
       });
+      batch.addDebtOpened(debt, { debts: 1, principal: debt.principal, recovered: 0 });
       break;
     }
     case 'DebtRecovered': {
@@ -280,6 +303,7 @@ function applyEvent(batch: Batch, e: RecordedEvent) {
         opened_count: 0,
         recovered: d.amount,
       });
+      batch.addDebtOpened(debt, { debts: 0, principal: 0, recovered: d.amount });
       break;
     }
   }
@@ -386,6 +410,22 @@ async function flush(trx: Kysely<Tables>, batch: Batch) {
         oc
           .columns(['grower_id', 'creditor_user_id', 'kind', 'day'])
           .doUpdateSet(added('dashboard_debt_daily', ['opened', 'opened_count', 'recovered'])),
+      )
+      .execute(),
+  );
+  await inChunks([...batch.debtOpened], (rows) =>
+    trx
+      .insertInto('dashboard_debt_opened')
+      .values(
+        rows.map(([key, v]) => {
+          const [creditor_user_id, kind, opened_day] = split(key) as [string, string, string];
+          return { creditor_user_id, kind, opened_day, ...v };
+        }),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['creditor_user_id', 'kind', 'opened_day'])
+          .doUpdateSet(added('dashboard_debt_opened', ['debts', 'principal', 'recovered'])),
       )
       .execute(),
   );
@@ -608,6 +648,7 @@ export const dashboardProjector = defineProjector<Tables>({
     'dashboard_debt_daily',
     'dashboard_aggregator_growers',
     'dashboard_debt_rollup',
+    'dashboard_debt_opened',
   ],
   async apply(trx, events, ctx) {
     if (!events.length) return;

@@ -6,6 +6,7 @@ import { appendTestEvents, type NewTestEvent } from '@filiere/projections/testin
 import type { Database } from '../../../database.js';
 import { product } from '../../../modules.js';
 import * as rollupMigration from '../migrations/20261128_0100_dashboard_debt_rollup.js';
+import * as everyoneMigration from '../migrations/20261130_0100_dashboard_everyone.js';
 import { dashboardProjector } from './projector.js';
 
 const decode = catalogueDecoder(product.catalogue);
@@ -143,5 +144,117 @@ describe('reporting-dashboard: dashboard_debt_rollup (debts per scope, day and k
     await rollupMigration.down(db);
     await rollupMigration.up(db);
     expect(await rows()).toEqual(projected);
+  });
+
+  it("keeps EVERYONE's rows (owner '') equal to the sum of every aggregator's, and each creditor's debts per opening day; a rebuild and the migration's backfill give the same rows", async () => {
+    const db = testDb.db;
+    const [g1, g2, a1, a2, cluster] = [1, 2, 3, 4, 5].map(() => randomUUID()) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    const settled = (contractId: string, payable: number, net: number): NewTestEvent => ({
+      streamId: `contract-${contractId}`,
+      type: 'DeliveryContractSettled',
+      data: {
+        contractId,
+        deliveredKg: 900,
+        deliveredAmount: payable,
+        payableAmount: payable,
+        shortfall: 0,
+        capturedFromHold: payable,
+        releasedFromHold: 100_000 - payable,
+        extraFromAvailable: 0,
+        recoveries: [],
+        growerNet: net,
+        settledBy: a1,
+        settledAt: '2026-04-02T10:00:00.000Z',
+      },
+    });
+    await appendTestEvents(db, [
+      grower(g1, cluster),
+      grower(g2, cluster),
+      contract('e1', a1, g1),
+      contract('e2', a2, g2),
+      contract('e3', a2, g1),
+      debt('o1', 'AVANCE_SUR_INTRANT', a1, g1, 20_000, '2026-03-01T09:00:00.000Z'),
+      debt('o2', 'AVANCE_SUR_INTRANT', a2, g2, 30_000, '2026-03-01T09:00:00.000Z'),
+    ]);
+    await catchUp(db, dashboardProjector, { decode });
+    await appendTestEvents(db, [
+      {
+        streamId: 'contract-e2',
+        type: 'DeliveryContractConfirmed',
+        data: { contractId: 'e2', confirmedBy: g2, confirmedAt: '2026-03-11T10:00:00.000Z' },
+      },
+      settled('e1', 90_000, 70_000),
+      settled('e3', 90_000, 90_000),
+      recovered('o1', 20_000, '2026-04-02T10:00:00.000Z'),
+      recovered('o2', 5_000, '2026-04-02T10:00:00.000Z'),
+    ]);
+    await catchUp(db, dashboardProjector, { decode });
+
+    const everyone = async () => ({
+      daily: (
+        await db
+          .selectFrom('dashboard_daily')
+          .selectAll()
+          .where('owner_id', '=', '')
+          .orderBy(['family', 'day', 'status'])
+          .execute()
+      ).map((r) => `${r.family} ${r.day} ${r.status} ${r.contracts} ${r.amount} ${r.delivered_kg}`),
+      purchases: (
+        await db
+          .selectFrom('dashboard_purchases')
+          .selectAll()
+          .where('owner_id', '=', '')
+          .orderBy('day')
+          .execute()
+      ).map((r) => `${r.side} ${r.day} ${r.contracts} ${r.paid} ${r.grower_net}`),
+      opened: (await db.selectFrom('dashboard_debt_opened').selectAll().execute())
+        .map(
+          (r) =>
+            `${r.creditor_user_id || 'EVERYONE'} ${r.kind} ${r.opened_day} ${r.debts} ${r.principal} ${r.recovered}`,
+        )
+        .sort(),
+    });
+    const projected = await everyone();
+    expect(projected.daily).toEqual([
+      'DELIVERY 2026-03-10 COMPLETED 2 200000 1800',
+      'DELIVERY 2026-03-10 CONFIRMED 1 100000 0',
+      // The previous test's three contracts (same day) are still pending.
+      'DELIVERY 2026-03-10 PENDING 3 300000 0',
+    ]);
+    // Each of EVERYONE's rows is the sum of the aggregators' rows at its key.
+    const summed = await db
+      .selectFrom('dashboard_daily')
+      .select(['family', 'day', 'status', (eb) => eb.fn.sum<string>('contracts').as('contracts')])
+      .where('owner_id', '<>', '')
+      .where('family', 'in', ['DELIVERY', 'CARRIAGE'])
+      .groupBy(['family', 'day', 'status'])
+      .orderBy(['family', 'day', 'status'])
+      .execute();
+    expect(summed.map((r) => `${r.family} ${r.day} ${r.status} ${Number(r.contracts)}`)).toEqual(
+      projected.daily.map((r) => r.split(' ').slice(0, 4).join(' ')),
+    );
+    expect(projected.purchases).toEqual(['AGGREGATOR 2026-04-02 2 180000 160000']);
+    // This test's advances (the previous test's debts are on other days or kinds).
+    expect(projected.opened.filter((r) => r.includes(' AVANCE_SUR_INTRANT 2026-03-01 '))).toEqual(
+      [
+        `${a1} AVANCE_SUR_INTRANT 2026-03-01 1 20000 20000`,
+        `${a2} AVANCE_SUR_INTRANT 2026-03-01 1 30000 5000`,
+        'EVERYONE AVANCE_SUR_INTRANT 2026-03-01 2 50000 25000',
+      ].sort(),
+    );
+
+    for (const batchSize of [10_000, 1]) {
+      const check = await checkProjector(db, dashboardProjector, { decode, batchSize });
+      expect(check.differences, `batchSize ${batchSize}`).toEqual([]);
+    }
+    await everyoneMigration.down(db);
+    await everyoneMigration.up(db);
+    expect(await everyone()).toEqual(projected);
   });
 });
