@@ -98,7 +98,7 @@ export class DashboardQueries {
 
   /**
    * The growers whose debts a personal scope shows (a stats scope reads its debts from
-   * dashboard_debt_rollup, which sums them per cluster and per aggregator: scopeDebts).
+   * dashboard_debt_rollup, which sums them per cluster and per aggregator: scopeDebtsQuery).
    */
   private growersOf(scope: PersonalScope): GrowerSet {
     const growers = this.db.selectFrom('dashboard_growers').select('grower_id');
@@ -118,6 +118,14 @@ export class DashboardQueries {
     owners: ReturnType<DashboardQueries['aggregators']> | GrowerSet,
     range: DayRange,
   ) {
+    return statusFigures(await this.byStatusQuery(family, owners, range).execute());
+  }
+
+  private byStatusQuery(
+    family: 'DELIVERY' | 'CARRIAGE' | 'GROWER',
+    owners: ReturnType<DashboardQueries['aggregators']> | GrowerSet,
+    range: DayRange,
+  ) {
     let q = this.db
       .selectFrom('dashboard_daily')
       .select([
@@ -132,17 +140,7 @@ export class DashboardQueries {
       .groupBy('status');
     if (range.from) q = q.where('day', '>=', range.from);
     if (owners) q = q.where('owner_id', 'in', owners as never);
-    const rows = await q.execute();
-    const of = (...statuses: string[]) => {
-      const picked = rows.filter((r) => statuses.includes(r.status));
-      return {
-        contracts: picked.reduce((s, r) => s + r.contracts, 0),
-        kg: picked.reduce((s, r) => s + r.quantity_kg, 0),
-        amount: picked.reduce((s, r) => s + r.amount, 0),
-        deliveredKg: picked.reduce((s, r) => s + r.delivered_kg, 0),
-      };
-    };
-    return { of, all: of(...rows.map((r) => r.status)) };
+    return q;
   }
 
   /** Outstanding debt by kind at the end of `to` (principal opened − recovered, up to `to`). */
@@ -174,6 +172,14 @@ export class DashboardQueries {
     owners: ReturnType<DashboardQueries['aggregators']> | GrowerSet,
     to: string,
   ) {
+    return monthlyTonnes(to, await this.purchasesQuery(side, owners, to).execute());
+  }
+
+  private purchasesQuery(
+    side: 'AGGREGATOR' | 'GROWER',
+    owners: ReturnType<DashboardQueries['aggregators']> | GrowerSet,
+    to: string,
+  ) {
     const months = monthsOfYear(to);
     let q = this.db
       .selectFrom('dashboard_purchases')
@@ -183,8 +189,7 @@ export class DashboardQueries {
       .where('day', '<=', to)
       .groupBy(sql`substr(day, 1, 7)`);
     if (owners) q = q.where('owner_id', 'in', owners as never);
-    const rows = new Map((await q.execute()).map((r) => [r.month, r.kg]));
-    return months.map((month) => ({ month, tonnes: tonnes(rows.get(month) ?? 0) }));
+    return q;
   }
 
   /** Outstanding debt at each month's end of `to`'s year (days after `to` left out). */
@@ -215,10 +220,9 @@ export class DashboardQueries {
    * without the grower dimension). Same figures as debtBlock and debtsSeries over the scope's
    * growers' dashboard_debt_daily rows: each rollup row is their sum.
    */
-  private async scopeDebts(scope: StatsScope, to: string) {
-    const months = monthsOfYear(to);
-    const start = `${months[0]}-01`;
-    const rows = await this.db
+  private scopeDebtsQuery(scope: StatsScope, to: string) {
+    const start = `${monthsOfYear(to)[0]}-01`;
+    return this.db
       .selectFrom('dashboard_debt_rollup')
       .select([
         'kind',
@@ -232,34 +236,31 @@ export class DashboardQueries {
         scope.kind === 'ALL' ? '' : scope.kind === 'CLUSTER' ? scope.clusterId : scope.aggregatorId,
       )
       .where('day', '<=', to)
-      .groupBy(['kind', sql`2`])
-      .execute();
-    const owed = (kind: string) =>
-      rows.filter((r) => r.kind === kind).reduce((s, r) => s + r.net, 0);
-    const block = {
-      inputAdvanceDebt: owed(DEBT_KINDS.inputAdvanceDebt),
-      pineappleAdvanceDebt: owed(DEBT_KINDS.pineappleAdvanceDebt),
-      financialDebt: owed(DEBT_KINDS.financialDebt),
-    };
-    const byMonth = new Map<string, number>();
-    for (const r of rows) byMonth.set(r.month, (byMonth.get(r.month) ?? 0) + r.net);
-    let running = byMonth.get('') ?? 0;
-    return {
-      debt: {
-        totalDebt: block.inputAdvanceDebt + block.pineappleAdvanceDebt + block.financialDebt,
-        ...block,
-      },
-      debts: months.map((month) => {
-        running += byMonth.get(month) ?? 0;
-        return { month, amount: running };
-      }),
-    };
+      .groupBy(['kind', sql`2`]);
   }
 
   /**
-   * `contracts/stats`: the spec's blocks and the two monthly series. Its statements are
-   * independent reads of the projection: they are sent at once (each on its own pooled
-   * connection), so the answer takes the slowest one's time instead of their sum.
+   * Independent reads as ONE statement: each query a scalar subquery aggregating its rows into
+   * a JSON array (`json_agg`, keys = its columns), so one connection and one round trip answer
+   * them all. Sent at once over five pooled connections instead, an uncached answer held five
+   * of the pool's ten, and 16 clients queued for them (p99 97 ms at 1,019,078 events).
+   */
+  private async together<Q extends readonly SelectQueryBuilder<DashboardQueryTables, any, any>[]>(
+    queries: Q,
+  ): Promise<{ [K in keyof Q]: Q[K] extends SelectQueryBuilder<any, any, infer O> ? O[] : never }> {
+    const row = await this.db
+      .selectNoFrom(
+        queries.map((q, i) =>
+          sql<unknown[]>`(select coalesce(json_agg(t), '[]'::json) from (${q}) t)`.as(`q${i}`),
+        ),
+      )
+      .executeTakeFirstOrThrow();
+    return queries.map((_, i) => (row as Record<string, unknown[]>)[`q${i}`]) as never;
+  }
+
+  /**
+   * `contracts/stats`: the spec's blocks and the two monthly series, read in one statement
+   * (`together`).
    */
   async stats(scope: StatsScope, range: DayRange): Promise<ContractsStatsAnswer> {
     const owners = this.aggregators(scope);
@@ -276,13 +277,17 @@ export class DashboardQueries {
       .where('opened_day', '<=', range.to)
       .where('creditor_user_id', 'in', owners as never);
     if (range.from) advances = advances.where('opened_day', '>=', range.from);
-    const [delivery, carriage, advance, debts, purchases] = await Promise.all([
-      this.byStatus('DELIVERY', owners, range),
-      this.byStatus('CARRIAGE', owners, range),
-      advances.executeTakeFirstOrThrow(),
-      this.scopeDebts(scope, range.to),
-      this.purchasesSeries('AGGREGATOR', owners, range.to),
-    ]);
+    const [deliveryRows, carriageRows, [advance], debtRows, purchaseRows] = await this.together([
+      this.byStatusQuery('DELIVERY', owners, range),
+      this.byStatusQuery('CARRIAGE', owners, range),
+      advances,
+      this.scopeDebtsQuery(scope, range.to),
+      this.purchasesQuery('AGGREGATOR', owners, range.to),
+    ] as const);
+    const delivery = statusFigures(deliveryRows);
+    const carriage = statusFigures(carriageRows);
+    const debts = scopeDebtFigures(range.to, debtRows);
+    const purchases = monthlyTonnes(range.to, purchaseRows);
     const waiting = delivery.of('PENDING', 'CONFIRMED');
     return {
       range,
@@ -311,10 +316,10 @@ export class DashboardQueries {
         executedContracts: carriage.of('PAID').contracts,
       },
       inputAdvance: {
-        totalContracts: advance.contracts,
-        totalAmount: advance.principal,
-        recoveredAmount: advance.recovered,
-        remainingAmount: advance.principal - advance.recovered,
+        totalContracts: advance?.contracts ?? 0,
+        totalAmount: advance?.principal ?? 0,
+        recoveredAmount: advance?.recovered ?? 0,
+        remainingAmount: (advance?.principal ?? 0) - (advance?.recovered ?? 0),
       },
       purchases,
       debts: debts.debts,
@@ -395,4 +400,59 @@ export class DashboardQueries {
   private debtsSeriesOfKind(creditor: string, to: string) {
     return this.debtsSeries(null, creditor, to);
   }
+}
+
+/** A status rows' figures: `of(...statuses)` sums those statuses, `all` every one. */
+function statusFigures(
+  rows: {
+    status: string;
+    contracts: number;
+    quantity_kg: number;
+    amount: number;
+    delivered_kg: number;
+  }[],
+) {
+  const of = (...statuses: string[]) => {
+    const picked = rows.filter((r) => statuses.includes(r.status));
+    return {
+      contracts: picked.reduce((s, r) => s + r.contracts, 0),
+      kg: picked.reduce((s, r) => s + r.quantity_kg, 0),
+      amount: picked.reduce((s, r) => s + r.amount, 0),
+      deliveredKg: picked.reduce((s, r) => s + r.delivered_kg, 0),
+    };
+  };
+  return { of, all: of(...rows.map((r) => r.status)) };
+}
+
+/** Tonnes per month of `to`'s year, from kg per 'YYYY-MM'. */
+function monthlyTonnes(to: string, rows: { month: string; kg: number }[]) {
+  const kg = new Map(rows.map((r) => [r.month, r.kg]));
+  return monthsOfYear(to).map((month) => ({ month, tonnes: tonnes(kg.get(month) ?? 0) }));
+}
+
+/**
+ * A stats scope's outstanding debt by kind at the end of `to` and at each month-end of `to`'s
+ * year, from its dashboard_debt_rollup movements per kind and month ('' before the year).
+ */
+function scopeDebtFigures(to: string, rows: { kind: string; month: string; net: number }[]) {
+  const months = monthsOfYear(to);
+  const owed = (kind: string) => rows.filter((r) => r.kind === kind).reduce((s, r) => s + r.net, 0);
+  const block = {
+    inputAdvanceDebt: owed(DEBT_KINDS.inputAdvanceDebt),
+    pineappleAdvanceDebt: owed(DEBT_KINDS.pineappleAdvanceDebt),
+    financialDebt: owed(DEBT_KINDS.financialDebt),
+  };
+  const byMonth = new Map<string, number>();
+  for (const r of rows) byMonth.set(r.month, (byMonth.get(r.month) ?? 0) + r.net);
+  let running = byMonth.get('') ?? 0;
+  return {
+    debt: {
+      totalDebt: block.inputAdvanceDebt + block.pineappleAdvanceDebt + block.financialDebt,
+      ...block,
+    },
+    debts: months.map((month) => {
+      running += byMonth.get(month) ?? 0;
+      return { month, amount: running };
+    }),
+  };
 }
