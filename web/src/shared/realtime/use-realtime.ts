@@ -1,13 +1,9 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { getToken } from '../auth/session.js';
+import { applyPush, refresh } from './apply-push.js';
 import { RealtimeConnection } from './connection.js';
-import {
-  invalidationsFor,
-  type PushMessage,
-  type PushPayloads,
-  type PushType,
-} from './invalidations.js';
+import type { PushMessage, PushPayloads, PushType } from './invalidations.js';
 
 /** Screens that act on a push itself (a toast), beside the query invalidations. */
 const listeners = new Set<(message: PushMessage) => void>();
@@ -20,10 +16,7 @@ function acquire(queryClient: QueryClient): void {
     const connection = new RealtimeConnection(
       getToken,
       (message) => {
-        if (message.type === 'resync') void queryClient.invalidateQueries();
-        for (const queryKey of invalidationsFor(message)) {
-          void queryClient.invalidateQueries({ queryKey });
-        }
+        applyPush(queryClient, message);
         for (const listener of listeners) listener(message);
       },
       () => {
@@ -32,8 +25,8 @@ function acquire(queryClient: QueryClient): void {
         // screen refetches what it shows (only mounted queries refetch; the others are
         // marked stale). The first connection of the page refreshes the wallet, whose
         // balance the header shows, for what moved between its first fetch and the socket.
-        if (opened++ > 0) void queryClient.invalidateQueries();
-        else void queryClient.invalidateQueries({ queryKey: ['wallet'] });
+        if (opened++ > 0) refresh(queryClient);
+        else refresh(queryClient, { queryKey: ['wallet'] });
       },
     );
     shared = { connection, users: 0 };
