@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogueDecoder, catchUp } from '@filiere/projections';
+import { catalogueDecoder, catchUp, type PushMessage } from '@filiere/projections';
 import { createLogger, parseConfig } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { buildApp } from '../../app.js';
@@ -46,10 +46,15 @@ describe('contract batches (LIVRAISON_PARENT)', () => {
           .executeTakeFirstOrThrow()
       ).n,
     );
+  /** What the parents' projection published after its commits. */
+  const parentPushes: PushMessage[] = [];
   const project = async () => {
     const decode = catalogueDecoder(product.catalogue);
     await catchUp(db, contractsProjector, { decode });
-    await catchUp(db, contractParentsProjector, { decode });
+    await catchUp(db, contractParentsProjector, {
+      decode,
+      publish: async (messages) => void parentPushes.push(...messages),
+    });
   };
 
   function multipart(fileName: string, content: Buffer, type = 'application/octet-stream') {
@@ -221,6 +226,9 @@ describe('contract batches (LIVRAISON_PARENT)', () => {
     const after = await walletOf(aggregator.wallet_id);
     expect(after.availableBalance).toBe(wallet.availableBalance - 220_000);
     await project();
+    // The parent is its own projection, committed before or after its subs': it tells the
+    // aggregator's screens too (the sub-contracts page may have read before it: a 404).
+    expect(parentPushes).toEqual([{ type: 'contracts.updated', userIds: [aggregator.id] }]);
     const subs = await db
       .selectFrom('delivery_contracts')
       .select(['id', 'amount', 'quantity_kg', 'status', 'delivery_date'])
