@@ -190,13 +190,8 @@ export const subContractsQuery = (parentId: string, page: number, q?: string, fi
       ),
     placeholderData: keepPreviousData,
     // Right after 'Valider' the parent (its own projection) may show before its sub-contracts
-    // (the contracts projection): while the unfiltered list holds fewer than the parent's
-    // count, look again every 2 s rather than rely on the one push that fills it alone.
-    refetchInterval: (query) => {
-      const data = query.state.data;
-      const unfiltered = !q && (filter ?? 'all') === 'all';
-      return unfiltered && data && data.count < data.parent.subContracts ? 2_000 : false;
-    },
+    // (the contracts projection): the contracts projector's `contracts.updated` push refetches
+    // the list, even when it arrives during the page's first read (shared/realtime/apply-push.ts).
   });
 
 /** The template (.xlsx or .csv), with the selected growers' references when given. */
