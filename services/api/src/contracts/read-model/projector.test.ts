@@ -118,6 +118,41 @@ describe('contracts projector (real PostgreSQL)', () => {
     expect(Number(debt.recovered)).toBe(7_000);
     expect(pushes.length).toBeGreaterThan(0);
   });
+  it("tells an advance's creditor when its debt opens and when a contract recovers it", async () => {
+    const contract = randomUUID();
+    const [debtId, creditor] = [`d-${randomUUID()}`, randomUUID()];
+    const apply = async (events: RecordedEvent[]) => {
+      const pushes: PushMessage[] = [];
+      await testDb.db.transaction().execute(async (trx) => {
+        await contractsProjector.apply(trx as never, events, { push: (m) => pushes.push(m) });
+      });
+      return pushes;
+    };
+    const toCreditor = { type: 'contracts.updated', userIds: [creditor] };
+    const opened = await apply([
+      recorded('DebtOpened', {
+        debtId,
+        kind: 'AVANCE_SUR_ANANAS',
+        creditorUserId: creditor,
+        debtorGrowerId: randomUUID(),
+        principal: 5_000,
+        sourceContractId: null,
+        openedAt: at.toISOString(),
+      }),
+    ]);
+    expect(opened).toEqual([toCreditor]);
+    const recovered = await apply([
+      created(contract, 10_000),
+      settled(contract, 10_000, 5_000),
+      recoveredEvent(debtId, contract, 5_000),
+    ]);
+    expect(recovered).toContainEqual(toCreditor);
+    // The contract's own push still goes to its aggregator and grower.
+    expect(recovered).toContainEqual(
+      expect.objectContaining({ data: { contractId: contract, status: 'COMPLETED' } }),
+    );
+  });
+
   it('a replay into another schema, one event per batch, gives the rows the live batch wrote, and leaves the live tables alone', async () => {
     // What ledger:check and ledger:rebuild do: the projector gets a Kysely bound to a scratch
     // schema. The first batching (e5bd7ed) wrote its settlements and recoveries with raw SQL

@@ -27,6 +27,8 @@ export const contractsProjector: Projector = {
   async apply(transaction, events: RecordedEvent[], ctx) {
     const trx = transaction as unknown as Kysely<ContractsTables>;
     const changed = new Set<string>();
+    /** Debts opened or recovered: their creditors' advance lists show them. */
+    const debts = new Set<string>();
     // A run's settlements and their debt recoveries come in long runs of these two types (a
     // run of 10,000 contracts: 10,000 DeliveryContractSettled and their DebtRecovered): they
     // are written in one statement per run of consecutive events instead of one per event.
@@ -54,6 +56,7 @@ export const contractsProjector: Projector = {
       if (recorded.type === 'DebtRecovered') {
         const d = recorded.data as { debtId: string; amount: number };
         recovered.set(d.debtId, (recovered.get(d.debtId) ?? 0) + d.amount);
+        debts.add(d.debtId);
         continue;
       }
       await flush();
@@ -126,12 +129,13 @@ export const contractsProjector: Projector = {
               opened_at: d.openedAt,
             })
             .execute();
+          debts.add(d.debtId);
           break;
         }
       }
     }
     await flush();
-    await pushChanges(trx, changed, ctx.push);
+    await pushChanges(trx, changed, debts, ctx.push);
   },
 };
 
@@ -210,13 +214,18 @@ async function writeRecovered(
 
 /**
  * `contracts.updated` {contractId, status} to each changed contract's aggregator and grower;
- * a large batch (a replay, a big run) sends one push per user without data instead.
+ * a large batch (a replay, a big run) sends one push per user without data instead. The
+ * creditors of the debts opened or recovered (an advance's 'recovered' and 'remaining', its
+ * list's open/repaid filter) get one push without data.
  */
 async function pushChanges(
   trx: Kysely<ContractsTables>,
   changed: Set<string>,
+  debts: Set<string>,
   push: (msg: PushMessage) => void,
 ): Promise<void> {
+  const creditors = await creditorsOf(trx, debts);
+  if (creditors.length) push(contractsPush({ type: 'contracts.updated', userIds: creditors }));
   if (changed.size === 0) return;
   const ids = [...changed];
   const rows: { id: string; status: string; aggregator_user_id: string; grower_user_id: string }[] =
@@ -244,4 +253,20 @@ async function pushChanges(
   }
   const users = [...new Set(rows.flatMap((r) => [r.aggregator_user_id, r.grower_user_id]))];
   push(contractsPush({ type: 'contracts.updated', userIds: users }));
+}
+
+/** The distinct creditors of `debts` (rows of this transaction: opened in it or before). */
+async function creditorsOf(trx: Kysely<ContractsTables>, debts: Set<string>): Promise<string[]> {
+  const ids = [...debts];
+  const creditors = new Set<string>();
+  for (let from = 0; from < ids.length; from += 5_000) {
+    const rows = await trx
+      .selectFrom('grower_debts')
+      .select('creditor_user_id')
+      .distinct()
+      .where('id', 'in', ids.slice(from, from + 5_000))
+      .execute();
+    for (const r of rows) creditors.add(r.creditor_user_id);
+  }
+  return [...creditors];
 }
