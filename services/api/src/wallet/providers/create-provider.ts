@@ -59,7 +59,7 @@ function build(
   config: ProviderConfig,
   deps: Deps,
 ): PaymentProvider {
-  const http: HttpOptions = { timeoutMs: deps.timeoutMs, fetch: deps.fetch };
+  const http: HttpOptions = { timeoutMs: deps.timeoutMs, dispatcher: deps.dispatcher };
   switch (name) {
     case 'kkiapay':
       return createKkiapayProvider({
