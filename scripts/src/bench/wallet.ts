@@ -1,4 +1,5 @@
 import { writeBenchmarkSection } from './report.js';
+import { printStatements, statementSettings } from './statements.js';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
@@ -243,28 +244,6 @@ async function closedLoop(
   return run;
 }
 
-/** The statements PostgreSQL ran since the last reset, per request, by total time. */
-async function printStatements(db: Kysely<Database>, requests: number): Promise<number> {
-  const rows = (
-    await sql<{ calls: number; ms: number; query: string }>`
-      select calls, total_exec_time::float8 as ms, query from pg_stat_statements
-      order by total_exec_time desc`.execute(db)
-  ).rows;
-  const calls = rows.reduce((a, r) => a + Number(r.calls), 0);
-  const ms = rows.reduce((a, r) => a + r.ms, 0);
-  process.stdout.write(
-    `statements: ${(calls / requests).toFixed(2)} per request, ${(ms / requests).toFixed(3)} ms of execution per request\n`,
-  );
-  rows.splice(40);
-  const perRequest = calls / requests;
-  for (const r of rows) {
-    process.stdout.write(
-      `${(Number(r.calls) / requests).toFixed(2).padStart(7)} calls/req ${(r.ms / requests).toFixed(3).padStart(7)} ms/req  ${r.query.replace(/\s+/g, ' ').slice(0, 150)}\n`,
-    );
-  }
-  return perRequest;
-}
-
 async function main(): Promise<void> {
   const loadBefore = os.loadavg()[0]!;
   let postgres: EmbeddedPostgresHandle | undefined;
@@ -274,9 +253,7 @@ async function main(): Promise<void> {
       dataDir: path.join(os.tmpdir(), `filiere-bench-wallet-${process.pid}`),
       ephemeral: true,
       // BENCH_STATEMENTS=1: print the statements each run sent (pg_stat_statements).
-      ...(env.BENCH_STATEMENTS
-        ? { settings: { shared_preload_libraries: 'pg_stat_statements' } }
-        : {}),
+      ...statementSettings(Boolean(env.BENCH_STATEMENTS)),
     });
     adminUrl = postgres.url;
   }
