@@ -580,26 +580,25 @@ async function main(): Promise<void> {
 
 /** What the figures mean, measured 2026-11-23 (kept with the section on each rewrite). */
 const ANALYSIS = [
-  'Where the time goes (2026-11-23, 10,000 contracts, the machine shared: load 12–17;' +
-    ' `BENCH_DRY=1 BENCH_LOG_LEVEL=debug BENCH_API_NODE_ARGS=--cpu-prof`). The runner claims 256 jobs in' +
-    ' one statement and settles them together (contract states in one pipeline read, debts and wallets in' +
-    ' one query each, one pipeline command per contract, group-committed). Until 05:00 UTC that day the' +
-    ' aggregator’s wallet state copied its whole `holds` record on every hold event (4.7–5.3 CPU-ms per' +
-    ' HoldSettled at 10,000 holds, a quadratic fold and setup): 10,000 contracts took 157.6 s and 101.4 server' +
-    ' CPU-s (10.1 CPU-ms per contract), the setup 6–8 minutes, and payouts were paid one at a time' +
-    ' (5,571 of 9,667 in 1,500 s). The holds are now a persistent map (immutable’s Map: 15 µs per hold' +
-    ' event at 10,000 holds) and payout jobs are claimed 64 at a time and run together: 10,000 contracts' +
-    ' COMPLETED in' +
-    ' 59–69 s with 42–53 server CPU-s (4.2–5.3 CPU-ms per contract; the higher figure with the payouts' +
-    ' running beside the run), every payout settled 31 s later (9,667 in 100 s, none sent twice), the' +
-    ' setup 70–109 s. The API’s profile during the run: garbage collection 17 %, socket writes to' +
-    ' PostgreSQL 12 %, the payouts running beside the run ~15 % (provider calls, their commands), the' +
-    ' pipeline’s planning 6 %, the projectors in the API process ~15 % (dashboard 4 % + its `beninDay`' +
-    ' 3 %, integrity verifier 3.5 %, wallet history 2 %, transactions 2 %, advances 1.6 %, contracts' +
-    ' 1.6 %), event hashing and canonical JSON 6 %. The next limit is the CPU itself: ≈ 4–5 CPU-ms per' +
-    ' contract (≈ 7.4 events each) on 2 cores is ≥ 20 s for 10,000 even idle, so ≤ 10 s needs that cost' +
-    ' halved — fewer events or statements per contract, lighter projectors, or the projectors and' +
-    ' payouts in the worker process instead of the API’s.',
+  'Where the time goes (2026-11-23, 10,000 contracts). Until 05:00 UTC that day the aggregator’s' +
+    ' wallet state copied its whole `holds` record on every hold event (a quadratic fold): 10,000' +
+    ' contracts took 157.6 s and 10.1 server CPU-ms each, payouts were paid one at a time. With the holds' +
+    ' in a persistent map (15 µs per hold event at 10,000 holds) and payout jobs claimed 64 at a time,' +
+    ' the run took 59–69 s on the shared machine (load 12–17, 4.2–5.3 CPU-ms per contract). Quiet, at' +
+    ' 11:31 UTC: 22.6 s, 3.7 CPU-ms per contract (API 2.1, PostgreSQL 1.6), every payout settled 41.5 s' +
+    ' after the POST. Then the provider calls went through undici’s dispatcher instead of global fetch' +
+    ' (36f5e7f: about 400 → 70 CPU-µs per call, two calls per payout, and the payouts run beside the' +
+    ' run): 17.9–18.8 s, 2.8–2.9 CPU-ms per contract, payouts settled 33–35 s after the POST.' +
+    ' PostgreSQL until COMPLETED (`BENCH_STATEMENTS=1`, pg_stat_statements): 1.03 statements and 1.5 ms' +
+    ' of execution per contract — the pipeline reading the contracts’ and debts’ streams (cold in the' +
+    ' API: the setup wrote them from another process) 0.33 ms, the appends 0.19, the projectors’ reads' +
+    ' of the log 0.18, `wallet_balance_history` 0.12, the contract rows 0.06. The API’s profile' +
+    ' (`BENCH_API_NODE_ARGS=--cpu-prof`, 11:31, before the undici change): idle 27 % (waiting for' +
+    ' PostgreSQL), socket writes to PostgreSQL 13 %, garbage collection 12 %, then pg’s row parsing,' +
+    ' Kysely, canonical JSON and hashing, zod, a few % each. The next limit is still the CPU: 2.9' +
+    ' CPU-ms per contract with 1.5 of the 2 cores busy is 18–19 s for 10,000; ≤ 10 s needs the cost near' +
+    ' 1.8 ms with both cores busy — fewer events per contract (≈ 7.7), the projectors and payouts in the' +
+    ' worker process so that the API process only settles, warm stream states.',
   '',
 ];
 
@@ -614,7 +613,9 @@ async function writeSection(r: Result, embedded: boolean): Promise<void> {
       ` (\`scripts/src/bench/contracts.ts\`) on ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB,` +
       ` Node ${process.version}, PostgreSQL ${r.pgVersion}${embedded ? ' (embedded, default durability: fsync on)' : ''};` +
       ` 1-min load average ${r.load.map((l) => l.toFixed(1)).join(' → ')} (before the setup → at the run → at the end):` +
-      ' the machine was shared with other engineers running their tests, so the wall-clock figures are floors.',
+      (r.load[1]! < 2
+        ? ' nothing else ran on the machine (2 cores: the load is the bench’s own).'
+        : ' the machine was shared with other engineers running their tests, so the wall-clock figures are floors.'),
     `${r.contracts} DELIVERED contracts of ${r.contracts} growers of one aggregator, ${r.debts} growers owing a debt` +
       ' (input advances and pineapple advances kept by the aggregator, social financings repaid to an SFD, one in ten' +
       ' larger than the payment), loaded through the product’s commands; then ONE' +
