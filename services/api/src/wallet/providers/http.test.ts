@@ -1,14 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { requestJson, type HttpOptions } from './http.js';
 import { ProviderUnavailableError } from './port.js';
+import { TEST_TLS_CERT, TEST_TLS_KEY } from './test-tls.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -249,42 +246,15 @@ describe('requestJson over HTTP', () => {
 
 describe('requestJson over HTTPS', () => {
   const provider = new Provider();
-  let dir: string;
   let ca: string;
   let base: string;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'provider-tls-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    ca = readFileSync(join(dir, 'cert.pem'), 'utf8');
-    const key = readFileSync(join(dir, 'key.pem'), 'utf8');
-    base = `https://${await provider.start(createTlsServer({ key, cert: ca }))}`;
+    ca = TEST_TLS_CERT;
+    base = `https://${await provider.start(createTlsServer({ key: TEST_TLS_KEY, cert: ca }))}`;
     provider.handle = (_req, res) => json(res, 200, { secure: true });
   });
   afterAll(async () => {
     await provider.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('answers over TLS from a provider whose certificate is trusted', async () => {
