@@ -5,7 +5,7 @@ export const statementSettings = (on: boolean) =>
   on ? { settings: { shared_preload_libraries: 'pg_stat_statements' } } : {};
 
 /** Creates the extension (once per database) and clears its counts. */
-export async function resetStatements(db: Kysely<object>): Promise<void> {
+export async function resetStatements<DB>(db: Kysely<DB>): Promise<void> {
   await sql`create extension if not exists pg_stat_statements`.execute(db);
   await sql`select pg_stat_statements_reset()`.execute(db);
 }
@@ -14,8 +14,8 @@ export async function resetStatements(db: Kysely<object>): Promise<void> {
  * Prints the statements PostgreSQL ran since the last reset, per `unit` (a request, a
  * contract), by total execution time, and returns the statements per unit.
  */
-export async function printStatements(
-  db: Kysely<object>,
+export async function printStatements<DB>(
+  db: Kysely<DB>,
   units: number,
   unit = 'request',
   write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
