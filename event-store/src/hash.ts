@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 
 /** The hash before the first event. */
@@ -17,9 +17,7 @@ export interface HashedFields {
 
 /** hash_n = sha256(hash_{n-1} ‖ canonical JSON of the event), hex. */
 export function eventHash(previousHash: string, event: HashedFields): string {
-  return createHash('sha256')
-    .update(previousHash + canonicalJson(canonicalFields(event)), 'utf8')
-    .digest('hex');
+  return hash('sha256', previousHash + canonicalJson(canonicalFields(event)), 'hex');
 }
 
 function canonicalFields(event: HashedFields): HashedFields {

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { EventStoreTables } from './schema/tables.js';
 import { canonicalJson } from './canonical-json.js';
 import { ConcurrencyError, ValidationError } from './errors.js';
-import { createHash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import { hashParts } from './hash.js';
 import type { EventMetadata } from './types.js';
 
@@ -108,10 +108,17 @@ export function prepareEvents(events: PendingEvent[]): PreparedEvents {
     prefixes: new Array<string>(n),
     suffixes: new Array<string>(n),
   };
+  // The rows of one command share their metadata object: its text is written once.
+  let lastMetadata: unknown;
+  let lastMetadataJson = '';
   for (let i = 0; i < n; i++) {
     const event = events[i]!;
     const dataJson = canonicalJson(event.data);
-    const metadataJson = canonicalJson(event.metadata);
+    if (event.metadata !== lastMetadata || i === 0) {
+      lastMetadata = event.metadata;
+      lastMetadataJson = canonicalJson(event.metadata);
+    }
+    const metadataJson = lastMetadataJson;
     const parts = hashParts({ ...event, dataJson, metadataJson });
     prepared.streamIds[i] = event.streamId;
     prepared.versions[i] = event.version;
@@ -141,15 +148,19 @@ export async function writePrepared<DB extends EventStoreTables>(
     let previous = known.hash;
     for (let i = 0; i < n; i++) {
       const text = previous + prefixes[i]! + (known.position + i + 1) + suffixes[i]!;
-      previous = createHash('sha256').update(text, 'utf8').digest('hex');
+      previous = digest('sha256', text, 'hex');
       hashes[i] = previous;
     }
   }
+  // The payloads as one jsonb array each: their canonical texts joined, nothing to escape
+  // (a text[] parameter is an array literal the driver builds by escaping every quote).
+  const dataArray = `[${data.join(',')}]`;
+  const metadataArray = `[${metadata.join(',')}]`;
   const call = (withHashes: boolean) =>
     sql<{ head: number | null; head_hash: string | null }>`
     select head, head_hash from filiere_append_events(
       ${streamIds}::text[], ${versions}::integer[], ${types}::text[], ${schemaVersions}::integer[],
-      ${data}::text[], ${metadata}::text[],
+      ${dataArray}::jsonb, ${metadataArray}::jsonb,
       ${withHashes ? null : prefixes}::text[], ${withHashes ? null : suffixes}::text[],
       ${commands.map((c) => c.key)}::text[], ${commands.map((c) => canonicalJson(c.result))}::text[],
       ${commands.map((c) => c.offset)}::integer[], ${commands.map((c) => c.count)}::integer[],
