@@ -174,6 +174,16 @@ export const configSchema = z
       .min(0, 'must be 0 or more')
       .default(2),
     PROJECTION_BATCH_SIZE: positiveInt(1000),
+    /**
+     * Nice value (0–19, Linux) of the API's projection thread (no REDIS_URL): the read models
+     * yield the CPU to requests and commands, and catch up when they are idle. 0: same priority.
+     */
+    PROJECTIONS_NICE: z.coerce
+      .number({ message: 'must be a number' })
+      .int('must be a whole number')
+      .min(0, 'must be 0 or more')
+      .max(19, 'must be 19 or less')
+      .default(0),
     /** Days before a season invitation (an industrial attached, PENDING) expires (CANCELED). */
     SEASON_INVITATION_DAYS: positiveInt(7),
     CORS_ORIGINS: z.string().optional(),

@@ -45,3 +45,15 @@ export function createLogger(level = 'info', pretty?: boolean): Logger {
 }
 
 export type { Logger };
+
+/**
+ * A logger writing each JSON line to `write` (e.g. a worker thread handing its lines to the
+ * thread that owns the real destination), with the same level, redaction and `base` fields.
+ */
+export function createLineLogger(
+  level: string,
+  write: (line: string) => void,
+  base: Record<string, unknown> = {},
+): Logger {
+  return pino({ ...loggerOptions(level, false), base: { pid: process.pid, ...base } }, { write });
+}

@@ -1,11 +1,11 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ProjectionTables } from './migrations/tables.js';
 import { EVENTS_CHANNEL } from '@filiere/event-store';
 import type { Logger } from '@filiere/platform';
+import { catchUpGroup } from './group.js';
 import { listenChannel, type Listener } from './pg-listen.js';
 import type { Projector } from './projector.js';
-import { catchUp, type RunOptions } from './runner.js';
-import { skipIrrelevantAll } from './checkpoints.js';
+import { catchUp, ProjectionFailure, type RunOptions } from './runner.js';
 
 export interface InProcessOptions<
   DB extends ProjectionTables = ProjectionTables,
@@ -19,6 +19,12 @@ export interface InProcessOptions<
   sweepMs?: number;
   /** First retry delay after a failure, doubled up to 60 s (default 500 ms). */
   retryMs?: number;
+  /**
+   * How the projectors are batched: each group runs its projectors in ONE transaction per
+   * batch (`runGroupBatch`: the events read and decoded once for the group), the groups side
+   * by side. Names not listed form one more group. Default: one group of all of them.
+   */
+  groups?: readonly (readonly string[])[];
 }
 
 export interface InProcessProjections {
@@ -29,98 +35,176 @@ export interface InProcessProjections {
   close(): Promise<void>;
 }
 
+interface Member {
+  projector: Projector;
+  /** Failed in its group: it runs alone (catchUp, with backoff) until it has caught up. */
+  alone: boolean;
+  running: Promise<void> | undefined;
+  dirty: boolean;
+  failures: number;
+  retry: NodeJS.Timeout | undefined;
+}
+
+interface Group {
+  members: Member[];
+  running: Promise<void> | undefined;
+  dirty: boolean;
+  failures: number;
+  retry: NodeJS.Timeout | undefined;
+}
+
 /**
- * Runs the projectors inside this process (no Redis): each one catches up
- * whenever woken (NOTIFY on filiere_events, `wake()`, and a periodic sweep),
- * one run at a time per projector; wake-ups during a run coalesce into one
- * more run. A failing projector retries with exponential backoff while the
- * others go on.
+ * Runs the projectors inside this process (no Redis), in groups: whenever woken (NOTIFY on
+ * filiere_events, `wake()`, and a periodic sweep), each group catches up with one transaction
+ * per batch for all its projectors (`catchUpGroup`: checkpoints locked together, events read
+ * and decoded once, every member's rows and checkpoint committed together), one run at a time
+ * per group; wake-ups during a run coalesce into one more run.
+ *
+ * A projector that fails in its group leaves it: the group runs again at once without it, and
+ * it runs alone (`catchUp`, which stops it exactly at the bad event and records the error on
+ * its checkpoint row), retried with exponential backoff while the others go on; once a run
+ * alone has caught up, it rejoins its group. A failure that is not a projector's (the database
+ * away) retries the whole group with backoff.
  */
 export function startInProcessProjections<DB extends ProjectionTables>(
   opts: InProcessOptions<DB>,
 ): InProcessProjections {
   const retryMs = opts.retryMs ?? 500;
+  const backoff = (failures: number) => Math.min(60_000, retryMs * 2 ** (failures - 1));
   let closed = false;
-  const states = opts.projectors.map((projector) => ({
-    projector,
-    running: undefined as Promise<void> | undefined,
-    dirty: false,
-    /** The last probe found events of its types (RunOptions.relevant for the next run). */
-    relevant: false,
-    failures: 0,
-    retry: undefined as NodeJS.Timeout | undefined,
-  }));
-  type State = (typeof states)[number];
+  const members = new Map(
+    opts.projectors.map((projector): [string, Member] => [
+      projector.name,
+      { projector, alone: false, running: undefined, dirty: false, failures: 0, retry: undefined },
+    ]),
+  );
+  const listed = new Set((opts.groups ?? []).flat());
+  const groups: Group[] = [
+    ...(opts.groups ?? []).map((names) => names.flatMap((n) => members.get(n) ?? [])),
+    [...members.values()].filter((m) => !listed.has(m.projector.name)),
+  ]
+    .filter((list) => list.length > 0)
+    .map((list) => ({
+      members: list,
+      running: undefined,
+      dirty: false,
+      failures: 0,
+      retry: undefined,
+    }));
+  const groupOf = new Map(groups.flatMap((g) => g.members.map((m) => [m, g] as const)));
 
-  const run = (state: State, relevant = false): Promise<void> => {
+  // Every checkpoint row exists before a group locks them together (one statement at start).
+  let ensured: Promise<void> | undefined;
+  const ensureRows = () =>
+    (ensured ??= sql`insert into public.projection_checkpoints (name, position)
+        select unnest(${[...members.keys()]}::text[]), 0
+        on conflict (name) do nothing`
+      .execute(opts.db)
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        ensured = undefined;
+        throw error;
+      }));
+
+  const runAlone = (member: Member): Promise<void> => {
     if (closed) return Promise.resolve();
-    state.dirty = true;
-    if (relevant) state.relevant = true;
-    if (state.running) return state.running;
-    state.running = (async () => {
-      while (state.dirty && !closed) {
-        state.dirty = false;
-        const known = state.relevant;
-        state.relevant = false;
+    member.dirty = true;
+    if (member.running) return member.running;
+    member.running = (async () => {
+      while (member.dirty && !closed) {
+        member.dirty = false;
         try {
-          await catchUp(opts.db, state.projector, known ? { ...opts, relevant: true } : opts);
-          state.failures = 0;
+          await catchUp(opts.db, member.projector, opts);
+          member.failures = 0;
+          // Caught up on its own: back in its group, which runs it from now on.
+          member.alone = false;
+          void runGroup(groupOf.get(member)!);
+          return;
         } catch (error) {
-          state.failures += 1;
-          const delay = Math.min(60_000, retryMs * 2 ** (state.failures - 1));
+          member.failures += 1;
+          const delay = backoff(member.failures);
           opts.logger.error(
-            { err: error, projector: state.projector.name, retryInMs: delay },
+            { err: error, projector: member.projector.name, retryInMs: delay },
             'projector failed; retrying',
           );
-          if (!closed && !state.retry) {
-            state.retry = setTimeout(() => {
-              state.retry = undefined;
-              void run(state);
+          if (!closed && !member.retry) {
+            member.retry = setTimeout(() => {
+              member.retry = undefined;
+              void runAlone(member);
             }, delay);
-            state.retry.unref();
+            member.retry.unref();
+          }
+          return;
+        }
+      }
+    })().finally(() => {
+      member.running = undefined;
+      if (member.dirty && member.alone && !closed && !member.retry) void runAlone(member);
+    });
+    return member.running;
+  };
+
+  const runGroup = (group: Group): Promise<void> => {
+    if (closed) return Promise.resolve();
+    group.dirty = true;
+    if (group.running) return group.running;
+    group.running = (async () => {
+      while (group.dirty && !closed) {
+        group.dirty = false;
+        const present = group.members.filter((m) => !m.alone);
+        if (!present.length) break;
+        try {
+          await ensureRows();
+          await catchUpGroup(
+            opts.db,
+            present.map((m) => m.projector),
+            opts,
+          );
+          group.failures = 0;
+        } catch (error) {
+          const failed =
+            error instanceof ProjectionFailure
+              ? present.find((m) => m.projector.name === error.projector)
+              : undefined;
+          if (failed) {
+            // Nothing of the batch was committed: the group goes on without it at once, and it
+            // runs alone, where its error is pinpointed, recorded and retried with backoff.
+            failed.alone = true;
+            group.dirty = true;
+            void runAlone(failed);
+            continue;
+          }
+          group.failures += 1;
+          const delay = backoff(group.failures);
+          opts.logger.error(
+            {
+              err: error,
+              projectors: present.map((m) => m.projector.name),
+              retryInMs: delay,
+            },
+            'projectors failed; retrying',
+          );
+          if (!closed) {
+            group.retry = setTimeout(() => {
+              group.retry = undefined;
+              void runGroup(group);
+            }, delay);
+            group.retry.unref();
           }
           break;
         }
       }
     })().finally(() => {
-      state.running = undefined;
-      if (state.dirty && !closed && !state.retry) void run(state);
+      group.running = undefined;
+      if (group.dirty && !closed && !group.retry) void runGroup(group);
     });
-    return state.running;
+    return group.running;
   };
 
-  // One statement per wake-up settles every projector with nothing of its types to apply
-  // (skipIrrelevantAll); only the others run their batches. Wake-ups during it coalesce.
-  let probing: Promise<void> | undefined;
-  let probeAgain = false;
-  const runAll = (names?: Set<string>) => {
-    for (const s of states) {
-      if (!s.retry && (!names || names.has(s.projector.name))) void run(s, names !== undefined);
-    }
-  };
   const wake = () => {
     if (closed) return;
-    if (probing) {
-      probeAgain = true;
-      return;
-    }
-    probing = (async () => {
-      do {
-        probeAgain = false;
-        const idle = states.filter((s) => !s.running && !s.retry).map((s) => s.projector);
-        // Those running already go round once more (they see the new events).
-        for (const s of states) if (s.running) void run(s);
-        if (!idle.length) continue;
-        try {
-          runAll(await skipIrrelevantAll(opts.db, idle));
-        } catch (error) {
-          opts.logger.warn({ err: error }, 'projections: probe failed; running every projector');
-          runAll();
-        }
-      } while (probeAgain && !closed);
-    })().finally(() => {
-      probing = undefined;
-    });
+    for (const group of groups) if (!group.retry) void runGroup(group);
+    for (const member of members.values()) if (member.alone && !member.retry) void runAlone(member);
   };
   let listener: Listener | undefined;
   if (opts.databaseUrl) {
@@ -137,19 +221,28 @@ export function startInProcessProjections<DB extends ProjectionTables>(
     wake,
     async idle() {
       // A run started now reads everything committed before this call.
-      await Promise.all(
-        states.map(async (s) => {
-          if (s.running) await s.running;
-          await run(s);
+      await Promise.all([
+        ...groups.map(async (group) => {
+          if (group.running) await group.running;
+          await runGroup(group);
         }),
-      );
+        ...[...members.values()].map(async (member) => {
+          if (!member.alone) return;
+          if (member.running) await member.running;
+          await runAlone(member);
+        }),
+      ]);
     },
     async close() {
       closed = true;
       clearInterval(sweep);
-      for (const s of states) if (s.retry) clearTimeout(s.retry);
+      for (const group of groups) if (group.retry) clearTimeout(group.retry);
+      for (const member of members.values()) if (member.retry) clearTimeout(member.retry);
       await listener?.close();
-      await Promise.all(states.map((s) => s.running));
+      await Promise.all([
+        ...groups.map((g) => g.running),
+        ...[...members.values()].map((m) => m.running),
+      ]);
     },
   };
 }

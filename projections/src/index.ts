@@ -10,3 +10,4 @@ export * from './in-process.js';
 export * from './lag.js';
 export * from './pg-listen.js';
 export * from './pushes.js';
+export * from './group.js';

@@ -1,17 +1,9 @@
 import cluster from 'node:cluster';
 import { Redis } from 'ioredis';
-import { buildApp, product, type Database } from '@filiere/api';
+import { buildApp, product, startProjectionDispatch, type Database } from '@filiere/api';
 import { EVENTS_CHANNEL } from '@filiere/event-store';
 import { createDb, createLogger, parseConfig } from '@filiere/platform';
-import {
-  catalogueDecoder,
-  listenChannel,
-  pgPushPublisher,
-  pgPushSource,
-  ProjectionQueue,
-  relevantWaker,
-  startInProcessProjections,
-} from '@filiere/projections';
+import { listenChannel, pgPushSource, ProjectionQueue, relevantWaker } from '@filiere/projections';
 
 /**
  * The API under test in bench:wallet, in its own process(es) so that the load
@@ -75,14 +67,8 @@ async function serve(): Promise<void> {
       await queue.close();
     };
   } else {
-    const running = startInProcessProjections({
-      db,
-      projectors: product.projectors,
-      logger,
-      databaseUrl,
-      publish: pgPushPublisher(db),
-      decode: catalogueDecoder(product.catalogue),
-    });
+    // As the API's dispatch does without Redis: the projectors in their own worker thread.
+    const running = startProjectionDispatch({ config, db, logger, databaseUrl });
     stopDispatch = running.close;
   }
   const pushes = redis ? undefined : pgPushSource(databaseUrl);

@@ -11,6 +11,7 @@ import {
   type ProjectionTables,
 } from '@filiere/projections';
 import { product } from '../modules.js';
+import { startProjectionThread } from './projection-thread-host.js';
 
 export interface ProjectionDispatch {
   /** Wakes the projectors after appends (e.g. from the event store's onAppended hook). */
@@ -21,14 +22,17 @@ export interface ProjectionDispatch {
 /**
  * How the API gets projectors moving after appends. With REDIS_URL: one
  * deduplicated BullMQ job per projector, run by `npm run worker` processes.
- * Without: the same projectors run in this process. Either way, NOTIFY on
- * filiere_events (sent by every append's transaction) is the wake-up.
+ * Without: the same projectors run in this process — in a worker thread of their own
+ * (projection-thread.ts) when there is a database URL to open its pool with, else on this
+ * thread (`thread: false` asks for that too). Either way, NOTIFY on filiere_events (sent by
+ * every append's transaction) is the wake-up.
  */
 export function startProjectionDispatch<DB extends ProjectionTables>(opts: {
   config: Config;
   db: Kysely<DB>;
   logger: Logger;
   databaseUrl: string | undefined;
+  thread?: boolean;
 }): ProjectionDispatch {
   const { config, db, logger, databaseUrl } = opts;
   const { projectors, catalogue } = product;
@@ -54,6 +58,15 @@ export function startProjectionDispatch<DB extends ProjectionTables>(opts: {
       },
     };
   }
+  if (databaseUrl && opts.thread !== false) {
+    const thread = startProjectionThread({
+      databaseUrl,
+      logger,
+      nice: config.PROJECTIONS_NICE,
+      batchSize: config.PROJECTION_BATCH_SIZE,
+    });
+    return { wake: thread.wake, close: thread.close };
+  }
   const running = startInProcessProjections({
     db,
     projectors,
@@ -61,6 +74,7 @@ export function startProjectionDispatch<DB extends ProjectionTables>(opts: {
     ...(databaseUrl ? { databaseUrl } : {}),
     publish: pgPushPublisher(db),
     decode: catalogueDecoder(catalogue),
+    batchSize: config.PROJECTION_BATCH_SIZE,
   });
   return { wake: running.wake, close: running.close };
 }

@@ -1,0 +1,147 @@
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '@filiere/platform';
+import type {
+  FromProjectionThread,
+  ProjectionThreadData,
+  ToProjectionThread,
+} from './projection-thread.js';
+
+export interface ProjectionThread {
+  /** Wakes the projectors (after an append in this process: no wait for the NOTIFY). */
+  wake(): void;
+  /** Resolves when every projector has read every event committed before the call. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const LEVELS: Record<number, 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal'> = {
+  10: 'trace',
+  20: 'debug',
+  30: 'info',
+  40: 'warn',
+  50: 'error',
+  60: 'fatal',
+};
+
+/**
+ * Starts the projection thread (projection-thread.ts) and answers its handle. A thread that
+ * dies (an uncaught error, the process's memory) is logged and started again after a second:
+ * checkpoints are in PostgreSQL, so a new thread goes on where the last one committed.
+ */
+export function startProjectionThread(options: {
+  databaseUrl: string;
+  logger: Logger;
+  /** Nice value of the thread (Linux): its work yields to requests and commands. 0: none. */
+  nice?: number;
+  /** Events read per batch. */
+  batchSize?: number;
+}): ProjectionThread {
+  const { logger } = options;
+  const data: ProjectionThreadData = {
+    databaseUrl: options.databaseUrl,
+    logLevel: logger.level,
+    nice: options.nice ?? 0,
+    batchSize: options.batchSize ?? 1000,
+  };
+  const typescript = import.meta.url.endsWith('.ts');
+  const entry = new URL(
+    typescript ? './projection-thread.ts' : './projection-thread.js',
+    import.meta.url,
+  );
+  // The thread loads TypeScript through tsx as this process does (npm start runs
+  // `node --import tsx`). Node does not run a thread's `--import` hooks, so the thread first
+  // registers tsx's loader itself, then imports its module.
+  const bootstrap = typescript
+    ? `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`
+    : undefined;
+  let worker: Worker | undefined;
+  let closing = false;
+  let nextId = 0;
+  const waiting = new Map<number, () => void>();
+  let closed: (() => void) | undefined;
+
+  const start = () => {
+    const thread = bootstrap
+      ? new Worker(bootstrap, { eval: true, workerData: data })
+      : new Worker(entry, { workerData: data });
+    worker = thread;
+    thread.on('message', (message: FromProjectionThread) => {
+      switch (message.type) {
+        case 'log':
+          relay(logger, message.line);
+          break;
+        case 'ready':
+          logger.debug({ priority: message.priority }, 'projection thread ready');
+          break;
+        case 'idle':
+          waiting.get(message.id)?.();
+          waiting.delete(message.id);
+          break;
+        case 'closed':
+          closed?.();
+          break;
+      }
+    });
+    thread.on('error', (err) => logger.error({ err }, 'projection thread failed'));
+    thread.on('exit', (code) => {
+      if (worker === thread) worker = undefined;
+      closed?.();
+      if (closing) return;
+      logger.error({ code }, 'projection thread stopped; starting it again');
+      setTimeout(() => {
+        if (!closing) start();
+      }, 1000).unref();
+      // Callers waiting for the old thread would wait for ever: the new one answers them.
+      for (const [id] of waiting) worker?.postMessage({ type: 'idle', id });
+    });
+  };
+  start();
+  const send = (message: ToProjectionThread) => worker?.postMessage(message);
+
+  return {
+    wake: () => send({ type: 'wake' }),
+    idle: () =>
+      new Promise<void>((resolve) => {
+        const id = nextId++;
+        waiting.set(id, resolve);
+        send({ type: 'idle', id });
+      }),
+    async close() {
+      closing = true;
+      const thread = worker;
+      if (!thread) return;
+      await new Promise<void>((resolve) => {
+        closed = resolve;
+        const timer = setTimeout(() => void thread.terminate().then(() => resolve()), 10_000);
+        timer.unref();
+        thread.postMessage({ type: 'close' } satisfies ToProjectionThread);
+      });
+      await thread.terminate();
+      for (const resolve of waiting.values()) resolve();
+      waiting.clear();
+    },
+  };
+}
+
+/** Writes a line of the thread's logger through the API's logger (its level and destination). */
+function relay(logger: Logger, line: string): void {
+  try {
+    const {
+      level,
+      msg,
+      time: _time,
+      pid: _pid,
+      hostname: _host,
+      ...fields
+    } = JSON.parse(line) as {
+      level: number;
+      msg?: string;
+      time?: number;
+      pid?: number;
+      hostname?: string;
+    } & Record<string, unknown>;
+    logger[LEVELS[level] ?? 'info'](fields, msg ?? '');
+  } catch {
+    logger.info(line);
+  }
+}
