@@ -351,6 +351,8 @@ interface Result {
   post: { status: number; ms: number };
   completed: Phase & { completed: number; failed: number };
   settled: Phase & { payouts: number; succeeded: number; failed: number; timedOut: boolean };
+  /** Until every projector's checkpoint reached the head as it stood when the payouts settled. */
+  projected: Phase;
   stubPayouts: number;
   duplicatePayouts: number;
   progressMs: number;
@@ -536,6 +538,14 @@ async function main(): Promise<void> {
           ` (API ${settledPhase.cpuApi.toFixed(1)}, PostgreSQL ${settledPhase.cpuPg.toFixed(1)});` +
           ` bench process CPU ${(ownCpuSeconds() - client0).toFixed(1)} s (stub, polling)`,
       );
+      // Then until the read models have caught up with all of it: the whole cost of the run.
+      await projectionsCaughtUp(db);
+      const projectedPhase = phase(t0, head0, cpu0, await head(db), api.child.pid!);
+      write(
+        `projections caught up in ${projectedPhase.seconds.toFixed(1)} s: server CPU ${projectedPhase.cpuAll.toFixed(1)} s` +
+          ` (API ${projectedPhase.cpuApi.toFixed(1)}, PostgreSQL ${projectedPhase.cpuPg.toFixed(1)});` +
+          ` ${((1000 * projectedPhase.cpuAll) / seeded.contractIds.length).toFixed(1)} CPU-ms per contract in all`,
+      );
       // Exactly once: the provider SENT at most one payout per withdrawal (as the bank test
       // checks). A payout whose creation answer was lost (a provider timeout) stays created and
       // never started — it moves no money — and the retry creates another: counted apart.
@@ -557,6 +567,7 @@ async function main(): Promise<void> {
         post: { status: response.status, ms: postMs },
         completed: completedPhase,
         settled: settledPhase,
+        projected: projectedPhase,
         stubPayouts: stub.payouts.size,
         duplicatePayouts,
         progressMs,
@@ -636,6 +647,11 @@ async function writeSection(r: Result, embedded: boolean): Promise<void> {
       'every payout settled by the provider',
       r.settled,
       `${r.settled.succeeded} paid, ${r.settled.failed} refused of ${r.settled.payouts}${r.settled.timedOut ? ' (timed out)' : ''}; ${r.duplicatePayouts} sent twice`,
+    ),
+    row(
+      'every projection caught up (the whole cost of the run)',
+      r.projected,
+      `${((1000 * r.projected.cpuAll) / r.contracts).toFixed(1)} server CPU-ms per contract`,
     ),
     '',
     `Target: ≤ ${TARGET_S} s to COMPLETED: ${r.completed.seconds <= TARGET_S ? 'met' : 'missed'} (${r.completed.seconds.toFixed(1)} s).` +
