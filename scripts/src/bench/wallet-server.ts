@@ -1,14 +1,13 @@
 import cluster from 'node:cluster';
 import { Redis } from 'ioredis';
-import { buildApp, product, startProjectionDispatch, type Database } from '@filiere/api';
-import { EVENTS_CHANNEL } from '@filiere/event-store';
+import { buildApp, startProjectionDispatch, type Database } from '@filiere/api';
 import { createDb, createLogger, parseConfig } from '@filiere/platform';
-import { listenChannel, pgPushSource, ProjectionQueue, relevantWaker } from '@filiere/projections';
+import { pgPushSource } from '@filiere/projections';
 
 /**
  * The API under test in bench:wallet, in its own process(es) so that the load
  * generator does not take its CPU: what `startServer` runs (the app, the projection
- * dispatch: in-process without REDIS_URL, BullMQ jobs with it), plus the ceiling
+ * dispatch: the background thread without REDIS_URL, BullMQ jobs with it), plus the ceiling
  * route `GET /api/bench/ping` (JWT verify, 200). With BENCH_API_PROCESSES > 1 a
  * Node cluster primary forks that many API processes sharing PORT. Reports
  * `{ ready: true }` to its parent over IPC once listening; SIGTERM stops it.
@@ -46,30 +45,16 @@ async function serve(): Promise<void> {
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 })
     : undefined;
   let stopDispatch: () => Promise<void>;
+  let backgroundThread = false;
   if (process.env.BENCH_DISPATCH === 'none') {
     // Diagnostic (BENCH_DISPATCH=none): no projector runs, to measure what HTTP and the command
     // pipeline alone cost per transfer. Never the bench's figures (the lag runs need projectors).
     stopDispatch = async () => undefined;
-  } else if (config.REDIS_URL) {
-    const queue = new ProjectionQueue(
-      config.REDIS_URL,
-      product.projectors.map((p) => p.name),
-      logger,
-    );
-    // As the API's dispatch does (services/api/src/realtime/projections.ts).
-    const wake = relevantWaker({ db, queue, projectors: product.projectors, logger });
-    const listener = listenChannel(databaseUrl, EVENTS_CHANNEL, wake, {
-      onReconnect: () => queue.wake(),
-    });
-    queue.wake();
-    stopDispatch = async () => {
-      await listener.close();
-      await queue.close();
-    };
   } else {
-    // As the API's dispatch does without Redis: the projectors in their own worker thread.
+    // The API's own dispatch: BullMQ jobs with REDIS_URL, else the background thread.
     const running = startProjectionDispatch({ config, db, logger, databaseUrl });
     stopDispatch = running.close;
+    backgroundThread = running.thread;
   }
   const pushes = redis ? undefined : pgPushSource(databaseUrl);
   const app = await buildApp({
@@ -78,6 +63,7 @@ async function serve(): Promise<void> {
     logger,
     ...(redis ? { redis } : {}),
     realtime: pushes ? { pushes } : {},
+    backgroundThread,
   });
   app.get('/api/bench/ping', { preHandler: app.authenticate }, async () => ({ ok: true }));
   await app.listen({ host: '127.0.0.1', port: config.PORT });

@@ -91,7 +91,14 @@ export async function startE2eServer(
     });
     pushes = pgPushSource(db.url);
     projections = startProjectionDispatch({ config, db: db.db, logger, databaseUrl: db.url });
-    app = await buildApp({ config, db: db.db, logger, webDir: web.dir, realtime: { pushes } });
+    app = await buildApp({
+      config,
+      db: db.db,
+      logger,
+      webDir: web.dir,
+      realtime: { pushes },
+      backgroundThread: projections.thread,
+    });
     await app.listen({ port, host: '127.0.0.1' });
     return {
       baseUrl,

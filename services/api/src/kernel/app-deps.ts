@@ -26,6 +26,11 @@ export interface AppDeps {
   readiness?: Record<string, ReadinessCheck>;
   /** Websocket hub: push source and heartbeat (realtime/). */
   realtime?: RealtimeOptions;
+  /**
+   * The API's background thread runs (no REDIS_URL: startProjectionDispatch started it): the
+   * projectors and the jobs `withoutRedis` run there, so no context starts them on this thread.
+   */
+  backgroundThread?: boolean;
 }
 
 export interface RealtimeOptions {

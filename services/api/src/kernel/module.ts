@@ -50,15 +50,30 @@ export interface JobContext {
   redisUrl: string;
   /** The product's catalogue (a job that appends events builds its event store with it). */
   catalogue: EventCatalogue;
-  /** Publishes pushes to the websocket hub (Redis). */
+  /** Publishes pushes to the websocket hub (Redis in the worker, NOTIFY in the API's thread). */
   publish: PushPublisher;
 }
 
-/** Background work a context runs in the worker process (`npm run worker`, BullMQ wake-ups). */
-export interface JobModule {
-  name: string;
-  start(ctx: JobContext): Promise<{ close(): Promise<void> }>;
-}
+/** What a job `withoutRedis` gets: the worker's context, or the API's background thread's. */
+export type BackgroundJobContext = Omit<JobContext, 'redisUrl'>;
+
+/**
+ * Background work a context runs in the worker process (`npm run worker`, BullMQ wake-ups).
+ * One `withoutRedis` (its loop wakes itself: no BullMQ, no command pipeline of the API's) runs,
+ * without REDIS_URL, in the API's background thread rather than on the API's own thread, and
+ * the context's `http` registration does not start it there (`AppDeps.backgroundThread`).
+ */
+export type JobModule =
+  | {
+      name: string;
+      withoutRedis?: false;
+      start(ctx: JobContext): Promise<{ close(): Promise<void> }>;
+    }
+  | {
+      name: string;
+      withoutRedis: true;
+      start(ctx: BackgroundJobContext): Promise<{ close(): Promise<void> }>;
+    };
 
 export interface DemoContext {
   db: Kysely<ProductTables>;

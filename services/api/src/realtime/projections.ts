@@ -11,19 +11,21 @@ import {
   type ProjectionTables,
 } from '@filiere/projections';
 import { product } from '../modules.js';
-import { startProjectionThread } from './projection-thread-host.js';
+import { startBackgroundThread } from './background-thread-host.js';
 
 export interface ProjectionDispatch {
   /** Wakes the projectors after appends (e.g. from the event store's onAppended hook). */
   wake(): void;
   close(): Promise<void>;
+  /** The background thread runs them (and the jobs `withoutRedis`): `AppDeps.backgroundThread`. */
+  thread: boolean;
 }
 
 /**
  * How the API gets projectors moving after appends. With REDIS_URL: one
  * deduplicated BullMQ job per projector, run by `npm run worker` processes.
  * Without: the same projectors run in this process — in a worker thread of their own
- * (projection-thread.ts) when there is a database URL to open its pool with, else on this
+ * (background-thread.ts) when there is a database URL to open its pool with, else on this
  * thread (`thread: false` asks for that too). Either way, NOTIFY on filiere_events (sent by
  * every append's transaction) is the wake-up.
  */
@@ -56,16 +58,18 @@ export function startProjectionDispatch<DB extends ProjectionTables>(opts: {
         await listener?.close();
         await queue.close();
       },
+      thread: false,
     };
   }
   if (databaseUrl && opts.thread !== false) {
-    const thread = startProjectionThread({
+    const thread = startBackgroundThread({
+      config,
       databaseUrl,
       logger,
       nice: config.PROJECTIONS_NICE,
       batchSize: config.PROJECTION_BATCH_SIZE,
     });
-    return { wake: thread.wake, close: thread.close };
+    return { wake: thread.wake, close: thread.close, thread: true };
   }
   const running = startInProcessProjections({
     db,
@@ -76,5 +80,5 @@ export function startProjectionDispatch<DB extends ProjectionTables>(opts: {
     decode: catalogueDecoder(catalogue),
     batchSize: config.PROJECTION_BATCH_SIZE,
   });
-  return { wake: running.wake, close: running.close };
+  return { wake: running.wake, close: running.close, thread: false };
 }

@@ -41,7 +41,7 @@ export const registerAudit: HttpRegistration = async (app) => {
     logger,
   );
   app.decorate('ledgerAudit', { verifier });
-  if (!config.REDIS_URL) {
+  if (!config.REDIS_URL && !app.deps.backgroundThread) {
     const loop = integrityLoop(verifier, logger);
     if (config.NODE_ENV !== 'test') app.addHook('onReady', async () => loop.start());
     app.addHook('onClose', async () => loop.stop());

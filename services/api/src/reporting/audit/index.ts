@@ -6,11 +6,13 @@ import { integrityLoop } from './loop.js';
 import { AUDIT_INTEGRITY_PUSH, IntegrityVerifier, type VerifierTables } from './verifier.js';
 
 /**
- * The verification in the worker (with REDIS_URL; without it the API runs it): the same
- * verifier on platform's in-process loop. Several workers may run it: one holds the lock.
+ * The verification in the worker (with REDIS_URL), or in the API's background thread (without
+ * it): the same verifier on platform's in-process loop, which needs no Redis. Several may run
+ * it: one holds the lock.
  */
 const integrityJob: JobModule = {
   name: 'ledger-integrity',
+  withoutRedis: true,
   async start(ctx) {
     const verifier = new IntegrityVerifier(
       narrowDb<VerifierTables>()(ctx.db),

@@ -8,9 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import type { Database } from '../database.js';
 import { openWallet, walletStreamId, type WalletState } from '../wallet/index.js';
-import { startProjectionThread } from './projection-thread-host.js';
+import { startBackgroundThread } from './background-thread-host.js';
 
 const t = useTestDatabase<Database>();
+const SECRET = 'background-thread-test-secret-0123456789';
 const lines: Record<string, unknown>[] = [];
 const logger = createLineLogger('debug', (line) => lines.push(JSON.parse(line)));
 let app: FastifyInstance;
@@ -20,7 +21,7 @@ beforeAll(async () => {
     config: parseConfig({
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
-      JWT_SECRET: 'projection-thread-test-secret-0123456789',
+      JWT_SECRET: SECRET,
     }),
     db: t.db,
     logger: createLineLogger('silent', () => undefined),
@@ -36,7 +37,7 @@ async function openedWallet(): Promise<string> {
   const stream = walletStreamId(walletId);
   await app.commands.handle({
     streams: [stream],
-    metadata: { userId: 'projection-thread-test' },
+    metadata: { userId: 'background-thread-test' },
     decide: (states: Record<string, StreamState>) =>
       openWallet(states[stream]!.state as WalletState, {
         walletId,
@@ -53,10 +54,23 @@ const balanceRow = (walletId: string) =>
     .where('wallet_id', '=', walletId)
     .executeTakeFirst();
 
-describe('the projection thread (no Redis)', () => {
-  it('projects in its own thread: idle() waits for what was committed, its logs reach the API logger, its priority is lowered', async () => {
+const head = async () =>
+  Number(
+    (
+      await t.db
+        .selectFrom('events')
+        .select((eb) => eb.fn.max('position').as('p'))
+        .executeTakeFirst()
+    )?.p ?? 0,
+  );
+
+describe('the background thread (no Redis)', () => {
+  it('projects in its own thread and verifies the ledger there: idle() waits for what was committed, its logs reach the API logger, its priority is lowered', async () => {
     const before = await openedWallet();
-    const thread = startProjectionThread({ databaseUrl: t.url, logger, nice: 5 });
+    // Outside NODE_ENV=test, so that the jobs without Redis (the integrity verifier) start too.
+    const config = parseConfig({ NODE_ENV: 'development', JWT_SECRET: SECRET, LOG_LEVEL: 'debug' });
+    const target = await head();
+    const thread = startBackgroundThread({ config, databaseUrl: t.url, logger, nice: 5 });
     try {
       await thread.idle();
       expect(await balanceRow(before)).toEqual({ wallet_id: before, balance: 0 });
@@ -65,7 +79,21 @@ describe('the projection thread (no Redis)', () => {
       thread.wake();
       await thread.idle();
       expect(await balanceRow(after)).toEqual({ wallet_id: after, balance: 0 });
-      const ready = lines.find((l) => l.msg === 'projection thread ready');
+      // The integrity verifier runs in the thread: its first run (at start) verifies the chain
+      // up to the head it finds then, which holds at least the first wallet's events.
+      for (let i = 0; i < 100; i++) {
+        const row = await t.db
+          .selectFrom('audit_integrity')
+          .select(['last_position', 'status'])
+          .executeTakeFirstOrThrow();
+        if (Number(row.last_position) >= target) {
+          expect(row.status).toBe('OK');
+          break;
+        }
+        if (i === 99) throw new Error(`the chain was verified up to ${row.last_position} only`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const ready = lines.find((l) => l.msg === 'background thread ready');
       expect(ready).toBeDefined();
       // Linux lowers the thread's own priority (not the process's); elsewhere it stays null.
       if (os.platform() === 'linux') expect(ready!.priority).toBe(5);

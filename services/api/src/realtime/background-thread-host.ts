@@ -1,12 +1,12 @@
 import { Worker } from 'node:worker_threads';
-import type { Logger } from '@filiere/platform';
+import type { Config, Logger } from '@filiere/platform';
 import type {
-  FromProjectionThread,
-  ProjectionThreadData,
-  ToProjectionThread,
-} from './projection-thread.js';
+  FromBackgroundThread,
+  BackgroundThreadData,
+  ToBackgroundThread,
+} from './background-thread.js';
 
-export interface ProjectionThread {
+export interface BackgroundThread {
   /** Wakes the projectors (after an append in this process: no wait for the NOTIFY). */
   wake(): void;
   /** Resolves when every projector has read every event committed before the call. */
@@ -24,20 +24,22 @@ const LEVELS: Record<number, 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fa
 };
 
 /**
- * Starts the projection thread (projection-thread.ts) and answers its handle. A thread that
+ * Starts the background thread (background-thread.ts) and answers its handle. A thread that
  * dies (an uncaught error, the process's memory) is logged and started again after a second:
  * checkpoints are in PostgreSQL, so a new thread goes on where the last one committed.
  */
-export function startProjectionThread(options: {
+export function startBackgroundThread(options: {
+  config: Config;
   databaseUrl: string;
   logger: Logger;
   /** Nice value of the thread (Linux): its work yields to requests and commands. 0: none. */
   nice?: number;
   /** Events read per batch. */
   batchSize?: number;
-}): ProjectionThread {
+}): BackgroundThread {
   const { logger } = options;
-  const data: ProjectionThreadData = {
+  const data: BackgroundThreadData = {
+    config: options.config,
     databaseUrl: options.databaseUrl,
     logLevel: logger.level,
     nice: options.nice ?? 0,
@@ -45,7 +47,7 @@ export function startProjectionThread(options: {
   };
   const typescript = import.meta.url.endsWith('.ts');
   const entry = new URL(
-    typescript ? './projection-thread.ts' : './projection-thread.js',
+    typescript ? './background-thread.ts' : './background-thread.js',
     import.meta.url,
   );
   // The thread loads TypeScript through tsx as this process does (npm start runs
@@ -65,13 +67,13 @@ export function startProjectionThread(options: {
       ? new Worker(bootstrap, { eval: true, workerData: data })
       : new Worker(entry, { workerData: data });
     worker = thread;
-    thread.on('message', (message: FromProjectionThread) => {
+    thread.on('message', (message: FromBackgroundThread) => {
       switch (message.type) {
         case 'log':
           relay(logger, message.line);
           break;
         case 'ready':
-          logger.debug({ priority: message.priority }, 'projection thread ready');
+          logger.debug({ priority: message.priority }, 'background thread ready');
           break;
         case 'idle':
           waiting.get(message.id)?.();
@@ -82,12 +84,12 @@ export function startProjectionThread(options: {
           break;
       }
     });
-    thread.on('error', (err) => logger.error({ err }, 'projection thread failed'));
+    thread.on('error', (err) => logger.error({ err }, 'background thread failed'));
     thread.on('exit', (code) => {
       if (worker === thread) worker = undefined;
       closed?.();
       if (closing) return;
-      logger.error({ code }, 'projection thread stopped; starting it again');
+      logger.error({ code }, 'background thread stopped; starting it again');
       setTimeout(() => {
         if (!closing) start();
       }, 1000).unref();
@@ -96,7 +98,7 @@ export function startProjectionThread(options: {
     });
   };
   start();
-  const send = (message: ToProjectionThread) => worker?.postMessage(message);
+  const send = (message: ToBackgroundThread) => worker?.postMessage(message);
 
   return {
     wake: () => send({ type: 'wake' }),
@@ -114,7 +116,7 @@ export function startProjectionThread(options: {
         closed = resolve;
         const timer = setTimeout(() => void thread.terminate().then(() => resolve()), 10_000);
         timer.unref();
-        thread.postMessage({ type: 'close' } satisfies ToProjectionThread);
+        thread.postMessage({ type: 'close' } satisfies ToBackgroundThread);
       });
       await thread.terminate();
       for (const resolve of waiting.values()) resolve();

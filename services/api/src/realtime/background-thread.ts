@@ -1,5 +1,5 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { createDb, createLineLogger } from '@filiere/platform';
+import { createDb, createLineLogger, type Config } from '@filiere/platform';
 import {
   catalogueDecoder,
   pgPushPublisher,
@@ -11,17 +11,19 @@ import { product } from '../modules.js';
 import { lowerThreadPriority } from './thread-priority.js';
 
 /** What the API's thread host sends this thread. */
-export type ToProjectionThread =
+export type ToBackgroundThread =
   { type: 'wake' } | { type: 'idle'; id: number } | { type: 'close' };
 
 /** What this thread answers. */
-export type FromProjectionThread =
+export type FromBackgroundThread =
   | { type: 'ready'; priority: number | null }
   | { type: 'idle'; id: number }
   | { type: 'closed' }
   | { type: 'log'; line: string };
 
-export interface ProjectionThreadData {
+export interface BackgroundThreadData {
+  /** The API's configuration (the jobs `withoutRedis` read it). */
+  config: Config;
   databaseUrl: string;
   logLevel: string;
   /** Nice value of this thread (Linux; 0 keeps the process's). */
@@ -31,18 +33,18 @@ export interface ProjectionThreadData {
 }
 
 /**
- * The projectors of the product, run in a worker thread of the API process (no Redis): the
- * same `startInProcessProjections` as before, on its own event loop, pool and LISTEN
- * connection, so that the API's thread spends its time on requests, commands and the
- * contract runs rather than on the read models (in a run of 10,000 contracts the projectors
- * took as much of the API's one thread as the run itself). Its log lines go to the API's
- * logger; its pushes go through NOTIFY filiere_push as before. Started by
- * `startProjectionThread` (projection-thread-host.ts).
+ * The API's background thread (no Redis): the product's projectors (`startInProcessProjections`,
+ * on this thread's own event loop, pool and LISTEN connection) and the modules' jobs that need
+ * no Redis (`withoutRedis`: the ledger's integrity verification), so that the API's thread spends
+ * its time on requests, commands and the contract runs rather than on the read models (in a run
+ * of 10,000 contracts the projectors took as much of the API's one thread as the run itself).
+ * Its log lines go to the API's logger; its pushes go through NOTIFY filiere_push as before.
+ * Started by `startBackgroundThread` (background-thread-host.ts).
  */
 async function main(): Promise<void> {
   const port = parentPort!;
-  const data = workerData as ProjectionThreadData;
-  const post = (message: FromProjectionThread) => port.postMessage(message);
+  const data = workerData as BackgroundThreadData;
+  const post = (message: FromBackgroundThread) => port.postMessage(message);
   const logger = createLineLogger(data.logLevel, (line) => post({ type: 'log', line }), {
     thread: 'projections',
   });
@@ -51,16 +53,28 @@ async function main(): Promise<void> {
     max: 10,
     applicationName: 'filiere-projections',
   });
+  const publish = pgPushPublisher(db);
   const running: InProcessProjections = startInProcessProjections({
     db,
     projectors: product.projectors,
     logger,
     databaseUrl: data.databaseUrl,
-    publish: pgPushPublisher(db),
+    publish,
     decode: catalogueDecoder(product.catalogue),
     batchSize: data.batchSize,
   });
-  port.on('message', (message: ToProjectionThread) => {
+  // The jobs that need no Redis (the ledger's integrity verification), here rather than on the
+  // API's thread; NODE_ENV=test starts no background loop anywhere, as the API does not.
+  const jobs: { close(): Promise<void> }[] = [];
+  if (data.config.NODE_ENV !== 'test') {
+    for (const job of product.jobs) {
+      if (!job.withoutRedis) continue;
+      jobs.push(
+        await job.start({ config: data.config, db, logger, catalogue: product.catalogue, publish }),
+      );
+    }
+  }
+  port.on('message', (message: ToBackgroundThread) => {
     switch (message.type) {
       case 'wake':
         running.wake();
@@ -71,6 +85,7 @@ async function main(): Promise<void> {
       case 'close':
         void (async () => {
           await running.close();
+          for (const job of jobs) await job.close();
           await db.destroy();
           post({ type: 'closed' });
           port.close();
