@@ -1,6 +1,11 @@
 import cluster from 'node:cluster';
 import { Redis } from 'ioredis';
-import { buildApp, startProjectionDispatch, type Database } from '@filiere/api';
+import {
+  buildApp,
+  startProjectionDispatch,
+  type BackgroundThreadHandle,
+  type Database,
+} from '@filiere/api';
 import { createDb, createLogger, parseConfig } from '@filiere/platform';
 import { pgPushSource } from '@filiere/projections';
 
@@ -45,7 +50,7 @@ async function serve(): Promise<void> {
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 })
     : undefined;
   let stopDispatch: () => Promise<void>;
-  let backgroundThread = false;
+  let backgroundThread: BackgroundThreadHandle | undefined;
   if (process.env.BENCH_DISPATCH === 'none') {
     // Diagnostic (BENCH_DISPATCH=none): no projector runs, to measure what HTTP and the command
     // pipeline alone cost per transfer. Never the bench's figures (the lag runs need projectors).
@@ -63,7 +68,7 @@ async function serve(): Promise<void> {
     logger,
     ...(redis ? { redis } : {}),
     realtime: pushes ? { pushes } : {},
-    backgroundThread,
+    ...(backgroundThread ? { backgroundThread } : {}),
   });
   app.get('/api/bench/ping', { preHandler: app.authenticate }, async () => ({ ok: true }));
   await app.listen({ host: '127.0.0.1', port: config.PORT });

@@ -24,7 +24,7 @@ import { mapContentSecurity } from './sites/index.js';
 // French default messages for every zod schema (the UI's language).
 z.config(z.locales.fr());
 
-export type { AppDeps } from './kernel/app-deps.js';
+export type { AppDeps, BackgroundThreadHandle } from './kernel/app-deps.js';
 
 /** Builds the HTTP application without listening; tests use `app.inject`. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {

@@ -50,7 +50,7 @@ export async function startServer<DB extends Database>(
     ...(redis ? { redis } : {}),
     readiness: { projections: projectionsReadiness(db) },
     realtime: pushes ? { pushes } : {},
-    backgroundThread: projections.thread,
+    ...(projections.thread ? { backgroundThread: projections.thread } : {}),
   });
   await app.listen({ host: config.HOST, port: config.PORT });
   return {

@@ -97,7 +97,7 @@ export async function startE2eServer(
       logger,
       webDir: web.dir,
       realtime: { pushes },
-      backgroundThread: projections.thread,
+      ...(projections.thread ? { backgroundThread: projections.thread } : {}),
     });
     await app.listen({ port, host: '127.0.0.1' });
     return {

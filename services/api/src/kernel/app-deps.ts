@@ -27,10 +27,16 @@ export interface AppDeps {
   /** Websocket hub: push source and heartbeat (realtime/). */
   realtime?: RealtimeOptions;
   /**
-   * The API's background thread runs (no REDIS_URL: startProjectionDispatch started it): the
-   * projectors and the jobs `withoutRedis` run there, so no context starts them on this thread.
+   * The API's background thread (no REDIS_URL: startProjectionDispatch started it): the
+   * projectors and the jobs `withoutRedis` run there, so no context starts them on this thread;
+   * `wakeJob(name)` wakes one of those jobs (work was just scheduled for it).
    */
-  backgroundThread?: boolean;
+  backgroundThread?: BackgroundThreadHandle;
+}
+
+/** What the API's thread may ask of its background thread. */
+export interface BackgroundThreadHandle {
+  wakeJob(name: string): void;
 }
 
 export interface RealtimeOptions {

@@ -54,25 +54,35 @@ export interface JobContext {
   publish: PushPublisher;
 }
 
-/** What a job `withoutRedis` gets: the worker's context, or the API's background thread's. */
-export type BackgroundJobContext = Omit<JobContext, 'redisUrl'>;
+/**
+ * What a job `withoutRedis` gets: the worker's context (with its Redis, for BullMQ wake-ups), or
+ * the API's background thread's (without: it is woken by `wake`, from the API's thread).
+ */
+export type BackgroundJobContext = Omit<JobContext, 'redisUrl'> & { redisUrl?: string };
+
+/** A started job: stopped by `close`; a job `withoutRedis` may be woken (work just scheduled). */
+export interface StartedJob {
+  close(): Promise<void>;
+  wake?(): void;
+}
 
 /**
  * Background work a context runs in the worker process (`npm run worker`, BullMQ wake-ups).
- * One `withoutRedis` (its loop wakes itself: no BullMQ, no command pipeline of the API's) runs,
- * without REDIS_URL, in the API's background thread rather than on the API's own thread, and
- * the context's `http` registration does not start it there (`AppDeps.backgroundThread`).
+ * One `withoutRedis` (BullMQ only wakes it when there is a Redis; its own command pipeline, if
+ * it appends) runs, without REDIS_URL, in the API's background thread rather than on the API's
+ * own thread, and the context's `http` registration does not start it there but wakes it
+ * through `AppDeps.backgroundThread`.
  */
 export type JobModule =
   | {
       name: string;
       withoutRedis?: false;
-      start(ctx: JobContext): Promise<{ close(): Promise<void> }>;
+      start(ctx: JobContext): Promise<StartedJob>;
     }
   | {
       name: string;
       withoutRedis: true;
-      start(ctx: BackgroundJobContext): Promise<{ close(): Promise<void> }>;
+      start(ctx: BackgroundJobContext): Promise<StartedJob>;
     };
 
 export interface DemoContext {

@@ -9,6 +9,8 @@ import type {
 export interface BackgroundThread {
   /** Wakes the projectors (after an append in this process: no wait for the NOTIFY). */
   wake(): void;
+  /** Wakes one of the thread's jobs (work was just scheduled for it). */
+  wakeJob(name: string): void;
   /** Resolves when every projector has read every event committed before the call. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -102,6 +104,7 @@ export function startBackgroundThread(options: {
 
   return {
     wake: () => send({ type: 'wake' }),
+    wakeJob: (name) => send({ type: 'wake-job', name }),
     idle: () =>
       new Promise<void>((resolve) => {
         const id = nextId++;

@@ -9,6 +9,13 @@ import { buildApp } from '../app.js';
 import type { Database } from '../database.js';
 import { openWallet, walletStreamId, type WalletState } from '../wallet/index.js';
 import { startBackgroundThread } from './background-thread-host.js';
+import { buildTestApp } from '../test-app.js';
+import {
+  fund,
+  walletUser,
+  withdrawalState,
+  withKey,
+} from '../wallet/http/commands/test-support.js';
 
 const t = useTestDatabase<Database>();
 const SECRET = 'background-thread-test-secret-0123456789';
@@ -105,5 +112,37 @@ describe('the background thread (no Redis)', () => {
     const late = await openedWallet();
     await new Promise((r) => setTimeout(r, 500));
     expect(await balanceRow(late)).toBeUndefined();
+  });
+
+  it('pays a withdrawal from the thread: the API schedules the payout job and wakes the thread, whose own pipeline completes it', async () => {
+    const config = parseConfig({ NODE_ENV: 'development', JWT_SECRET: SECRET, LOG_LEVEL: 'warn' });
+    const thread = startBackgroundThread({ config, databaseUrl: t.url, logger });
+    const api = await buildTestApp(t.db, { backgroundThread: { wakeJob: thread.wakeJob } });
+    try {
+      // The API's thread runs no wallet job loop: the background thread does.
+      expect(api.wallet.loop).toBeUndefined();
+      const superAdmin = await walletUser(api, t.db, 'ROLE_SUPER_ADMIN');
+      const aggregator = await walletUser(api, t.db, 'ROLE_INDUSTRIAL');
+      await fund(api, aggregator, superAdmin, 50_000);
+      const res = await api.inject({
+        method: 'POST',
+        url: `/api/wallet/make-debit/${aggregator.id}`,
+        headers: withKey(aggregator),
+        payload: { paiementMethod: 'MOBILE_MONEY', amount: 1_500 },
+      });
+      expect(res.statusCode).toBe(201);
+      const { withdrawalId } = res.json() as { withdrawalId: string };
+      for (let i = 0; ; i++) {
+        const { status } = await withdrawalState(api, withdrawalId);
+        if (status === 'SUCCESS') break;
+        if (i === 200) throw new Error(`the withdrawal is still ${status}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const jobs = await t.db.selectFrom('wallet_jobs').select('id').execute();
+      expect(jobs).toEqual([]);
+    } finally {
+      await api.close();
+      await thread.close();
+    }
   });
 });

@@ -7,12 +7,15 @@ import {
   type InProcessProjections,
 } from '@filiere/projections';
 import type { Database } from '../database.js';
-import { product } from '../modules.js';
+import { product, type StartedJob } from '../modules.js';
 import { lowerThreadPriority } from './thread-priority.js';
 
 /** What the API's thread host sends this thread. */
 export type ToBackgroundThread =
-  { type: 'wake' } | { type: 'idle'; id: number } | { type: 'close' };
+  | { type: 'wake' }
+  | { type: 'wake-job'; name: string }
+  | { type: 'idle'; id: number }
+  | { type: 'close' };
 
 /** What this thread answers. */
 export type FromBackgroundThread =
@@ -65,11 +68,12 @@ async function main(): Promise<void> {
   });
   // The jobs that need no Redis (the ledger's integrity verification), here rather than on the
   // API's thread; NODE_ENV=test starts no background loop anywhere, as the API does not.
-  const jobs: { close(): Promise<void> }[] = [];
+  const jobs = new Map<string, StartedJob>();
   if (data.config.NODE_ENV !== 'test') {
     for (const job of product.jobs) {
       if (!job.withoutRedis) continue;
-      jobs.push(
+      jobs.set(
+        job.name,
         await job.start({ config: data.config, db, logger, catalogue: product.catalogue, publish }),
       );
     }
@@ -79,13 +83,16 @@ async function main(): Promise<void> {
       case 'wake':
         running.wake();
         break;
+      case 'wake-job':
+        jobs.get(message.name)?.wake?.();
+        break;
       case 'idle':
         void running.idle().then(() => post({ type: 'idle', id: message.id }));
         break;
       case 'close':
         void (async () => {
           await running.close();
-          for (const job of jobs) await job.close();
+          for (const job of jobs.values()) await job.close();
           await db.destroy();
           post({ type: 'closed' });
           port.close();

@@ -10,6 +10,7 @@ import {
   startInProcessProjections,
   type ProjectionTables,
 } from '@filiere/projections';
+import type { BackgroundThreadHandle } from '../kernel/app-deps.js';
 import { product } from '../modules.js';
 import { startBackgroundThread } from './background-thread-host.js';
 
@@ -17,8 +18,8 @@ export interface ProjectionDispatch {
   /** Wakes the projectors after appends (e.g. from the event store's onAppended hook). */
   wake(): void;
   close(): Promise<void>;
-  /** The background thread runs them (and the jobs `withoutRedis`): `AppDeps.backgroundThread`. */
-  thread: boolean;
+  /** The background thread, when it runs them (and the jobs `withoutRedis`): `AppDeps.backgroundThread`. */
+  thread?: BackgroundThreadHandle;
 }
 
 /**
@@ -58,7 +59,6 @@ export function startProjectionDispatch<DB extends ProjectionTables>(opts: {
         await listener?.close();
         await queue.close();
       },
-      thread: false,
     };
   }
   if (databaseUrl && opts.thread !== false) {
@@ -69,7 +69,7 @@ export function startProjectionDispatch<DB extends ProjectionTables>(opts: {
       nice: config.PROJECTIONS_NICE,
       batchSize: config.PROJECTION_BATCH_SIZE,
     });
-    return { wake: thread.wake, close: thread.close, thread: true };
+    return { wake: thread.wake, close: thread.close, thread: { wakeJob: thread.wakeJob } };
   }
   const running = startInProcessProjections({
     db,
@@ -80,5 +80,5 @@ export function startProjectionDispatch<DB extends ProjectionTables>(opts: {
     decode: catalogueDecoder(catalogue),
     batchSize: config.PROJECTION_BATCH_SIZE,
   });
-  return { wake: running.wake, close: running.close, thread: false };
+  return { wake: running.wake, close: running.close };
 }

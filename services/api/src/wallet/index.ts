@@ -7,10 +7,16 @@ import { balanceHistoryProjector, walletHistoryMigrations } from './history/inde
 import { walletWriteMigrations } from './migrations/index.js';
 import { walletProjectors, walletReadMigrations } from './read-model/index.js';
 import { WALLET_PUSHES } from './pushes.js';
+import { WALLET_JOBS } from './jobs/job-store.js';
 
-/** Payouts and supply checks (`wallet_jobs`), run by the worker when BullMQ wakes it. */
+/**
+ * Payouts and supply checks (`wallet_jobs`), with their own command pipeline: run by the worker
+ * when BullMQ wakes it, or without REDIS_URL in the API's background thread, woken by the API's
+ * thread when it schedules one (`AppDeps.backgroundThread`).
+ */
 const walletJobs: JobModule = {
-  name: 'wallet-jobs',
+  name: WALLET_JOBS,
+  withoutRedis: true,
   start: (ctx) => startWalletJobWorker(ctx),
 };
 

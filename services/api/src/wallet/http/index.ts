@@ -3,6 +3,7 @@ import type { WalletDeps } from '../commands/context.js';
 import { WalletJobQueue } from '../jobs/bullmq.js';
 import { InProcessJobLoop } from '../jobs/in-process.js';
 import type { WalletJobRunner } from '../jobs/job-runner.js';
+import { WALLET_JOBS } from '../jobs/job-store.js';
 import { createWalletWriteSide } from '../write-side.js';
 import { registerSupplyCommandRoutes } from './commands/supply.routes.js';
 import { registerWalletCommandRoutes } from './commands/wallet.routes.js';
@@ -30,10 +31,16 @@ export async function registerWallet(app: FastifyInstance): Promise<void> {
   const { config, db, logger } = app.deps;
   const side = createWalletWriteSide({ db, config, logger, pipeline: app.commands });
   let loop: InProcessJobLoop | undefined;
+  const thread = app.deps.backgroundThread;
   if (config.REDIS_URL) {
     const queue = new WalletJobQueue(config.REDIS_URL, logger);
     side.runner.onScheduled = (runAt) => queue.wake(runAt);
     app.addHook('onClose', () => queue.close());
+  } else if (thread) {
+    // The background thread runs the jobs (payouts, supply checks) with its own pipeline.
+    side.runner.onScheduled = (runAt) => {
+      if (runAt.getTime() <= Date.now()) thread.wakeJob(WALLET_JOBS);
+    };
   } else {
     loop = new InProcessJobLoop(side.runner, logger);
     if (config.NODE_ENV !== 'test') app.addHook('onReady', async () => loop!.start());

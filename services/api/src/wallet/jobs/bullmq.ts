@@ -50,18 +50,21 @@ export class WalletJobQueue {
 
 export interface WalletJobWorker {
   close(): Promise<void>;
+  /** Runs due jobs now (a payout was just scheduled by another thread). */
+  wake(): void;
 }
 
 /**
- * The worker side (`npm run worker`): the wallet's job loop (`InProcessJobLoop`, as in the API
- * without REDIS_URL) woken by BullMQ, polling every `sweepMs` (delayed retries, lost wake-ups)
- * and recovering payouts from the ledger's state at start and every `recoverEveryMs`. Any
- * number of workers may run: jobs are leased in SQL.
+ * The wallet's job loop (`InProcessJobLoop`) over a command pipeline of its own: in the worker
+ * (`npm run worker`) woken by BullMQ, in the API's background thread (no `redisUrl`) woken by
+ * `wake` from the API's thread; polling every `sweepMs` (delayed retries, lost wake-ups) and
+ * recovering payouts from the ledger's state at start and every `recoverEveryMs`. Any number
+ * may run: jobs are leased in SQL.
  */
 export async function startWalletJobWorker<DB extends WalletDb>(options: {
   config: Config;
   db: Kysely<DB>;
-  redisUrl: string;
+  redisUrl?: string;
   logger: Logger;
   /** The product's catalogue (the job pipeline's event store encodes and decodes with it). */
   catalogue: EventCatalogue;
@@ -87,16 +90,19 @@ export async function startWalletJobWorker<DB extends WalletDb>(options: {
     pollMs: options.sweepMs ?? 2000,
     recoverEveryMs: options.recoverEveryMs ?? 60_000,
   });
-  const worker = startLoopWorker({
-    queue: WALLET_JOB_QUEUE,
-    redisUrl: options.redisUrl,
-    loop,
-    logger: options.logger,
-  });
+  const worker = options.redisUrl
+    ? startLoopWorker({
+        queue: WALLET_JOB_QUEUE,
+        redisUrl: options.redisUrl,
+        loop,
+        logger: options.logger,
+      })
+    : (loop.start(), { loop, close: () => loop.stop() });
   return {
     async close() {
       await worker.close();
       await pipeline.close();
     },
+    wake: () => loop.wake(),
   };
 }

@@ -11,6 +11,9 @@ import {
 
 export type JobKind = 'PAYOUT' | 'VERIFY_SUPPLY';
 
+/** The name of the wallet's job module (payouts and supply checks). */
+export const WALLET_JOBS = 'wallet-jobs';
+
 /** `wallet_jobs` (migrations 0400 and 0402), as platform's leased job store sees it. */
 export interface WalletJobColumns extends LeaseColumns {
   kind: JobKind;
