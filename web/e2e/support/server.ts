@@ -90,7 +90,16 @@ export async function startE2eServer(
       TRUST_PROXY: 'loopback',
     });
     pushes = pgPushSource(db.url);
-    projections = startProjectionDispatch({ config, db: db.db, logger, databaseUrl: db.url });
+    // The projectors on this thread, not the API's background thread: the same dispatcher
+    // (startInProcessProjections) without a second copy of the API's modules to load per file
+    // (1.5-4 CPU-s each); the thread itself is background-thread.test.ts's subject.
+    projections = startProjectionDispatch({
+      config,
+      db: db.db,
+      logger,
+      databaseUrl: db.url,
+      thread: false,
+    });
     app = await buildApp({
       config,
       db: db.db,
