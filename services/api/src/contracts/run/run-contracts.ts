@@ -81,11 +81,16 @@ export class ContractRuns {
       const existing = await this.answerOf(runId);
       if (existing) return existing;
     }
-    const rows = await this.db
-      .selectFrom('delivery_contracts')
-      .select(['id', 'reference', 'status', 'aggregator_user_id'])
-      .where('id', 'in', contractIds)
-      .execute();
+    // One array parameter each (= any, unnest): a run of 10,000 contracts was a select of
+    // 10,000 bind parameters and two inserts of 15,000 per 5,000 rows, which Kysely compiled
+    // and PostgreSQL parsed and planned anew (about a second of the request).
+    const { rows } = await sql<{
+      id: string;
+      reference: string;
+      status: string;
+      aggregator_user_id: string;
+    }>`select id, reference, status, aggregator_user_id from delivery_contracts
+       where id = any(${contractIds}::text[])`.execute(this.db);
     const found = new Map(rows.map((r) => [r.id, r]));
     const missing = contractIds.filter((id) => !found.has(id));
     if (missing.length) throw new NotFoundError('Contrat introuvable', { ids: missing });
@@ -111,17 +116,12 @@ export class ContractRuns {
         .returning('id')
         .execute();
       if (!inserted.length) return; // the same key, concurrently: that run stands
-      for (let from = 0; from < contractIds.length; from += 5_000) {
-        const slice = contractIds.slice(from, from + 5_000);
-        await trx
-          .insertInto('contract_run_items')
-          .values(slice.map((id, i) => ({ run_id: runId, contract_id: id, position: from + i })))
-          .execute();
-        await trx
-          .insertInto('contract_jobs')
-          .values(slice.map((id) => ({ id: `${runId}:${id}`, run_id: runId, contract_id: id })))
-          .execute();
-      }
+      await sql`insert into contract_run_items (run_id, contract_id, position)
+        select ${runId}::uuid, c.id, c.n - 1
+        from unnest(${contractIds}::text[]) with ordinality as c(id, n)`.execute(trx);
+      await sql`insert into contract_jobs (id, run_id, contract_id)
+        select ${runId} || ':' || c.id, ${runId}::uuid, c.id
+        from unnest(${contractIds}::text[]) as c(id)`.execute(trx);
     });
     return (await this.answerOf(runId))!;
   }
