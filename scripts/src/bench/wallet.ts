@@ -115,7 +115,13 @@ async function startApi(
   const devNull = openSync('/dev/null', 'w');
   const child = fork(serverScript, [], {
     // BENCH_API_NODE_ARGS: extra node flags for the API, e.g. --cpu-prof.
-    execArgv: ['--import', 'tsx', ...(env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
+    // As npm start runs the API (package.json: a 64 MB semi-space).
+    execArgv: [
+      '--max-semi-space-size=64',
+      '--import',
+      'tsx',
+      ...(env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+    ],
     env: {
       ...env,
       NODE_ENV: 'production',

@@ -65,9 +65,12 @@ export function startBackgroundThread(options: {
   let closed: (() => void) | undefined;
 
   const start = () => {
+    // A young generation of 3 × 64 MB, as the API's own (`--max-semi-space-size=64`): batches
+    // keep their objects across awaits, and a small one promoted most of them to the old one.
+    const resourceLimits = { maxYoungGenerationSizeMb: 192 };
     const thread = bootstrap
-      ? new Worker(bootstrap, { eval: true, workerData: data })
-      : new Worker(entry, { workerData: data });
+      ? new Worker(bootstrap, { eval: true, workerData: data, resourceLimits })
+      : new Worker(entry, { workerData: data, resourceLimits });
     worker = thread;
     thread.on('message', (message: FromBackgroundThread) => {
       switch (message.type) {
