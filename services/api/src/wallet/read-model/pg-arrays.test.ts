@@ -42,18 +42,20 @@ describe('array literals for unnest (real PostgreSQL)', () => {
 
   it('integers past 2^53, booleans and instants keep their values', async () => {
     const big = 2n ** 60n + 7n;
+    const at = new Date('2026-11-29T01:02:03.456Z');
+    const later = new Date('2026-11-29T01:02:03.457Z');
     const { rows } = await sql<{ n: string | null; b: boolean | null; at: Date | null }>`
       select n::text, b, at from unnest(
         ${intArray([1, -2, big, '9007199254740993', null])}::bigint[],
         ${boolArray([true, false, null, true, false])}::boolean[],
-        ${instantArray([new Date('2026-11-29T01:02:03.456Z'), null, null, null, null])}::timestamptz[]
+        ${instantArray([at, new Date(at.getTime()), null, later, at])}::timestamptz[]
       ) with ordinality as u(n, b, at, i) order by i`.execute(t.db);
     expect(rows).toEqual([
-      { n: '1', b: true, at: new Date('2026-11-29T01:02:03.456Z') },
-      { n: '-2', b: false, at: null },
+      { n: '1', b: true, at },
+      { n: '-2', b: false, at },
       { n: big.toString(), b: null, at: null },
-      { n: '9007199254740993', b: true, at: null },
-      { n: null, b: false, at: null },
+      { n: '9007199254740993', b: true, at: later },
+      { n: null, b: false, at },
     ]);
   });
 });

@@ -48,13 +48,27 @@ export function boolArray(values: readonly (boolean | null | undefined)[]): stri
   return `${out}}`;
 }
 
-/** `timestamptz[]` literal of instants, to the millisecond as a JS Date holds them. */
+/**
+ * `timestamptz[]` literal of instants, to the millisecond as a JS Date holds them. Rows of one
+ * event or one group commit share their instant: the previous element's text is reused.
+ */
 export function instantArray(values: readonly (Date | null | undefined)[]): string {
   let out = '{';
+  let lastTime = NaN;
+  let lastText = '';
   for (let i = 0; i < values.length; i++) {
     if (i) out += ',';
     const v = values[i];
-    out += v === null || v === undefined ? 'NULL' : v.toISOString();
+    if (v === null || v === undefined) {
+      out += 'NULL';
+      continue;
+    }
+    const time = v.getTime();
+    if (time !== lastTime) {
+      lastTime = time;
+      lastText = v.toISOString();
+    }
+    out += lastText;
   }
   return `${out}}`;
 }
