@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { defineProjector } from '@filiere/projections';
 import { walletAccount, type WalletEvent } from '../domain/index.js';
 import { asWalletEvent, walletIdOfStream } from '../read-model/events.js';
+import { exact, negate, plus, type Exact } from '../read-model/exact.js';
 import { boolArray, intArray, textArray } from '../read-model/pg-arrays.js';
 import type { WalletHistoryTables } from './tables.js';
 
@@ -23,30 +24,6 @@ export const WALLET_BALANCE_EVENT_TYPES = [
   'HoldSettled',
   'HoldSettlementReceived',
 ] as const;
-
-/**
- * An exact integer: a number while it is a safe integer, a bigint past 2^53 (a ledger written
- * before the amount ceilings). Most batches never leave numbers, which spares a BigInt per
- * event and per posting; `plus` goes to bigint as soon as a sum could round.
- */
-type Exact = number | bigint;
-
-function plus(a: Exact, b: Exact): Exact {
-  if (typeof a === 'number' && typeof b === 'number') {
-    const sum = a + b;
-    // Two safe integers add exactly whenever the true sum is safe; a sum that rounded is not.
-    if (Number.isSafeInteger(sum)) return sum;
-  }
-  return BigInt(a) + BigInt(b);
-}
-
-const negate = (a: Exact): Exact => -a;
-
-/** A bigint column read as text: a number when safe, else a bigint. */
-function exact(text: string): Exact {
-  const n = Number(text);
-  return Number.isSafeInteger(n) ? n : BigInt(text);
-}
 
 /** What the fold of a wallet's events keeps that its balances depend on. */
 interface Balances {
