@@ -10,18 +10,21 @@ import { instantArray, intArray, textArray } from './pg-arrays.js';
 
 const OWNERS = 'wallet_transaction_owners';
 
-/** Payment means and payout destination an event names, when it names one. */
-function meansOf(event: WalletEvent): { means: string | null; destination: string | null } {
+/** The payment means an event names, when it names one. */
+function meansOf(event: WalletEvent): string | null {
   switch (event.type) {
     case 'SupplyCredited':
     case 'WithdrawalRefunded':
-      return { means: event.data.method, destination: null };
     case 'WithdrawalDebited':
-      return { means: event.data.method, destination: event.data.destination };
+      return event.data.method;
     default:
-      return { means: null, destination: null };
+      return null;
   }
 }
+
+/** The payout destination a withdrawal names. */
+const payoutOf = (event: WalletEvent): string | null =>
+  event.type === 'WithdrawalDebited' ? event.data.destination : null;
 
 /** `withdrawal.settled`'s payload: which withdrawal ended, and how (paid, or refunded). */
 interface WithdrawalSettled {
@@ -60,6 +63,14 @@ interface Create {
   holdId: string | undefined;
   means: string | null;
   payout: string | null;
+}
+
+/** Rows created per wallet and month (Benin time). */
+interface MonthCount {
+  walletId: string;
+  year: number;
+  month: number;
+  count: number;
 }
 
 /** The owners' and hold labels' rows a batch needs, in one statement. */
@@ -141,14 +152,13 @@ export const transactionsProjector = defineProjector<TransactionTables>({
       }
       for (const effect of transactionEffects(event)) {
         if (effect.kind === 'create') {
-          const { means, destination } = meansOf(event);
           creates.push({
             row: effect,
             position: recorded.position,
             at: recorded.recordedAt,
             holdId: holdOf(event),
-            means,
-            payout: destination,
+            means: meansOf(event),
+            payout: payoutOf(event),
           });
         } else {
           const walletId = 'walletId' in event.data ? (event.data.walletId as string) : null;
@@ -218,16 +228,19 @@ export const transactionsProjector = defineProjector<TransactionTables>({
         createdAt: new Array<Date>(n),
         updatedAt: new Array<Date>(n),
       };
-      const months = new Map<
-        string,
-        { walletId: string; year: number; month: number; count: number }
-      >();
+      // Rows per wallet and Benin month: nearly every row of a batch shares its month, and
+      // rows of one event or one group commit their instant.
+      const months = new Map<string, Map<number, MonthCount>>();
+      const monthRows: MonthCount[] = [];
+      let lastTime = NaN;
+      let yearMonth = 0;
+      const folds = lastChange.size > 0;
       for (let i = 0; i < n; i++) {
         const { row, position, at, holdId, means, payout } = creates[i]!;
         const out = row.direction === 'OUT';
         const source = out ? row.walletId : row.counterpartyWalletId;
         const destination = out ? row.counterpartyWalletId : row.walletId;
-        const change = lastChange.get(row.key);
+        const change = folds ? lastChange.get(row.key) : undefined;
         if (change) lastChange.delete(row.key);
         col.id[i] = position;
         col.key[i] = row.key;
@@ -247,13 +260,27 @@ export const transactionsProjector = defineProjector<TransactionTables>({
         col.payout[i] = payout;
         col.createdAt[i] = at;
         col.updatedAt[i] = change ? change.at : at;
-        const { year, month } = beninMonth(at);
-        const k = `${row.walletId}|${year}|${month}`;
-        const m = months.get(k);
+        const time = at.getTime();
+        if (time !== lastTime) {
+          lastTime = time;
+          const { year, month } = beninMonth(at);
+          yearMonth = year * 100 + month;
+        }
+        let byMonth = months.get(row.walletId);
+        if (!byMonth) months.set(row.walletId, (byMonth = new Map()));
+        const m = byMonth.get(yearMonth);
         if (m) m.count += 1;
-        else months.set(k, { walletId: row.walletId, year, month, count: 1 });
+        else {
+          const first: MonthCount = {
+            walletId: row.walletId,
+            year: Math.floor(yearMonth / 100),
+            month: yearMonth % 100,
+            count: 1,
+          };
+          byMonth.set(yearMonth, first);
+          monthRows.push(first);
+        }
       }
-      const monthRows = [...months.values()];
       const changed = [...lastChange];
       const values = sql<{ key: string; status: string; updated_at: Date }>`(select * from unnest(
           ${textArray(changed.map(([key]) => key))}::text[],
