@@ -4,12 +4,17 @@ import { defineProjector } from '@filiere/projections';
 import type { WalletReadTables } from '../tables.js';
 import { walletPush } from '../pushes.js';
 import { asWalletEvent, defined, walletIdOfStream } from './events.js';
+import { negate, plus, type Exact } from './exact.js';
+import { instantArray, intArray, textArray } from './pg-arrays.js';
 
-/** Sums as bigint: a batch of large events would round in JavaScript numbers past 2^53. */
+/** A wallet's movements in the batch: exact sums (a batch of large events passes 2^53). */
 interface Delta {
+  walletId: string;
+  /** `wallet:<id>`, the account its postings name. */
+  account: string;
   owner: string | null;
-  balance: bigint;
-  held: bigint;
+  balance: Exact;
+  held: Exact;
   lastAmount: number | null;
   lastDate: Date | null;
 }
@@ -51,14 +56,21 @@ export const balancesProjector = defineProjector<BalanceTables>({
       const event = asWalletEvent(recorded);
       let d = deltas.get(walletId);
       if (!d) {
-        d = { owner: null, balance: 0n, held: 0n, lastAmount: null, lastDate: null };
+        d = {
+          walletId,
+          account: walletAccount(walletId),
+          owner: null,
+          balance: 0,
+          held: 0,
+          lastAmount: null,
+          lastDate: null,
+        };
         deltas.set(walletId, d);
       }
-      const account = walletAccount(walletId);
       if (event.type === 'WalletOpened') d.owner = event.data.ownerUserId;
       else if ('postings' in event.data) {
         for (const p of event.data.postings) {
-          if (p.account === account) d.balance += BigInt(p.amount);
+          if (p.account === d.account) d.balance = plus(d.balance, p.amount);
         }
       } else if (
         event.type === 'TransferReceived' ||
@@ -66,14 +78,14 @@ export const balancesProjector = defineProjector<BalanceTables>({
         event.type === 'HoldPaymentReceived' ||
         event.type === 'HoldSettlementReceived'
       ) {
-        d.balance += BigInt(event.data.amount);
+        d.balance = plus(d.balance, event.data.amount);
       }
-      if (event.type === 'HoldPlaced') d.held += BigInt(event.data.amount);
+      if (event.type === 'HoldPlaced') d.held = plus(d.held, event.data.amount);
       if (event.type === 'HoldReleased' || event.type === 'HoldCaptured') {
-        d.held -= BigInt(event.data.amount);
+        d.held = plus(d.held, -event.data.amount);
       }
       if (event.type === 'HoldSettled') {
-        d.held -= BigInt(event.data.captured) + BigInt(event.data.released);
+        d.held = plus(d.held, negate(plus(event.data.captured, event.data.released)));
       }
       for (const effect of transactionEffects(event)) {
         if (effect.kind === 'create' && effect.walletId === walletId) {
@@ -83,19 +95,30 @@ export const balancesProjector = defineProjector<BalanceTables>({
       }
     }
     if (!deltas.size) return;
-    const rows = [...deltas].map(([walletId, d]) => ({
-      wallet_id: walletId,
-      owner_user_id: d.owner,
-      // As decimal text: exact whatever the size (PostgreSQL adds them as bigint).
-      balance: d.balance.toString(),
-      held: d.held.toString(),
-      available_balance: (d.balance - d.held).toString(),
-      last_transaction_amount: d.lastAmount,
-      last_transaction_date: d.lastDate,
-    }));
+    const rows = [...deltas.values()];
+    // One statement of one shape whatever the batch: one array literal per column, spread by
+    // `unnest` (a multi-row VALUES had 7 parameters a row). As decimal text: exact whatever the
+    // size (PostgreSQL adds them as bigint).
     const touched = await trx
       .insertInto('wallet_balances')
-      .values(rows)
+      .columns([
+        'wallet_id',
+        'owner_user_id',
+        'balance',
+        'held',
+        'available_balance',
+        'last_transaction_amount',
+        'last_transaction_date',
+      ])
+      .expression(
+        sql<never>`select * from unnest(${textArray(rows.map((d) => d.walletId))}::text[],
+          ${textArray(rows.map((d) => d.owner))}::text[],
+          ${intArray(rows.map((d) => d.balance))}::bigint[],
+          ${intArray(rows.map((d) => d.held))}::bigint[],
+          ${intArray(rows.map((d) => plus(d.balance, negate(d.held))))}::bigint[],
+          ${intArray(rows.map((d) => d.lastAmount))}::bigint[],
+          ${instantArray(rows.map((d) => d.lastDate))}::timestamptz[])`,
+      )
       .onConflict((oc) =>
         oc.column('wallet_id').doUpdateSet({
           owner_user_id: sql`coalesce(${ref('owner_user_id')}, excluded.owner_user_id)`,
@@ -106,7 +129,7 @@ export const balancesProjector = defineProjector<BalanceTables>({
           last_transaction_date: sql`coalesce(excluded.last_transaction_date, ${ref('last_transaction_date')})`,
         }),
       )
-      .returning(['wallet_id', 'owner_user_id'])
+      .returning('owner_user_id')
       .execute();
     const userIds = defined(touched.map((r) => r.owner_user_id));
     if (userIds.length) ctx.push(walletPush({ type: 'wallet.updated', userIds }));

@@ -13,9 +13,12 @@ export type OwnersTables = Pick<
   'wallet_transaction_owners' | 'wallet_reporting_owners'
 >;
 
-/** A recorded event seen as the wallet domain's union (its data was validated on append). */
-export const asWalletEvent = (e: RecordedEvent): WalletEvent =>
-  ({ type: e.type, data: e.data }) as WalletEvent;
+/**
+ * A recorded event seen as the wallet domain's union (its data was validated on append and
+ * decoded through the catalogue): the same object, no copy per event and projector. Read it
+ * only: events may be shared by every projector of a batch.
+ */
+export const asWalletEvent = (e: RecordedEvent): WalletEvent => e as unknown as WalletEvent;
 
 /** `wallet-<id>` → id; undefined for the supply and withdrawal streams. */
 export function walletIdOfStream(streamId: string): string | undefined {
