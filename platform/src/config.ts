@@ -175,15 +175,16 @@ export const configSchema = z
       .default(2),
     PROJECTION_BATCH_SIZE: positiveInt(1000),
     /**
-     * Nice value (0–19, Linux) of the API's projection thread (no REDIS_URL): the read models
-     * yield the CPU to requests and commands, and catch up when they are idle. 0: same priority.
+     * Nice value (0–19, Linux) of the API's background thread (no REDIS_URL: projectors, payouts,
+     * ledger verification): that work yields the CPU to requests and commands, and catches up
+     * when they leave it some. 0: the same priority as the API's thread.
      */
-    PROJECTIONS_NICE: z.coerce
+    BACKGROUND_NICE: z.coerce
       .number({ message: 'must be a number' })
       .int('must be a whole number')
       .min(0, 'must be 0 or more')
       .max(19, 'must be 19 or less')
-      .default(0),
+      .default(10),
     /** Days before a season invitation (an industrial attached, PENDING) expires (CANCELED). */
     SEASON_INVITATION_DAYS: positiveInt(7),
     CORS_ORIGINS: z.string().optional(),

@@ -66,7 +66,7 @@ export function startProjectionDispatch<DB extends ProjectionTables>(opts: {
       config,
       databaseUrl,
       logger,
-      nice: config.PROJECTIONS_NICE,
+      nice: config.BACKGROUND_NICE,
       batchSize: config.PROJECTION_BATCH_SIZE,
     });
     return { wake: thread.wake, close: thread.close, thread: { wakeJob: thread.wakeJob } };
