@@ -21,6 +21,16 @@ export async function ensureCheckpoint<DB extends ProjectionTables>(
     .execute();
 }
 
+/** Creates at 0 the checkpoint rows of those projectors that have none yet (one statement). */
+export async function ensureCheckpoints<DB extends ProjectionTables>(
+  db: Kysely<DB>,
+  names: readonly string[],
+): Promise<void> {
+  await sql`insert into public.projection_checkpoints (name, position)
+    select unnest(${names}::text[]), 0
+    on conflict (name) do nothing`.execute(db);
+}
+
 /**
  * Locks the projector's checkpoint row until the transaction ends: two workers
  * never apply the same projector at once (the second waits, then sees the

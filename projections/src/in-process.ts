@@ -1,8 +1,9 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ProjectionTables } from './migrations/tables.js';
 import { EVENTS_CHANNEL } from '@filiere/event-store';
 import type { Logger } from '@filiere/platform';
 import { catchUpGroup } from './group.js';
+import { ensureCheckpoints } from './checkpoints.js';
 import { listenChannel, type Listener } from './pg-listen.js';
 import type { Projector } from './projector.js';
 import { catchUp, ProjectionFailure, type RunOptions } from './runner.js';
@@ -96,15 +97,10 @@ export function startInProcessProjections<DB extends ProjectionTables>(
   // Every checkpoint row exists before a group locks them together (one statement at start).
   let ensured: Promise<void> | undefined;
   const ensureRows = () =>
-    (ensured ??= sql`insert into public.projection_checkpoints (name, position)
-        select unnest(${[...members.keys()]}::text[]), 0
-        on conflict (name) do nothing`
-      .execute(opts.db)
-      .then(() => undefined)
-      .catch((error: unknown) => {
-        ensured = undefined;
-        throw error;
-      }));
+    (ensured ??= ensureCheckpoints(opts.db, [...members.keys()]).catch((error: unknown) => {
+      ensured = undefined;
+      throw error;
+    }));
 
   const runAlone = (member: Member): Promise<void> => {
     if (closed) return Promise.resolve();
