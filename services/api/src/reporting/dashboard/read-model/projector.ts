@@ -5,6 +5,7 @@ import { defineProjector, type RecordedEvent } from '@filiere/projections';
 import type { IdentityTables } from '../../../identity/index.js';
 import { ROLE } from '../../../kernel/roles.js';
 import { EVERYONE, type DashboardTables } from '../tables.js';
+import { anyText, anyUuid, bigints, ints, texts, unnest } from '../../unnest.js';
 import { dashboardPush } from '../pushes.js';
 
 /**
@@ -34,22 +35,12 @@ type Tables = DashboardTables & Pick<IdentityTables, 'users' | 'roles'>;
 type Contract = DashboardTables['dashboard_contracts'];
 type Debt = DashboardTables['dashboard_debts'];
 type Grower = DashboardTables['dashboard_growers'];
-type Daily = Pick<
-  DashboardTables['dashboard_daily'],
-  'contracts' | 'quantity_kg' | 'amount' | 'delivered_kg'
->;
-type Purchase = Pick<
-  DashboardTables['dashboard_purchases'],
-  'contracts' | 'delivered_kg' | 'paid' | 'grower_net'
->;
-type DebtDay = Pick<
-  DashboardTables['dashboard_debt_daily'],
-  'opened' | 'opened_count' | 'recovered'
->;
-type DebtOpened = Pick<
-  DashboardTables['dashboard_debt_opened'],
-  'debts' | 'principal' | 'recovered'
->;
+type Daily = DashboardTables['dashboard_daily'];
+type Purchase = DashboardTables['dashboard_purchases'];
+type DebtDay = DashboardTables['dashboard_debt_daily'];
+type DebtOpened = DashboardTables['dashboard_debt_opened'];
+type Link = DashboardTables['dashboard_aggregator_growers'];
+type Rollup = DashboardTables['dashboard_debt_rollup'];
 
 /** Data of the events it reads (validated on append by their contexts' catalogues). */
 interface D {
@@ -81,7 +72,8 @@ const SEP = '\u0000';
 /**
  * Per batch: the rows the batch touches are loaded once, changed in memory in event order,
  * then written back, and the day tables get the batch's deltas added (every key touched is
- * written, even at a net zero, so a replay in other batches leaves the same rows).
+ * written, even at a net zero, so a replay in other batches leaves the same rows). The loaded
+ * and new rows are the batch's own objects (never an event's: events may be shared).
  */
 class Batch {
   growers = new Map<string, Grower>();
@@ -93,20 +85,36 @@ class Batch {
   purchases = new Map<string, Purchase>();
   debtDaily = new Map<string, DebtDay>();
   debtOpened = new Map<string, DebtOpened>();
-  links = new Set<string>();
+  links = new Map<string, Link>();
+  /** Aggregators linked to the growers of the batch's debts BEFORE the batch, per grower. */
+  linkedBefore = new Map<string, string[]>();
   /** Whose figures changed: aggregators' and creditors' user ids, growers' ids, clusters. */
   aggregators = new Set<string>();
   creditors = new Set<string>();
   growerIds = new Set<string>();
+  /** Benin days of the batch's instants, by their UTC hour (`beninDay` costs µs per call). */
+  private days = new Map<string, string>();
 
-  addDaily(owner: string, family: string, day: string, status: string, sign: 1 | -1, c: Contract) {
-    const key = [owner, family, day, status].join(SEP);
-    const d = this.daily.get(key) ?? { contracts: 0, quantity_kg: 0, amount: 0, delivered_kg: 0 };
+  addDaily(owner: string, family: Daily['family'], c: Contract, sign: 1 | -1) {
+    const key = owner + SEP + family + SEP + c.day + SEP + c.status;
+    let d = this.daily.get(key);
+    if (!d) {
+      d = {
+        owner_id: owner,
+        family,
+        day: c.day,
+        status: c.status,
+        contracts: 0,
+        quantity_kg: 0,
+        amount: 0,
+        delivered_kg: 0,
+      };
+      this.daily.set(key, d);
+    }
     d.contracts += sign;
     d.quantity_kg += sign * c.quantity_kg;
     d.amount += sign * c.amount;
     d.delivered_kg += sign * c.delivered_kg;
-    this.daily.set(key, d);
   }
 
   /**
@@ -114,85 +122,173 @@ class Batch {
    * (the sum over aggregators, scope ALL) and its grower's.
    */
   place(c: Contract, sign: 1 | -1) {
-    this.addDaily(c.aggregator_user_id, c.family, c.day, c.status, sign, c);
-    this.addDaily(EVERYONE, c.family, c.day, c.status, sign, c);
-    if (c.grower_id) this.addDaily(c.grower_id, 'GROWER', c.day, c.status, sign, c);
+    this.addDaily(c.aggregator_user_id, c.family, c, sign);
+    this.addDaily(EVERYONE, c.family, c, sign);
+    if (c.grower_id) this.addDaily(c.grower_id, 'GROWER', c, sign);
     this.aggregators.add(c.aggregator_user_id);
     if (c.grower_id) this.growerIds.add(c.grower_id);
   }
 
-  move(contractId: string, change: (c: Contract) => void) {
+  /** The contract leaves its status rows, takes `status` (and `deliveredKg`), and enters. */
+  move(contractId: string, status: string, deliveredKg?: number): Contract | undefined {
     const c = this.contracts.get(contractId);
-    if (!c) return;
+    if (!c) return undefined;
     this.place(c, -1);
-    change(c);
+    c.status = status;
+    if (deliveredKg !== undefined) c.delivered_kg = deliveredKg;
     this.place(c, 1);
     this.touched.contracts.add(contractId);
+    return c;
   }
 
-  addPurchase(side: 'AGGREGATOR' | 'GROWER', owner: string, day: string, p: Purchase) {
-    const key = [side, owner, day].join(SEP);
-    const d = this.purchases.get(key) ?? { contracts: 0, delivered_kg: 0, paid: 0, grower_net: 0 };
-    d.contracts += p.contracts;
-    d.delivered_kg += p.delivered_kg;
-    d.paid += p.paid;
-    d.grower_net += p.grower_net;
-    this.purchases.set(key, d);
+  addPurchase(side: Purchase['side'], owner: string, day: string, d: D) {
+    const key = side + SEP + owner + SEP + day;
+    let p = this.purchases.get(key);
+    if (!p) {
+      p = { side, owner_id: owner, day, contracts: 0, delivered_kg: 0, paid: 0, grower_net: 0 };
+      this.purchases.set(key, p);
+    }
+    p.contracts += 1;
+    p.delivered_kg += d.deliveredKg;
+    p.paid += d.payableAmount;
+    p.grower_net += d.growerNet;
   }
 
   /** A debt's opening (debts 1, principal) or a recovery on it, at its opening day. */
-  addDebtOpened(debt: Debt, p: DebtOpened) {
+  addDebtOpened(debt: Debt, debts: number, principal: number, recovered: number) {
     for (const creditor of [debt.creditor_user_id, EVERYONE]) {
-      const key = [creditor, debt.kind, debt.opened_day].join(SEP);
-      const d = this.debtOpened.get(key) ?? { debts: 0, principal: 0, recovered: 0 };
-      d.debts += p.debts;
-      d.principal += p.principal;
-      d.recovered += p.recovered;
-      this.debtOpened.set(key, d);
+      const key = creditor + SEP + debt.kind + SEP + debt.opened_day;
+      let d = this.debtOpened.get(key);
+      if (!d) {
+        d = {
+          creditor_user_id: creditor,
+          kind: debt.kind,
+          opened_day: debt.opened_day,
+          debts: 0,
+          principal: 0,
+          recovered: 0,
+        };
+        this.debtOpened.set(key, d);
+      }
+      d.debts += debts;
+      d.principal += principal;
+      d.recovered += recovered;
     }
   }
 
-  addDebtDay(debt: Debt, day: string, p: DebtDay) {
-    const key = [debt.grower_id, debt.creditor_user_id, debt.kind, day].join(SEP);
-    const d = this.debtDaily.get(key) ?? { opened: 0, opened_count: 0, recovered: 0 };
-    d.opened += p.opened;
-    d.opened_count += p.opened_count;
-    d.recovered += p.recovered;
-    this.debtDaily.set(key, d);
+  addDebtDay(debt: Debt, day: string, opened: number, openedCount: number, recovered: number) {
+    const key = debt.grower_id + SEP + debt.creditor_user_id + SEP + debt.kind + SEP + day;
+    let d = this.debtDaily.get(key);
+    if (!d) {
+      d = {
+        grower_id: debt.grower_id,
+        creditor_user_id: debt.creditor_user_id,
+        kind: debt.kind,
+        day,
+        opened: 0,
+        opened_count: 0,
+        recovered: 0,
+      };
+      this.debtDaily.set(key, d);
+    }
+    d.opened += opened;
+    d.opened_count += openedCount;
+    d.recovered += recovered;
     this.creditors.add(debt.creditor_user_id);
     this.growerIds.add(debt.grower_id);
   }
+
+  /**
+   * `beninDay(at)`, formatted once per UTC hour of the batch: Africa/Porto-Novo has been a
+   * whole number of hours from UTC since 1919 (UTC+1 all year now), so every instant of one
+   * UTC hour has the same Benin day. Only for the form `toISOString` gives
+   * (`YYYY-MM-DDTHH:mm:ss.sssZ`, validated on append) from 1970 on; any other string is
+   * formatted on its own.
+   */
+  day(at: string): string {
+    if (
+      at.length !== 24 ||
+      at.charCodeAt(10) !== 84 /* T */ ||
+      at.charCodeAt(23) !== 90 /* Z */ ||
+      at < '1970'
+    ) {
+      return beninDay(at);
+    }
+    const hour = at.slice(0, 13);
+    let day = this.days.get(hour);
+    if (day === undefined) {
+      day = beninDay(at);
+      this.days.set(hour, day);
+    }
+    return day;
+  }
 }
 
+/**
+ * Loads the rows the batch's events touch: their contracts and debts, then the growers of all
+ * of them (for the rollup's clusters and the pushes' recipients) and the aggregators already
+ * linked to the growers of the debts (the rollup's AGGREGATOR scopes) — before any write of
+ * the batch, so these are the links from before it.
+ */
 async function load(trx: Kysely<Tables>, batch: Batch, events: RecordedEvent[]) {
   const growerIds = new Set<string>();
   const contractIds = new Set<string>();
   const debtIds = new Set<string>();
+  const debtGrowers = new Set<string>();
   for (const e of events) {
     const d = e.data as Partial<D>;
     if (e.type.startsWith('Grower')) growerIds.add(d.growerId!);
-    else if (e.type.startsWith('Debt')) debtIds.add(d.debtId!);
-    else contractIds.add(d.contractId!);
+    else if (e.type.startsWith('Debt')) {
+      debtIds.add(d.debtId!);
+      if (e.type === 'DebtOpened') debtGrowers.add(d.debtorGrowerId!);
+    } else {
+      contractIds.add(d.contractId!);
+      if (e.type === 'DeliveryContractCreated') growerIds.add(d.growerId!);
+    }
   }
-  const chunks = <T>(ids: Set<string>, run: (part: string[]) => Promise<T[]>) =>
-    (async () => {
-      const all = [...ids];
-      const out: T[] = [];
-      for (let i = 0; i < all.length; i += 5_000) out.push(...(await run(all.slice(i, i + 5_000))));
-      return out;
-    })();
-  for (const g of await chunks(growerIds, (part) =>
-    trx.selectFrom('dashboard_growers').selectAll().where('grower_id', 'in', part).execute(),
-  ))
-    batch.growers.set(g.grower_id, g);
-  for (const c of await chunks(contractIds, (part) =>
-    trx.selectFrom('dashboard_contracts').selectAll().where('contract_id', 'in', part).execute(),
-  ))
-    batch.contracts.set(c.contract_id, c);
-  for (const debt of await chunks(debtIds, (part) =>
-    trx.selectFrom('dashboard_debts').selectAll().where('debt_id', 'in', part).execute(),
-  ))
-    batch.debts.set(debt.debt_id, debt);
+  if (contractIds.size) {
+    const rows = await trx
+      .selectFrom('dashboard_contracts')
+      .selectAll()
+      .where('contract_id', '=', anyText([...contractIds]))
+      .execute();
+    for (const c of rows) {
+      batch.contracts.set(c.contract_id, c);
+      if (c.grower_id) growerIds.add(c.grower_id);
+    }
+  }
+  if (debtIds.size) {
+    const rows = await trx
+      .selectFrom('dashboard_debts')
+      .selectAll()
+      .where('debt_id', '=', anyText([...debtIds]))
+      .execute();
+    for (const debt of rows) {
+      batch.debts.set(debt.debt_id, debt);
+      debtGrowers.add(debt.grower_id);
+    }
+  }
+  for (const g of debtGrowers) growerIds.add(g);
+  if (growerIds.size) {
+    const rows = await trx
+      .selectFrom('dashboard_growers')
+      .selectAll()
+      .where('grower_id', '=', anyText([...growerIds]))
+      .execute();
+    for (const g of rows) batch.growers.set(g.grower_id, g);
+  }
+  if (debtGrowers.size) {
+    const rows = await trx
+      .selectFrom('dashboard_aggregator_growers')
+      .select(['aggregator_user_id', 'grower_id'])
+      .where('grower_id', '=', anyText([...debtGrowers]))
+      .execute();
+    for (const l of rows) {
+      const linked = batch.linkedBefore.get(l.grower_id);
+      if (linked) linked.push(l.aggregator_user_id);
+      else batch.linkedBefore.set(l.grower_id, [l.aggregator_user_id]);
+    }
+  }
 }
 
 function applyEvent(batch: Batch, e: RecordedEvent) {
@@ -223,7 +319,7 @@ function applyEvent(batch: Batch, e: RecordedEvent) {
         family: delivery ? 'DELIVERY' : 'CARRIAGE',
         aggregator_user_id: d.aggregatorUserId,
         grower_id: delivery ? d.growerId : null,
-        day: beninDay(d.createdAt),
+        day: batch.day(d.createdAt),
         status: delivery ? 'PENDING' : 'CREATED',
         quantity_kg: delivery ? d.quantityKg : 0,
         amount: d.amount,
@@ -232,45 +328,37 @@ function applyEvent(batch: Batch, e: RecordedEvent) {
       batch.contracts.set(c.contract_id, c);
       batch.touched.contracts.add(c.contract_id);
       batch.place(c, 1);
-      if (delivery) batch.links.add([d.aggregatorUserId, d.growerId].join(SEP));
+      if (delivery) {
+        batch.links.set(d.aggregatorUserId + SEP + d.growerId, {
+          aggregator_user_id: d.aggregatorUserId,
+          grower_id: d.growerId,
+        });
+      }
       break;
     }
     case 'DeliveryContractConfirmed':
-      batch.move(d.contractId, (c) => void (c.status = 'CONFIRMED'));
+      batch.move(d.contractId, 'CONFIRMED');
       break;
     case 'DeliveryRecorded':
-      batch.move(d.contractId, (c) => {
-        c.status = 'DELIVERED';
-        c.delivered_kg = d.deliveredKg;
-      });
+      batch.move(d.contractId, 'DELIVERED', d.deliveredKg);
       break;
     case 'DeliveryContractOutOfTime':
-      batch.move(d.contractId, (c) => void (c.status = 'OUTTIME'));
+      batch.move(d.contractId, 'OUTTIME');
       break;
     case 'DeliveryContractCanceled':
     case 'CarriageContractCanceled':
-      batch.move(d.contractId, (c) => void (c.status = 'CANCELED'));
+      batch.move(d.contractId, 'CANCELED');
       break;
     case 'CarriageContractPaid':
-      batch.move(d.contractId, (c) => void (c.status = 'PAID'));
+      batch.move(d.contractId, 'PAID');
       break;
     case 'DeliveryContractSettled': {
-      batch.move(d.contractId, (c) => {
-        c.status = 'COMPLETED';
-        c.delivered_kg = d.deliveredKg;
-      });
-      const c = batch.contracts.get(d.contractId);
+      const c = batch.move(d.contractId, 'COMPLETED', d.deliveredKg);
       if (!c) break;
-      const day = beninDay(d.settledAt);
-      const p = {
-        contracts: 1,
-        delivered_kg: d.deliveredKg,
-        paid: d.payableAmount,
-        grower_net: d.growerNet,
-      };
-      batch.addPurchase('AGGREGATOR', c.aggregator_user_id, day, p);
-      batch.addPurchase('AGGREGATOR', EVERYONE, day, p);
-      if (c.grower_id) batch.addPurchase('GROWER', c.grower_id, day, p);
+      const day = batch.day(d.settledAt);
+      batch.addPurchase('AGGREGATOR', c.aggregator_user_id, day, d);
+      batch.addPurchase('AGGREGATOR', EVERYONE, day, d);
+      if (c.grower_id) batch.addPurchase('GROWER', c.grower_id, day, d);
       break;
     }
     case 'DebtOpened': {
@@ -281,16 +369,12 @@ function applyEvent(batch: Batch, e: RecordedEvent) {
         grower_id: d.debtorGrowerId,
         principal: d.principal,
         recovered: 0,
-        opened_day: beninDay(d.openedAt),
+        opened_day: batch.day(d.openedAt),
       };
       batch.debts.set(debt.debt_id, debt);
       batch.touchedDebts.add(debt.debt_id);
-      batch.addDebtDay(debt, debt.opened_day, {
-        opened: debt.principal,
-        opened_count: 1,
-        recovered: 0,
-      });
-      batch.addDebtOpened(debt, { debts: 1, principal: debt.principal, recovered: 0 });
+      batch.addDebtDay(debt, debt.opened_day, debt.principal, 1, 0);
+      batch.addDebtOpened(debt, 1, debt.principal, 0);
       break;
     }
     case 'DebtRecovered': {
@@ -298,12 +382,8 @@ function applyEvent(batch: Batch, e: RecordedEvent) {
       if (!debt) break;
       debt.recovered += d.amount;
       batch.touchedDebts.add(debt.debt_id);
-      batch.addDebtDay(debt, beninDay(d.recoveredAt), {
-        opened: 0,
-        opened_count: 0,
-        recovered: d.amount,
-      });
-      batch.addDebtOpened(debt, { debts: 0, principal: 0, recovered: d.amount });
+      batch.addDebtDay(debt, batch.day(d.recoveredAt), 0, 0, d.amount);
+      batch.addDebtOpened(debt, 0, 0, d.amount);
       break;
     }
   }
@@ -314,17 +394,40 @@ const added = (table: string, columns: readonly string[]) =>
     columns.map((c) => [c, sql`${sql.ref(`${table}.${c}`)} + excluded.${sql.ref(c)}`]),
   );
 
-async function inChunks<T>(rows: T[], write: (part: T[]) => Promise<unknown>) {
-  for (let i = 0; i < rows.length; i += 2_000) await write(rows.slice(i, i + 2_000));
+function pick<T>(map: Map<string, T>, keys: Set<string>): T[] {
+  const rows: T[] = [];
+  for (const k of keys) {
+    const v = map.get(k);
+    if (v !== undefined) rows.push(v);
+  }
+  return rows;
 }
 
+/** One array per column: `column(rows, 'x')` = every row's x, in order. */
+function column<T, K extends keyof T>(rows: readonly T[], key: K): T[K][] {
+  const out = new Array<T[K]>(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = rows[i]![key];
+  return out;
+}
+
+/*
+ * Every write below is one statement whatever the number of rows (`unnest` of one array per
+ * column, reporting/unnest.ts), through the query builder (the live or a replay's schema).
+ */
 async function flush(trx: Kysely<Tables>, batch: Batch) {
-  const pick = <T>(map: Map<string, T>, keys: Set<string>) =>
-    [...keys].map((k) => map.get(k)).filter((v): v is T => v !== undefined);
-  await inChunks(pick(batch.growers, batch.touched.growers), (rows) =>
-    trx
+  const growers = pick(batch.growers, batch.touched.growers);
+  if (growers.length) {
+    await trx
       .insertInto('dashboard_growers')
-      .values(rows)
+      .columns(['grower_id', 'user_id', 'cluster_id', 'cooperative_id'])
+      .expression(
+        unnest(
+          texts(column(growers, 'grower_id')),
+          texts(column(growers, 'user_id')),
+          texts(column(growers, 'cluster_id')),
+          texts(column(growers, 'cooperative_id')),
+        ),
+      )
       .onConflict((oc) =>
         oc.column('grower_id').doUpdateSet({
           user_id: (eb) => eb.ref('excluded.user_id'),
@@ -332,38 +435,98 @@ async function flush(trx: Kysely<Tables>, batch: Batch) {
           cooperative_id: (eb) => eb.ref('excluded.cooperative_id'),
         }),
       )
-      .execute(),
-  );
-  await inChunks(pick(batch.contracts, batch.touched.contracts), (rows) =>
-    trx
+      .execute();
+  }
+  const contracts = pick(batch.contracts, batch.touched.contracts);
+  if (contracts.length) {
+    await trx
       .insertInto('dashboard_contracts')
-      .values(rows)
+      .columns([
+        'contract_id',
+        'family',
+        'aggregator_user_id',
+        'grower_id',
+        'day',
+        'status',
+        'quantity_kg',
+        'amount',
+        'delivered_kg',
+      ])
+      .expression(
+        unnest(
+          texts(column(contracts, 'contract_id')),
+          texts(column(contracts, 'family')),
+          texts(column(contracts, 'aggregator_user_id')),
+          texts(column(contracts, 'grower_id')),
+          texts(column(contracts, 'day')),
+          texts(column(contracts, 'status')),
+          bigints(column(contracts, 'quantity_kg')),
+          bigints(column(contracts, 'amount')),
+          bigints(column(contracts, 'delivered_kg')),
+        ),
+      )
       .onConflict((oc) =>
         oc.column('contract_id').doUpdateSet({
           status: (eb) => eb.ref('excluded.status'),
           delivered_kg: (eb) => eb.ref('excluded.delivered_kg'),
         }),
       )
-      .execute(),
-  );
-  await inChunks(pick(batch.debts, batch.touchedDebts), (rows) =>
-    trx
+      .execute();
+  }
+  const debts = pick(batch.debts, batch.touchedDebts);
+  if (debts.length) {
+    await trx
       .insertInto('dashboard_debts')
-      .values(rows)
+      .columns([
+        'debt_id',
+        'kind',
+        'creditor_user_id',
+        'grower_id',
+        'principal',
+        'recovered',
+        'opened_day',
+      ])
+      .expression(
+        unnest(
+          texts(column(debts, 'debt_id')),
+          texts(column(debts, 'kind')),
+          texts(column(debts, 'creditor_user_id')),
+          texts(column(debts, 'grower_id')),
+          bigints(column(debts, 'principal')),
+          bigints(column(debts, 'recovered')),
+          texts(column(debts, 'opened_day')),
+        ),
+      )
       .onConflict((oc) =>
         oc.column('debt_id').doUpdateSet({ recovered: (eb) => eb.ref('excluded.recovered') }),
       )
-      .execute(),
-  );
-  const split = (key: string) => key.split(SEP);
-  await inChunks([...batch.daily], (rows) =>
-    trx
+      .execute();
+  }
+  const daily = [...batch.daily.values()];
+  if (daily.length) {
+    await trx
       .insertInto('dashboard_daily')
-      .values(
-        rows.map(([key, v]) => {
-          const [owner_id, family, day, status] = split(key) as [string, string, string, string];
-          return { owner_id, family: family as Contract['family'], day, status, ...v };
-        }),
+      .columns([
+        'owner_id',
+        'family',
+        'day',
+        'status',
+        'contracts',
+        'quantity_kg',
+        'amount',
+        'delivered_kg',
+      ])
+      .expression(
+        unnest(
+          texts(column(daily, 'owner_id')),
+          texts(column(daily, 'family')),
+          texts(column(daily, 'day')),
+          texts(column(daily, 'status')),
+          ints(column(daily, 'contracts')),
+          bigints(column(daily, 'quantity_kg')),
+          bigints(column(daily, 'amount')),
+          bigints(column(daily, 'delivered_kg')),
+        ),
       )
       .onConflict((oc) =>
         oc
@@ -372,16 +535,23 @@ async function flush(trx: Kysely<Tables>, batch: Batch) {
             added('dashboard_daily', ['contracts', 'quantity_kg', 'amount', 'delivered_kg']),
           ),
       )
-      .execute(),
-  );
-  await inChunks([...batch.purchases], (rows) =>
-    trx
+      .execute();
+  }
+  const purchases = [...batch.purchases.values()];
+  if (purchases.length) {
+    await trx
       .insertInto('dashboard_purchases')
-      .values(
-        rows.map(([key, v]) => {
-          const [side, owner_id, day] = split(key) as ['AGGREGATOR' | 'GROWER', string, string];
-          return { side, owner_id, day, ...v };
-        }),
+      .columns(['side', 'owner_id', 'day', 'contracts', 'delivered_kg', 'paid', 'grower_net'])
+      .expression(
+        unnest(
+          texts(column(purchases, 'side')),
+          texts(column(purchases, 'owner_id')),
+          texts(column(purchases, 'day')),
+          ints(column(purchases, 'contracts')),
+          bigints(column(purchases, 'delivered_kg')),
+          bigints(column(purchases, 'paid')),
+          bigints(column(purchases, 'grower_net')),
+        ),
       )
       .onConflict((oc) =>
         oc
@@ -390,239 +560,216 @@ async function flush(trx: Kysely<Tables>, batch: Batch) {
             added('dashboard_purchases', ['contracts', 'delivered_kg', 'paid', 'grower_net']),
           ),
       )
-      .execute(),
-  );
-  await inChunks([...batch.debtDaily], (rows) =>
-    trx
+      .execute();
+  }
+  const debtDaily = [...batch.debtDaily.values()];
+  if (debtDaily.length) {
+    await trx
       .insertInto('dashboard_debt_daily')
-      .values(
-        rows.map(([key, v]) => {
-          const [grower_id, creditor_user_id, kind, day] = split(key) as [
-            string,
-            string,
-            string,
-            string,
-          ];
-          return { grower_id, creditor_user_id, kind, day, ...v };
-        }),
+      .columns([
+        'grower_id',
+        'creditor_user_id',
+        'kind',
+        'day',
+        'opened',
+        'opened_count',
+        'recovered',
+      ])
+      .expression(
+        unnest(
+          texts(column(debtDaily, 'grower_id')),
+          texts(column(debtDaily, 'creditor_user_id')),
+          texts(column(debtDaily, 'kind')),
+          texts(column(debtDaily, 'day')),
+          bigints(column(debtDaily, 'opened')),
+          ints(column(debtDaily, 'opened_count')),
+          bigints(column(debtDaily, 'recovered')),
+        ),
       )
       .onConflict((oc) =>
         oc
           .columns(['grower_id', 'creditor_user_id', 'kind', 'day'])
           .doUpdateSet(added('dashboard_debt_daily', ['opened', 'opened_count', 'recovered'])),
       )
-      .execute(),
-  );
-  await inChunks([...batch.debtOpened], (rows) =>
-    trx
+      .execute();
+  }
+  const debtOpened = [...batch.debtOpened.values()];
+  if (debtOpened.length) {
+    await trx
       .insertInto('dashboard_debt_opened')
-      .values(
-        rows.map(([key, v]) => {
-          const [creditor_user_id, kind, opened_day] = split(key) as [string, string, string];
-          return { creditor_user_id, kind, opened_day, ...v };
-        }),
+      .columns(['creditor_user_id', 'kind', 'opened_day', 'debts', 'principal', 'recovered'])
+      .expression(
+        unnest(
+          texts(column(debtOpened, 'creditor_user_id')),
+          texts(column(debtOpened, 'kind')),
+          texts(column(debtOpened, 'opened_day')),
+          ints(column(debtOpened, 'debts')),
+          bigints(column(debtOpened, 'principal')),
+          bigints(column(debtOpened, 'recovered')),
+        ),
       )
       .onConflict((oc) =>
         oc
           .columns(['creditor_user_id', 'kind', 'opened_day'])
           .doUpdateSet(added('dashboard_debt_opened', ['debts', 'principal', 'recovered'])),
       )
-      .execute(),
-  );
-  const newLinks: DashboardTables['dashboard_aggregator_growers'][] = [];
-  await inChunks([...batch.links], async (rows) =>
-    newLinks.push(
-      ...(await trx
+      .execute();
+  }
+  const links = [...batch.links.values()];
+  const newLinks = links.length
+    ? await trx
         .insertInto('dashboard_aggregator_growers')
-        .values(
-          rows.map((key) => {
-            const [aggregator_user_id, grower_id] = split(key) as [string, string];
-            return { aggregator_user_id, grower_id };
-          }),
+        .columns(['aggregator_user_id', 'grower_id'])
+        .expression(
+          unnest(texts(column(links, 'aggregator_user_id')), texts(column(links, 'grower_id'))),
         )
         .onConflict((oc) => oc.columns(['aggregator_user_id', 'grower_id']).doNothing())
         .returning(['aggregator_user_id', 'grower_id'])
-        .execute()),
-    ),
-  );
+        .execute()
+    : [];
   await flushRollup(trx, batch, newLinks);
 }
-
-type Rollup = DashboardTables['dashboard_debt_rollup'];
 
 /**
  * dashboard_debt_rollup (migrations/20261128_0100_dashboard_debt_rollup.ts): each row is the
  * sum of its scope's growers' dashboard_debt_daily rows at that day and kind — ALL, the
  * grower's cluster, and every aggregator linked to the grower. Per batch: the batch's
  * debt_daily deltas go to ALL, to the grower's cluster and to the aggregators linked BEFORE
- * the batch; an aggregator newly linked in the batch (`newLinks`, the rows the link insert
- * actually added) takes the grower's whole debt_daily (already including this batch's
- * deltas). So the rows depend only on the events, not on how they were batched, and a
- * rebuild gives the same table (every key touched is written, as for the other day tables).
+ * the batch (`batch.linkedBefore`, read before its writes); an aggregator newly linked in the
+ * batch (`newLinks`, the rows the link insert actually added) takes the grower's whole
+ * debt_daily (already including this batch's deltas). So the rows depend only on the events,
+ * not on how they were batched, and a rebuild gives the same table (every key touched is
+ * written, as for the other day tables).
  */
-async function flushRollup(
-  trx: Kysely<Tables>,
-  batch: Batch,
-  newLinks: DashboardTables['dashboard_aggregator_growers'][],
-) {
+async function flushRollup(trx: Kysely<Tables>, batch: Batch, newLinks: Link[]) {
   if (!batch.debtDaily.size && !newLinks.length) return;
-  const rollup = new Map<string, Pick<Rollup, 'opened' | 'recovered'>>();
+  const rollup = new Map<string, Rollup>();
   const add = (
     scope: Rollup['scope'],
     scopeId: string,
     day: string,
     kind: string,
-    v: Pick<Rollup, 'opened' | 'recovered'>,
+    opened: number,
+    recovered: number,
   ) => {
-    const key = [scope, scopeId, day, kind].join(SEP);
-    const r = rollup.get(key) ?? { opened: 0, recovered: 0 };
-    r.opened += v.opened;
-    r.recovered += v.recovered;
-    rollup.set(key, r);
-  };
-  const deltas = [...batch.debtDaily].map(([key, v]) => {
-    const [grower_id, , kind, day] = key.split(SEP) as [string, string, string, string];
-    return { grower_id, kind, day, opened: v.opened, recovered: v.recovered };
-  });
-  const deltaGrowers = [...new Set(deltas.map((d) => d.grower_id))];
-  const linked = new Map<string, string[]>();
-  const fresh = new Set(newLinks.map((l) => [l.aggregator_user_id, l.grower_id].join(SEP)));
-  for (let i = 0; i < deltaGrowers.length; i += 5_000) {
-    const part = deltaGrowers.slice(i, i + 5_000);
-    const [growers, links] = await Promise.all([
-      part.some((g) => !batch.growers.has(g))
-        ? trx
-            .selectFrom('dashboard_growers')
-            .selectAll()
-            .where(
-              'grower_id',
-              'in',
-              part.filter((g) => !batch.growers.has(g)),
-            )
-            .execute()
-        : Promise.resolve([]),
-      trx
-        .selectFrom('dashboard_aggregator_growers')
-        .select(['aggregator_user_id', 'grower_id'])
-        .where('grower_id', 'in', part)
-        .execute(),
-    ]);
-    for (const g of growers) if (!batch.growers.has(g.grower_id)) batch.growers.set(g.grower_id, g);
-    for (const l of links) {
-      // Linked in this batch: that aggregator takes the grower's whole history below.
-      if (fresh.has([l.aggregator_user_id, l.grower_id].join(SEP))) continue;
-      linked.set(l.grower_id, [...(linked.get(l.grower_id) ?? []), l.aggregator_user_id]);
+    const key = scope + SEP + scopeId + SEP + day + SEP + kind;
+    let r = rollup.get(key);
+    if (!r) {
+      r = { scope, scope_id: scopeId, day, kind, opened: 0, recovered: 0 };
+      rollup.set(key, r);
     }
-  }
-  for (const d of deltas) {
-    add('ALL', '', d.day, d.kind, d);
+    r.opened += opened;
+    r.recovered += recovered;
+  };
+  for (const d of batch.debtDaily.values()) {
+    add('ALL', '', d.day, d.kind, d.opened, d.recovered);
     const cluster = batch.growers.get(d.grower_id)?.cluster_id;
-    if (cluster) add('CLUSTER', cluster, d.day, d.kind, d);
-    for (const aggregator of linked.get(d.grower_id) ?? []) {
-      add('AGGREGATOR', aggregator, d.day, d.kind, d);
+    if (cluster) add('CLUSTER', cluster, d.day, d.kind, d.opened, d.recovered);
+    for (const aggregator of batch.linkedBefore.get(d.grower_id) ?? []) {
+      add('AGGREGATOR', aggregator, d.day, d.kind, d.opened, d.recovered);
     }
   }
   const newlyLinked = new Map<string, string[]>();
   for (const l of newLinks) {
-    newlyLinked.set(l.grower_id, [...(newlyLinked.get(l.grower_id) ?? []), l.aggregator_user_id]);
+    const linked = newlyLinked.get(l.grower_id);
+    if (linked) linked.push(l.aggregator_user_id);
+    else newlyLinked.set(l.grower_id, [l.aggregator_user_id]);
   }
-  const growersLinked = [...newlyLinked.keys()];
-  for (let i = 0; i < growersLinked.length; i += 5_000) {
+  if (newlyLinked.size) {
     const history = await trx
       .selectFrom('dashboard_debt_daily')
       .select(['grower_id', 'day', 'kind', 'opened', 'recovered'])
-      .where('grower_id', 'in', growersLinked.slice(i, i + 5_000))
+      .where('grower_id', '=', anyText([...newlyLinked.keys()]))
       .execute();
     for (const h of history) {
       for (const aggregator of newlyLinked.get(h.grower_id)!) {
-        add('AGGREGATOR', aggregator, h.day, h.kind, h);
+        add('AGGREGATOR', aggregator, h.day, h.kind, h.opened, h.recovered);
       }
     }
   }
-  await inChunks([...rollup], (rows) =>
-    trx
-      .insertInto('dashboard_debt_rollup')
-      .values(
-        rows.map(([key, v]) => {
-          const [scope, scope_id, day, kind] = key.split(SEP) as [
-            Rollup['scope'],
-            string,
-            string,
-            string,
-          ];
-          return { scope, scope_id, day, kind, ...v };
-        }),
-      )
-      .onConflict((oc) =>
-        oc
-          .columns(['scope', 'scope_id', 'day', 'kind'])
-          .doUpdateSet(added('dashboard_debt_rollup', ['opened', 'recovered'])),
-      )
-      .execute(),
-  );
+  const rows = [...rollup.values()];
+  if (!rows.length) return;
+  await trx
+    .insertInto('dashboard_debt_rollup')
+    .columns(['scope', 'scope_id', 'day', 'kind', 'opened', 'recovered'])
+    .expression(
+      unnest(
+        texts(column(rows, 'scope')),
+        texts(column(rows, 'scope_id')),
+        texts(column(rows, 'day')),
+        texts(column(rows, 'kind')),
+        bigints(column(rows, 'opened')),
+        bigints(column(rows, 'recovered')),
+      ),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(['scope', 'scope_id', 'day', 'kind'])
+        .doUpdateSet(added('dashboard_debt_rollup', ['opened', 'recovered'])),
+    )
+    .execute();
 }
 
 /**
  * Whose dashboard changed: the aggregators and creditors (SFD, aggregator) concerned, the
  * growers' users and their cooperatives' representatives, the cluster managers of the
  * growers' and aggregators' clusters, and every super admin and admin (their dashboard sums
- * everything). Staff are read from identity's live `users` table (`public`, whatever schema a
- * rebuild writes to): it only addresses pushes, never the read tables.
+ * everything). The growers are the batch's (loaded before its writes, changed by its events);
+ * staff are read from identity's live `users` table (`public`, whatever schema a rebuild
+ * writes to) in one statement: it only addresses pushes, never the read tables. It starts
+ * from the four roles' rows (`roles.code`, then `users_role_idx`), not from every user: the
+ * OR over roles and clusters otherwise made PostgreSQL scan all users (7 ms at 10,000
+ * growers, per batch).
  */
 async function recipients(trx: Kysely<Tables>, batch: Batch): Promise<string[]> {
   if (!batch.aggregators.size && !batch.creditors.size && !batch.growerIds.size) return [];
-  const users = new Set<string>([...batch.aggregators, ...batch.creditors]);
-  const growerIds = [...batch.growerIds];
+  const staff = [...batch.aggregators, ...batch.creditors];
+  const users = new Set<string>(staff);
   const clusters = new Set<string>();
   const cooperatives = new Set<string>();
-  for (let i = 0; i < growerIds.length; i += 5_000) {
-    const rows = await trx
-      .selectFrom('dashboard_growers')
-      .select(['user_id', 'cluster_id', 'cooperative_id'])
-      .where('grower_id', 'in', growerIds.slice(i, i + 5_000))
-      .execute();
-    for (const g of rows) {
-      users.add(g.user_id);
-      if (g.cluster_id) clusters.add(g.cluster_id);
-      if (g.cooperative_id) cooperatives.add(g.cooperative_id);
-    }
+  for (const id of batch.growerIds) {
+    const g = batch.growers.get(id);
+    if (!g) continue;
+    users.add(g.user_id);
+    if (g.cluster_id) clusters.add(g.cluster_id);
+    if (g.cooperative_id) cooperatives.add(g.cooperative_id);
   }
-  const live = trx.withSchema('public');
-  const staff = [...batch.aggregators, ...batch.creditors];
-  for (let i = 0; i < staff.length; i += 5_000) {
-    const rows = await live
-      .selectFrom('users')
-      .select('cluster_id')
-      .where('id', 'in', staff.slice(i, i + 5_000))
-      .where('cluster_id', 'is not', null)
-      .execute();
-    for (const r of rows) clusters.add(r.cluster_id!);
-  }
-  const watchers = await live
-    .selectFrom('users as u')
-    .innerJoin('roles as r', 'r.id', 'u.role_id')
+  const watchers = await trx
+    .withSchema('public')
+    .selectFrom('roles as r')
+    .innerJoin('users as u', 'u.role_id', 'r.id')
     .select('u.id')
+    .where('r.code', 'in', [
+      ROLE.SUPER_ADMIN,
+      ROLE.ADMIN,
+      ROLE.CLUSTER_MANAGER,
+      ROLE.FARMER_ORGANIZATION,
+    ])
     .where('u.deleted_at', 'is', null)
     .where('u.is_active', '=', true)
     .where((eb) =>
       eb.or([
         eb('r.code', 'in', [ROLE.SUPER_ADMIN, ROLE.ADMIN]),
-        ...(clusters.size
-          ? [
-              eb.and([
-                eb('r.code', '=', ROLE.CLUSTER_MANAGER),
-                eb('u.cluster_id', 'in', [...clusters]),
-              ]),
-            ]
-          : []),
-        ...(cooperatives.size
-          ? [
-              eb.and([
-                eb('r.code', '=', ROLE.FARMER_ORGANIZATION),
-                eb('u.organization_id', 'in', [...cooperatives]),
-              ]),
-            ]
-          : []),
+        eb.and([
+          eb('r.code', '=', ROLE.CLUSTER_MANAGER),
+          eb.or([
+            eb('u.cluster_id', '=', anyUuid([...clusters])),
+            // The clusters of the batch's aggregators and creditors (identity's, now).
+            eb(
+              'u.cluster_id',
+              'in',
+              eb
+                .selectFrom('users as s')
+                .select('s.cluster_id')
+                .where('s.id', '=', anyUuid(staff))
+                .where('s.cluster_id', 'is not', null),
+            ),
+          ]),
+        ]),
+        eb.and([
+          eb('r.code', '=', ROLE.FARMER_ORGANIZATION),
+          eb('u.organization_id', '=', anyUuid([...cooperatives])),
+        ]),
       ]),
     )
     .execute();
