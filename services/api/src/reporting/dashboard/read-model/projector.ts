@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Kysely, QueryCreator } from 'kysely';
 import { beninDay } from '@filiere/platform';
 import { defineProjector, type RecordedEvent } from '@filiere/projections';
 import type { IdentityTables } from '../../../identity/index.js';
 import { ROLE } from '../../../kernel/roles.js';
 import { EVERYONE, type DashboardTables } from '../tables.js';
-import { anyText, anyUuid, bigints, ints, texts, unnest } from '../../unnest.js';
+import { anyText, anyUuid, bigints, ints, textArray, texts, unnest } from '../../unnest.js';
 import { dashboardPush } from '../pushes.js';
 
 /**
@@ -224,11 +224,26 @@ class Batch {
   }
 }
 
+/** A row of `load`'s answer: a contract (C), debt (D), grower (G) or prior link (L). */
+interface Loaded {
+  k: 'C' | 'D' | 'G' | 'L';
+  t1: string;
+  t2: string | null;
+  t3: string | null;
+  t4: string | null;
+  t5: string | null;
+  t6: string | null;
+  n1: number | null;
+  n2: number | null;
+  n3: number | null;
+}
+
 /**
- * Loads the rows the batch's events touch: their contracts and debts, then the growers of all
- * of them (for the rollup's clusters and the pushes' recipients) and the aggregators already
- * linked to the growers of the debts (the rollup's AGGREGATOR scopes) — before any write of
- * the batch, so these are the links from before it.
+ * Loads the rows the batch's events touch, in ONE statement: their contracts and debts, the
+ * growers of all of them (for the rollup's clusters and the pushes' recipients) and the
+ * aggregators already linked to the growers of the debts (the rollup's AGGREGATOR scopes) —
+ * before any write of the batch, so these are the links from before it. Each is a CTE whose
+ * rows come out of one `union all` (text columns t1–t6, bigint columns n1–n3).
  */
 async function load(trx: Kysely<Tables>, batch: Batch, events: RecordedEvent[]) {
   const growerIds = new Set<string>();
@@ -246,47 +261,105 @@ async function load(trx: Kysely<Tables>, batch: Batch, events: RecordedEvent[]) 
       if (e.type === 'DeliveryContractCreated') growerIds.add(d.growerId!);
     }
   }
-  if (contractIds.size) {
-    const rows = await trx
-      .selectFrom('dashboard_contracts')
-      .selectAll()
-      .where('contract_id', '=', anyText([...contractIds]))
-      .execute();
-    for (const c of rows) {
-      batch.contracts.set(c.contract_id, c);
-      if (c.grower_id) growerIds.add(c.grower_id);
-    }
-  }
-  if (debtIds.size) {
-    const rows = await trx
-      .selectFrom('dashboard_debts')
-      .selectAll()
-      .where('debt_id', '=', anyText([...debtIds]))
-      .execute();
-    for (const debt of rows) {
-      batch.debts.set(debt.debt_id, debt);
-      debtGrowers.add(debt.grower_id);
-    }
-  }
   for (const g of debtGrowers) growerIds.add(g);
-  if (growerIds.size) {
-    const rows = await trx
-      .selectFrom('dashboard_growers')
-      .selectAll()
-      .where('grower_id', '=', anyText([...growerIds]))
-      .execute();
-    for (const g of rows) batch.growers.set(g.grower_id, g);
-  }
-  if (debtGrowers.size) {
-    const rows = await trx
-      .selectFrom('dashboard_aggregator_growers')
-      .select(['aggregator_user_id', 'grower_id'])
-      .where('grower_id', '=', anyText([...debtGrowers]))
-      .execute();
-    for (const l of rows) {
-      const linked = batch.linkedBefore.get(l.grower_id);
-      if (linked) linked.push(l.aggregator_user_id);
-      else batch.linkedBefore.set(l.grower_id, [l.aggregator_user_id]);
+  const rows = await trx
+    .with('c', (db) =>
+      db
+        .selectFrom('dashboard_contracts')
+        .selectAll()
+        .where('contract_id', '=', anyText([...contractIds])),
+    )
+    .with('d', (db) =>
+      db
+        .selectFrom('dashboard_debts')
+        .selectAll()
+        .where('debt_id', '=', anyText([...debtIds])),
+    )
+    .with('g', (db) =>
+      db
+        .selectFrom('dashboard_growers')
+        .selectAll()
+        .where(
+          'grower_id',
+          '=',
+          sql<string>`any(${textArray([...growerIds])}::text[]
+            || array(select c.grower_id from c where c.grower_id is not null)
+            || array(select d.grower_id from d))`,
+        ),
+    )
+    .with('l', (db) =>
+      db
+        .selectFrom('dashboard_aggregator_growers')
+        .select(['aggregator_user_id', 'grower_id'])
+        // A semi-join (hashed), not `= any(array(…))`: the table has no index by grower, and
+        // a scan testing each row against a computed array compares it with every element.
+        .where(
+          'grower_id',
+          'in',
+          sql<string>`(select unnest(${textArray([...debtGrowers])}::text[])
+            union all select d.grower_id from d)`,
+        ),
+    )
+    .selectFrom(
+      sql<Loaded>`(
+        select 'C' as k, contract_id as t1, family as t2, aggregator_user_id as t3,
+          grower_id as t4, day as t5, status as t6, quantity_kg as n1, amount as n2,
+          delivered_kg as n3
+        from c
+        union all
+        select 'D', debt_id, kind, creditor_user_id, grower_id, opened_day, null,
+          principal, recovered, null
+        from d
+        union all
+        select 'G', grower_id, user_id, cluster_id, cooperative_id, null, null, null, null, null
+        from g
+        union all
+        select 'L', grower_id, aggregator_user_id, null, null, null, null, null, null, null
+        from l
+      )`.as('loaded'),
+    )
+    .selectAll()
+    .execute();
+  for (const r of rows) {
+    switch (r.k) {
+      case 'C':
+        batch.contracts.set(r.t1, {
+          contract_id: r.t1,
+          family: r.t2 as Contract['family'],
+          aggregator_user_id: r.t3!,
+          grower_id: r.t4,
+          day: r.t5!,
+          status: r.t6!,
+          quantity_kg: r.n1!,
+          amount: r.n2!,
+          delivered_kg: r.n3!,
+        });
+        break;
+      case 'D':
+        batch.debts.set(r.t1, {
+          debt_id: r.t1,
+          kind: r.t2!,
+          creditor_user_id: r.t3!,
+          grower_id: r.t4!,
+          opened_day: r.t5!,
+          principal: r.n1!,
+          recovered: r.n2!,
+        });
+        break;
+      case 'G':
+        batch.growers.set(r.t1, {
+          grower_id: r.t1,
+          user_id: r.t2!,
+          cluster_id: r.t3,
+          cooperative_id: r.t4,
+        });
+        break;
+      case 'L': {
+        const linked = batch.linkedBefore.get(r.t1);
+        if (linked) linked.push(r.t2!);
+        else batch.linkedBefore.set(r.t1, [r.t2!]);
+        break;
+      }
     }
   }
 }
@@ -410,224 +483,27 @@ function column<T, K extends keyof T>(rows: readonly T[], key: K): T[K][] {
   return out;
 }
 
-/*
- * Every write below is one statement whatever the number of rows (`unnest` of one array per
- * column, reporting/unnest.ts), through the query builder (the live or a replay's schema).
- */
-async function flush(trx: Kysely<Tables>, batch: Batch) {
-  const growers = pick(batch.growers, batch.touched.growers);
-  if (growers.length) {
-    await trx
-      .insertInto('dashboard_growers')
-      .columns(['grower_id', 'user_id', 'cluster_id', 'cooperative_id'])
-      .expression(
-        unnest(
-          texts(column(growers, 'grower_id')),
-          texts(column(growers, 'user_id')),
-          texts(column(growers, 'cluster_id')),
-          texts(column(growers, 'cooperative_id')),
-        ),
-      )
-      .onConflict((oc) =>
-        oc.column('grower_id').doUpdateSet({
-          user_id: (eb) => eb.ref('excluded.user_id'),
-          cluster_id: (eb) => eb.ref('excluded.cluster_id'),
-          cooperative_id: (eb) => eb.ref('excluded.cooperative_id'),
-        }),
-      )
-      .execute();
+/** dashboard_debt_rollup rows being summed, by scope, scope id, day and kind. */
+class Rollups {
+  rows = new Map<string, Rollup>();
+
+  add(
+    scope: Rollup['scope'],
+    scopeId: string,
+    day: string,
+    kind: string,
+    opened: number,
+    recovered: number,
+  ) {
+    const key = scope + SEP + scopeId + SEP + day + SEP + kind;
+    let r = this.rows.get(key);
+    if (!r) {
+      r = { scope, scope_id: scopeId, day, kind, opened: 0, recovered: 0 };
+      this.rows.set(key, r);
+    }
+    r.opened += opened;
+    r.recovered += recovered;
   }
-  const contracts = pick(batch.contracts, batch.touched.contracts);
-  if (contracts.length) {
-    await trx
-      .insertInto('dashboard_contracts')
-      .columns([
-        'contract_id',
-        'family',
-        'aggregator_user_id',
-        'grower_id',
-        'day',
-        'status',
-        'quantity_kg',
-        'amount',
-        'delivered_kg',
-      ])
-      .expression(
-        unnest(
-          texts(column(contracts, 'contract_id')),
-          texts(column(contracts, 'family')),
-          texts(column(contracts, 'aggregator_user_id')),
-          texts(column(contracts, 'grower_id')),
-          texts(column(contracts, 'day')),
-          texts(column(contracts, 'status')),
-          bigints(column(contracts, 'quantity_kg')),
-          bigints(column(contracts, 'amount')),
-          bigints(column(contracts, 'delivered_kg')),
-        ),
-      )
-      .onConflict((oc) =>
-        oc.column('contract_id').doUpdateSet({
-          status: (eb) => eb.ref('excluded.status'),
-          delivered_kg: (eb) => eb.ref('excluded.delivered_kg'),
-        }),
-      )
-      .execute();
-  }
-  const debts = pick(batch.debts, batch.touchedDebts);
-  if (debts.length) {
-    await trx
-      .insertInto('dashboard_debts')
-      .columns([
-        'debt_id',
-        'kind',
-        'creditor_user_id',
-        'grower_id',
-        'principal',
-        'recovered',
-        'opened_day',
-      ])
-      .expression(
-        unnest(
-          texts(column(debts, 'debt_id')),
-          texts(column(debts, 'kind')),
-          texts(column(debts, 'creditor_user_id')),
-          texts(column(debts, 'grower_id')),
-          bigints(column(debts, 'principal')),
-          bigints(column(debts, 'recovered')),
-          texts(column(debts, 'opened_day')),
-        ),
-      )
-      .onConflict((oc) =>
-        oc.column('debt_id').doUpdateSet({ recovered: (eb) => eb.ref('excluded.recovered') }),
-      )
-      .execute();
-  }
-  const daily = [...batch.daily.values()];
-  if (daily.length) {
-    await trx
-      .insertInto('dashboard_daily')
-      .columns([
-        'owner_id',
-        'family',
-        'day',
-        'status',
-        'contracts',
-        'quantity_kg',
-        'amount',
-        'delivered_kg',
-      ])
-      .expression(
-        unnest(
-          texts(column(daily, 'owner_id')),
-          texts(column(daily, 'family')),
-          texts(column(daily, 'day')),
-          texts(column(daily, 'status')),
-          ints(column(daily, 'contracts')),
-          bigints(column(daily, 'quantity_kg')),
-          bigints(column(daily, 'amount')),
-          bigints(column(daily, 'delivered_kg')),
-        ),
-      )
-      .onConflict((oc) =>
-        oc
-          .columns(['owner_id', 'family', 'day', 'status'])
-          .doUpdateSet(
-            added('dashboard_daily', ['contracts', 'quantity_kg', 'amount', 'delivered_kg']),
-          ),
-      )
-      .execute();
-  }
-  const purchases = [...batch.purchases.values()];
-  if (purchases.length) {
-    await trx
-      .insertInto('dashboard_purchases')
-      .columns(['side', 'owner_id', 'day', 'contracts', 'delivered_kg', 'paid', 'grower_net'])
-      .expression(
-        unnest(
-          texts(column(purchases, 'side')),
-          texts(column(purchases, 'owner_id')),
-          texts(column(purchases, 'day')),
-          ints(column(purchases, 'contracts')),
-          bigints(column(purchases, 'delivered_kg')),
-          bigints(column(purchases, 'paid')),
-          bigints(column(purchases, 'grower_net')),
-        ),
-      )
-      .onConflict((oc) =>
-        oc
-          .columns(['side', 'owner_id', 'day'])
-          .doUpdateSet(
-            added('dashboard_purchases', ['contracts', 'delivered_kg', 'paid', 'grower_net']),
-          ),
-      )
-      .execute();
-  }
-  const debtDaily = [...batch.debtDaily.values()];
-  if (debtDaily.length) {
-    await trx
-      .insertInto('dashboard_debt_daily')
-      .columns([
-        'grower_id',
-        'creditor_user_id',
-        'kind',
-        'day',
-        'opened',
-        'opened_count',
-        'recovered',
-      ])
-      .expression(
-        unnest(
-          texts(column(debtDaily, 'grower_id')),
-          texts(column(debtDaily, 'creditor_user_id')),
-          texts(column(debtDaily, 'kind')),
-          texts(column(debtDaily, 'day')),
-          bigints(column(debtDaily, 'opened')),
-          ints(column(debtDaily, 'opened_count')),
-          bigints(column(debtDaily, 'recovered')),
-        ),
-      )
-      .onConflict((oc) =>
-        oc
-          .columns(['grower_id', 'creditor_user_id', 'kind', 'day'])
-          .doUpdateSet(added('dashboard_debt_daily', ['opened', 'opened_count', 'recovered'])),
-      )
-      .execute();
-  }
-  const debtOpened = [...batch.debtOpened.values()];
-  if (debtOpened.length) {
-    await trx
-      .insertInto('dashboard_debt_opened')
-      .columns(['creditor_user_id', 'kind', 'opened_day', 'debts', 'principal', 'recovered'])
-      .expression(
-        unnest(
-          texts(column(debtOpened, 'creditor_user_id')),
-          texts(column(debtOpened, 'kind')),
-          texts(column(debtOpened, 'opened_day')),
-          ints(column(debtOpened, 'debts')),
-          bigints(column(debtOpened, 'principal')),
-          bigints(column(debtOpened, 'recovered')),
-        ),
-      )
-      .onConflict((oc) =>
-        oc
-          .columns(['creditor_user_id', 'kind', 'opened_day'])
-          .doUpdateSet(added('dashboard_debt_opened', ['debts', 'principal', 'recovered'])),
-      )
-      .execute();
-  }
-  const links = [...batch.links.values()];
-  const newLinks = links.length
-    ? await trx
-        .insertInto('dashboard_aggregator_growers')
-        .columns(['aggregator_user_id', 'grower_id'])
-        .expression(
-          unnest(texts(column(links, 'aggregator_user_id')), texts(column(links, 'grower_id'))),
-        )
-        .onConflict((oc) => oc.columns(['aggregator_user_id', 'grower_id']).doNothing())
-        .returning(['aggregator_user_id', 'grower_id'])
-        .execute()
-    : [];
-  await flushRollup(trx, batch, newLinks);
 }
 
 /**
@@ -635,61 +511,251 @@ async function flush(trx: Kysely<Tables>, batch: Batch) {
  * sum of its scope's growers' dashboard_debt_daily rows at that day and kind — ALL, the
  * grower's cluster, and every aggregator linked to the grower. Per batch: the batch's
  * debt_daily deltas go to ALL, to the grower's cluster and to the aggregators linked BEFORE
- * the batch (`batch.linkedBefore`, read before its writes); an aggregator newly linked in the
- * batch (`newLinks`, the rows the link insert actually added) takes the grower's whole
- * debt_daily (already including this batch's deltas). So the rows depend only on the events,
- * not on how they were batched, and a rebuild gives the same table (every key touched is
- * written, as for the other day tables).
+ * the batch (`batch.linkedBefore`, read before its writes; here); an aggregator newly linked
+ * in the batch (the rows the link insert actually added) takes the grower's whole debt_daily,
+ * this batch's deltas included (`addHistory`, after the batch's writes). Both are added to the
+ * rows, so the rows depend only on the events, not on how they were batched, and a rebuild
+ * gives the same table (every key touched is written, as for the other day tables).
  */
-async function flushRollup(trx: Kysely<Tables>, batch: Batch, newLinks: Link[]) {
-  if (!batch.debtDaily.size && !newLinks.length) return;
-  const rollup = new Map<string, Rollup>();
-  const add = (
-    scope: Rollup['scope'],
-    scopeId: string,
-    day: string,
-    kind: string,
-    opened: number,
-    recovered: number,
-  ) => {
-    const key = scope + SEP + scopeId + SEP + day + SEP + kind;
-    let r = rollup.get(key);
-    if (!r) {
-      r = { scope, scope_id: scopeId, day, kind, opened: 0, recovered: 0 };
-      rollup.set(key, r);
-    }
-    r.opened += opened;
-    r.recovered += recovered;
-  };
+function rollupDeltas(batch: Batch): Rollup[] {
+  const rollup = new Rollups();
   for (const d of batch.debtDaily.values()) {
-    add('ALL', '', d.day, d.kind, d.opened, d.recovered);
+    rollup.add('ALL', '', d.day, d.kind, d.opened, d.recovered);
     const cluster = batch.growers.get(d.grower_id)?.cluster_id;
-    if (cluster) add('CLUSTER', cluster, d.day, d.kind, d.opened, d.recovered);
+    if (cluster) rollup.add('CLUSTER', cluster, d.day, d.kind, d.opened, d.recovered);
     for (const aggregator of batch.linkedBefore.get(d.grower_id) ?? []) {
-      add('AGGREGATOR', aggregator, d.day, d.kind, d.opened, d.recovered);
+      rollup.add('AGGREGATOR', aggregator, d.day, d.kind, d.opened, d.recovered);
     }
   }
-  const newlyLinked = new Map<string, string[]>();
-  for (const l of newLinks) {
-    const linked = newlyLinked.get(l.grower_id);
-    if (linked) linked.push(l.aggregator_user_id);
-    else newlyLinked.set(l.grower_id, [l.aggregator_user_id]);
-  }
-  if (newlyLinked.size) {
-    const history = await trx
-      .selectFrom('dashboard_debt_daily')
-      .select(['grower_id', 'day', 'kind', 'opened', 'recovered'])
-      .where('grower_id', '=', anyText([...newlyLinked.keys()]))
-      .execute();
-    for (const h of history) {
-      for (const aggregator of newlyLinked.get(h.grower_id)!) {
-        add('AGGREGATOR', aggregator, h.day, h.kind, h.opened, h.recovered);
-      }
-    }
-  }
-  const rows = [...rollup.values()];
-  if (!rows.length) return;
-  await trx
+  return [...rollup.rows.values()];
+}
+
+/** The rows of each table a batch writes, in the order of `WRITES`' columns. */
+interface Writes {
+  growers: Grower[];
+  contracts: Contract[];
+  debts: Debt[];
+  daily: Daily[];
+  purchases: Purchase[];
+  debtDaily: DebtDay[];
+  debtOpened: DebtOpened[];
+  rollup: Rollup[];
+  links: Link[];
+}
+
+/**
+ * The batch's writes in ONE statement (each table's upsert a data-modifying CTE of one array
+ * per column: they write different tables, so seeing one snapshot changes nothing), which
+ * answers the aggregator–grower links it really added. One round trip instead of nine: each
+ * cost a wake-up of the backend and of Node, beside its parse and plan.
+ */
+async function write(trx: Kysely<Tables>, w: Writes): Promise<Link[]> {
+  return trx
+    .with('w_growers', (db) =>
+      db
+        .insertInto('dashboard_growers')
+        .columns(['grower_id', 'user_id', 'cluster_id', 'cooperative_id'])
+        .expression(
+          unnest(
+            texts(column(w.growers, 'grower_id')),
+            texts(column(w.growers, 'user_id')),
+            texts(column(w.growers, 'cluster_id')),
+            texts(column(w.growers, 'cooperative_id')),
+          ),
+        )
+        .onConflict((oc) =>
+          oc.column('grower_id').doUpdateSet({
+            user_id: (eb) => eb.ref('excluded.user_id'),
+            cluster_id: (eb) => eb.ref('excluded.cluster_id'),
+            cooperative_id: (eb) => eb.ref('excluded.cooperative_id'),
+          }),
+        ),
+    )
+    .with('w_contracts', (db) =>
+      db
+        .insertInto('dashboard_contracts')
+        .columns([
+          'contract_id',
+          'family',
+          'aggregator_user_id',
+          'grower_id',
+          'day',
+          'status',
+          'quantity_kg',
+          'amount',
+          'delivered_kg',
+        ])
+        .expression(
+          unnest(
+            texts(column(w.contracts, 'contract_id')),
+            texts(column(w.contracts, 'family')),
+            texts(column(w.contracts, 'aggregator_user_id')),
+            texts(column(w.contracts, 'grower_id')),
+            texts(column(w.contracts, 'day')),
+            texts(column(w.contracts, 'status')),
+            bigints(column(w.contracts, 'quantity_kg')),
+            bigints(column(w.contracts, 'amount')),
+            bigints(column(w.contracts, 'delivered_kg')),
+          ),
+        )
+        .onConflict((oc) =>
+          oc.column('contract_id').doUpdateSet({
+            status: (eb) => eb.ref('excluded.status'),
+            delivered_kg: (eb) => eb.ref('excluded.delivered_kg'),
+          }),
+        ),
+    )
+    .with('w_debts', (db) =>
+      db
+        .insertInto('dashboard_debts')
+        .columns([
+          'debt_id',
+          'kind',
+          'creditor_user_id',
+          'grower_id',
+          'principal',
+          'recovered',
+          'opened_day',
+        ])
+        .expression(
+          unnest(
+            texts(column(w.debts, 'debt_id')),
+            texts(column(w.debts, 'kind')),
+            texts(column(w.debts, 'creditor_user_id')),
+            texts(column(w.debts, 'grower_id')),
+            bigints(column(w.debts, 'principal')),
+            bigints(column(w.debts, 'recovered')),
+            texts(column(w.debts, 'opened_day')),
+          ),
+        )
+        .onConflict((oc) =>
+          oc.column('debt_id').doUpdateSet({ recovered: (eb) => eb.ref('excluded.recovered') }),
+        ),
+    )
+    .with('w_daily', (db) =>
+      db
+        .insertInto('dashboard_daily')
+        .columns([
+          'owner_id',
+          'family',
+          'day',
+          'status',
+          'contracts',
+          'quantity_kg',
+          'amount',
+          'delivered_kg',
+        ])
+        .expression(
+          unnest(
+            texts(column(w.daily, 'owner_id')),
+            texts(column(w.daily, 'family')),
+            texts(column(w.daily, 'day')),
+            texts(column(w.daily, 'status')),
+            ints(column(w.daily, 'contracts')),
+            bigints(column(w.daily, 'quantity_kg')),
+            bigints(column(w.daily, 'amount')),
+            bigints(column(w.daily, 'delivered_kg')),
+          ),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['owner_id', 'family', 'day', 'status'])
+            .doUpdateSet(
+              added('dashboard_daily', ['contracts', 'quantity_kg', 'amount', 'delivered_kg']),
+            ),
+        ),
+    )
+    .with('w_purchases', (db) =>
+      db
+        .insertInto('dashboard_purchases')
+        .columns(['side', 'owner_id', 'day', 'contracts', 'delivered_kg', 'paid', 'grower_net'])
+        .expression(
+          unnest(
+            texts(column(w.purchases, 'side')),
+            texts(column(w.purchases, 'owner_id')),
+            texts(column(w.purchases, 'day')),
+            ints(column(w.purchases, 'contracts')),
+            bigints(column(w.purchases, 'delivered_kg')),
+            bigints(column(w.purchases, 'paid')),
+            bigints(column(w.purchases, 'grower_net')),
+          ),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['side', 'owner_id', 'day'])
+            .doUpdateSet(
+              added('dashboard_purchases', ['contracts', 'delivered_kg', 'paid', 'grower_net']),
+            ),
+        ),
+    )
+    .with('w_debt_daily', (db) =>
+      db
+        .insertInto('dashboard_debt_daily')
+        .columns([
+          'grower_id',
+          'creditor_user_id',
+          'kind',
+          'day',
+          'opened',
+          'opened_count',
+          'recovered',
+        ])
+        .expression(
+          unnest(
+            texts(column(w.debtDaily, 'grower_id')),
+            texts(column(w.debtDaily, 'creditor_user_id')),
+            texts(column(w.debtDaily, 'kind')),
+            texts(column(w.debtDaily, 'day')),
+            bigints(column(w.debtDaily, 'opened')),
+            ints(column(w.debtDaily, 'opened_count')),
+            bigints(column(w.debtDaily, 'recovered')),
+          ),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['grower_id', 'creditor_user_id', 'kind', 'day'])
+            .doUpdateSet(added('dashboard_debt_daily', ['opened', 'opened_count', 'recovered'])),
+        ),
+    )
+    .with('w_debt_opened', (db) =>
+      db
+        .insertInto('dashboard_debt_opened')
+        .columns(['creditor_user_id', 'kind', 'opened_day', 'debts', 'principal', 'recovered'])
+        .expression(
+          unnest(
+            texts(column(w.debtOpened, 'creditor_user_id')),
+            texts(column(w.debtOpened, 'kind')),
+            texts(column(w.debtOpened, 'opened_day')),
+            ints(column(w.debtOpened, 'debts')),
+            bigints(column(w.debtOpened, 'principal')),
+            bigints(column(w.debtOpened, 'recovered')),
+          ),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['creditor_user_id', 'kind', 'opened_day'])
+            .doUpdateSet(added('dashboard_debt_opened', ['debts', 'principal', 'recovered'])),
+        ),
+    )
+    .with('w_rollup', (db) => writeRollup(db as unknown as QueryCreator<Tables>, w.rollup))
+    .with('w_links', (db) =>
+      db
+        .insertInto('dashboard_aggregator_growers')
+        .columns(['aggregator_user_id', 'grower_id'])
+        .expression(
+          unnest(texts(column(w.links, 'aggregator_user_id')), texts(column(w.links, 'grower_id'))),
+        )
+        .onConflict((oc) => oc.columns(['aggregator_user_id', 'grower_id']).doNothing())
+        .returning(['aggregator_user_id', 'grower_id']),
+    )
+    .selectFrom('w_links')
+    .select(['aggregator_user_id', 'grower_id'])
+    .execute();
+}
+
+/** Adds `rows` to dashboard_debt_rollup (one array per column). */
+function writeRollup(db: QueryCreator<Tables>, rows: Rollup[]) {
+  return db
     .insertInto('dashboard_debt_rollup')
     .columns(['scope', 'scope_id', 'day', 'kind', 'opened', 'recovered'])
     .expression(
@@ -706,8 +772,47 @@ async function flushRollup(trx: Kysely<Tables>, batch: Batch, newLinks: Link[]) 
       oc
         .columns(['scope', 'scope_id', 'day', 'kind'])
         .doUpdateSet(added('dashboard_debt_rollup', ['opened', 'recovered'])),
-    )
+    );
+}
+
+async function flush(trx: Kysely<Tables>, batch: Batch) {
+  const w: Writes = {
+    growers: pick(batch.growers, batch.touched.growers),
+    contracts: pick(batch.contracts, batch.touched.contracts),
+    debts: pick(batch.debts, batch.touchedDebts),
+    daily: [...batch.daily.values()],
+    purchases: [...batch.purchases.values()],
+    debtDaily: [...batch.debtDaily.values()],
+    debtOpened: [...batch.debtOpened.values()],
+    rollup: rollupDeltas(batch),
+    links: [...batch.links.values()],
+  };
+  if (Object.values(w).every((rows: unknown[]) => rows.length === 0)) return;
+  const newLinks = await write(trx, w);
+  if (newLinks.length) await addHistory(trx, newLinks);
+}
+
+/** Each newly linked aggregator takes its grower's whole debt_daily (this batch's included). */
+async function addHistory(trx: Kysely<Tables>, newLinks: Link[]) {
+  const newlyLinked = new Map<string, string[]>();
+  for (const l of newLinks) {
+    const linked = newlyLinked.get(l.grower_id);
+    if (linked) linked.push(l.aggregator_user_id);
+    else newlyLinked.set(l.grower_id, [l.aggregator_user_id]);
+  }
+  const history = await trx
+    .selectFrom('dashboard_debt_daily')
+    .select(['grower_id', 'day', 'kind', 'opened', 'recovered'])
+    .where('grower_id', '=', anyText([...newlyLinked.keys()]))
     .execute();
+  if (!history.length) return;
+  const rollup = new Rollups();
+  for (const h of history) {
+    for (const aggregator of newlyLinked.get(h.grower_id)!) {
+      rollup.add('AGGREGATOR', aggregator, h.day, h.kind, h.opened, h.recovered);
+    }
+  }
+  await writeRollup(trx, [...rollup.rows.values()]).execute();
 }
 
 /**
