@@ -546,11 +546,12 @@ interface Writes {
 /**
  * The batch's writes in ONE statement (each table's upsert a data-modifying CTE of one array
  * per column: they write different tables, so seeing one snapshot changes nothing), which
- * answers the aggregator–grower links it really added. One round trip instead of nine: each
- * cost a wake-up of the backend and of Node, beside its parse and plan.
+ * answers the aggregator–grower links it really added and the staff the push reaches
+ * (`watchers`). One round trip instead of ten: each cost a wake-up of the backend and of Node,
+ * beside its parse and plan.
  */
-async function write(trx: Kysely<Tables>, w: Writes): Promise<Link[]> {
-  return trx
+async function write(trx: Kysely<Tables>, w: Writes, to: Recipients | undefined) {
+  const rows = await trx
     .with('w_growers', (db) =>
       db
         .insertInto('dashboard_growers')
@@ -748,9 +749,21 @@ async function write(trx: Kysely<Tables>, w: Writes): Promise<Link[]> {
         .onConflict((oc) => oc.columns(['aggregator_user_id', 'grower_id']).doNothing())
         .returning(['aggregator_user_id', 'grower_id']),
     )
-    .selectFrom('w_links')
-    .select(['aggregator_user_id', 'grower_id'])
+    .selectFrom(
+      sql<{ k: 'L' | 'U'; a: string; b: string | null }>`(
+        select 'L' as k, aggregator_user_id as a, grower_id as b from w_links
+        ${to ? sql`union all ${watchers(to)}` : sql``}
+      )`.as('written'),
+    )
+    .selectAll()
     .execute();
+  const links: Link[] = [];
+  const staff: string[] = [];
+  for (const r of rows) {
+    if (r.k === 'L') links.push({ aggregator_user_id: r.a, grower_id: r.b! });
+    else staff.push(r.a);
+  }
+  return { links, staff };
 }
 
 /** Adds `rows` to dashboard_debt_rollup (one array per column). */
@@ -775,7 +788,8 @@ function writeRollup(db: QueryCreator<Tables>, rows: Rollup[]) {
     );
 }
 
-async function flush(trx: Kysely<Tables>, batch: Batch) {
+/** Writes the batch; answers the users its push reaches (none when nothing changed for anyone). */
+async function flush(trx: Kysely<Tables>, batch: Batch): Promise<string[]> {
   const w: Writes = {
     growers: pick(batch.growers, batch.touched.growers),
     contracts: pick(batch.contracts, batch.touched.contracts),
@@ -787,9 +801,14 @@ async function flush(trx: Kysely<Tables>, batch: Batch) {
     rollup: rollupDeltas(batch),
     links: [...batch.links.values()],
   };
-  if (Object.values(w).every((rows: unknown[]) => rows.length === 0)) return;
-  const newLinks = await write(trx, w);
-  if (newLinks.length) await addHistory(trx, newLinks);
+  // Every figure someone sees (an aggregator's, a creditor's, a grower's) is a row written.
+  if (Object.values(w).every((rows: unknown[]) => rows.length === 0)) return [];
+  const to = recipients(batch);
+  const { links, staff } = await write(trx, w, to);
+  if (links.length) await addHistory(trx, links);
+  if (!to) return [];
+  for (const id of staff) to.users.add(id);
+  return [...to.users].sort();
 }
 
 /** Each newly linked aggregator takes its grower's whole debt_daily (this batch's included). */
@@ -820,14 +839,17 @@ async function addHistory(trx: Kysely<Tables>, newLinks: Link[]) {
  * growers' users and their cooperatives' representatives, the cluster managers of the
  * growers' and aggregators' clusters, and every super admin and admin (their dashboard sums
  * everything). The growers are the batch's (loaded before its writes, changed by its events);
- * staff are read from identity's live `users` table (`public`, whatever schema a rebuild
- * writes to) in one statement: it only addresses pushes, never the read tables. It starts
- * from the four roles' rows (`roles.code`, then `users_role_idx`), not from every user: the
- * OR over roles and clusters otherwise made PostgreSQL scan all users (7 ms at 10,000
- * growers, per batch).
+ * the staff are read from identity's live tables by `watchers`, in the batch's write.
  */
-async function recipients(trx: Kysely<Tables>, batch: Batch): Promise<string[]> {
-  if (!batch.aggregators.size && !batch.creditors.size && !batch.growerIds.size) return [];
+interface Recipients {
+  users: Set<string>;
+  staff: string[];
+  clusters: string[];
+  cooperatives: string[];
+}
+
+function recipients(batch: Batch): Recipients | undefined {
+  if (!batch.aggregators.size && !batch.creditors.size && !batch.growerIds.size) return undefined;
   const staff = [...batch.aggregators, ...batch.creditors];
   const users = new Set<string>(staff);
   const clusters = new Set<string>();
@@ -839,47 +861,29 @@ async function recipients(trx: Kysely<Tables>, batch: Batch): Promise<string[]> 
     if (g.cluster_id) clusters.add(g.cluster_id);
     if (g.cooperative_id) cooperatives.add(g.cooperative_id);
   }
-  const watchers = await trx
-    .withSchema('public')
-    .selectFrom('roles as r')
-    .innerJoin('users as u', 'u.role_id', 'r.id')
-    .select('u.id')
-    .where('r.code', 'in', [
-      ROLE.SUPER_ADMIN,
-      ROLE.ADMIN,
-      ROLE.CLUSTER_MANAGER,
-      ROLE.FARMER_ORGANIZATION,
-    ])
-    .where('u.deleted_at', 'is', null)
-    .where('u.is_active', '=', true)
-    .where((eb) =>
-      eb.or([
-        eb('r.code', 'in', [ROLE.SUPER_ADMIN, ROLE.ADMIN]),
-        eb.and([
-          eb('r.code', '=', ROLE.CLUSTER_MANAGER),
-          eb.or([
-            eb('u.cluster_id', '=', anyUuid([...clusters])),
-            // The clusters of the batch's aggregators and creditors (identity's, now).
-            eb(
-              'u.cluster_id',
-              'in',
-              eb
-                .selectFrom('users as s')
-                .select('s.cluster_id')
-                .where('s.id', '=', anyUuid(staff))
-                .where('s.cluster_id', 'is not', null),
-            ),
-          ]),
-        ]),
-        eb.and([
-          eb('r.code', '=', ROLE.FARMER_ORGANIZATION),
-          eb('u.organization_id', '=', anyUuid([...cooperatives])),
-        ]),
-      ]),
-    )
-    .execute();
-  for (const w of watchers) users.add(w.id);
-  return [...users].sort();
+  return { users, staff, clusters: [...clusters], cooperatives: [...cooperatives] };
+}
+
+/**
+ * The active staff the push reaches: super admins and admins, the cluster managers of the
+ * growers' clusters and of the batch's aggregators' and creditors' (identity's `users.cluster_id`
+ * now), the FARMER_ORGANIZATION users of the growers' cooperatives. Identity's LIVE tables,
+ * named `public.` (whatever schema a replay writes to, as `withSchema('public')` read them): it
+ * only addresses pushes, never the read tables. It starts from the four roles' rows
+ * (`roles.code`, then `users_role_idx`), not from every user: with the role test OR-ed with the
+ * clusters' and cooperatives', PostgreSQL scanned all users (7 ms a batch at 10,000 growers).
+ */
+function watchers(r: Recipients) {
+  const { SUPER_ADMIN, ADMIN, CLUSTER_MANAGER, FARMER_ORGANIZATION } = ROLE;
+  return sql`select 'U' as k, u.id::text as a, null::text as b
+    from public.roles r join public.users u on u.role_id = r.id
+    where r.code in (${SUPER_ADMIN}, ${ADMIN}, ${CLUSTER_MANAGER}, ${FARMER_ORGANIZATION})
+      and u.deleted_at is null and u.is_active
+      and (r.code in (${SUPER_ADMIN}, ${ADMIN})
+        or (r.code = ${CLUSTER_MANAGER} and (u.cluster_id = ${anyUuid(r.clusters)}
+          or u.cluster_id in (select s.cluster_id from public.users s
+            where s.id = ${anyUuid(r.staff)} and s.cluster_id is not null)))
+        or (r.code = ${FARMER_ORGANIZATION} and u.organization_id = ${anyUuid(r.cooperatives)}))`;
 }
 
 /**
@@ -907,8 +911,7 @@ export const dashboardProjector = defineProjector<Tables>({
     const batch = new Batch();
     await load(trx, batch, events);
     for (const e of events) applyEvent(batch, e);
-    await flush(trx, batch);
-    const userIds = await recipients(trx, batch);
+    const userIds = await flush(trx, batch);
     if (userIds.length) ctx.push(dashboardPush({ type: 'reporting.dashboard', userIds }));
   },
 });
