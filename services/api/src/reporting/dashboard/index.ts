@@ -2,6 +2,7 @@ import type { ReportingArea } from '../area.js';
 import * as dashboardTables from './migrations/20261127_0100_dashboard.js';
 import * as debtRollup from './migrations/20261128_0100_dashboard_debt_rollup.js';
 import * as everyone from './migrations/20261130_0100_dashboard_everyone.js';
+import * as linksByGrower from './migrations/20261130_0101_dashboard_links_by_grower.js';
 import { dashboardProjector } from './read-model/projector.js';
 import { DASHBOARD_PUSHES } from './schemas.js';
 
@@ -17,6 +18,7 @@ export const dashboardArea: ReportingArea = {
     '20261127_0100_dashboard': dashboardTables,
     '20261128_0100_dashboard_debt_rollup': debtRollup,
     '20261130_0100_dashboard_everyone': everyone,
+    '20261130_0101_dashboard_links_by_grower': linksByGrower,
   },
   projectors: [dashboardProjector],
   pushes: DASHBOARD_PUSHES,

@@ -1,17 +1,22 @@
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Projector, RecordedEvent } from '@filiere/projections';
 import type { ContractEventData } from '../../domain/index.js';
 import type { AdvancesTables } from '../tables.js';
+import { bigints, column, instants, texts } from '../../read-model/unnest.js';
 
-/** Rows per insert: 5,000 × 4 columns stays well under PostgreSQL's 65,535 bind parameters. */
-const INSERT_SLICE = 5_000;
+interface Row {
+  debt_id: string;
+  contract_id: string;
+  amount: number;
+  recovered_at: string;
+}
 
 /**
  * `grower_debt_recoveries` from `DebtRecovered`: what each contract recovered of a debt.
- * A batch's recoveries are summed per (debt, contract) and written in one insert (a run of
- * 10,000 contracts brings thousands of them at once; one insert per event cost a statement
- * each): a row is the sum of its recoveries (additions commute) and keeps the instant of its
- * first one, as one insert per event left it, whatever the batching of a replay.
+ * A batch's recoveries are summed per (debt, contract) and written in one insert of one array
+ * per column (`unnest`, whatever the number of rows; a run of 10,000 contracts brings thousands
+ * of them at once): a row is the sum of its recoveries (additions commute) and keeps the instant
+ * of its first one, as one insert per event left it, whatever the batching of a replay.
  */
 export const debtRecoveriesProjector: Projector = {
   name: 'grower-debt-recoveries',
@@ -19,7 +24,7 @@ export const debtRecoveriesProjector: Projector = {
   tables: ['grower_debt_recoveries'],
   async apply(transaction, events: RecordedEvent[]) {
     const trx = transaction as unknown as Kysely<AdvancesTables>;
-    const rows = new Map<string, Insertable<AdvancesTables['grower_debt_recoveries']>>();
+    const rows = new Map<string, Row>();
     for (const recorded of events) {
       if (recorded.type !== 'DebtRecovered') continue;
       const d = recorded.data as ContractEventData<'DebtRecovered'>;
@@ -35,17 +40,24 @@ export const debtRecoveriesProjector: Projector = {
         });
       }
     }
+    if (!rows.size) return;
     const all = [...rows.values()];
-    for (let from = 0; from < all.length; from += INSERT_SLICE) {
-      await trx
-        .insertInto('grower_debt_recoveries')
-        .values(all.slice(from, from + INSERT_SLICE))
-        .onConflict((oc) =>
-          oc
-            .columns(['debt_id', 'contract_id'])
-            .doUpdateSet({ amount: sql`grower_debt_recoveries.amount + excluded.amount` }),
-        )
-        .execute();
-    }
+    await trx
+      .insertInto('grower_debt_recoveries')
+      .columns(['debt_id', 'contract_id', 'amount', 'recovered_at'])
+      .expression(
+        sql`select * from unnest(${sql.join([
+          texts(column(all, 'debt_id')),
+          texts(column(all, 'contract_id')),
+          bigints(column(all, 'amount')),
+          instants(column(all, 'recovered_at')),
+        ])})`,
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['debt_id', 'contract_id'])
+          .doUpdateSet({ amount: sql`grower_debt_recoveries.amount + excluded.amount` }),
+      )
+      .execute();
   },
 };
