@@ -11,3 +11,4 @@ export * from './lag.js';
 export * from './pg-listen.js';
 export * from './pushes.js';
 export * from './group.js';
+export * from './pg-arrays.js';

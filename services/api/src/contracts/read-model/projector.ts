@@ -1,9 +1,20 @@
 import { sql, type Kysely } from 'kysely';
-import type { Projector, PushMessage, RecordedEvent } from '@filiere/projections';
+import {
+  type Projector,
+  type PushMessage,
+  type RecordedEvent,
+  anyText,
+  bigints,
+  booleans,
+  column,
+  dates,
+  instants,
+  texts,
+  uuids,
+} from '@filiere/projections';
 import type { ContractEvent, ContractEventType } from '../domain/index.js';
 import type { ContractsTables } from '../tables.js';
 import { contractsPush } from '../pushes.js';
-import { anyText, bigints, booleans, column, dates, instants, texts, uuids } from './unnest.js';
 
 const EVENT_TYPES: ContractEventType[] = [
   'DeliveryContractCreated',

@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
-import { defineProjector } from '@filiere/projections';
+import { defineProjector, boolArray, intArray, textArray } from '@filiere/projections';
 import { walletAccount, type WalletEvent } from '../domain/index.js';
 import { asWalletEvent, walletIdOfStream } from '../read-model/events.js';
 import { exact, negate, plus, type Exact } from '../read-model/exact.js';
-import { boolArray, intArray, textArray } from '../read-model/pg-arrays.js';
 import type { WalletHistoryTables } from './tables.js';
 
 /** Every event type the wallet stream's `evolve` folds (the others leave its balances alone). */

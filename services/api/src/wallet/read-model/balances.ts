@@ -1,11 +1,10 @@
 import { sql } from 'kysely';
 import { transactionEffects, walletAccount } from '../domain/index.js';
-import { defineProjector } from '@filiere/projections';
+import { defineProjector, instantArray, intArray, textArray } from '@filiere/projections';
 import type { WalletReadTables } from '../tables.js';
 import { walletPush } from '../pushes.js';
 import { asWalletEvent, defined, walletIdOfStream } from './events.js';
 import { negate, plus, type Exact } from './exact.js';
-import { instantArray, intArray, textArray } from './pg-arrays.js';
 
 /** A wallet's movements in the batch: exact sums (a batch of large events passes 2^53). */
 interface Delta {

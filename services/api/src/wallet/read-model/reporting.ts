@@ -1,11 +1,10 @@
 import { sql } from 'kysely';
-import { defineProjector } from '@filiere/projections';
+import { defineProjector, intArray, textArray } from '@filiere/projections';
 import type { WalletReadTables } from '../tables.js';
 import { walletPush } from '../pushes.js';
 import { asWalletEvent, defined } from './events.js';
 import type { OwnersTables } from './events.js';
 import { plus, type Exact } from './exact.js';
-import { intArray, textArray } from './pg-arrays.js';
 
 const OWNERS = 'wallet_reporting_owners';
 const COLUMNS = [

@@ -1,12 +1,11 @@
 import { sql } from 'kysely';
 import { transactionEffects, type TransactionRow, type WalletEvent } from '../domain/index.js';
-import { defineProjector } from '@filiere/projections';
+import { defineProjector, instantArray, intArray, textArray } from '@filiere/projections';
 import type { WalletReadTables } from '../tables.js';
 import { walletPush } from '../pushes.js';
 import { asWalletEvent, beninMonth, defined } from './events.js';
 import type { OwnersTables } from './events.js';
 import { holdCode } from './hold-code.js';
-import { instantArray, intArray, textArray } from './pg-arrays.js';
 
 const OWNERS = 'wallet_transaction_owners';
 

@@ -1,8 +1,14 @@
 import { sql, type Kysely } from 'kysely';
-import type { Projector, RecordedEvent } from '@filiere/projections';
+import {
+  type Projector,
+  type RecordedEvent,
+  bigints,
+  column,
+  instants,
+  texts,
+} from '@filiere/projections';
 import type { ContractEventData } from '../../domain/index.js';
 import type { AdvancesTables } from '../tables.js';
-import { bigints, column, instants, texts } from '../../read-model/unnest.js';
 
 interface Row {
   debt_id: string;

@@ -1,10 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import { defineProjector } from '@filiere/projections';
+import { defineProjector, anyText, bigints, ints, texts, unnest } from '@filiere/projections';
 import type { IdentityTables } from '../../../identity/index.js';
 import { ROLE } from '../../../kernel/roles.js';
 import { boardPush } from '../pushes.js';
 import type { BoardTables } from '../tables.js';
-import { anyText, bigints, ints, texts, unnest } from '../../unnest.js';
 
 /** The event types the board follows: the growers area's and the wallet's, by catalogue name. */
 export const BOARD_EVENT_TYPES = [

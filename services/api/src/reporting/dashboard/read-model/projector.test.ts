@@ -16,7 +16,7 @@ import { dashboardProjector } from './projector.js';
  * cooperative that changes), creditors and days, in ONE batch: its rows in all nine tables are
  * pinned below, and the same events applied one per batch and three per batch (as replays cut
  * them) give exactly these rows. The writes are one statement per table of one array per
- * column (reporting/unnest.ts): a column written from the wrong array, a row lost or doubled
+ * column (projections/src/pg-arrays.ts): a column written from the wrong array, a row lost or doubled
  * in a batch, changes a pinned row.
  */
 describe('reporting-dashboard projector: one batch of every event type (real PostgreSQL)', () => {

@@ -1,11 +1,20 @@
 import { sql } from 'kysely';
 import type { Kysely, QueryCreator } from 'kysely';
 import { beninDay } from '@filiere/platform';
-import { defineProjector, type RecordedEvent } from '@filiere/projections';
+import {
+  defineProjector,
+  type RecordedEvent,
+  anyText,
+  anyUuid,
+  bigints,
+  ints,
+  textArray,
+  texts,
+  unnest,
+} from '@filiere/projections';
 import type { IdentityTables } from '../../../identity/index.js';
 import { ROLE } from '../../../kernel/roles.js';
 import { EVERYONE, type DashboardTables } from '../tables.js';
-import { anyText, anyUuid, bigints, ints, textArray, texts, unnest } from '../../unnest.js';
 import { dashboardPush } from '../pushes.js';
 
 /**

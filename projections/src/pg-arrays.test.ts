@@ -2,10 +2,18 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { boolArray, instantArray, intArray, textArray } from './pg-arrays.js';
-import type { Database } from '../../database.js';
+import {
+  bigints,
+  boolArray,
+  instantArray,
+  intArray,
+  ints,
+  textArray,
+  texts,
+  unnest,
+} from './pg-arrays.js';
 
-const t = useTestDatabase<Database>();
+const t = useTestDatabase<Record<string, never>>();
 
 describe('array literals for unnest (real PostgreSQL)', () => {
   it('text: any string comes back as it was, null as null, in order', async () => {
@@ -56,6 +64,31 @@ describe('array literals for unnest (real PostgreSQL)', () => {
       { n: big.toString(), b: null, at: null },
       { n: '9007199254740993', b: true, at: later },
       { n: null, b: false, at },
+    ]);
+  });
+
+  it('unnest of texts, bigints and ints reads back as rows, as pg would send the JS arrays', async () => {
+    const strings = ['plain', '', 'NULL', null, 'say "hi"', 'back\\slash\\', 'été – 𝄞'];
+    const { rows } = await sql<{
+      s: string | null;
+    }>`select s from (${unnest(texts(strings))}) as u(s)`.execute(t.db);
+    expect(rows.map((r) => r.s)).toEqual(strings);
+    const viaPg = await sql<{ s: string | null }>`select unnest(${strings}::text[]) as s`.execute(
+      t.db,
+    );
+    expect(viaPg.rows.map((r) => r.s)).toEqual(strings);
+    const numbers = [0, -1, 42, 2 ** 53 - 1, -(2 ** 53 - 1)];
+    const big = await sql<{
+      n: string;
+    }>`select n::text as n from (${unnest(bigints(numbers))}) as u(n)`.execute(t.db);
+    expect(big.rows.map((r) => Number(r.n))).toEqual(numbers);
+    const small = await sql<{
+      n: number;
+      s: string;
+    }>`select n, s from (${unnest(ints([3, -7]), texts(['a', 'b']))}) as u(n, s)`.execute(t.db);
+    expect(small.rows).toEqual([
+      { n: 3, s: 'a' },
+      { n: -7, s: 'b' },
     ]);
   });
 });
