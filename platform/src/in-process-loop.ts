@@ -1,3 +1,4 @@
+import { ForegroundYield, type Foreground } from './foreground.js';
 import type { Logger } from './logger.js';
 
 /** What an in-process loop drives: e.g. the wallet's job runner, the export runner. */
@@ -19,6 +20,15 @@ export interface InProcessLoopOptions {
   pollMs?: number;
   /** `sweep` runs this often (and at start) when the runner has one; default 10 minutes. */
   sweepMs?: number;
+  /** This loop's work is foreground work (a contract run): marked busy while a run lasts. */
+  marks?: Foreground;
+  /**
+   * This loop's work yields to foreground work (payouts to a contract run): before each batch
+   * it waits while `yieldTo` is busy, at most `maxYieldMs` in a row (default 30 s; then it runs
+   * as long before it waits again: ForegroundYield).
+   */
+  yieldTo?: Foreground;
+  maxYieldMs?: number;
 }
 
 /**
@@ -31,12 +41,17 @@ export class InProcessLoop {
   private current: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  private readonly yielding: ForegroundYield | undefined;
 
   constructor(
     readonly runner: LoopRunner,
     private readonly logger: Logger,
     private readonly options: InProcessLoopOptions,
-  ) {}
+  ) {
+    this.yielding = options.yieldTo
+      ? new ForegroundYield(options.yieldTo, options.maxYieldMs)
+      : undefined;
+  }
 
   start(): void {
     if (!this.stopped) return;
@@ -81,16 +96,23 @@ export class InProcessLoop {
       this.again = true;
       return;
     }
+    // Marked for the whole cycle, not per runDue: a yielding loop never slips a batch into
+    // the gap between two of this loop's batches.
+    const end = this.options.marks?.begin();
     this.current = (async () => {
       do {
         this.again = false;
         try {
-          while (!this.stopped && (await this.runner.runDue()) > 0);
+          while (!this.stopped) {
+            await this.yielding?.wait(() => this.stopped);
+            if (this.stopped || (await this.runner.runDue()) === 0) break;
+          }
         } catch (err) {
           this.logger.error({ err }, `${this.options.name} failed`);
         }
       } while (this.again && !this.stopped);
     })().finally(() => {
+      end?.();
       this.current = undefined;
     });
   }

@@ -2,6 +2,7 @@ export * from './config.js';
 export * from './db.js';
 export * from './errors.js';
 export * from './in-process-loop.js';
+export * from './foreground.js';
 export * from './leased-jobs.js';
 export * from './logger.js';
 export * from './migrations.js';

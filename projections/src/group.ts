@@ -21,6 +21,8 @@ export interface GroupOptions {
   publish?: (messages: PushMessage[]) => Promise<void>;
   /** Turns a stored payload into the current shape (the event catalogue's decode). */
   decode?: EventDecoder | undefined;
+  /** Awaited before each batch of a catch-up (the background thread yields to a contract run). */
+  beforeBatch?: () => Promise<void>;
 }
 
 /**
@@ -152,6 +154,7 @@ export async function catchUpGroup<DB extends ProjectionTables>(
     if (opts.maxBatches !== undefined && batch >= opts.maxBatches) {
       return { read: total, position: -1, caughtUp: false };
     }
+    await opts.beforeBatch?.();
     const result = await runGroupBatch(db, members, opts);
     total += result.read;
     if (result.caughtUp) return { ...result, read: total };

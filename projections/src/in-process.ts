@@ -26,6 +26,8 @@ export interface InProcessOptions<
    * by side. Names not listed form one more group. Default: one group of all of them.
    */
   groups?: readonly (readonly string[])[];
+  /** Awaited before each group batch (GroupOptions.beforeBatch). */
+  beforeBatch?: () => Promise<void>;
 }
 
 export interface InProcessProjections {

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { CommandPipeline, EventStore } from '@filiere/event-store';
-import type { Config, Logger } from '@filiere/platform';
+import type { Config, Foreground, Logger } from '@filiere/platform';
 import type { PushSource } from '@filiere/projections';
 import type { ReadinessCheck } from '../http/health.js';
 import type { ProductTables } from './tables.js';
@@ -37,6 +37,11 @@ export interface AppDeps {
 /** What the API's thread may ask of its background thread. */
 export interface BackgroundThreadHandle {
   wakeJob(name: string): void;
+  /**
+   * Marks this thread's foreground work (a contract run's loop marks its runs): the thread's
+   * payouts wait while it lasts (InProcessLoop's `marks` and `yieldTo`).
+   */
+  foreground?: Foreground;
 }
 
 export interface RealtimeOptions {

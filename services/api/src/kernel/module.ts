@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { EventCatalogue, EventDefinition, StreamType } from '@filiere/event-store';
-import type { Config, Logger, MigrationSet } from '@filiere/platform';
+import type { Config, Foreground, Logger, MigrationSet } from '@filiere/platform';
 import type { Projector, PushPublisher } from '@filiere/projections';
 import type { AppDeps } from './app-deps.js';
 import type { ProductTables } from './tables.js';
@@ -58,7 +58,11 @@ export interface JobContext {
  * What a job `withoutRedis` gets: the worker's context (with its Redis, for BullMQ wake-ups), or
  * the API's background thread's (without: it is woken by `wake`, from the API's thread).
  */
-export type BackgroundJobContext = Omit<JobContext, 'redisUrl'> & { redisUrl?: string };
+export type BackgroundJobContext = Omit<JobContext, 'redisUrl'> & {
+  redisUrl?: string;
+  /** In the API's background thread: the API thread's foreground work (its contract runs). */
+  foreground?: Foreground;
+};
 
 /** A started job: stopped by `close`; a job `withoutRedis` may be woken (work just scheduled). */
 export interface StartedJob {

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { Config, Logger } from '@filiere/platform';
+import { Foreground, type Config, type Logger } from '@filiere/platform';
 import type {
   FromBackgroundThread,
   BackgroundThreadData,
@@ -11,6 +11,8 @@ export interface BackgroundThread {
   wake(): void;
   /** Wakes one of the thread's jobs (work was just scheduled for it). */
   wakeJob(name: string): void;
+  /** This thread's foreground work, which the background thread's payouts wait for. */
+  foreground: Foreground;
   /** Resolves when every projector has read every event committed before the call. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -40,12 +42,14 @@ export function startBackgroundThread(options: {
   batchSize?: number;
 }): BackgroundThread {
   const { logger } = options;
+  const foreground = new Foreground();
   const data: BackgroundThreadData = {
     config: options.config,
     databaseUrl: options.databaseUrl,
     logLevel: logger.level,
     nice: options.nice ?? 0,
     batchSize: options.batchSize ?? 1000,
+    foreground: foreground.buffer,
   };
   const typescript = import.meta.url.endsWith('.ts');
   const entry = new URL(
@@ -108,6 +112,7 @@ export function startBackgroundThread(options: {
   return {
     wake: () => send({ type: 'wake' }),
     wakeJob: (name) => send({ type: 'wake-job', name }),
+    foreground,
     idle: () =>
       new Promise<void>((resolve) => {
         const id = nextId++;

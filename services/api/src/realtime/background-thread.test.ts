@@ -114,16 +114,19 @@ describe('the background thread (no Redis)', () => {
     expect(await balanceRow(late)).toBeUndefined();
   });
 
-  it('pays a withdrawal from the thread: the API schedules the payout job and wakes the thread, whose own pipeline completes it', async () => {
+  it('pays a withdrawal from the thread: the API schedules the payout job and wakes the thread, whose own pipeline completes it once the API’s foreground work is over', async () => {
     const config = parseConfig({ NODE_ENV: 'development', JWT_SECRET: SECRET, LOG_LEVEL: 'warn' });
     const thread = startBackgroundThread({ config, databaseUrl: t.url, logger });
-    const api = await buildTestApp(t.db, { backgroundThread: { wakeJob: thread.wakeJob } });
+    const api = await buildTestApp(t.db, {
+      backgroundThread: { wakeJob: thread.wakeJob, foreground: thread.foreground },
+    });
     try {
       // The API's thread runs no wallet job loop: the background thread does.
       expect(api.wallet.loop).toBeUndefined();
       const superAdmin = await walletUser(api, t.db, 'ROLE_SUPER_ADMIN');
       const aggregator = await walletUser(api, t.db, 'ROLE_INDUSTRIAL');
       await fund(api, aggregator, superAdmin, 50_000);
+      const endForeground = thread.foreground.begin();
       const res = await api.inject({
         method: 'POST',
         url: `/api/wallet/make-debit/${aggregator.id}`,
@@ -132,6 +135,12 @@ describe('the background thread (no Redis)', () => {
       });
       expect(res.statusCode).toBe(201);
       const { withdrawalId } = res.json() as { withdrawalId: string };
+      // While the API's thread does foreground work (a contract run marks its runs so), the
+      // thread's payouts wait; they go on as soon as it ends.
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect((await withdrawalState(api, withdrawalId)).status).not.toBe('SUCCESS');
+      expect(await t.db.selectFrom('wallet_jobs').select('id').execute()).toHaveLength(1);
+      endForeground();
       // The job's row goes once its completion command is appended, just after: wait for both.
       for (let i = 0; ; i++) {
         const { status } = await withdrawalState(api, withdrawalId);

@@ -1,5 +1,12 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { createDb, createLineLogger, type Config } from '@filiere/platform';
+import {
+  createLineLogger,
+  createPool,
+  Foreground,
+  ForegroundYield,
+  type Config,
+} from '@filiere/platform';
+import { Kysely, PostgresDialect } from 'kysely';
 import {
   catalogueDecoder,
   pgPushPublisher,
@@ -8,7 +15,7 @@ import {
 } from '@filiere/projections';
 import type { Database } from '../database.js';
 import { product, type StartedJob } from '../modules.js';
-import { lowerThreadPriority } from './thread-priority.js';
+import { lowerServerPriority, lowerThreadPriority } from './thread-priority.js';
 
 /** What the API's thread host sends this thread. */
 export type ToBackgroundThread =
@@ -33,6 +40,8 @@ export interface BackgroundThreadData {
   nice: number;
   /** Events read per batch (PROJECTION_BATCH_SIZE). */
   batchSize: number;
+  /** The API thread's Foreground (its buffer): this thread's payouts wait while it is busy. */
+  foreground: SharedArrayBuffer;
 }
 
 /**
@@ -52,10 +61,11 @@ async function main(): Promise<void> {
     thread: 'projections',
   });
   const priority = lowerThreadPriority(data.nice);
-  const db = createDb<Database>(data.databaseUrl, {
-    max: 10,
-    applicationName: 'filiere-projections',
-  });
+  const foreground = new Foreground(data.foreground);
+  const projectionsYield = new ForegroundYield(foreground);
+  const pool = createPool(data.databaseUrl, { max: 10, applicationName: 'filiere-projections' });
+  if (priority !== null) lowerServerPriority(pool, data.databaseUrl, priority);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const publish = pgPushPublisher(db);
   const running: InProcessProjections = startInProcessProjections({
     db,
@@ -65,6 +75,9 @@ async function main(): Promise<void> {
     publish,
     decode: catalogueDecoder(product.catalogue),
     batchSize: data.batchSize,
+    // While the API's thread settles a contract run, the read models wait (30 s at most in a
+    // row): the run's own progress goes out from its runner, and the cores go to the run.
+    beforeBatch: () => projectionsYield.wait(),
   });
   // The jobs that need no Redis (the ledger's integrity verification), here rather than on the
   // API's thread; NODE_ENV=test starts no background loop anywhere, as the API does not.
@@ -74,7 +87,14 @@ async function main(): Promise<void> {
       if (!job.withoutRedis) continue;
       jobs.set(
         job.name,
-        await job.start({ config: data.config, db, logger, catalogue: product.catalogue, publish }),
+        await job.start({
+          config: data.config,
+          db,
+          logger,
+          catalogue: product.catalogue,
+          publish,
+          foreground,
+        }),
       );
     }
   }

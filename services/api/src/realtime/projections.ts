@@ -69,7 +69,11 @@ export function startProjectionDispatch<DB extends ProjectionTables>(opts: {
       nice: config.BACKGROUND_NICE,
       batchSize: config.PROJECTION_BATCH_SIZE,
     });
-    return { wake: thread.wake, close: thread.close, thread: { wakeJob: thread.wakeJob } };
+    return {
+      wake: thread.wake,
+      close: thread.close,
+      thread: { wakeJob: thread.wakeJob, foreground: thread.foreground },
+    };
   }
   const running = startInProcessProjections({
     db,

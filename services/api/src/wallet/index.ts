@@ -17,7 +17,10 @@ import { WALLET_JOBS } from './jobs/job-store.js';
 const walletJobs: JobModule = {
   name: WALLET_JOBS,
   withoutRedis: true,
-  start: (ctx) => startWalletJobWorker(ctx),
+  // In the API's background thread, payouts wait while a contract run settles (its end is
+  // what the aggregator waits for; the payouts it queued follow at once).
+  start: (ctx) =>
+    startWalletJobWorker({ ...ctx, ...(ctx.foreground ? { yieldTo: ctx.foreground } : {}) }),
 };
 
 /** Background .xlsx exports (`wallet_exports`, files under DATA_DIR/exports). */

@@ -409,7 +409,7 @@ export const registerContracts: HttpRegistration = async (app) => {
   });
   app.decorate('contracts', background);
   if (!config.REDIS_URL) {
-    const loops = contractLoops(background, logger);
+    const loops = contractLoops(background, logger, app.deps.backgroundThread?.foreground);
     if (config.NODE_ENV !== 'test') {
       app.addHook('onReady', async () => loops.forEach((l) => l.start()));
     }

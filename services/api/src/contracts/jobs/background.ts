@@ -1,7 +1,14 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { CommandPipeline, EventStore } from '@filiere/event-store';
-import { beninDay, InProcessLoop, narrowDb, type Logger, type LoopRunner } from '@filiere/platform';
+import {
+  beninDay,
+  InProcessLoop,
+  narrowDb,
+  type Foreground,
+  type Logger,
+  type LoopRunner,
+} from '@filiere/platform';
 import type { PushPublisher } from '@filiere/projections';
 import type { JobModule, ProductTables } from '../../kernel/module.js';
 import {
@@ -90,9 +97,17 @@ export function contractsBackground(options: {
 }
 
 /** The runs every second (and when a run is recorded in this process), OUTTIME every minute. */
-export function contractLoops(background: ContractsBackground, logger: Logger): InProcessLoop[] {
+export function contractLoops(
+  background: ContractsBackground,
+  logger: Logger,
+  foreground?: Foreground,
+): InProcessLoop[] {
   return [
-    new InProcessLoop(background.runner, logger, { name: 'contract runs', pollMs: 1000 }),
+    new InProcessLoop(background.runner, logger, {
+      name: 'contract runs',
+      pollMs: 1000,
+      ...(foreground ? { marks: foreground } : {}),
+    }),
     new InProcessLoop(background.outOfTime, logger, {
       name: 'contracts out of time',
       pollMs: 60_000,

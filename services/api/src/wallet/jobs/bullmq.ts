@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Kysely } from 'kysely';
 import { CommandPipeline, EventStore, type EventCatalogue } from '@filiere/event-store';
-import { redisConnection, type Config, type Logger } from '@filiere/platform';
+import { redisConnection, type Config, type Foreground, type Logger } from '@filiere/platform';
 import type { WalletDb } from '../tables.js';
 import { createWalletWriteSide } from '../write-side.js';
 import { InProcessJobLoop } from './in-process.js';
@@ -72,6 +72,8 @@ export async function startWalletJobWorker<DB extends WalletDb>(options: {
   sweepMs?: number;
   /** How often payouts are recovered from the ledger's state (default 60 s). */
   recoverEveryMs?: number;
+  /** Foreground work the jobs wait for (the API's contract runs, in its background thread). */
+  yieldTo?: Foreground;
 }): Promise<WalletJobWorker> {
   const pipeline = new CommandPipeline(new EventStore(options.db, options.catalogue), {
     batchMax: options.config.COMMAND_BATCH_MAX,
@@ -89,6 +91,7 @@ export async function startWalletJobWorker<DB extends WalletDb>(options: {
   const loop = new InProcessJobLoop(side.runner, options.logger, {
     pollMs: options.sweepMs ?? 2000,
     recoverEveryMs: options.recoverEveryMs ?? 60_000,
+    ...(options.yieldTo ? { yieldTo: options.yieldTo } : {}),
   });
   const worker = options.redisUrl
     ? startLoopWorker({

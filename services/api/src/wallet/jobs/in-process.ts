@@ -1,4 +1,4 @@
-import { InProcessLoop, type Logger } from '@filiere/platform';
+import { InProcessLoop, type Foreground, type Logger } from '@filiere/platform';
 import type { WalletJobRunner } from './job-runner.js';
 
 /**
@@ -11,12 +11,13 @@ export class InProcessJobLoop extends InProcessLoop {
   constructor(
     runner: WalletJobRunner,
     logger: Logger,
-    options: { pollMs?: number; recoverEveryMs?: number } = {},
+    options: { pollMs?: number; recoverEveryMs?: number; yieldTo?: Foreground } = {},
   ) {
     super(runner, logger, {
       name: 'wallet jobs',
       pollMs: options.pollMs ?? 1000,
       sweepMs: options.recoverEveryMs ?? 60_000,
+      ...(options.yieldTo ? { yieldTo: options.yieldTo } : {}),
     });
   }
 }
