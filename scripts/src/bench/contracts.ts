@@ -597,25 +597,23 @@ async function main(): Promise<void> {
 
 /** What the figures mean, measured 2026-11-23 (kept with the section on each rewrite). */
 const ANALYSIS = [
-  'Where the time goes (2026-11-23, 10,000 contracts). Until 05:00 UTC that day the aggregator’s' +
-    ' wallet state copied its whole `holds` record on every hold event (a quadratic fold): 10,000' +
-    ' contracts took 157.6 s and 10.1 server CPU-ms each, payouts were paid one at a time. With the holds' +
-    ' in a persistent map (15 µs per hold event at 10,000 holds) and payout jobs claimed 64 at a time,' +
-    ' the run took 59–69 s on the shared machine (load 12–17, 4.2–5.3 CPU-ms per contract). Quiet, at' +
-    ' 11:31 UTC: 22.6 s, 3.7 CPU-ms per contract (API 2.1, PostgreSQL 1.6), every payout settled 41.5 s' +
-    ' after the POST. Then the provider calls went through undici’s dispatcher instead of global fetch' +
-    ' (36f5e7f: about 400 → 70 CPU-µs per call, two calls per payout, and the payouts run beside the' +
-    ' run): 17.9–18.8 s, 2.8–2.9 CPU-ms per contract, payouts settled 33–35 s after the POST.' +
-    ' PostgreSQL until COMPLETED (`BENCH_STATEMENTS=1`, pg_stat_statements): 1.03 statements and 1.5 ms' +
-    ' of execution per contract — the pipeline reading the contracts’ and debts’ streams (cold in the' +
-    ' API: the setup wrote them from another process) 0.33 ms, the appends 0.19, the projectors’ reads' +
-    ' of the log 0.18, `wallet_balance_history` 0.12, the contract rows 0.06. The API’s profile' +
-    ' (`BENCH_API_NODE_ARGS=--cpu-prof`, 11:31, before the undici change): idle 27 % (waiting for' +
-    ' PostgreSQL), socket writes to PostgreSQL 13 %, garbage collection 12 %, then pg’s row parsing,' +
-    ' Kysely, canonical JSON and hashing, zod, a few % each. The next limit is still the CPU: 2.9' +
-    ' CPU-ms per contract with 1.5 of the 2 cores busy is 18–19 s for 10,000; ≤ 10 s needs the cost near' +
-    ' 1.8 ms with both cores busy — fewer events per contract (≈ 7.7), the projectors and payouts in the' +
-    ' worker process so that the API process only settles, warm stream states.',
+  'Where the time goes (2026-11-29, 10,000 contracts, on a machine about twice as slow as that of' +
+    ' 2026-11-23: the same code took 35 s to COMPLETED here against 18.8 s there). What moved it, each' +
+    ' measured on this machine: the append sends a command’s payloads as one jsonb array (append v4);' +
+    ' the projectors run in the API’s background thread as one group (each event read and decoded' +
+    ' once per batch) and write a batch in a few constant-shape statements (the contracts projector' +
+    ' 34,077 → 658 statements over the run’s log); the payouts run there too; the run settles in two' +
+    ' lanes of batches and records its 10,000 items with one array parameter each (its start 0.7–1.7' +
+    ' → 0.4 s); a 64 MB semi-space halves the promoted bytes; the thread runs at nice 10 with its' +
+    ' PostgreSQL server processes; and the run is the API’s foreground: the thread’s payouts and' +
+    ' projectors wait while it settles (30 s at most in a row). COMPLETED: 35 s → 14.3–17.8 s (nice' +
+    ' only) → 9.7–11.8 s (foreground), server CPU until then 25–31 → 16.1–20 s; every payout settled' +
+    ' 40–53 s after the POST (about 70 s at the start of the day). Run alone (the payouts and' +
+    ' projectors held back 25 s by hand): 8.5–9.9 s, 14–19 CPU-s, so the run itself is about 1.6 server' +
+    ' CPU-ms per contract, half on its one Node thread. The figures move by ±2 s between runs on this' +
+    ' shared virtual machine. The next limits: the POST itself (0.5–0.9 s for 10,000 ids: the body,' +
+    ' zod, and 20,000 rows inserted), then the run’s Node thread (settle commands, canonical JSON and' +
+    ' hashes, pg’s array escaping of the appends’ text arrays, 0.7 s).',
   '',
 ];
 
@@ -637,7 +635,8 @@ async function writeSection(r: Result, embedded: boolean): Promise<void> {
       ' (input advances and pineapple advances kept by the aggregator, social financings repaid to an SFD, one in ten' +
       ' larger than the payment), loaded through the product’s commands; then ONE' +
       ` \`POST /api/contracts/run-contracts\` with the ${r.contracts} ids and the aggregator’s JWT (answered ${r.post.status} in ${r.post.ms} ms)` +
-      ' to the API in its own process (the app, its in-process loops and projectors; request logs at level info),' +
+      ' to the API in its own process (the app and its contract runner on its thread; the projectors, payouts and' +
+      ' ledger verification in its background thread at nice 10, which wait while a run settles; request logs at level info),' +
       ' whose contract runner settles each contract in one pipeline command (hold captured, debts netted, SFD paid,' +
       ' net credited and paid out) and queues its payout job, and whose payout jobs pay through a local FedaPay stub' +
       ' (the bank test’s). Server CPU = the API process + PostgreSQL, from /proc; the clock starts at the POST.',
