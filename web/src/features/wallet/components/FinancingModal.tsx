@@ -1,7 +1,7 @@
 import { Button, Group, Select, Stack, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -50,9 +50,12 @@ export function FinancingModal({
   const [step, setStep] = useState<'form' | 'confirm'>('form');
   const [q, setQ] = useState('');
   const [debounced] = useDebouncedValue(q.trim(), 250);
-  const aggregators = (useQuery(aggregatorsQuery(debounced)).data ?? []).filter(
-    (a) => a.id !== myId,
-  );
+  // The previous search's results stay listed while the next one loads: a pick always lands on
+  // an option of `aggregators` (without, the list emptied while 'Hounk' was searched and a pick
+  // made on the options still on screen found nothing, the submit button staying disabled).
+  const aggregators = (
+    useQuery({ ...aggregatorsQuery(debounced), placeholderData: keepPreviousData }).data ?? []
+  ).filter((a) => a.id !== myId);
   // The chosen aggregator, kept once picked (the search results change as one types).
   const [chosen, setChosen] = useState<Aggregator | null>(null);
   const amount = useWatch({ control: form.control, name: 'amount' });
