@@ -46,8 +46,9 @@ function detachPostgresFromTerminal(): void {
 
 /**
  * `npm start`: PostgreSQL (embedded unless DATABASE_URL is set), migrations,
- * demo data (never in production), the web build if missing, then API + web on
- * one port. SIGINT/SIGTERM stop everything, PostgreSQL last.
+ * demo data (never in production), the web build if missing or older than its sources
+ * (always React's production build), then API + web on one port. SIGINT/SIGTERM stop
+ * everything, PostgreSQL last.
  */
 async function main(): Promise<void> {
   let config: Config;
@@ -78,12 +79,11 @@ async function main(): Promise<void> {
   try {
     // The API (every context, Fastify, the demo) is loaded once the configuration is known to
     // be good: a bad setting is reported at once, not after loading all of it.
-    const [{ allMigrations, startServer, WEB_DIST_DIR }, { loadDemoData }, identity] =
-      await Promise.all([
-        import('@filiere/api'),
-        import('./demo/load.js'),
-        import('@filiere/api/identity'),
-      ]);
+    const [{ allMigrations, startServer }, { loadDemoData }, identity] = await Promise.all([
+      import('@filiere/api'),
+      import('./demo/load.js'),
+      import('@filiere/api/identity'),
+    ]);
     let databaseUrl = config.DATABASE_URL;
     if (!databaseUrl) {
       const dataDir = path.resolve(config.DATA_DIR, 'postgres');
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
       if (loaded.length) logger.info({ steps: loaded }, 'demo data loaded');
     }
 
-    await ensureWebBuilt(WEB_DIST_DIR, (msg) => logger.info(msg));
+    await ensureWebBuilt((msg) => logger.info(msg));
     server = await startServer(config, db, logger, { databaseUrl });
     printBanner(config, identity);
   } catch (error) {

@@ -1,14 +1,45 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-/** Builds the web app with Vite when `dist/index.html` is missing. */
-export async function ensureWebBuilt(webDist: string, log: (msg: string) => void): Promise<void> {
-  if (existsSync(path.join(webDist, 'index.html'))) return;
-  // The browser tests build and copy web/dist under this lock (web/e2e/support/build.ts); a
-  // build of ours running beside theirs left them a half-written copy (blank pages in CI).
-  for (let waited = 0; ; waited += 200) {
+/** The web app's folder and its build (`web/dist`). */
+export const webRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web');
+export const webDist = path.join(webRoot, 'dist');
+
+/** One build at a time across processes: `npm start` and the browser tests' files. */
+const BUILD_LOCK = path.join(os.tmpdir(), 'filiere-web-build.lock');
+
+/**
+ * What a build is made from: the app's sources and config, and this file (how it is built, so a
+ * build made by an earlier version of it is made again).
+ */
+const SOURCES = [
+  ...['src', 'index.html', 'vite.config.ts', 'package.json'].map((p) => path.join(webRoot, p)),
+  fileURLToPath(import.meta.url),
+];
+
+function newestMtime(entry: string): number {
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(entry).reduce(
+    (max, name) => Math.max(max, newestMtime(path.join(entry, name))),
+    stat.mtimeMs,
+  );
+}
+
+/** Whether `web/dist` exists and is newer than everything it is built from. */
+export function isWebBuildFresh(): boolean {
+  const index = path.join(webDist, 'index.html');
+  if (!existsSync(index)) return false;
+  const newest = Math.max(...SOURCES.filter(existsSync).map(newestMtime));
+  return statSync(index).mtimeMs >= newest;
+}
+
+/** Runs `fn` holding the build lock (a lock older than 5 minutes is a killed build's: taken). */
+export async function withWebBuildLock<T>(fn: () => Promise<T>): Promise<T> {
+  for (;;) {
     try {
       mkdirSync(BUILD_LOCK);
       break;
@@ -20,25 +51,33 @@ export async function ensureWebBuilt(webDist: string, log: (msg: string) => void
     }
   }
   try {
-    if (existsSync(path.join(webDist, 'index.html'))) return;
-    await build(webDist, log);
+    return await fn();
   } finally {
     rmSync(BUILD_LOCK, { recursive: true, force: true });
   }
 }
 
-const BUILD_LOCK = path.join(os.tmpdir(), 'filiere-web-build.lock');
-
-async function build(webDist: string, log: (msg: string) => void): Promise<void> {
-  log('Building the web app (first start only)…');
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn('npm', ['run', 'build', '-w', 'web'], {
-      stdio: 'inherit',
-      cwd: path.resolve(webDist, '../..'),
+/**
+ * Builds `web/dist` when it is missing or older than its sources, under the lock (a build beside
+ * another's left the browser tests a half-written copy: blank pages in CI). Always React's
+ * production build: Vite builds React's development one (several times slower in the browser,
+ * with its checks and warnings) when NODE_ENV says development or test, which is what vitest
+ * sets in the processes that start a build for the browser tests.
+ */
+export async function ensureWebBuilt(log: (msg: string) => void = () => {}): Promise<void> {
+  if (isWebBuildFresh()) return;
+  await withWebBuildLock(async () => {
+    if (isWebBuildFresh()) return;
+    log('Building the web app (sources changed or first start)…');
+    const status = await new Promise<number | null>((resolve, reject) => {
+      const build = spawn('npx', ['vite', 'build', '--logLevel', 'warn'], {
+        cwd: webRoot,
+        stdio: 'inherit',
+        env: { ...process.env, NODE_ENV: 'production' },
+      });
+      build.once('error', reject);
+      build.once('exit', resolve);
     });
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`web build failed (exit ${code})`)),
-    );
+    if (status !== 0) throw new Error(`web build failed (exit ${status})`);
   });
 }
