@@ -109,6 +109,31 @@ describe('in-process dispatch (no Redis)', () => {
     }
   });
 
+  it("publishes a batch's pushes through pg_notify in their order, a split one's parts included", async () => {
+    const received: PushMessage[] = [];
+    const source = pgPushSource(t.url);
+    source.subscribe((m) => received.push(m));
+    try {
+      await new Promise((r) => setTimeout(r, 300)); // the LISTEN connection is up
+      const many = Array.from(
+        { length: 400 },
+        (_, i) => `10000000-0000-0000-0000-${String(i).padStart(12, '0')}`,
+      );
+      const batch: PushMessage[] = [
+        { type: 'first', userIds: ['u-1'] },
+        { type: 'split', userIds: many },
+        { type: 'last', userIds: ['u-2'], data: { n: 2 } },
+      ];
+      const expected = batch.flatMap(fitPayload).map((p) => JSON.parse(p) as PushMessage);
+      expect(expected.length).toBeGreaterThan(3);
+      await pgPushPublisher(t.db)(batch);
+      await until(async () => received.length >= expected.length, 'every part');
+      expect(received).toEqual(expected);
+    } finally {
+      await source.close();
+    }
+  });
+
   it('splits pushes that would not fit in one NOTIFY', () => {
     const userIds = Array.from(
       { length: 600 },

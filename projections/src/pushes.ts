@@ -36,18 +36,31 @@ export function fitPayload(msg: PushMessage): string[] {
   return out;
 }
 
+/** A batch's pushes in one round trip (a pipeline), in order. */
 export function redisPushPublisher(redis: Redis): PushPublisher {
   return async (messages) => {
-    for (const msg of messages) await redis.publish(PUSH_REDIS_CHANNEL, JSON.stringify(msg));
+    if (!messages.length) return;
+    const pipeline = redis.pipeline();
+    for (const msg of messages) pipeline.publish(PUSH_REDIS_CHANNEL, JSON.stringify(msg));
+    const results = (await pipeline.exec()) ?? [];
+    const failed = results.find(([error]) => error);
+    if (failed) throw failed[0]!;
   };
 }
 
+/**
+ * A batch's pushes in ONE statement (one round trip, one transaction), in order: a batch of a
+ * few transfers pushed ~4 messages, each its own statement (0.52 statements per transfer at
+ * 300 transfers/s, against 0.13 batches). In one transaction PostgreSQL delivers identical
+ * notifications once: the same message twice is one refetch, which is all a push asks for.
+ */
 export function pgPushPublisher<DB>(db: Kysely<DB>): PushPublisher {
   return async (messages) => {
     const payloads = messages.flatMap(fitPayload);
-    for (const payload of payloads) {
-      await sql`select pg_notify(${PUSH_PG_CHANNEL}, ${payload})`.execute(db);
-    }
+    if (!payloads.length) return;
+    await sql`select pg_notify(${PUSH_PG_CHANNEL}, p.payload)
+              from unnest(${payloads}::text[]) with ordinality as p(payload, n)
+              order by p.n`.execute(db);
   };
 }
 

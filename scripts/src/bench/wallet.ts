@@ -415,6 +415,7 @@ async function lagRun(
     }
     await projectionsCaughtUp(db);
     const from = await head(db);
+    if (env.BENCH_STATEMENTS) await sql`select pg_stat_statements_reset()`.execute(db);
     const probe = new LagProbe(db);
     probe.start();
     const server0 = descendantsCpu();
@@ -424,6 +425,7 @@ async function lagRun(
     );
     const serverCpuByName = cpuBetween(server0, descendantsCpu());
     const serverCpu = sum(serverCpuByName);
+    if (env.BENCH_STATEMENTS) await printStatements(db, load.sent);
     const to = await head(db);
     const caughtUp = await probe.stopAfter(to);
     const lag = await probe.figures(from, to);
