@@ -31,7 +31,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /**
  * The auth guard's loader (http/auth.ts): a user, not deleted, by id, with its role, as the
  * database has it now. The lookups asked while one is in flight (or within the same turn of
- * the event loop) go together in the next query (`id in (…)`): one round trip per batch of
+ * the event loop) go together in the next query (`id = any($1)`): one round trip per batch of
  * requests instead of one per request, and each request still reads its user from a query
  * sent after it arrived, so a role change, a deactivation or a revocation committed before a
  * request is always seen by it (the security rule: authorize with the current role and state).

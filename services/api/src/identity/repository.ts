@@ -125,11 +125,15 @@ export class IdentityRepository<DB extends IdentityTables = IdentityTables> {
     return this.users().where('u.id', '=', id).executeTakeFirst();
   }
 
-  /** The users (not deleted) of these ids, in one query (the auth guard's batched loader). */
+  /**
+   * The users (not deleted) of these ids (UUIDs), in one query (the auth guard's batched
+   * loader): one array parameter, so every batch size is the same statement (an `in` list made
+   * a statement of each size, ~15 of them in pg_stat_statements over a benchmark run).
+   */
   findByIds(ids: readonly string[]): Promise<UserRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.users()
-      .where('u.id', 'in', [...ids])
+      .where(sql<boolean>`u.id = any(${[...ids]}::uuid[])`)
       .execute();
   }
 
