@@ -123,42 +123,6 @@ export async function skipIrrelevant<DB extends ProjectionTables>(
   );
 }
 
-/**
- * skipIrrelevant for many projectors in ONE statement (one snapshot): each one's checkpoint,
- * the head, whether an event of its types lies between, and the compare-and-set move to the
- * head of those with none. Returns the projectors that have events to apply, or whose row is
- * missing, or whose checkpoint moved meanwhile: the caller runs those (runBatch).
- */
-export async function skipIrrelevantAll<DB extends ProjectionTables>(
-  db: Kysely<DB>,
-  projectors: readonly { name: string; eventTypes: string[] }[],
-): Promise<Set<string>> {
-  const wanted = JSON.stringify(projectors.map((p) => ({ name: p.name, types: p.eventTypes })));
-  const { rows } = await sql<{ name: string; relevant: boolean; done: boolean }>`
-    with x as (
-      select * from jsonb_to_recordset(${wanted}::jsonb) as x(name text, types text[])
-    ), h as (
-      select coalesce(max(position), 0) as head from public.events
-    ), p as (
-      select c.name, c.position as "from", h.head,
-        exists (select 1 from public.events e
-                where e.position > c.position and e.position <= h.head
-                  and e.type = any(x.types)) as relevant
-      from x join public.projection_checkpoints c on c.name = x.name cross join h
-    ), u as (
-      update public.projection_checkpoints c
-      set position = p.head, updated_at = now(), last_error = null
-      from p
-      where c.name = p.name and not p.relevant and p.head > p."from" and c.position = p."from"
-      returning c.name
-    )
-    select p.name, p.relevant,
-      (p.head <= p."from" or p.name in (select name from u)) as done
-    from p`.execute(db);
-  const settled = new Set(rows.filter((r) => !r.relevant && r.done).map((r) => r.name));
-  return new Set(projectors.map((p) => p.name).filter((name) => !settled.has(name)));
-}
-
 export async function saveCheckpoint<DB extends ProjectionTables>(
   trx: Kysely<DB>,
   name: string,

@@ -1,8 +1,8 @@
 import { createLogger } from '@filiere/platform';
 import { describeWithRedis, useTestDatabase } from '@filiere/platform/testing';
 import { Redis } from 'ioredis';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { ProjectionQueue, relevantWaker, startProjectionWorkers } from './bullmq.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { GROUP_JOB, ProjectionQueue, startProjectionWorkers } from './bullmq.js';
 import { ensureCheckpoint } from './checkpoints.js';
 import { startInProcessProjections } from './in-process.js';
 import { projectionLag } from './lag.js';
@@ -188,31 +188,89 @@ describeWithRedis('BullMQ dispatch', (redisUrl) => {
     }
   });
 
-  it('after an append, queues a job only for the projectors with events of their types; one probe moves the others', async () => {
+  it("the API's wake-up queues the group job alone; a worker runs every projector in it, those with no event of their types moved to the head", async () => {
     await createCountingTables(t.db, 'q2a');
     await createCountingTables(t.db, 'q2b');
-    const counted = countingProjector('q2a');
+    const counted = countingProjector('q2a', { eventTypes: ['Q2Counted'] });
     const other = countingProjector('q2b', { eventTypes: ['NotAppended'] });
     for (const p of [counted, other]) await ensureCheckpoint(t.db, p.name);
-    const queue = new ProjectionQueue(redisUrl, ['q2a', 'q2b'], logger);
+    const api = new ProjectionQueue(redisUrl, [GROUP_JOB], logger);
+    let worker: Awaited<ReturnType<typeof startProjectionWorkers>> | undefined;
+    const added = vi.spyOn(api.queue, 'add');
     try {
       const head = await appendTestEvents(t.db, [
-        { streamId: 'q2s-1', type: 'Counted' },
-        { streamId: 'q2s-2', type: 'Counted' },
+        { streamId: 'q2s-1', type: 'Q2Counted' },
+        { streamId: 'q2s-2', type: 'Q2Counted' },
       ]);
-      relevantWaker({ db: t.db, queue, projectors: [counted, other], logger })();
-      const queued = async () =>
-        (await queue.queue.getJobs(['waiting', 'prioritized', 'delayed', 'active'])).map(
-          (j) => j.name,
-        );
-      await until(async () => (await queued()).includes('q2a'), 'a job for q2a');
-      expect(await queued()).not.toContain('q2b');
+      api.wake();
+      api.wake(); // while the first add is in flight: no second one
+      await until(async () => added.mock.results.length > 0, 'the add');
+      await added.mock.results[0]!.value;
+      expect(added.mock.calls.map((c) => c[0])).toEqual([GROUP_JOB]);
+      worker = await startProjectionWorkers({
+        db: t.db,
+        redisUrl,
+        projectors: [counted, other],
+        logger,
+        sweepMs: 60_000,
+      });
+      await until(() => caughtUp(['q2a', 'q2b']), 'both projectors');
       const lag = await projectionLag(t.db, ['q2a', 'q2b']);
-      expect(lag.projectors.q2b?.checkpoint).toBe(head);
-      expect(lag.projectors.q2a?.lag).toBeGreaterThan(0);
+      expect(lag.projectors.q2a?.checkpoint).toBeGreaterThanOrEqual(head);
+      expect(lag.projectors.q2b?.checkpoint).toBeGreaterThanOrEqual(head);
+      expect((await snapshotCounting(t.db, 'q2a')).applied.map((r) => r.stream_id)).toEqual([
+        'q2s-1',
+        'q2s-2',
+      ]);
     } finally {
-      await queue.queue.obliterate({ force: true });
-      await queue.close();
+      await worker?.close();
+      await api.close();
+    }
+  });
+
+  it('a projector failing in the group runs alone (its error recorded) while the others go on, and rejoins once it can apply', async () => {
+    await createCountingTables(t.db, 'q3bad');
+    await createCountingTables(t.db, 'q3ok');
+    let refuse = true;
+    const failing = countingProjector('q3bad', {
+      eventTypes: ['Q3Counted'],
+      failOn: () => refuse,
+    });
+    const healthy = countingProjector('q3ok', { eventTypes: ['Q3Counted'] });
+    const worker = await startProjectionWorkers({
+      db: t.db,
+      redisUrl,
+      projectors: [failing, healthy],
+      logger,
+      retryMs: 20,
+      sweepMs: 60_000,
+    });
+    try {
+      await appendTestEvents(t.db, [{ streamId: 'q3s-1', type: 'Q3Counted' }]);
+      worker.queue.wake();
+      await until(() => caughtUp(['q3ok']), 'the healthy projector');
+      await until(
+        async () => (await projectionLag(t.db, ['q3bad'])).projectors.q3bad?.lastError != null,
+        'the failing projector to record its error',
+      );
+      expect((await projectionLag(t.db, ['q3bad'])).projectors.q3bad!.lag).toBeGreaterThan(0);
+      // The others go on while it fails.
+      await appendTestEvents(t.db, [{ streamId: 'q3s-2', type: 'Q3Counted' }]);
+      worker.queue.wake();
+      await until(() => caughtUp(['q3ok']), 'the healthy projector, again');
+      refuse = false;
+      await until(() => caughtUp(['q3bad']), 'the failing projector to recover');
+      // Back in the group: a new event reaches both through the group job.
+      await appendTestEvents(t.db, [{ streamId: 'q3s-3', type: 'Q3Counted' }]);
+      worker.queue.wake();
+      await until(() => caughtUp(['q3bad', 'q3ok']), 'both, in the group');
+      for (const prefix of ['q3bad', 'q3ok']) {
+        const snap = await snapshotCounting(t.db, prefix);
+        expect(snap.applied.map((r) => r.stream_id)).toEqual(['q3s-1', 'q3s-2', 'q3s-3']);
+      }
+      expect((await projectionLag(t.db, ['q3bad'])).projectors.q3bad!.lastError).toBeUndefined();
+    } finally {
+      await worker.close();
     }
   });
 });

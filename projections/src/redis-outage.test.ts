@@ -1,7 +1,7 @@
 import { createLogger, findRedisServer, startRedisServer } from '@filiere/platform';
 import { describeWithRedis, useTestDatabase } from '@filiere/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
-import { ProjectionQueue, startProjectionWorkers } from './bullmq.js';
+import { GROUP_JOB, ProjectionQueue, startProjectionWorkers } from './bullmq.js';
 import { projectionLag } from './lag.js';
 import {
   appendTestEvents,
@@ -32,8 +32,8 @@ describeWithRedis('Redis outage', () => {
       logger,
       sweepMs: 300,
     });
-    // The API side: wakes projectors after each append, best effort.
-    const api = new ProjectionQueue(redis.url, ['o1'], logger);
+    // The API side: wakes the group job after each append, best effort.
+    const api = new ProjectionQueue(redis.url, [GROUP_JOB], logger);
     const lag = async () => (await projectionLag(t.db, ['o1'])).projectors.o1!.lag;
     try {
       await appendTestEvents(t.db, [{ streamId: 'o-1', type: 'Counted' }]);

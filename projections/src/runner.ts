@@ -21,13 +21,6 @@ export interface RunOptions {
   publish?: PushPublisher;
   /** Turns a stored payload into the current shape (the event catalogue's decode). */
   decode?: EventDecoder | undefined;
-  /**
-   * The caller's probe (skipIrrelevantAll) has just found events of the projector's types: the
-   * first batch skips its own probe and goes straight to its transaction (one round trip less
-   * per woken projector). Only a saving: the transaction reads from the locked checkpoint
-   * whatever the hint says.
-   */
-  relevant?: boolean;
 }
 
 export interface BatchResult {
@@ -92,7 +85,7 @@ export async function runBatch<DB extends ProjectionTables>(
   opts: RunOptions = {},
 ): Promise<BatchResult> {
   const limit = opts.batchSize ?? 500;
-  const probe = opts.relevant ? undefined : await skipIrrelevant(db, projector);
+  const probe = await skipIrrelevant(db, projector);
   if (probe && !probe.relevant) {
     if (probe.head <= probe.from) return { read: 0, position: probe.from, caughtUp: true };
     // Moved by another runner meanwhile: the caller runs another batch from where it stands.
@@ -150,7 +143,7 @@ export async function catchUp<DB extends ProjectionTables>(
     }
     let result: BatchResult;
     try {
-      result = await runBatch(db, projector, batch ? { ...opts, relevant: false } : opts);
+      result = await runBatch(db, projector, opts);
     } catch (error) {
       if (!(error instanceof ProjectionFailure)) throw error;
       const failure = await pinpointFailure(db, projector, opts, error);
@@ -174,7 +167,7 @@ async function pinpointFailure<DB extends ProjectionTables>(
   if ((opts.batchSize ?? 500) === 1) return first;
   for (let i = 0; i < (opts.batchSize ?? 500); i++) {
     try {
-      const result = await runBatch(db, projector, { ...opts, batchSize: 1, relevant: false });
+      const result = await runBatch(db, projector, { ...opts, batchSize: 1 });
       if (result.caughtUp) return first;
     } catch (error) {
       return error instanceof ProjectionFailure ? error : first;

@@ -5,8 +5,8 @@ import {
   catalogueDecoder,
   listenChannel,
   pgPushPublisher,
+  GROUP_JOB,
   ProjectionQueue,
-  relevantWaker,
   startInProcessProjections,
   type ProjectionTables,
 } from '@filiere/projections';
@@ -23,8 +23,8 @@ export interface ProjectionDispatch {
 }
 
 /**
- * How the API gets projectors moving after appends. With REDIS_URL: one
- * deduplicated BullMQ job per projector, run by `npm run worker` processes.
+ * How the API gets projectors moving after appends. With REDIS_URL: one deduplicated BullMQ
+ * job that runs them all as a group (GROUP_JOB), run by `npm run worker` processes.
  * Without: the same projectors run in this process — in a worker thread of their own
  * (background-thread.ts) when there is a database URL to open its pool with, else on this
  * thread (`thread: false` asks for that too). Either way, NOTIFY on filiere_events (sent by
@@ -40,19 +40,14 @@ export function startProjectionDispatch<DB extends ProjectionTables>(opts: {
   const { config, db, logger, databaseUrl } = opts;
   const { projectors, catalogue } = product;
   if (config.REDIS_URL) {
-    const queue = new ProjectionQueue(
-      config.REDIS_URL,
-      projectors.map((p) => p.name),
-      logger,
-    );
-    // After an append, only the projectors with events of their types get a job (one probe
-    // statement settles the others); at start and after a lost LISTEN connection, all of them.
-    const wake = relevantWaker({ db, queue, projectors, logger });
-    const wakeAll = () => queue.wake();
+    // One deduplicated job runs every projector as a group in a worker (GROUP_JOB): each NOTIFY
+    // enqueues it, with no statement of the API's own.
+    const queue = new ProjectionQueue(config.REDIS_URL, [GROUP_JOB], logger);
+    const wake = () => queue.wake();
     const listener = databaseUrl
-      ? listenChannel(databaseUrl, EVENTS_CHANNEL, wake, { onReconnect: wakeAll })
+      ? listenChannel(databaseUrl, EVENTS_CHANNEL, wake, { onReconnect: wake })
       : undefined;
-    wakeAll();
+    wake();
     return {
       wake,
       async close() {
