@@ -176,8 +176,9 @@ export const configSchema = z
     PROJECTION_BATCH_SIZE: positiveInt(1000),
     /**
      * Nice value (0–19, Linux) of the API's background thread (no REDIS_URL: projectors, payouts,
-     * ledger verification): that work yields the CPU to requests and commands, and catches up
-     * when they leave it some. 0: the same priority as the API's thread.
+     * ledger verification) and of `npm run worker` processes (with REDIS_URL): that work yields
+     * the CPU to requests and commands, and catches up when they leave it some. 0: the same
+     * priority as the API's thread.
      */
     BACKGROUND_NICE: z.coerce
       .number({ message: 'must be a number' })

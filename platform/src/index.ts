@@ -3,6 +3,7 @@ export * from './db.js';
 export * from './errors.js';
 export * from './in-process-loop.js';
 export * from './foreground.js';
+export * from './priority.js';
 export * from './leased-jobs.js';
 export * from './logger.js';
 export * from './migrations.js';

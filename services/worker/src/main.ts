@@ -1,4 +1,10 @@
-import { createLogger, exitOnConfigError, parseConfig, type Config } from '@filiere/platform';
+import {
+  createLogger,
+  exitOnConfigError,
+  lowerThreadPriority,
+  parseConfig,
+  type Config,
+} from '@filiere/platform';
 import { runWorker } from './worker.js';
 
 /**
@@ -17,11 +23,16 @@ if (!config.DATABASE_URL || !config.REDIS_URL) {
   process.exit(1);
 }
 const logger = createLogger(config.LOG_LEVEL);
+// Background work, as the API's background thread (BACKGROUND_NICE): on a machine it shares with
+// an API, it yields the cores to requests and commands, and so do its PostgreSQL server
+// processes (a local server). Set first, so the threads Node starts later inherit it.
+const nice = lowerThreadPriority(config.BACKGROUND_NICE);
 const worker = await runWorker({
   config,
   databaseUrl: config.DATABASE_URL,
   redisUrl: config.REDIS_URL,
   logger,
+  ...(nice !== null ? { nice } : {}),
 });
 const stop = async (signal: string) => {
   logger.info({ signal }, 'worker stopping');
@@ -30,4 +41,4 @@ const stop = async (signal: string) => {
 };
 process.on('SIGINT', () => void stop('SIGINT'));
 process.on('SIGTERM', () => void stop('SIGTERM'));
-logger.info('worker started');
+logger.info({ nice }, 'worker started');

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { product, type Database, type JobModule } from '@filiere/api/modules';
-import { createDb, type Config, type Logger } from '@filiere/platform';
+import { Kysely, PostgresDialect } from 'kysely';
+import { createPool, lowerServerPriority, type Config, type Logger } from '@filiere/platform';
 import {
   catalogueDecoder,
   redisPushPublisher,
@@ -21,6 +22,11 @@ export interface WorkerOptions {
   batchSize?: number;
   /** Background work to run (payouts, supply checks, exports…); defaults to the modules' jobs. */
   jobs?: readonly JobModule[];
+  /**
+   * Nice value of the PostgreSQL server processes serving this worker (a local server only),
+   * as `npm run worker` sets its own (BACKGROUND_NICE); 0 or none: unchanged.
+   */
+  nice?: number;
 }
 
 export interface RunningWorker {
@@ -36,10 +42,9 @@ export interface RunningWorker {
  */
 export async function runWorker(options: WorkerOptions): Promise<RunningWorker> {
   // The product's tables: the projection engine reads its own, the modules' jobs theirs.
-  const db = createDb<Database>(options.databaseUrl, {
-    max: 10,
-    applicationName: 'filiere-worker',
-  });
+  const pool = createPool(options.databaseUrl, { max: 10, applicationName: 'filiere-worker' });
+  if (options.nice) lowerServerPriority(pool, options.databaseUrl, options.nice);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   redis.on('error', (err) => options.logger.warn({ err }, 'redis connection error'));
   // Projectors and jobs push through the same publisher (the hub subscribes to Redis).

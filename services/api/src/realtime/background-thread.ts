@@ -4,6 +4,8 @@ import {
   createPool,
   Foreground,
   ForegroundYield,
+  lowerServerPriority,
+  lowerThreadPriority,
   type Config,
 } from '@filiere/platform';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -15,7 +17,6 @@ import {
 } from '@filiere/projections';
 import type { Database } from '../database.js';
 import { product, type StartedJob } from '../modules.js';
-import { lowerServerPriority, lowerThreadPriority } from './thread-priority.js';
 
 /** What the API's thread host sends this thread. */
 export type ToBackgroundThread =

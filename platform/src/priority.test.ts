@@ -1,12 +1,12 @@
 import os from 'node:os';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { createPool } from '@filiere/platform';
+import { createPool } from './db.js';
 import { describe, expect, it } from 'vitest';
-import { isLocalDatabase, lowerServerPriority } from './thread-priority.js';
+import { isLocalDatabase, lowerServerPriority } from './priority.js';
 
 const t = useTestDatabase<Record<string, never>>();
 
-describe('the background thread’s priority in PostgreSQL', () => {
+describe('background work’s priority in PostgreSQL (the API’s background thread, npm run worker)', () => {
   it('only a server on this machine is local: loopback names and addresses, sockets', () => {
     expect(isLocalDatabase('postgres://u:p@127.0.0.1:5432/db')).toBe(true);
     expect(isLocalDatabase('postgres://u:p@localhost/db')).toBe(true);
