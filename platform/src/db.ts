@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, type ColumnType } from 'kysely';
 import pg from 'pg';
+import { prepareRepeatedStatements, StatementNames } from './prepared-statements.js';
 
 // int8 (bigint) columns hold money and positions: parse them to numbers, refusing
 // any value JavaScript cannot represent exactly.
@@ -39,7 +40,15 @@ export function narrowDb<Narrow>(): <Wide extends Narrow>(db: Kysely<Wide>) => K
 export interface DbOptions {
   max?: number;
   applicationName?: string;
+  /**
+   * Send the statements the process repeats as named prepared statements (default true):
+   * see prepared-statements.ts (and there, about transaction-pooling proxies).
+   */
+  prepare?: boolean;
 }
+
+/** One set of statement names per process: every pool's connections prepare the same. */
+const statementNames = new StatementNames();
 
 export function createPool(url: string, options: DbOptions = {}): pg.Pool {
   const pool = new pg.Pool({
@@ -53,7 +62,10 @@ export function createPool(url: string, options: DbOptions = {}): pg.Pool {
   // connection closed between two queries of a transaction (PostgreSQL fast shutdown)
   // then emitted an unhandled 'error' that killed the process (found by the bank test).
   // The failure still reaches the caller's next query, and the pool drops the client.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    if (options.prepare ?? true) prepareRepeatedStatements(client, statementNames);
+  });
   return pool;
 }
 
