@@ -109,6 +109,47 @@ describe('the command pipeline', () => {
     await p.close();
   });
 
+  it('answers a key recorded before with its first result, the rest of its batch committing once', async () => {
+    // A batch's first try does not read its keys: the append refuses the recorded one and
+    // the batch is tried again after reading them, even with no conflict retries allowed.
+    const first = await pipeline().handle(credit('account-k1', 10, 'repeat-1'));
+    for (const options of [{ batchWaitMs: 20 }, { batchWaitMs: 20, maxRetries: 0 }]) {
+      const p = pipeline(options);
+      const [repeat, other] = await Promise.all([
+        p.handle(credit('account-k1', 10, 'repeat-1')),
+        p.handle(credit('account-k2', 7, `other-${options.maxRetries ?? 'default'}`)),
+      ]);
+      expect(repeat).toEqual(first);
+      expect(other.result).toEqual({ balance: options.maxRetries === 0 ? 14 : 7 });
+      await p.close();
+    }
+    expect(await readStream(database.db, 'account-k1', { catalogue: testCatalogue })).toHaveLength(
+      1,
+    );
+    expect(await readStream(database.db, 'account-k2', { catalogue: testCatalogue })).toHaveLength(
+      2,
+    );
+    expect(await verifyLog(database.db)).toMatchObject({ ok: true });
+  });
+
+  it('answers the repeat of a command that went through with its first result, though it would now be refused', async () => {
+    const p = pipeline();
+    await p.handle(credit('account-q1', 50));
+    const pay = (): Command<{ left: number }> => ({
+      ...transfer('account-q1', 'account-q2', 40),
+      idempotencyKey: 'pay-q1',
+    });
+    const first = await p.handle(pay());
+    expect(first.result).toEqual({ left: 10 });
+    // 10 left: deciding it again would refuse it (422); the key says it was paid.
+    expect(await p.handle(pay())).toEqual(first);
+    expect(await pipeline().handle(pay())).toEqual(first);
+    expect(await readStream(database.db, 'account-q2', { catalogue: testCatalogue })).toHaveLength(
+      1,
+    );
+    await p.close();
+  });
+
   it('refuses a command reading a stream of no registered category, alone', async () => {
     const p = pipeline({ batchWaitMs: 5 });
     const [bad, good] = await Promise.allSettled([

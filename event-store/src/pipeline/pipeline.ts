@@ -112,7 +112,8 @@ export class CommandPipeline {
       const previous = this.previous;
       let plan: Plan | undefined;
       try {
-        plan = await this.plan(entries, this.inFlight);
+        // The first try of a batch does not look its keys up: see settleKnownKeys.
+        plan = await this.plan(entries, this.inFlight, false);
       } catch {
         plan = undefined; // redone below, from committed states
       }
@@ -124,7 +125,7 @@ export class CommandPipeline {
         await this.settleTogether(plan ? plan.pending : entries, this.maxRetries + 1);
         return;
       }
-      const redo = await this.confirmRefusals(plan.refused);
+      const redo = await this.confirmRefusals(plan.refused, false);
       if (plan.prepared.n === 0 && plan.records.length === 0) {
         for (const d of plan.decided) d.entry.resolve({ result: d.result, positions: [] });
         await this.settleAlone(redo, this.maxRetries + 1);
@@ -161,10 +162,12 @@ export class CommandPipeline {
       for (const id of plan.base.keys()) this.cache.markStale(id);
       if (error instanceof ConcurrencyError || error instanceof IdempotencyKeyTakenError) {
         // A conflict with another process failed the whole batch: retry it, still as one
-        // batch, on states brought up to date.
+        // batch, on states brought up to date. A key recorded before (this first try did not
+        // look keys up) is no conflict: its command gets its first result even with
+        // `maxRetries: 0`.
         await this.settleTogether(
           plan.decided.map((d) => d.entry),
-          this.maxRetries,
+          error instanceof IdempotencyKeyTakenError ? this.maxRetries + 1 : this.maxRetries,
         );
         return false;
       }
@@ -239,7 +242,7 @@ export class CommandPipeline {
   private async attempt(entries: Entry[]): Promise<Entry[]> {
     let plan: Plan;
     try {
-      plan = await this.plan(entries, new Map());
+      plan = await this.plan(entries, new Map(), true);
     } catch (error) {
       // Planning reads the keys and streams the commands name, and encodes their events: a
       // value the database refuses there (or one canonical JSON cannot write) is one command's.
@@ -254,7 +257,7 @@ export class CommandPipeline {
       for (const entry of entries) entry.reject(failure);
       return [];
     }
-    const redo = await this.confirmRefusals(plan.refused);
+    const redo = await this.confirmRefusals(plan.refused, true);
     if (plan.prepared.n === 0 && plan.records.length === 0) {
       for (const d of plan.decided) d.entry.resolve({ result: d.result, positions: [] });
       return redo;
@@ -294,23 +297,48 @@ export class CommandPipeline {
    * A refusal decided on a cached state is only final if no other process
    * appended to the streams it read: those found stale are dropped from the
    * cache and returned to be decided again; the others are delivered.
+   *
+   * Unless `keysChecked` (the plan looked its keys up), a refused command whose key was
+   * recorded by an earlier try gets that first result instead: the repeat of a transfer
+   * that went through answers 201 with it, even when the wallet could not pay it again.
+   * If the keys cannot be read, such a command fails with that error (a 500 the client
+   * retries) rather than with a refusal that may be false.
    */
-  private async confirmRefusals(refused: [Entry, unknown][]): Promise<Entry[]> {
+  private async confirmRefusals(
+    refused: [Entry, unknown][],
+    keysChecked: boolean,
+  ): Promise<Entry[]> {
     if (refused.length === 0) return [];
     const ids = [...new Set(refused.flatMap(([entry]) => entry.command.streams))];
+    const keys = keysChecked
+      ? []
+      : refused.map(([entry]) => entry.command.idempotencyKey).filter((k): k is string => !!k);
     const stale = new Set<string>();
-    try {
-      const versions = await streamVersions(this.store.db, ids);
+    const [versions, known] = await Promise.allSettled([
+      streamVersions(this.store.db, ids),
+      findCommands(this.store.db, keys),
+    ]);
+    if (versions.status === 'fulfilled') {
       for (const id of ids) {
         const cached = this.cache.get(id);
-        if (cached && cached.version < versions.get(id)!) stale.add(id);
+        if (cached && cached.version < versions.value.get(id)!) stale.add(id);
       }
-    } catch {
-      // Cannot check: deliver the refusals as decided.
-    }
+    } // else cannot check: the refusals are delivered as decided.
     for (const id of stale) this.cache.markStale(id);
     const redo: Entry[] = [];
     for (const [entry, error] of refused) {
+      const key = entry.command.idempotencyKey;
+      if (key && !keysChecked) {
+        if (known.status === 'rejected') {
+          entry.reject(known.reason);
+          continue;
+        }
+        const seen = known.value.get(key);
+        if (seen) {
+          entry.resolve({ result: seen.result, positions: seen.positions });
+          continue;
+        }
+      }
       if (entry.command.streams.some((id) => stale.has(id))) redo.push(entry);
       else entry.reject(error);
     }
@@ -322,8 +350,12 @@ export class CommandPipeline {
    * then the cache, then the log; each sees the states the earlier ones left.
    * Commands answered by their idempotency key are settled here.
    */
-  private async plan(entries: Entry[], speculative: Map<string, StreamState>): Promise<Plan> {
-    const pending = await this.settleKnownKeys(entries);
+  private async plan(
+    entries: Entry[],
+    speculative: Map<string, StreamState>,
+    lookUpKeys: boolean,
+  ): Promise<Plan> {
+    const pending = await this.settleKnownKeys(entries, lookUpKeys);
     const base = await this.loadStates(pending, speculative);
     const overlay = new Map<string, StreamState>();
     const rows: PendingEvent[] = [];
@@ -347,11 +379,20 @@ export class CommandPipeline {
     return { pending, base, overlay, decided, refused, records, prepared: prepareEvents(rows) };
   }
 
-  /** Answers commands whose key was recorded before; same-key commands share one outcome. */
-  private async settleKnownKeys(entries: Entry[]): Promise<Entry[]> {
+  /**
+   * Answers commands whose key was recorded before; same-key commands share one outcome.
+   *
+   * Without `lookUp` (a batch's first try) the keys are not read: a key is new nearly always
+   * (a client repeats a request only when it lost the answer), and the append refuses a
+   * recorded one (`commands` primary key) with nothing written, after which the batch is
+   * tried again WITH the lookup and the repeat gets its first result. That saves the batch
+   * one round trip to PostgreSQL on its way to the append; a refused command's key is looked
+   * up in confirmRefusals.
+   */
+  private async settleKnownKeys(entries: Entry[], lookUp: boolean): Promise<Entry[]> {
     const keys = entries.map((e) => e.command.idempotencyKey).filter((k): k is string => !!k);
     if (keys.length === 0) return entries;
-    const known = await findCommands(this.store.db, keys);
+    const known = lookUp ? await findCommands(this.store.db, keys) : new Map<string, never>();
     const firstWithKey = new Map<string, Entry>();
     const pending: Entry[] = [];
     for (const entry of entries) {
