@@ -21,9 +21,10 @@ import type pg from 'pg';
  *
  * PostgreSQL re-plans a prepared statement itself when a table it reads changes or the
  * search_path differs (a projection replay's schema); the one change it refuses is a new
- * result shape (`select *` over a table that gained a column while the process ran): that
- * call fails as it would in any prepared-statement driver, and the connection gives the text
- * a fresh name so that the next call prepares the new shape.
+ * result shape (`select *` over a table that gained a column while the process ran, as a
+ * deployment's migration does under the running version). The connection then gives the text
+ * a fresh name and sends it again when it was not in a transaction (the refusal comes before
+ * anything ran); a transaction fails as on any error, and its retry prepares the new shape.
  *
  * Behind a transaction-pooling proxy, the proxy must track prepared statements (PgBouncer
  * 1.21+ with `max_prepared_statements`), or the pool be made with `{ prepare: false }`.
@@ -74,6 +75,23 @@ export function prepareRepeatedStatements(client: pg.PoolClient, names: Statemen
   // A shape PostgreSQL refused (see above): this connection's name for it gets a suffix.
   const renamed = new Map<string, string>();
   let generation = 0;
+  const send = (text: string, values: unknown[], again: boolean): unknown => {
+    const base = names.nameOf(text);
+    if (base === undefined) return query(text, values);
+    const name = renamed.get(base) ?? base;
+    if (!prepared.has(name)) {
+      if (prepared.size >= MAX_PER_CONNECTION) return query(text, values);
+      prepared.add(name);
+    }
+    return (query({ name, text, values }) as Promise<unknown>).catch((error: unknown) => {
+      if (!isStaleShape(error)) throw error;
+      renamed.set(base, `${base}_${++generation}`);
+      // Refused before it ran: outside a transaction (status idle) nothing happened, so it is
+      // sent again under the new name; in one, the transaction failed like on any error.
+      if (again && client.getTransactionStatus() === 'I') return send(text, values, false);
+      throw error;
+    });
+  };
   (client as unknown as { query: Query }).query = (...args: unknown[]) => {
     const [text, values, callback] = args;
     if (
@@ -84,16 +102,6 @@ export function prepareRepeatedStatements(client: pg.PoolClient, names: Statemen
     ) {
       return query(...args);
     }
-    const base = names.nameOf(text);
-    if (base === undefined) return query(text, values);
-    const name = renamed.get(base) ?? base;
-    if (!prepared.has(name)) {
-      if (prepared.size >= MAX_PER_CONNECTION) return query(text, values);
-      prepared.add(name);
-    }
-    return (query({ name, text, values }) as Promise<unknown>).catch((error: unknown) => {
-      if (isStaleShape(error)) renamed.set(base, `${base}_${++generation}`);
-      throw error;
-    });
+    return send(text, values, true);
   };
 }
