@@ -1,4 +1,5 @@
 import { useTestDatabase } from '@filiere/platform/testing';
+import type { KyselyPlugin } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { BusinessRuleError, ConcurrencyError } from '../errors.js';
 import { EventStore } from '../event-store.js';
@@ -148,6 +149,35 @@ describe('the command pipeline', () => {
       1,
     );
     await p.close();
+  });
+
+  it('fails a refusal with the database’s error when it cannot check the state was current', async () => {
+    // The stream versions' query fails while `down` (PostgreSQL shutting down, say).
+    let down = false;
+    const failing: KyselyPlugin = {
+      transformQuery: (args) => {
+        if (down && JSON.stringify(args.node).includes('max(version)')) {
+          throw new Error('the database system is shutting down');
+        }
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const p1 = new CommandPipeline(
+      new EventStore(database.db.withPlugin(failing), testCatalogue),
+    ).registerStreamType(accountType);
+    await p1.handle(credit('account-v1', 10)); // p1 caches a balance of 10
+    await pipeline().handle(credit('account-v1', 100)); // another process: 110
+    down = true;
+    // Decided on the cached 10, the transfer is refused; that refusal may be false (it is):
+    // it is not delivered, the command fails with the error the caller retries on.
+    await expect(p1.handle(transfer('account-v1', 'account-v2', 50))).rejects.toThrow(
+      'the database system is shutting down',
+    );
+    down = false;
+    const retried = await p1.handle(transfer('account-v1', 'account-v2', 50));
+    expect(retried.result).toEqual({ left: 60 });
+    await p1.close();
   });
 
   it('refuses a command reading a stream of no registered category, alone', async () => {

@@ -296,7 +296,8 @@ export class CommandPipeline {
   /**
    * A refusal decided on a cached state is only final if no other process
    * appended to the streams it read: those found stale are dropped from the
-   * cache and returned to be decided again; the others are delivered.
+   * cache and returned to be decided again; the others are delivered. When the
+   * versions cannot be read, no refusal is delivered: each fails with that error.
    *
    * Unless `keysChecked` (the plan looked its keys up), a refused command whose key was
    * recorded by an earlier try gets that first result instead: the repeat of a transfer
@@ -318,12 +319,19 @@ export class CommandPipeline {
       streamVersions(this.store.db, ids),
       findCommands(this.store.db, keys),
     ]);
-    if (versions.status === 'fulfilled') {
-      for (const id of ids) {
-        const cached = this.cache.get(id);
-        if (cached && cached.version < versions.value.get(id)!) stale.add(id);
-      }
-    } // else cannot check: the refusals are delivered as decided.
+    if (versions.status === 'rejected') {
+      // Cannot check: a refusal decided on a stale state would be false (the contract runner
+      // then failed a contract another process had delivered, and its payment was lost: found
+      // by the bank test when PostgreSQL shut down at that moment). The commands fail with the
+      // database's error instead — a 500 the caller retries — and their states are reloaded.
+      for (const id of ids) this.cache.markStale(id);
+      for (const [entry] of refused) entry.reject(versions.reason);
+      return [];
+    }
+    for (const id of ids) {
+      const cached = this.cache.get(id);
+      if (cached && cached.version < versions.value.get(id)!) stale.add(id);
+    }
     for (const id of stale) this.cache.markStale(id);
     const redo: Entry[] = [];
     for (const [entry, error] of refused) {
