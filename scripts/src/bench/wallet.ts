@@ -43,6 +43,11 @@ import { openLoop, type OpenLoopRequest } from './open-loop.js';
  * so beside this one in the section (before/after of a change, same flags, same machine);
  * BENCH_RENDER=<file.json> rewrites the section from a kept run without measuring.
  * A short run: BENCH_SECONDS=15 BENCH_CEILING_SECONDS=8 BENCH_API_PROCESSES=1 BENCH_LAG_SECONDS=15.
+ * Every measured load first runs BENCH_WARMUP_SECONDS (10) in a closed loop, not measured:
+ * figures are a running API's, not those of V8 still compiling (see warmUp).
+ * BENCH_API_STDOUT=<file> appends the API's stdout (request logs, `--trace-opt`…) to a file;
+ * BENCH_PG_SETTINGS='{"fsync":"off"}' passes settings to the embedded PostgreSQL (diagnostics:
+ * the figures recorded are the default durability's).
  */
 const env = process.env;
 const SECONDS = Number(env.BENCH_SECONDS ?? 30);
@@ -54,6 +59,7 @@ const LAG_RATES = (env.BENCH_LAG_RATES ?? 'half').split(',');
 const LAG_SECONDS = Number(env.BENCH_LAG_SECONDS ?? 30);
 const LAG_WORKERS = Number(env.BENCH_WORKERS ?? 1);
 const LAG_WARMUP_SECONDS = Number(env.BENCH_LAG_WARMUP_SECONDS ?? 5);
+const WARMUP_SECONDS = Number(env.BENCH_WARMUP_SECONDS ?? 10);
 const API_LOG_LEVEL = env.BENCH_LOG_LEVEL ?? 'info';
 const JWT_SECRET = 'bench-wallet-secret-0123456789-abcdefghijklmnop';
 
@@ -113,7 +119,7 @@ async function startApi(
   redisUrl?: string,
 ): Promise<{ base: string; stop(): Promise<void> }> {
   const port = await getPort();
-  const devNull = openSync('/dev/null', 'w');
+  const devNull = openSync(env.BENCH_API_STDOUT ?? '/dev/null', 'a');
   const child = fork(serverScript, [], {
     // BENCH_API_NODE_ARGS: extra node flags for the API, e.g. --cpu-prof.
     // As npm start runs the API (package.json: a 64 MB semi-space).
@@ -203,6 +209,41 @@ function transferRequest(payers: Payer[], run: string, i: number): OpenLoopReque
   };
 }
 
+/**
+ * Closed-loop requests for `seconds`, not measured, then the projections caught up: a fresh API
+ * process compiles its code while it runs (V8's tiers). At 300 transfers/s in the open loop V8
+ * still finished 350 optimizations in the run's 10th–15th second and 183 in its 15th–20th
+ * (`--trace-opt`), its 4 compiler threads taking ~1 ms of CPU per transfer: the lag runs
+ * measured a warming API, not a running one. The closed loop gets the hot code optimized in a
+ * few seconds.
+ */
+async function warmUp(
+  db: Kysely<Database>,
+  base: string,
+  seconds: number,
+  next: () => OpenLoopRequest,
+): Promise<void> {
+  if (seconds <= 0) return;
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: seconds,
+    timeout: 30,
+    requests: [{ setupRequest: (req) => ({ ...req, ...next() }) }],
+  });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`warm-up: ${result.non2xx} answers not 2xx, ${result.errors} errors`);
+  }
+  await projectionsCaughtUp(db);
+}
+
+/** Transfers between the payers, each with a fresh Idempotency-Key. */
+function transfers(payers: Payer[]): () => OpenLoopRequest {
+  const run = `warm-${randomUUID().slice(0, 8)}`;
+  let i = 0;
+  return () => transferRequest(payers, run, i++);
+}
+
 /** Closed loop: CONNECTIONS keep-alive connections, each sending as soon as answered. */
 async function closedLoop(
   db: Kysely<Database>,
@@ -261,6 +302,7 @@ async function main(): Promise<void> {
       ephemeral: true,
       // BENCH_STATEMENTS=1: print the statements each run sent (pg_stat_statements).
       ...statementSettings(Boolean(env.BENCH_STATEMENTS)),
+      ...(env.BENCH_PG_SETTINGS ? { settings: JSON.parse(env.BENCH_PG_SETTINGS) } : {}),
     });
     adminUrl = postgres.url;
   }
@@ -291,6 +333,12 @@ async function main(): Promise<void> {
         // BENCH_LAG_DISPATCH=none, measures HTTP + the command pipeline alone per transfer.
         if (env.BENCH_DISPATCH !== 'none') await projectionsCaughtUp(db);
         const pingAuth = payers[0]!.auth;
+        const ping = (): OpenLoopRequest => ({
+          method: 'GET',
+          path: '/api/bench/ping',
+          headers: { authorization: pingAuth },
+        });
+        await warmUp(db, api.base, WARMUP_SECONDS, ping);
         runs.push(
           await closedLoop(
             db,
@@ -298,13 +346,10 @@ async function main(): Promise<void> {
             processes,
             api.base,
             CEILING_SECONDS,
-            () => ({
-              method: 'GET',
-              path: '/api/bench/ping',
-              headers: { authorization: pingAuth },
-            }),
+            ping,
           ),
         );
+        await warmUp(db, api.base, WARMUP_SECONDS, transfers(payers));
         const run = randomUUID().slice(0, 8);
         let i = 0;
         runs.push(
@@ -395,18 +440,12 @@ async function lagRun(
         }),
       );
     }
-    // One transfer first, projected before the clock starts: the workers (BullMQ) are up and
-    // running, so the lag measured is the projections', not a worker's start-up.
-    const warmUp = transferRequest(payers, `warm-${randomUUID().slice(0, 8)}`, 0);
-    const warmed = await fetch(`${api.base}${warmUp.path}`, {
-      method: warmUp.method,
-      headers: warmUp.headers,
-      body: warmUp.body ?? null,
-    });
-    if (warmed.status !== 201) throw new Error(`warm-up transfer: ${warmed.status}`);
-    // A fresh API process: its code is compiled while it runs (V8's tiers), and the first
-    // second at the rate built a backlog that the measured run's p99 counted (seconds, in a
-    // run of 15 s). A running API is warm: the rate's first LAG_WARMUP_SECONDS are not measured.
+    // Closed-loop transfers first, projected before the clock starts: the API's code is
+    // optimized and the workers (BullMQ) are up and running, so the lag measured is the
+    // projections', not a start-up's.
+    await warmUp(db, api.base, WARMUP_SECONDS, transfers(payers));
+    // Then the rate's first LAG_WARMUP_SECONDS, not measured either: the first second at the
+    // rate built a backlog that the measured run's p99 counted (seconds, in a run of 15 s).
     if (LAG_WARMUP_SECONDS > 0) {
       const warmRun = `warm-${randomUUID().slice(0, 8)}`;
       await openLoop(api.base, rate, LAG_WARMUP_SECONDS, (i) =>
@@ -604,13 +643,16 @@ async function writeSection(
       ` load average ${load.map((l) => l.toFixed(1)).join(' → ')} (start → end; the machine is shared).`,
     `The API runs in its own process(es) (\`scripts/src/bench/wallet-server.ts\`: the app, its` +
       ` projectors, request logs at level ${API_LOG_LEVEL} written to /dev/null); the load comes from` +
-      ` autocannon in the bench process, ${CONNECTIONS} keep-alive connections, closed loop.` +
+      ` autocannon in the bench process, ${CONNECTIONS} keep-alive connections, closed loop, each` +
+      ` measured load after ${WARMUP_SECONDS} s of the same load not measured (V8 compiles a fresh` +
+      ' process’s code while it runs; a running API is warm).' +
       ` Transfers between ${WALLETS} funded wallets of one cluster, each request with a JWT, zod` +
       ' validation and a fresh Idempotency-Key. Server CPU = API processes + PostgreSQL (+ Redis' +
       ' and workers), from /proc; client CPU = the load generator. Flags of this run:' +
       ` BENCH_SECONDS=${SECONDS} BENCH_CEILING_SECONDS=${CEILING_SECONDS}` +
       ` BENCH_API_PROCESSES=${API_PROCESSES.join(',')} BENCH_LAG_SECONDS=${LAG_SECONDS}` +
-      ` BENCH_LAG_RATES=${LAG_RATES.join(',')} BENCH_LAG_WARMUP_SECONDS=${LAG_WARMUP_SECONDS}.`,
+      ` BENCH_LAG_RATES=${LAG_RATES.join(',')} BENCH_LAG_WARMUP_SECONDS=${LAG_WARMUP_SECONDS}` +
+      ` BENCH_WARMUP_SECONDS=${WARMUP_SECONDS}.`,
     '',
     'Issue 17’s figures, as ratios within one run (the machine is shared: compare a run’s' +
       ' transfers with its own ceiling, and CPU per transfer across runs):',
@@ -631,9 +673,9 @@ async function writeSection(
     '',
     'Projection lag at a steady rate (open loop: request i is sent at i/rate s whatever the earlier' +
       ' answers; latency counts from that time), one API process, at half the best transfers/s of' +
-      ' the closed-loop run, each in a fresh API process whose first' +
-      ` ${LAG_WARMUP_SECONDS} s at the rate are not measured (its code compiles while it runs;` +
-      ' a running API is warm). Lag = time the lowest checkpoint of all projectors reached the event' +
+      ' the closed-loop run, each in a fresh API process warmed up first (not measured:' +
+      ` ${WARMUP_SECONDS} s of closed-loop transfers, projected, then ${LAG_WARMUP_SECONDS} s at` +
+      ' the rate), as a running API is. Lag = time the lowest checkpoint of all projectors reached the event' +
       ' (PostgreSQL clock, polled every 5 ms) minus the event’s `recorded_at` (start of its append' +
       ' transaction). A run whose backlog passes 5 s of requests is stopped and marked not' +
       ' sustained: its lag is the queue’s, not the projectors’.',
