@@ -14,18 +14,30 @@ export interface AxeViolation {
   nodes: { target: string[]; html: string; failureSummary?: string }[];
 }
 
+/** Animation frames in a row without a running finite animation before axe runs. */
+const STILL_FRAMES = 5;
+
 /** Runs axe-core in the page; returns the serious and critical violations. */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   // A modal still fading in blends its text with the background (axe measured 4.38:1 for a
   // button's white label at part opacity): let finite transitions end first (a spinner's
-  // infinite animation never ends and is not waited for).
-  await page.waitForFunction(() =>
-    document
+  // infinite animation never ends and is not waited for). Still for several frames in a row:
+  // a transition is started a frame after its element mounts (Mantine sets the 'entering'
+  // styles then), and a check in that frame found none running and measured a modal at part
+  // opacity (2.34:1 for its title, contracts-delivery.test.ts on a loaded machine).
+  await page.waitForFunction((frames) => {
+    const w = window as unknown as { __filiereStillFrames?: number };
+    const still = document
       .getAnimations()
       .every(
         (a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity,
-      ),
-  );
+      );
+    w.__filiereStillFrames = still ? (w.__filiereStillFrames ?? 0) + 1 : 0;
+    return w.__filiereStillFrames >= frames;
+  }, STILL_FRAMES);
+  await page.evaluate(() => {
+    (window as unknown as { __filiereStillFrames?: number }).__filiereStillFrames = 0;
+  });
   // Once per document: a page checked again (same document) keeps axe-core loaded.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
