@@ -39,11 +39,17 @@ export function descendantsCpu(root = process.pid): CpuSnapshot {
 
 /**
  * CPU seconds used between two snapshots, by process name, over the processes alive at
- * the second one (a process started meanwhile counts whole; one that ended is lost).
+ * the second one (a process started meanwhile counts whole; one that ended is lost), but
+ * those of `exclude` (the load generator's own PostgreSQL backends: see benchBackends).
  */
-export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): Record<string, number> {
+export function cpuBetween(
+  before: CpuSnapshot,
+  after: CpuSnapshot,
+  exclude: ReadonlySet<number> = new Set(),
+): Record<string, number> {
   const total: Record<string, number> = {};
   for (const [pid, cpu] of after) {
+    if (exclude.has(pid)) continue;
     const used = cpu.seconds - (before.get(pid)?.seconds ?? 0);
     total[cpu.name] = (total[cpu.name] ?? 0) + Math.max(0, used);
   }

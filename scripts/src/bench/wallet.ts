@@ -46,8 +46,9 @@ import { openLoop, type OpenLoopRequest } from './open-loop.js';
  * Every measured load first runs BENCH_WARMUP_SECONDS (10) in a closed loop, not measured:
  * figures are a running API's, not those of V8 still compiling (see warmUp).
  * BENCH_API_STDOUT=<file> appends the API's stdout (request logs, `--trace-opt`…) to a file;
- * BENCH_PG_SETTINGS='{"fsync":"off"}' passes settings to the embedded PostgreSQL (diagnostics:
- * the figures recorded are the default durability's).
+ * BENCH_PG_SETTINGS='{"fsync":"off"}' passes settings to the embedded PostgreSQL, and
+ * BENCH_LAG_PATH=/api/health has the lag runs GET that path instead of transferring
+ * (diagnostics: the figures recorded are transfers' at the default durability).
  */
 const env = process.env;
 const SECONDS = Number(env.BENCH_SECONDS ?? 30);
@@ -244,6 +245,18 @@ function transfers(payers: Payer[]): () => OpenLoopRequest {
   return () => transferRequest(payers, run, i++);
 }
 
+/**
+ * The PostgreSQL server processes of the bench's own connections (the lag probe polls every
+ * 5 ms): their CPU is the load generator's, not the server's. At 10 requests/s they were
+ * ~90 ms of PostgreSQL CPU a second, which the lag runs counted as ~0.3 ms per transfer at
+ * 300/s before they were left out.
+ */
+async function benchBackends(db: Kysely<Database>): Promise<Set<number>> {
+  const { rows } = await sql<{ pid: number }>`
+    select pid from pg_stat_activity where application_name = 'bench'`.execute(db);
+  return new Set(rows.map((r) => Number(r.pid)));
+}
+
 /** Closed loop: CONNECTIONS keep-alive connections, each sending as soon as answered. */
 async function closedLoop(
   db: Kysely<Database>,
@@ -263,7 +276,7 @@ async function closedLoop(
     timeout: 30,
     requests: [{ setupRequest: (req) => ({ ...req, ...next() }) }],
   });
-  const serverCpuByName = cpuBetween(server0, descendantsCpu());
+  const serverCpuByName = cpuBetween(server0, descendantsCpu(), await benchBackends(db));
   const statuses = Object.fromEntries(
     Object.entries(result.statusCodeStats).map(([s, v]) => [s, v.count]),
   );
@@ -459,10 +472,15 @@ async function lagRun(
     probe.start();
     const server0 = descendantsCpu();
     const run = randomUUID().slice(0, 8);
+    // BENCH_LAG_PATH (diagnostic): GET this path instead, e.g. /api/health, to measure what a
+    // request alone costs at the rate.
+    const lagPath = env.BENCH_LAG_PATH;
     const load = await openLoop(api.base, rate, LAG_SECONDS, (i) =>
-      transferRequest(payers, run, i),
+      lagPath
+        ? { method: 'GET', path: lagPath, headers: { authorization: payers[0]!.auth } }
+        : transferRequest(payers, run, i),
     );
-    const serverCpuByName = cpuBetween(server0, descendantsCpu());
+    const serverCpuByName = cpuBetween(server0, descendantsCpu(), await benchBackends(db));
     const serverCpu = sum(serverCpuByName);
     if (env.BENCH_STATEMENTS) await printStatements(db, load.sent);
     const to = await head(db);
@@ -648,7 +666,7 @@ async function writeSection(
       ' process’s code while it runs; a running API is warm).' +
       ` Transfers between ${WALLETS} funded wallets of one cluster, each request with a JWT, zod` +
       ' validation and a fresh Idempotency-Key. Server CPU = API processes + PostgreSQL (+ Redis' +
-      ' and workers), from /proc; client CPU = the load generator. Flags of this run:' +
+      ' and workers), from /proc, the PostgreSQL processes of the bench’s own connections (the lag probe) left out; client CPU = the load generator. Flags of this run:' +
       ` BENCH_SECONDS=${SECONDS} BENCH_CEILING_SECONDS=${CEILING_SECONDS}` +
       ` BENCH_API_PROCESSES=${API_PROCESSES.join(',')} BENCH_LAG_SECONDS=${LAG_SECONDS}` +
       ` BENCH_LAG_RATES=${LAG_RATES.join(',')} BENCH_LAG_WARMUP_SECONDS=${LAG_WARMUP_SECONDS}` +
