@@ -1,9 +1,9 @@
-import { hash } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
 import { demoAccounts, DEMO_PASSWORD } from './accounts.js';
 import type { DemoStep } from '../../kernel/module.js';
 import { narrowDb } from '@filiere/platform';
 import type { IdentityTables } from '../tables.js';
+import { hashPassword } from '../password.js';
 import type { RoleCode } from '../../kernel/roles.js';
 
 /** Fixed role ids of the identity migration (services/api/src/identity/roles.ts). */
@@ -135,7 +135,7 @@ export const DEMO_SECOND_AGGREGATOR = 'agregateur.zou@demo.filiere.bj';
 export const identityDemoStep: DemoStep = {
   name: 'identity',
   async run({ db, logger }) {
-    const passwordHash = await hash(DEMO_PASSWORD, { algorithm: 2 });
+    const passwordHash = await hashPassword(DEMO_PASSWORD);
     await db.transaction().execute(async (trx) => {
       const orgIds: Record<string, string> = {};
       for (const [key, org] of Object.entries(ORGANIZATIONS)) {
