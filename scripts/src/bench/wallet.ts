@@ -210,6 +210,17 @@ function transferRequest(payers: Payer[], run: string, i: number): OpenLoopReque
   };
 }
 
+/** CONNECTIONS keep-alive connections for `seconds`, each sending `next()` as soon as answered. */
+function keepLoading(base: string, seconds: number, next: () => OpenLoopRequest) {
+  return autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: seconds,
+    timeout: 30,
+    requests: [{ setupRequest: (req) => ({ ...req, ...next() }) }],
+  });
+}
+
 /**
  * Closed-loop requests for `seconds`, not measured, then the projections caught up: a fresh API
  * process compiles its code while it runs (V8's tiers). At 300 transfers/s in the open loop V8
@@ -225,13 +236,7 @@ async function warmUp(
   next: () => OpenLoopRequest,
 ): Promise<void> {
   if (seconds <= 0) return;
-  const result = await autocannon({
-    url: base,
-    connections: CONNECTIONS,
-    duration: seconds,
-    timeout: 30,
-    requests: [{ setupRequest: (req) => ({ ...req, ...next() }) }],
-  });
+  const result = await keepLoading(base, seconds, next);
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`warm-up: ${result.non2xx} answers not 2xx, ${result.errors} errors`);
   }
@@ -269,13 +274,7 @@ async function closedLoop(
   if (env.BENCH_STATEMENTS) await sql`select pg_stat_statements_reset()`.execute(db);
   const server0 = descendantsCpu();
   const client0 = ownCpuSeconds();
-  const result = await autocannon({
-    url: base,
-    connections: CONNECTIONS,
-    duration: seconds,
-    timeout: 30,
-    requests: [{ setupRequest: (req) => ({ ...req, ...next() }) }],
-  });
+  const result = await keepLoading(base, seconds, next);
   const serverCpuByName = cpuBetween(server0, descendantsCpu(), await benchBackends(db));
   const statuses = Object.fromEntries(
     Object.entries(result.statusCodeStats).map(([s, v]) => [s, v.count]),
