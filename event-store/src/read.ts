@@ -125,6 +125,19 @@ export async function streamVersions<DB extends EventStoreTables>(
   return result;
 }
 
+/** Current versions of read guards (0 for a key never bumped). */
+export async function guardVersions<DB extends EventStoreTables>(
+  db: Kysely<DB>,
+  keys: string[],
+): Promise<Map<string, number>> {
+  const result = new Map<string, number>(keys.map((key) => [key, 0]));
+  if (keys.length === 0) return result;
+  const { rows } = await sql<{ key: string; version: number }>`
+    select key, version from read_guards where key = any(${keys}::text[])`.execute(db);
+  for (const row of rows) result.set(row.key, Number(row.version));
+  return result;
+}
+
 /** Position of the last committed event; 0 when the log is empty. */
 export async function headPosition<DB extends EventStoreTables>(db: Kysely<DB>): Promise<number> {
   const { rows } = await sql<{ position: number }>`

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { EventStoreTables } from './schema/tables.js';
 import { canonicalJson } from './canonical-json.js';
-import { ConcurrencyError, ValidationError } from './errors.js';
+import { ConcurrencyError, StaleReadError, ValidationError } from './errors.js';
 import { hash as digest } from 'node:crypto';
 import { hashParts } from './hash.js';
 import type { EventMetadata } from './types.js';
@@ -132,12 +132,29 @@ export function prepareEvents(events: PendingEvent[]): PreparedEvents {
   return prepared;
 }
 
-/** The I/O half of writeEvents. */
+interface AppendRow {
+  head: number | null;
+  head_hash: string | null;
+  stale_guards: string[] | null;
+  stale_versions: (number | string)[] | null;
+}
+
+/** A read guard a decision rests on: its key and the version read (see StaleReadError). */
+export interface ReadGuard {
+  key: string;
+  version: number;
+}
+
+/**
+ * The I/O half of writeEvents. With `guards`, nothing is appended (StaleReadError) unless each
+ * guard is still at the version given when the append takes its lock.
+ */
 export async function writePrepared<DB extends EventStoreTables>(
   executor: Kysely<DB>,
   prepared: PreparedEvents,
   commands: PendingCommandRecord[],
   hint: HeadHint = {},
+  guards: readonly ReadGuard[] = [],
 ): Promise<{ firstPosition: number; head: number }> {
   const { n, streamIds, versions, types, schemaVersions, data, metadata, prefixes, suffixes } =
     prepared;
@@ -157,29 +174,36 @@ export async function writePrepared<DB extends EventStoreTables>(
   const dataArray = `[${data.join(',')}]`;
   const metadataArray = `[${metadata.join(',')}]`;
   const call = (withHashes: boolean) =>
-    sql<{ head: number | null; head_hash: string | null }>`
-    select head, head_hash from filiere_append_events(
+    sql<AppendRow>`
+    select head, head_hash, stale_guards, stale_versions from filiere_append_events(
       ${streamIds}::text[], ${versions}::integer[], ${types}::text[], ${schemaVersions}::integer[],
       ${dataArray}::jsonb, ${metadataArray}::jsonb,
       ${withHashes ? null : prefixes}::text[], ${withHashes ? null : suffixes}::text[],
       ${commands.map((c) => c.key)}::text[], ${commands.map((c) => canonicalJson(c.result))}::text[],
       ${commands.map((c) => c.offset)}::integer[], ${commands.map((c) => c.count)}::integer[],
       ${withHashes ? known!.position : null}::bigint, ${withHashes ? known!.hash : null}::text,
-      ${withHashes ? hashes : null}::text[]
+      ${withHashes ? hashes : null}::text[],
+      ${guards.length ? guards.map((g) => g.key) : null}::text[],
+      ${guards.length ? guards.map((g) => g.version) : null}::bigint[]
     )`.execute(executor);
+  let rows: AppendRow[];
   try {
-    let { rows } = await call(hashes !== null);
+    ({ rows } = await call(hashes !== null));
     // The head moved since this writer last saw it: nothing was appended; let the database hash.
-    if (rows[0]!.head === null) ({ rows } = await call(false));
-    const head = Number(rows[0]!.head);
-    if (!hint.known || hint.known.position < head) {
-      hint.known = { position: head, hash: rows[0]!.head_hash! };
-    }
-    return { firstPosition: head - n + 1, head };
+    if (rows[0]!.head === null && !rows[0]!.stale_guards) ({ rows } = await call(false));
   } catch (error) {
     hint.known = undefined;
     throw mapWriteError(error);
   }
+  const { stale_guards: stale, stale_versions: staleVersions } = rows[0]!;
+  if (stale) {
+    throw new StaleReadError(stale.map((key, i) => ({ key, version: Number(staleVersions![i]) })));
+  }
+  const head = Number(rows[0]!.head);
+  if (!hint.known || hint.known.position < head) {
+    hint.known = { position: head, hash: rows[0]!.head_hash! };
+  }
+  return { firstPosition: head - n + 1, head };
 }
 
 function mapWriteError(error: unknown): unknown {

@@ -1,7 +1,7 @@
-import { ConcurrencyError } from '../errors.js';
+import { ConcurrencyError, StaleReadError } from '../errors.js';
 import type { EventStore } from '../event-store.js';
 import { findCommands } from '../idempotency.js';
-import { readStreams, streamVersions } from '../read.js';
+import { guardVersions, readStreams, streamVersions } from '../read.js';
 import { streamCategory, type EventMetadata } from '../types.js';
 import {
   IdempotencyKeyTakenError,
@@ -12,6 +12,7 @@ import {
   type PendingCommandRecord,
   type PendingEvent,
   type PreparedEvents,
+  type ReadGuard,
 } from '../write.js';
 import { Batcher } from './batcher.js';
 import { StateCache, type StreamState } from './state-cache.js';
@@ -39,6 +40,8 @@ interface Plan {
   refused: [Entry, unknown][];
   records: PendingCommandRecord[];
   prepared: PreparedEvents;
+  /** The read guards of the decided commands, checked by the append. */
+  guards: ReadGuard[];
 }
 
 /**
@@ -127,7 +130,7 @@ export class CommandPipeline {
       }
       const redo = await this.confirmRefusals(plan.refused, false);
       if (plan.prepared.n === 0 && plan.records.length === 0) {
-        for (const d of plan.decided) d.entry.resolve({ result: d.result, positions: [] });
+        await this.resolveUnwritten(plan);
         await this.settleAlone(redo, this.maxRetries + 1);
         return;
       }
@@ -157,8 +160,15 @@ export class CommandPipeline {
         plan.prepared,
         plan.records,
         this.store.headHint,
+        plan.guards,
       ));
     } catch (error) {
+      if (error instanceof StaleReadError) {
+        // Nothing was appended and the streams are as cached: the commands that read a stale
+        // row fail (their callers read it again); the others are tried again without them.
+        await this.settleTogether(this.dropStale(plan, error), this.maxRetries + 1);
+        return false;
+      }
       for (const id of plan.base.keys()) this.cache.markStale(id);
       if (error instanceof ConcurrencyError || error instanceof IdempotencyKeyTakenError) {
         // A conflict with another process failed the whole batch: retry it, still as one
@@ -259,7 +269,7 @@ export class CommandPipeline {
     }
     const redo = await this.confirmRefusals(plan.refused, true);
     if (plan.prepared.n === 0 && plan.records.length === 0) {
-      for (const d of plan.decided) d.entry.resolve({ result: d.result, positions: [] });
+      await this.resolveUnwritten(plan);
       return redo;
     }
     try {
@@ -268,6 +278,7 @@ export class CommandPipeline {
         plan.prepared,
         plan.records,
         this.store.headHint,
+        plan.guards,
       );
       for (const [id, state] of plan.overlay) this.cache.set(id, state);
       if (plan.prepared.n > 0) this.store.notifyAppended(head);
@@ -277,6 +288,7 @@ export class CommandPipeline {
       }
       return redo;
     } catch (error) {
+      if (error instanceof StaleReadError) return [...this.dropStale(plan, error), ...redo];
       for (const id of plan.base.keys()) this.cache.markStale(id);
       if (error instanceof ConcurrencyError || error instanceof IdempotencyKeyTakenError) {
         return [...plan.decided.map((d) => d.entry), ...redo];
@@ -314,11 +326,17 @@ export class CommandPipeline {
     const keys = keysChecked
       ? []
       : refused.map(([entry]) => entry.command.idempotencyKey).filter((k): k is string => !!k);
+    const guards = guardsOf(refused.map(([entry]) => entry));
     const stale = new Set<string>();
-    const [versions, known] = await Promise.allSettled([
+    const [versions, known, current] = await Promise.allSettled([
       streamVersions(this.store.db, ids),
       findCommands(this.store.db, keys),
+      guards.length ? guardVersions(this.store.db, [...new Set(guards.map((g) => g.key))]) : null,
     ]);
+    if (current.status === 'rejected') {
+      for (const [entry] of refused) entry.reject(current.reason);
+      return [];
+    }
     if (versions.status === 'rejected') {
       // Cannot check: a refusal decided on a stale state would be false (the contract runner
       // then failed a contract another process had delivered, and its payment was lost: found
@@ -335,6 +353,11 @@ export class CommandPipeline {
     for (const id of stale) this.cache.markStale(id);
     const redo: Entry[] = [];
     for (const [entry, error] of refused) {
+      // A refusal decided on a row that changed since it was read may be false: the caller
+      // reads it again (a repeat whose key is recorded still gets its first result below).
+      const moved = (entry.command.guards ?? []).filter(
+        (g) => current.value!.get(g.key) !== g.version,
+      );
       const key = entry.command.idempotencyKey;
       if (key && !keysChecked) {
         if (known.status === 'rejected') {
@@ -347,7 +370,8 @@ export class CommandPipeline {
           continue;
         }
       }
-      if (entry.command.streams.some((id) => stale.has(id))) redo.push(entry);
+      if (moved.length) entry.reject(new StaleReadError(moved));
+      else if (entry.command.streams.some((id) => stale.has(id))) redo.push(entry);
       else entry.reject(error);
     }
     return redo;
@@ -384,7 +408,52 @@ export class CommandPipeline {
         refused.push([entry, error]);
       }
     }
-    return { pending, base, overlay, decided, refused, records, prepared: prepareEvents(rows) };
+    const guards = guardsOf(decided.map((d) => d.entry));
+    return {
+      pending,
+      base,
+      overlay,
+      decided,
+      refused,
+      records,
+      prepared: prepareEvents(rows),
+      guards,
+    };
+  }
+
+  /**
+   * The entries of a plan whose append found a stale read guard: those that named one are
+   * rejected with the error; the others are returned, to be planned again without them.
+   */
+  private dropStale(plan: Plan, error: StaleReadError): Entry[] {
+    const rest: Entry[] = [];
+    for (const { entry } of plan.decided) {
+      const moved = (entry.command.guards ?? []).filter((g) => error.names([g]));
+      if (moved.length) entry.reject(new StaleReadError(moved));
+      else rest.push(entry);
+    }
+    return rest;
+  }
+
+  /**
+   * Settles a plan that writes nothing (no events, no keys): its results stand unless a read
+   * guard they rest on moved (those fail with StaleReadError, or with the error of the read).
+   */
+  private async resolveUnwritten(plan: Plan): Promise<void> {
+    let current: Map<string, number> | undefined;
+    if (plan.guards.length) {
+      try {
+        current = await guardVersions(this.store.db, [...new Set(plan.guards.map((g) => g.key))]);
+      } catch (error) {
+        for (const d of plan.decided) d.entry.reject(error);
+        return;
+      }
+    }
+    for (const d of plan.decided) {
+      const moved = (d.entry.command.guards ?? []).filter((g) => current!.get(g.key) !== g.version);
+      if (moved.length) d.entry.reject(new StaleReadError(moved));
+      else d.entry.resolve({ result: d.result, positions: [] });
+    }
   }
 
   /**
@@ -496,6 +565,21 @@ export class CommandPipeline {
     }
     return { rows, states: next, result };
   }
+}
+
+/** The read guards of these entries' commands (one per key and version). */
+function guardsOf(entries: Entry[]): ReadGuard[] {
+  const seen = new Set<string>();
+  const guards: ReadGuard[] = [];
+  for (const entry of entries) {
+    for (const guard of entry.command.guards ?? []) {
+      const id = `${guard.version}:${guard.key}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      guards.push(guard);
+    }
+  }
+  return guards;
 }
 
 function chain(first: Entry, follower: Entry): void {

@@ -1,4 +1,5 @@
 import type { EventMetadata } from '../types.js';
+import type { ReadGuard } from '../write.js';
 import type { StreamState } from './state-cache.js';
 
 /** How the streams of one category fold into a state (pure functions). */
@@ -25,6 +26,13 @@ export interface Command<Result = unknown> {
   streams: string[];
   decide(states: Record<string, StreamState>): { writes: CommandWrite[]; result: Result };
   metadata?: EventMetadata;
+  /**
+   * Rows kept outside the log that `decide` relied on (a user read from a cache), each with the
+   * version read: the command takes effect only if none changed since — otherwise it fails
+   * with StaleReadError, appending nothing, for the caller to read them again. A refusal is
+   * checked the same way before it is delivered.
+   */
+  guards?: readonly ReadGuard[];
 }
 
 export interface CommandOutcome<Result = unknown> {

@@ -14,6 +14,11 @@ import { up as createAppendFunctionV3 } from './20261121_0102_append_hint_miss.j
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`drop function filiere_append_events(text[], integer[], text[], integer[], text[], text[],
     text[], text[], text[], text[], integer[], integer[], bigint, text, text[])`.execute(db);
+  await createAppendFunctionV4(db);
+}
+
+/** v4 itself (v5's down creates it again). */
+export async function createAppendFunctionV4(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(
       `

@@ -29,4 +29,9 @@ export interface EventStoreTables {
     positions: Json<number[]>;
     recorded_at: CreatedAt;
   };
+  /** Versions of rows kept outside the log, that commands may name (see 20261202_0104). */
+  read_guards: {
+    key: string;
+    version: number;
+  };
 }

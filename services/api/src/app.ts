@@ -17,7 +17,7 @@ import { registerWebApp } from './http/web-static.js';
 import type { AppDeps } from './kernel/app-deps.js';
 import { product } from './modules.js';
 import { registerRealtime } from './realtime/index.js';
-import { userLoader } from './identity/index.js';
+import { userDirectory, userLoader } from './identity/index.js';
 import { widgetContentSecurity } from './wallet/index.js';
 import { mapContentSecurity } from './sites/index.js';
 
@@ -76,7 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...deps.readiness,
   });
 
-  await registerAuth(app, deps.config.JWT_SECRET, userLoader(deps.db));
+  await registerAuth(app, deps.config.JWT_SECRET, userLoader(deps.db), userDirectory(deps.db));
   registerCommandPipeline(app, product, deps.eventStore);
   // Each context's routes, in the order of the module list (modules.ts).
   for (const module of product.modules) {

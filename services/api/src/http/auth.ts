@@ -5,8 +5,9 @@ import type {
   FastifyRequest,
   preHandlerAsyncHookHandler,
 } from 'fastify';
+import { StaleReadError } from '@filiere/event-store';
 import { ForbiddenError, UnauthorizedError } from '@filiere/platform';
-import type { SignedInUser } from '../kernel/actor.js';
+import type { GuardedUser, SignedInUser, UserDirectory } from '../kernel/actor.js';
 import type { RoleCode } from '../kernel/roles.js';
 
 export { ROLE_CODES, type RoleCode } from '../kernel/roles.js';
@@ -61,6 +62,25 @@ declare module 'fastify' {
     userOfToken(token: string): Promise<SignedInUser>;
     /** `METHOD /url` → the access its guard declares, for every route registered after auth. */
     routeAccess: Map<string, RouteAccess>;
+    /**
+     * For a route declared `config: { actorFromDirectory: true }`: runs `work` with the actor the
+     * guard took from the user directory (and its read guard, which the route's command must
+     * name); when the append finds a user it relied on changed since (StaleReadError), the
+     * actor is read fresh and authorized again (401/403 as the guard), and `work` runs again
+     * with `fresh`, to read the other users fresh too.
+     */
+    withGuardedActor<T>(
+      request: FastifyRequest,
+      work: (me: GuardedUser, fresh: boolean) => Promise<T>,
+    ): Promise<T>;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The guard takes the user from the per-process user directory (no round trip), because
+     * the route's command names the user's read guard (see `withGuardedActor`). Only for routes
+     * whose every decision on the actor is carried by such a command.
+     */
+    actorFromDirectory?: boolean;
   }
   interface FastifyRequest {
     /**
@@ -68,6 +88,10 @@ declare module 'fastify' {
      * per request by `authenticate`/`requireRoles`: the one actor every route reads.
      */
     actor?: SignedInUser;
+    /** The actor's read guard, when the guard took it from the user directory. */
+    actorGuard?: GuardedUser;
+    /** Reads the actor fresh and authorizes it again, as the route's guard does. */
+    reauthorize?: () => Promise<void>;
   }
 }
 
@@ -111,6 +135,7 @@ export async function registerAuth(
   app: FastifyInstance,
   secret: string,
   loadUser: UserLoader,
+  directory?: UserDirectory,
 ): Promise<void> {
   await app.register(fastifyJwt, {
     secret,
@@ -118,6 +143,16 @@ export async function registerAuth(
     verify: { algorithms: ['HS256'] },
   });
 
+  /** The actor from the directory (fresh: read now), with its read guard. */
+  const fromDirectory = async (request: FastifyRequest, fresh: boolean) => {
+    let found: GuardedUser | undefined;
+    const user = await currentUser(async (id) => {
+      found = await directory!.find(id, fresh);
+      return found && !found.deleted && found.user.id === id.toLowerCase() ? found.user : undefined;
+    }, request.user);
+    request.actor = user;
+    request.actorGuard = found;
+  };
   const authenticate = async (request: FastifyRequest, _reply: FastifyReply) => {
     if (request.actor) return; // already loaded by an earlier guard of this request
     try {
@@ -125,18 +160,60 @@ export async function registerAuth(
     } catch {
       throw new UnauthorizedError(NOT_AUTHENTICATED);
     }
-    request.actor = await currentUser(loadUser, request.user);
+    if (!directory || request.routeOptions.config.actorFromDirectory !== true) {
+      request.actor = await currentUser(loadUser, request.user);
+      return;
+    }
+    request.reauthorize = () => fromDirectory(request, true);
+    try {
+      await fromDirectory(request, false);
+    } catch (error) {
+      // A refusal is never decided on what the directory remembers: read the user now.
+      if (!(error instanceof UnauthorizedError)) throw error;
+      await request.reauthorize();
+    }
   };
   app.decorate('authenticate', withAccess(authenticate, 'signed-in'));
   app.decorate('requireRoles', (...roles: RoleCode[]) => {
     const allowed = new Set<RoleCode>(roles);
-    return withAccess(async (request: FastifyRequest, reply: FastifyReply) => {
-      await authenticate(request, reply);
+    const refuseUnlessAllowed = (request: FastifyRequest) => {
       if (!allowed.has(request.actor!.role_code)) {
         throw new ForbiddenError('Vous n’avez pas accès à cette ressource');
       }
+    };
+    return withAccess(async (request: FastifyRequest, reply: FastifyReply) => {
+      const loaded = request.actor !== undefined;
+      await authenticate(request, reply);
+      if (request.actorGuard && !loaded) {
+        const fresh = async () => {
+          await fromDirectory(request, true);
+          refuseUnlessAllowed(request);
+        };
+        request.reauthorize = fresh;
+        if (!allowed.has(request.actor!.role_code)) await fresh();
+      }
+      refuseUnlessAllowed(request);
     }, roles);
   });
+  app.decorate(
+    'withGuardedActor',
+    async <T>(
+      request: FastifyRequest,
+      work: (me: GuardedUser, fresh: boolean) => Promise<T>,
+    ): Promise<T> => {
+      if (!request.actorGuard || !request.reauthorize) {
+        throw new Error('withGuardedActor: the route is not declared actorFromDirectory');
+      }
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await work(request.actorGuard, attempt > 0);
+        } catch (error) {
+          if (!(error instanceof StaleReadError) || attempt >= 3) throw error;
+          await request.reauthorize();
+        }
+      }
+    },
+  );
   app.decorate('userOfToken', async (token: string) => {
     let claims: AccessClaims;
     try {

@@ -64,6 +64,7 @@ export function userLoader<DB extends IdentityTables>(
     new Promise((resolve, reject) => batcher.push({ id: userId, resolve, reject }));
 }
 export { hashPassword } from './password.js';
+export { userDirectory } from './user-directory.js';
 export type { IdentityTables } from './tables.js';
 export { createMailer, identityServices, type IdentityServiceDeps } from './services.js';
 export {

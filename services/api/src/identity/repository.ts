@@ -10,6 +10,9 @@ import type { TokenKind } from './tokens.js';
 /** A user as the guard loads it (kernel/actor.ts): identity's row of `users` + its role. */
 export type UserRow = SignedInUser;
 
+/** A user row, deleted or not, with its read guard's version (bigint, as text). */
+export type GuardedRow = UserRow & { deleted_at: Date | null; guard_version: string | number };
+
 export interface NewUser {
   firstname: string;
   lastname: string;
@@ -90,11 +93,15 @@ export class IdentityRepository<DB extends IdentityTables = IdentityTables> {
   }
 
   private users(): SelectQueryBuilder<any, any, UserRow> {
+    return this.everyUser().where('u.deleted_at', 'is', null);
+  }
+
+  /** Users with their role and organisation, deleted ones included. */
+  private everyUser(): SelectQueryBuilder<any, any, UserRow> {
     return this.db
       .selectFrom('users as u')
       .innerJoin('roles as r', 'r.id', 'u.role_id')
       .leftJoin('organizations as o', 'o.id', 'u.organization_id')
-      .where('u.deleted_at', 'is', null)
       .select([
         'u.id',
         'u.firstname',
@@ -119,6 +126,26 @@ export class IdentityRepository<DB extends IdentityTables = IdentityTables> {
         'u.token_version',
         'u.created_at',
       ]) as any;
+  }
+
+  /**
+   * Users by user id or wallet id (UUIDs), deleted ones too, each with the version of its read
+   * guard (`user:<id>`, bumped by every change of its row): the two from one snapshot, so the
+   * version is the row's (user-directory.ts).
+   */
+  findGuarded(ids: readonly string[]): Promise<GuardedRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.everyUser()
+      .select([
+        'u.deleted_at',
+        sql<string>`coalesce((select g.version from read_guards g where g.key = 'user:' || u.id::text), 0)`.as(
+          'guard_version',
+        ),
+      ])
+      .where(
+        sql<boolean>`(u.id = any(${[...ids]}::uuid[]) or u.wallet_id = any(${[...ids]}::uuid[]))`,
+      )
+      .execute() as Promise<GuardedRow[]>;
   }
 
   findById(id: string): Promise<UserRow | undefined> {

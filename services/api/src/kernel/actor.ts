@@ -1,3 +1,4 @@
+import type { ReadGuard } from '@filiere/event-store';
 import { ROLE, type OrganizationType, type RoleCode } from './roles.js';
 
 /**
@@ -43,4 +44,25 @@ export function isPlatformAuditor(user: {
   organization_id: string | null;
 }): boolean {
   return user.role_code === ROLE.ACCOUNTING && user.organization_id === null;
+}
+
+/**
+ * A user read with its read guard (`user:<id>` and the version read): a command decided on it
+ * names the guard, and the append refuses the command (StaleReadError) if the row changed since.
+ */
+export interface GuardedUser {
+  /** The row as read (a deleted user's too: see `deleted`). */
+  user: SignedInUser;
+  deleted: boolean;
+  guard: ReadGuard;
+}
+
+/**
+ * Users by user id or wallet id from a per-process cache (identity's `userDirectory`): the hot
+ * paths' way to skip a round trip per request. What it answers may be stale, so only a command
+ * that names the users' guards may rely on it, and a refusal it would cause is checked fresh.
+ */
+export interface UserDirectory {
+  /** The user (deleted ones too), from the cache unless `fresh` or unknown: then read now. */
+  find(idOrWalletId: string, fresh?: boolean): Promise<GuardedUser | undefined>;
 }

@@ -25,6 +25,8 @@ const JUSTIFIED: Record<string, string> = {
     'migration: a constant CREATE FUNCTION body',
   'event-store/src/schema/20261201_0103_append_json_payloads.ts: sql.raw':
     'migration: a constant CREATE FUNCTION body',
+  'event-store/src/schema/20261202_0104_read_guards.ts: sql.raw':
+    'migration: a constant CREATE FUNCTION body',
   'services/api/src/identity/migrations/20261121_0300_identity.ts: sql.lit':
     'migration: the constant list of organization types in a CHECK',
   'services/api/src/actors/carriers/migrations/20261125_0620_carriers.ts: sql.lit':

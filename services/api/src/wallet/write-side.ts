@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CommandPipeline } from '@filiere/event-store';
 import { narrowDb, type Config, type Logger } from '@filiere/platform';
+import { userDirectory } from '../identity/index.js';
 import { registerWalletStreams } from './catalogue.js';
 import { acceptedBank, type WalletDeps } from './commands/context.js';
 import { WalletJobRunner, type RunnerOptions } from './jobs/job-runner.js';
@@ -43,6 +44,7 @@ export function createWalletWriteSide<DB extends WalletDb>(options: {
     },
     jobs: runner,
     logger: options.logger,
+    users: userDirectory(db),
   };
   holder.deps = deps;
   return { deps, runner, sandboxStore };

@@ -4,6 +4,7 @@ import * as userNip from './20261121_0301_user_nip.js';
 import * as tokenVersion from './20261122_0302_user_token_version.js';
 import * as members from './20261125_0310_members.js';
 import * as membersPhone from './20261125_0311_members_phone_check.js';
+import * as readGuard from './20261202_0312_user_read_guard.js';
 
 /**
  * Names sort after every migration already applied anywhere (wallet's 20261121_04xx
@@ -15,4 +16,5 @@ export const identityMigrations: MigrationSet = {
   '20261122_0302_user_token_version': tokenVersion,
   '20261125_0310_members': members,
   '20261125_0311_members_phone_check': membersPhone,
+  '20261202_0312_user_read_guard': readGuard,
 };

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CommandPipeline } from '@filiere/event-store';
 import type { Logger } from '@filiere/platform';
+import type { UserDirectory } from '../../kernel/actor.js';
 import type { AcceptedBank, AmountLimits } from '../domain/index.js';
 import type { PaymentProvider } from '../providers/port.js';
 import type { WalletDb } from '../tables.js';
@@ -22,6 +23,8 @@ export interface WalletDeps {
   limits: AmountLimits;
   jobs: JobScheduler;
   logger: Logger;
+  /** Users from the process's directory, for the commands that name their read guards. */
+  users: UserDirectory;
 }
 
 /** The accepted bank from SUPPLY_BANK_NAME / SUPPLY_BANK_ACCOUNT; its code names its account. */

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { canonicalJson, type CommandPipeline, type StreamState } from '@filiere/event-store';
+import {
+  canonicalJson,
+  type CommandPipeline,
+  type ReadGuard,
+  type StreamState,
+} from '@filiere/event-store';
 import { BusinessRuleError, ConcurrencyError } from '@filiere/platform';
 import {
   evolveWallet,
@@ -58,6 +63,8 @@ export async function runCommand<R>(
     fingerprint?: string;
     streams: string[];
     userId: string;
+    /** Rows read outside the log that the decision rests on (see Command.guards). */
+    guards?: readonly ReadGuard[];
     decide(states: Record<string, StreamState>): Decision<R>;
   },
 ): Promise<R> {
@@ -77,6 +84,7 @@ export async function runCommand<R>(
         ...(command.idempotencyKey ? { idempotencyKey: command.idempotencyKey } : {}),
         streams: command.streams,
         metadata: { userId: command.userId },
+        ...(command.guards ? { guards: command.guards } : {}),
         decide,
       });
       if (!isFingerprinted(result)) return result as R;

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { Batcher } from '@filiere/event-store';
 import { NotFoundError } from '@filiere/platform';
-import type { SignedInUser } from '../../kernel/actor.js';
+import type { GuardedUser, SignedInUser } from '../../kernel/actor.js';
 import type { Actor, RecipientStatus } from '../domain/index.js';
 import type { WalletDb } from '../tables.js';
 
@@ -58,7 +58,7 @@ const batchers = new WeakMap<object, Batcher<Lookup>>();
  * Finds users (not deleted, unless `includeDeleted`) by user id or wallet id. Ids that are not
  * UUIDs match nothing (and never reach PostgreSQL's uuid cast). The lookups asked while one is
  * in flight (or in the same turn of the event loop) go together in the next query, one round
- * trip per batch of transfers: each caller still reads rows from a query sent after it asked,
+ * trip per batch of financings: each caller still reads rows from a query sent after it asked,
  * so a recipient deactivated or deleted before the call is seen as such.
  */
 export function findWalletUsers(
@@ -106,10 +106,21 @@ async function lookUp(db: Kysely<WalletDb>, lookups: Lookup[]): Promise<void> {
   }
 }
 
-/** The user a user id or wallet id designates, among `users`. */
-export function pickUser(users: WalletUser[], idOrWalletId: string): WalletUser | undefined {
-  const id = idOrWalletId.toLowerCase();
-  return users.find((u) => u.id === id || u.walletId === id);
+/** A user the directory answered, as the wallet reads it. */
+export function walletUserOf({ user, deleted }: GuardedUser): WalletUser {
+  return {
+    id: user.id,
+    role: user.role_code,
+    walletId: user.wallet_id,
+    clusterId: user.cluster_id,
+    firstname: user.firstname,
+    lastname: user.lastname,
+    phone: user.phone,
+    momoAccountNumber: user.momo_account_number,
+    bankAccountNumber: user.bank_account_number,
+    isActive: user.is_active,
+    deleted,
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
+import type { ReadGuard } from '@filiere/event-store';
 import { ValidationError } from '@filiere/platform';
-import type { SignedInUser } from '../../kernel/actor.js';
+import type { GuardedUser, SignedInUser } from '../../kernel/actor.js';
 import {
   finance,
   requestWithdrawal,
@@ -21,9 +22,9 @@ import { openingWallets, requestFingerprint, runCommand } from './run-command.js
 import {
   actorOf,
   findWalletUsers,
-  pickUser,
   recipientStatus,
   requireUser,
+  walletUserOf,
   type WalletUser,
 } from './users.js';
 
@@ -43,21 +44,25 @@ export interface TransferResult extends MovementAnswer {
 }
 
 /**
- * `POST /wallet/make-transfer` by `me`, the signed-in user the auth guard loaded. `source`
- * is my wallet id (or user id); `destination` is the recipient's wallet id or user id. That
- * the source is mine is checked once, by the decider.
+ * `POST /wallet/make-transfer` by `me`, the signed-in user the auth guard took from the user
+ * directory. `source` is my wallet id (or user id); `destination` is the recipient's wallet id
+ * or user id, from the directory too (`fresh`: read now). That the source is mine is checked
+ * once, by the decider. Both users' read guards go with the command: if either row changed
+ * since it was read, nothing is appended (StaleReadError) and the route reads them again.
  */
 export async function makeTransfer(
   deps: WalletDeps,
-  me: SignedInUser,
+  me: GuardedUser,
   input: TransferInput,
   idempotencyKey?: string,
+  fresh = false,
 ): Promise<TransferResult> {
-  const actor = actorOf(me);
+  const actor = actorOf(me.user);
   // Deleted users too: paying one is refused with a clear 422 by the decider, not a 404.
-  const users = await findWalletUsers(deps.db, [input.destination], { includeDeleted: true });
-  const recipient = requireUser(pickUser(users, input.destination), 'Destinataire introuvable');
+  const read = await deps.users.find(input.destination, fresh);
+  const recipient = requireUser(read && walletUserOf(read), 'Destinataire introuvable');
   const { answer, from } = await moveBetweenWallets(deps, actor, recipient, {
+    guards: [me.guard, read!.guard],
     from: ownWalletOr(actor, input.source),
     command: 'transfer',
     referencePrefix: 'TRF',
@@ -224,6 +229,8 @@ async function moveBetweenWallets(
     idempotencyKey: string | undefined;
     /** The client's request (requestFingerprint), tied to its idempotency key. */
     fingerprint: string;
+    /** The read guards of the users read from the directory (see makeTransfer). */
+    guards?: ReadGuard[];
     decide(
       states: { source: WalletState; destination: WalletState },
       ids: { reference: string; sourceWalletId: string; destinationWalletId: string },
@@ -242,6 +249,7 @@ async function moveBetweenWallets(
   const answer = await runCommand(deps.pipeline, {
     idempotencyKey: scopedKey(actor.userId, move.command, move.idempotencyKey),
     fingerprint: move.fingerprint,
+    ...(move.guards ? { guards: move.guards } : {}),
     streams: [fromStream, toStream],
     userId: actor.userId,
     decide: openingWallets(
