@@ -139,7 +139,8 @@ export class TortureEnvironment {
     await this.redis?.stop().catch(() => undefined);
     await this.postgres?.stop().catch(() => undefined);
     process.off('exit', this.exitHook);
-    if (this.runDir) {
+    // TORTURE_KEEP_DATABASE=1 keeps the stopped server's data to look into a violation.
+    if (this.runDir && !process.env.TORTURE_KEEP_DATABASE) {
       await rm(path.join(this.runDir, 'postgres'), { recursive: true, force: true });
     }
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { createLogger, narrowDb, parseConfig } from '@filiere/platform';
+import { ConcurrencyError, createLogger, narrowDb, parseConfig } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { catalogueDecoder, catchUp, type PushMessage } from '@filiere/projections';
 import type { FastifyInstance } from 'fastify';
@@ -26,6 +26,7 @@ import {
 import { debtStreamId, openDebt, type DebtState, type Decision } from '../domain/index.js';
 import { contractsProjector } from '../read-model/index.js';
 import { ContractRunRunner, type RunTables } from './run-contracts.js';
+import type { ContractSettler } from './settle-contract.js';
 
 /**
  * Running contracts on a real PostgreSQL through the app's routes and runners: each contract
@@ -354,6 +355,43 @@ describe('run contracts', () => {
       completed: 1,
     });
     expect(await events(`withdrawal-run-${id}`)).toHaveLength(1);
+  });
+
+  it('a settlement that loses to concurrent writers (409) is tried again, not failed: the contract is paid once', async () => {
+    const id = await deliveredContract(70_000);
+    await project();
+    const { runId } = (await run(aggregator, [id])).json();
+    // The first try loses every conflict; the next one goes through.
+    let tries = 0;
+    const settler = {
+      settleMany: async (ids: string[]) => {
+        tries += 1;
+        if (tries === 1) {
+          return ids.map((contractId) => ({
+            contractId,
+            error: new ConcurrencyError('Le flux a été modifié entre-temps ; réessayez.'),
+          }));
+        }
+        return app.contracts.settler.settleMany(ids);
+      },
+    } as unknown as ContractSettler;
+    const runner = new ContractRunRunner(
+      narrowDb<RunTables & WalletJobsTables>()(db()),
+      settler,
+      async () => undefined,
+      createLogger('silent', false),
+      { baseDelayMs: 0 },
+    );
+    expect(await runner.runDue()).toBe(1);
+    expect((await progress(aggregator, runId)).json()).toMatchObject({ completed: 0, failed: 0 });
+    expect(await runner.runDue()).toBe(1);
+    expect((await progress(aggregator, runId)).json()).toMatchObject({
+      status: 'DONE',
+      completed: 1,
+    });
+    expect(
+      (await events(`contract-${id}`)).filter((e) => e.type === 'DeliveryContractSettled'),
+    ).toHaveLength(1);
   });
 
   it('GET grower/contracts/{id}: the grower’s delivery contracts and debts, searchable, with the growers’ reach', async () => {

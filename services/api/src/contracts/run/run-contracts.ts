@@ -1,7 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { StaleReadError } from '@filiere/event-store';
 import {
+  type AppError,
   BusinessRuleError,
+  ConcurrencyError,
   ForbiddenError,
   isAppError,
   LeasedJobs,
@@ -234,10 +237,22 @@ interface ItemOutcome {
  * contract, group-committed), queues the growers' payout jobs, records the items' outcomes
  * and removes the jobs — fenced by the claim, so a runner whose lease ran out and was taken
  * over changes nothing. A refusal (4xx: not delivered, a wallet missing…) fails the item
- * with its French message; anything else (the database away) releases the job for a later
- * try. Whatever happens between the append and the job's removal, the next try finds the
+ * with its French message; anything else (the database away, or concurrent writers that kept
+ * the contract's streams moving past the pipeline's retries: a 409 that says nothing of the
+ * contract) releases the job for a later try. Whatever happens between the append and the job's removal, the next try finds the
  * contract COMPLETED and writes nothing new. One progress push per run and batch.
  */
+/**
+ * Whether a settlement's error is the contract's own, final refusal (a 4xx). A conflict with
+ * concurrent writers (ConcurrencyError once the pipeline's retries are spent, StaleReadError)
+ * is not: failing the item on it would drop a delivered contract's payment (found by the bank
+ * test: a run acknowledged with 202, its job removed, its contract never settled).
+ */
+export function isRefusal(error: unknown): error is AppError {
+  if (error instanceof ConcurrencyError || error instanceof StaleReadError) return false;
+  return isAppError(error) && error.statusCode < 500;
+}
+
 export class ContractRunRunner implements LoopRunner {
   private readonly jobs: LeasedJobs<ContractJobColumns>;
   private readonly leaseMs: number;
@@ -336,7 +351,7 @@ export class ContractRunRunner implements LoopRunner {
           recoveredAmount: outcome.recoveredAmount,
           payoutId: outcome.payoutId,
         });
-      } else if (isAppError(settled.error) && settled.error.statusCode < 500) {
+      } else if (isRefusal(settled.error)) {
         finished.push({
           job,
           status: 'FAILED',
