@@ -113,13 +113,17 @@ describe('POST /api/wallet/make-transfer with users from the directory', () => {
       .where('id', '=', grower.id)
       .executeTakeFirstOrThrow();
     const names = new Set([firstname]);
-    const writes = Array.from({ length: 5 }, async (_, i) => {
-      await new Promise((r) => setTimeout(r, i * 3));
-      names.add(`Awa ${i}`);
-      await set(grower, { firstname: `Awa ${i}` });
-    });
+    // One rename after the other (concurrent UPDATEs of one row may commit in any order), each
+    // while the transfers are in flight.
+    const renames = (async () => {
+      for (let i = 0; i < 5; i++) {
+        await new Promise((r) => setTimeout(r, 3));
+        names.add(`Awa ${i}`);
+        await set(grower, { firstname: `Awa ${i}` });
+      }
+    })();
     const moves = Array.from({ length: 40 }, () => transfer(aggregator, grower, 1));
-    const [answers] = await Promise.all([Promise.all(moves), Promise.all(writes)]);
+    const [answers] = await Promise.all([Promise.all(moves), renames]);
     for (const res of answers) expect(res.statusCode, res.body).toBe(201);
     const firstnames = answers.map((res) => res.json().destination.firstname as string);
     for (const name of firstnames) expect(names).toContain(name);
