@@ -12,4 +12,5 @@ export * from './services/redis-server.js';
 export * from './migrations/index.js';
 export * from './redis.js';
 export * from './text.js';
+export * from './threads.js';
 export * from './benin-time.js';

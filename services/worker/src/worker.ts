@@ -65,6 +65,7 @@ export async function runWorker(options: WorkerOptions): Promise<RunningWorker> 
       await job.start({
         config: options.config,
         db,
+        databaseUrl: options.databaseUrl,
         logger: options.logger,
         redisUrl: options.redisUrl,
         catalogue: product.catalogue,

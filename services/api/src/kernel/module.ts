@@ -46,6 +46,8 @@ export type HttpRegistration = (app: FastifyInstance & { deps: AppDeps }) => Pro
 export interface JobContext {
   config: Config;
   db: Kysely<ProductTables>;
+  /** The database `db` reaches (a job that runs in a thread of its own opens its own pool). */
+  databaseUrl: string;
   logger: Logger;
   redisUrl: string;
   /** The product's catalogue (a job that appends events builds its event store with it). */

@@ -91,6 +91,7 @@ async function main(): Promise<void> {
         await job.start({
           config: data.config,
           db,
+          databaseUrl: data.databaseUrl,
           logger,
           catalogue: product.catalogue,
           publish,

@@ -1,28 +1,24 @@
-import { narrowDb } from '@filiere/platform';
 import type { JobModule } from '../../kernel/module.js';
 import type { ReportingArea } from '../area.js';
 import * as auditIntegrity from './migrations/20261127_0300_audit_integrity.js';
-import { integrityLoop } from './loop.js';
-import { AUDIT_INTEGRITY_PUSH, IntegrityVerifier, type VerifierTables } from './verifier.js';
+import { AUDIT_NICE, startAuditThread } from './thread-host.js';
+import { AUDIT_INTEGRITY_PUSH } from './verifier.js';
 
 /**
- * The verification in the worker (with REDIS_URL), or in the API's background thread (without
- * it): the same verifier on platform's in-process loop, which needs no Redis. Several may run
- * it: one holds the lock.
+ * The verification, started by the worker (with REDIS_URL) or by the API's background thread
+ * (without it), on a thread of its own at the lowest priority (thread.ts): the same verifier
+ * on platform's in-process loop, which needs no Redis. Several may run it: one holds the lock.
  */
 const integrityJob: JobModule = {
   name: 'ledger-integrity',
   withoutRedis: true,
-  async start(ctx) {
-    const verifier = new IntegrityVerifier(
-      narrowDb<VerifierTables>()(ctx.db),
-      ctx.publish,
-      ctx.logger,
-    );
-    const loop = integrityLoop(verifier, ctx.logger);
-    loop.start();
-    return { close: () => loop.stop() };
-  },
+  start: async (ctx) =>
+    startAuditThread({
+      databaseUrl: ctx.databaseUrl,
+      logger: ctx.logger,
+      publish: ctx.publish,
+      nice: ctx.config.BACKGROUND_NICE > 0 ? AUDIT_NICE : 0,
+    }),
 };
 
 /**

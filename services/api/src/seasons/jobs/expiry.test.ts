@@ -62,6 +62,7 @@ describe('invitation expiry in the worker (the module’s JobModule)', () => {
     const running = await job.start({
       config: parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
       db: testDb.db,
+      databaseUrl: testDb.url,
       logger: createLogger('silent', false),
       redisUrl: 'redis://127.0.0.1:1',
       catalogue,
