@@ -404,12 +404,23 @@ async function main(): Promise<void> {
     pgVersion,
     embedded: !env.BENCH_DATABASE_URL,
     load: [loadBefore, os.loadavg()[0]!],
+    flags: runFlags(),
     runs,
     lagRuns,
   };
   if (env.BENCH_SAVE) writeFileSync(env.BENCH_SAVE, JSON.stringify(figures, null, 1));
   if (env.BENCH_DRY) return; // smoke runs do not touch docs/benchmarks.md
   await writeSection(figures, readFigures(env.BENCH_BEFORE), pgVersion, !env.BENCH_DATABASE_URL);
+}
+
+/** The flags this process measures with (kept in its figures: a rendering shows the run's). */
+function runFlags(): string {
+  return (
+    `BENCH_SECONDS=${SECONDS} BENCH_CEILING_SECONDS=${CEILING_SECONDS}` +
+    ` BENCH_API_PROCESSES=${API_PROCESSES.join(',')} BENCH_LAG_SECONDS=${LAG_SECONDS}` +
+    ` BENCH_LAG_RATES=${LAG_RATES.join(',')} BENCH_LAG_WARMUP_SECONDS=${LAG_WARMUP_SECONDS}` +
+    ` BENCH_WARMUP_SECONDS=${WARMUP_SECONDS}`
+  );
 }
 
 function readFigures(file: string | undefined): Figures | undefined {
@@ -422,6 +433,8 @@ interface Figures {
   pgVersion?: string;
   embedded?: boolean;
   load: number[];
+  /** The BENCH_* flags it ran with (runs kept before 2026-11-29 18:50 have none). */
+  flags?: string;
   runs: Run[];
   lagRuns: LagRun[];
 }
@@ -666,10 +679,7 @@ async function writeSection(
       ` Transfers between ${WALLETS} funded wallets of one cluster, each request with a JWT, zod` +
       ' validation and a fresh Idempotency-Key. Server CPU = API processes + PostgreSQL (+ Redis' +
       ' and workers), from /proc, the PostgreSQL processes of the bench’s own connections (the lag probe) left out; client CPU = the load generator. Flags of this run:' +
-      ` BENCH_SECONDS=${SECONDS} BENCH_CEILING_SECONDS=${CEILING_SECONDS}` +
-      ` BENCH_API_PROCESSES=${API_PROCESSES.join(',')} BENCH_LAG_SECONDS=${LAG_SECONDS}` +
-      ` BENCH_LAG_RATES=${LAG_RATES.join(',')} BENCH_LAG_WARMUP_SECONDS=${LAG_WARMUP_SECONDS}` +
-      ` BENCH_WARMUP_SECONDS=${WARMUP_SECONDS}.`,
+      ` ${f.flags ?? runFlags()}.`,
     '',
     'Issue 17’s figures, as ratios within one run (the machine is shared: compare a run’s' +
       ' transfers with its own ceiling, and CPU per transfer across runs):',
