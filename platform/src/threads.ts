@@ -1,5 +1,8 @@
-import { Worker, type WorkerOptions } from 'node:worker_threads';
-import type { Logger } from './logger.js';
+import { parentPort, Worker, type WorkerOptions } from 'node:worker_threads';
+import type pg from 'pg';
+import { createPool } from './db.js';
+import { createLineLogger, type Logger } from './logger.js';
+import { lowerServerPriority, lowerThreadPriority } from './priority.js';
 
 /** What every supervised thread may send besides its own messages. */
 export type ThreadLine = { type: 'log'; line: string } | { type: 'closed' };
@@ -133,4 +136,39 @@ export function relayLogLine(logger: Logger, line: string): void {
   } catch {
     logger.info(line);
   }
+}
+
+/** What every thread of ours is started with (its `workerData` extends it). */
+export interface ThreadData {
+  databaseUrl: string;
+  /** The level of the supervisor's logger. */
+  logLevel: string;
+  /** Nice value of the thread and of its PostgreSQL server processes (Linux; 0: unchanged). */
+  nice: number;
+}
+
+/**
+ * Inside a supervised thread: its logger (lines sent to the supervisor as `{ type: 'log' }`,
+ * marked `thread: name`), its priority lowered to `nice` (null: unchanged), and its pool, whose
+ * PostgreSQL server processes run at that priority too (a local server only).
+ */
+export function threadResources(
+  options: ThreadData & {
+    name: string;
+    /** Connections of the thread's pool. */
+    max: number;
+  },
+): { logger: Logger; priority: number | null; pool: pg.Pool } {
+  const port = parentPort;
+  if (!port) throw new Error('threadResources() runs inside a worker thread');
+  const line: (text: string) => void = (text) =>
+    port.postMessage({ type: 'log', line: text } satisfies ThreadLine);
+  const logger = createLineLogger(options.logLevel, line, { thread: options.name });
+  const priority = lowerThreadPriority(options.nice);
+  const pool = createPool(options.databaseUrl, {
+    max: options.max,
+    applicationName: `filiere-${options.name}`,
+  });
+  if (priority !== null) lowerServerPriority(pool, options.databaseUrl, priority);
+  return { logger, priority, pool };
 }

@@ -1,12 +1,10 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import {
-  createLineLogger,
-  createPool,
   Foreground,
   ForegroundYield,
-  lowerServerPriority,
-  lowerThreadPriority,
+  threadResources,
   type Config,
+  type ThreadData,
 } from '@filiere/platform';
 import { Kysely, PostgresDialect } from 'kysely';
 import {
@@ -32,13 +30,9 @@ export type FromBackgroundThread =
   | { type: 'closed' }
   | { type: 'log'; line: string };
 
-export interface BackgroundThreadData {
+export interface BackgroundThreadData extends ThreadData {
   /** The API's configuration (the jobs `withoutRedis` read it). */
   config: Config;
-  databaseUrl: string;
-  logLevel: string;
-  /** Nice value of this thread (Linux; 0 keeps the process's). */
-  nice: number;
   /** Events read per batch (PROJECTION_BATCH_SIZE). */
   batchSize: number;
   /** The API thread's Foreground (its buffer): this thread's payouts wait while it is busy. */
@@ -58,14 +52,9 @@ async function main(): Promise<void> {
   const port = parentPort!;
   const data = workerData as BackgroundThreadData;
   const post = (message: FromBackgroundThread) => port.postMessage(message);
-  const logger = createLineLogger(data.logLevel, (line) => post({ type: 'log', line }), {
-    thread: 'projections',
-  });
-  const priority = lowerThreadPriority(data.nice);
+  const { logger, priority, pool } = threadResources({ ...data, name: 'projections', max: 10 });
   const foreground = new Foreground(data.foreground);
   const projectionsYield = new ForegroundYield(foreground);
-  const pool = createPool(data.databaseUrl, { max: 10, applicationName: 'filiere-projections' });
-  if (priority !== null) lowerServerPriority(pool, data.databaseUrl, priority);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const publish = pgPushPublisher(db);
   const running: InProcessProjections = startInProcessProjections({

@@ -1,11 +1,6 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { Kysely, PostgresDialect } from 'kysely';
-import {
-  createLineLogger,
-  createPool,
-  lowerServerPriority,
-  lowerThreadPriority,
-} from '@filiere/platform';
+import { threadResources, type ThreadData } from '@filiere/platform';
 import type { PushMessage } from '@filiere/projections';
 import { integrityLoop } from './loop.js';
 import { IntegrityVerifier, type VerifierTables } from './verifier.js';
@@ -20,12 +15,7 @@ export type FromAuditThread =
   | { type: 'log'; line: string }
   | { type: 'closed' };
 
-export interface AuditThreadData {
-  databaseUrl: string;
-  logLevel: string;
-  /** Nice value of this thread and of its PostgreSQL server processes (Linux; 0: unchanged). */
-  nice: number;
-}
+export type AuditThreadData = ThreadData;
 
 /**
  * The ledger's integrity verification on a thread of its own (thread-host.ts): its own event
@@ -38,12 +28,7 @@ async function main(): Promise<void> {
   const port = parentPort!;
   const data = workerData as AuditThreadData;
   const post = (message: FromAuditThread) => port.postMessage(message);
-  const logger = createLineLogger(data.logLevel, (line) => post({ type: 'log', line }), {
-    thread: 'audit',
-  });
-  const priority = lowerThreadPriority(data.nice);
-  const pool = createPool(data.databaseUrl, { max: 2, applicationName: 'filiere-audit' });
-  if (priority !== null) lowerServerPriority(pool, data.databaseUrl, priority);
+  const { logger, priority, pool } = threadResources({ ...data, name: 'audit', max: 2 });
   const db = new Kysely<VerifierTables>({ dialect: new PostgresDialect({ pool }) });
   const verifier = new IntegrityVerifier(
     db,
