@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { EventStoreTables } from './schema/tables.js';
 import { append, type AppendOptions, type AppendResult } from './append.js';
 import type { EventCatalogue } from './catalogue.js';
-import { headPosition, readAll, readStream } from './read.js';
+import { headPosition, readAll, readStream, readStreams } from './read.js';
 import type { RecordedEvent, StreamWrite } from './types.js';
 import type { HeadHint } from './write.js';
 
@@ -63,6 +63,11 @@ export class EventStore<DB extends EventStoreTables = EventStoreTables> {
 
   readStream(streamId: string, afterVersion = 0): Promise<RecordedEvent[]> {
     return readStream(this.db, streamId, { afterVersion, catalogue: this.catalogue });
+  }
+
+  /** Several streams' events in one read, by stream (in version order). */
+  readStreams(streamIds: string[]): Promise<Map<string, RecordedEvent[]>> {
+    return readStreams(this.db, streamIds, this.catalogue);
   }
 
   readAll(opts: { after: number; limit: number }): Promise<RecordedEvent[]> {

@@ -13,6 +13,9 @@ export function formatReport(report: TortureReport): string {
     lines.push(
       `  ${command.padEnd(16)} ${String(c.tried).padStart(6)} tried ${String(c.ack).padStart(6)} ack ${String(c.refused).padStart(6)} refused ${String(c.unack).padStart(5)} unack`,
     );
+    const reasons = Object.entries(report.refusals[command] ?? {}).sort(([, a], [, b]) => b - a);
+    for (const [why, n] of reasons.slice(0, 3))
+      lines.push(`      ${String(n).padStart(6)} × ${why}`);
   }
   lines.push(
     `answers: ${Object.entries(report.answers)

@@ -32,6 +32,8 @@ export interface TortureReport {
   ok: boolean;
   operations: { tried: number; acknowledged: number; refused: number; unacknowledged: number };
   byCommand: Record<string, { tried: number; ack: number; refused: number; unack: number }>;
+  /** Per command, how often each refusal came (status and message): why a command never passed. */
+  refusals: Record<string, Record<string, number>>;
   retried: number;
   /** Every attempt's answer (HTTP status, timeout, connection), commands and reads. */
   answers: Record<string, number>;
@@ -183,6 +185,7 @@ function classifyAnswers(
 function summarise(commands: CommandRecord[]) {
   const operations = { tried: 0, acknowledged: 0, refused: 0, unacknowledged: 0 };
   const byCommand: TortureReport['byCommand'] = {};
+  const refusals: TortureReport['refusals'] = {};
   let retried = 0;
   for (const c of commands) {
     operations.tried++;
@@ -194,13 +197,17 @@ function summarise(commands: CommandRecord[]) {
     } else if (c.outcome === 'refused') {
       operations.refused++;
       row.refused++;
+      const message = c.body?.message;
+      const why = `${c.status} ${typeof message === 'string' ? message : ''}`.trim();
+      const reasons = (refusals[c.command] ??= {});
+      reasons[why] = (reasons[why] ?? 0) + 1;
     } else {
       operations.unacknowledged++;
       row.unack++;
     }
     if (c.attempts.length > 1) retried++;
   }
-  return { operations, byCommand, retried };
+  return { operations, byCommand, refusals, retried };
 }
 
 /**

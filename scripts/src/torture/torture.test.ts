@@ -4,7 +4,7 @@ import { isCI } from '@filiere/platform/testing';
 import { faultSchedule, type FaultKind } from './faults.js';
 import { ClientPlan } from './plan.js';
 import { formatReport } from './report.js';
-import { runTorture } from './run.js';
+import { runTorture, type TortureReport } from './run.js';
 import type { TortureEnvironment } from './environment.js';
 
 /** The short bank test's seed: fixed so that CI replays one sequence; TORTURE_SEED overrides. */
@@ -46,6 +46,17 @@ if (!redis && !isCI) {
   console.warn('[skipped] the bank test needs redis-server on PATH (it stops and starts it).');
 }
 
+function expectHeld(report: TortureReport) {
+  expect(report.violations, `seed ${SEED}: ${report.violations[0]?.detail}`).toEqual([]);
+  expect(report.operations.tried + report.reads.tried).toBeGreaterThanOrEqual(2_000);
+  expect(new Set(report.faults.map((f) => f.kind))).toEqual(new Set(ALL_FAULTS));
+  expect(report.operations.acknowledged).toBeGreaterThan(0);
+  expect(report.operations.refused).toBeGreaterThan(0);
+  // The contracts joined the mix: created, confirmed, delivered and run under the faults.
+  for (const command of ['create-contract', 'confirm-contract', 'record-delivery', 'run-contracts'])
+    expect(report.byCommand[command]?.ack ?? 0, command).toBeGreaterThan(0);
+}
+
 describeBank('the bank test under faults (short variant)', () => {
   // A timed-out test is abandoned, not stopped: abort it and close what it started.
   const controller = new AbortController();
@@ -71,21 +82,13 @@ describeBank('the bank test under faults (short variant)', () => {
       signal: controller.signal,
       onEnvironment: (env) => (environment = env),
     });
-    const printed = formatReport(report);
-    if (!report.ok) console.error(`${lines.join('\n')}\n${printed}`);
-    expect(report.violations, `seed ${SEED}: ${report.violations[0]?.detail}`).toEqual([]);
-    expect(report.operations.tried + report.reads.tried).toBeGreaterThanOrEqual(2_000);
-    expect(new Set(report.faults.map((f) => f.kind))).toEqual(new Set(ALL_FAULTS));
-    expect(report.operations.acknowledged).toBeGreaterThan(0);
-    expect(report.operations.refused).toBeGreaterThan(0);
-    // The contracts joined the mix: created, confirmed, delivered and run under the faults.
-    for (const command of [
-      'create-contract',
-      'confirm-contract',
-      'record-delivery',
-      'run-contracts',
-    ])
-      expect(report.byCommand[command]?.ack ?? 0, command).toBeGreaterThan(0);
+    // Any failed expectation prints the run's log and report (refusals by reason among them).
+    try {
+      expectHeld(report);
+    } catch (error) {
+      console.error(`${lines.join('\n')}\n${formatReport(report)}`);
+      throw error;
+    }
     // A guard against a hang, not a timing: the load is 60 s and the settling at most 75 s;
     // beside another test file (vitest.config.ts) setup and checks take longer than alone.
   }, 240_000);

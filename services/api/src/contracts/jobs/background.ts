@@ -81,7 +81,7 @@ export function contractsBackground(options: {
     ...(clock ? { clock } : {}),
   });
   const runDb = narrowDb<RunTables & WalletJobsTables>()(db);
-  const runs = new ContractRuns(narrowDb<RunTables>()(db));
+  const runs = new ContractRuns(narrowDb<RunTables>()(db), pipeline.store);
   const runner = new ContractRunRunner(runDb, settler, publish, logger);
   const commands = new DeliveryContractCommands(
     narrowDb<ContractFactsTables>()(db),

@@ -275,6 +275,43 @@ describe('run contracts', () => {
     expect(await allEventsCount()).toBe(before);
   });
 
+  it('a delivery the read table does not show yet is run from its stream; the checks hold there too', async () => {
+    // Recorded a moment ago (by this process or another): not projected yet.
+    const id = await deliveredContract(40_000);
+    const { contractId: unconfirmed } = await commands.create(aggregator, {
+      growerId,
+      productId: plotId,
+      quantity: 1,
+      amount: 10_000,
+    });
+    const projected = await db()
+      .selectFrom('delivery_contracts')
+      .select('id')
+      .where('id', 'in', [id, unconfirmed])
+      .execute();
+    expect(projected).toEqual([]);
+    expect((await run(other, [id])).statusCode).toBe(403);
+    const refused = await run(aggregator, [id, unconfirmed]);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({
+      message: 'Seul un contrat livré peut être exécuté',
+      references: [`LIV-${unconfirmed.slice(0, 8).toUpperCase()}`],
+    });
+    const started = await run(aggregator, [id]);
+    expect(started.statusCode).toBe(202);
+    await drain();
+    expect((await progress(aggregator, started.json().runId)).json()).toMatchObject({
+      status: 'DONE',
+      completed: 1,
+    });
+    const settled = (await events(`contract-${id}`)).filter(
+      (e) => e.type === 'DeliveryContractSettled',
+    );
+    expect(settled).toHaveLength(1);
+    await commands.cancel(aggregator, unconfirmed);
+    await project();
+  });
+
   it('a run of many contracts is settled as one batch and pushes its progress once, with the run’s count', async () => {
     const ids = [
       await deliveredContract(30_000),

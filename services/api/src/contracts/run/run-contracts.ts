@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { StaleReadError } from '@filiere/event-store';
+import { StaleReadError, type EventStore } from '@filiere/event-store';
 import {
   type AppError,
   BusinessRuleError,
@@ -20,6 +20,7 @@ import type { PushMessage, PushPublisher } from '@filiere/projections';
 import type { SignedInUser } from '../../kernel/actor.js';
 import { ROLE } from '../../kernel/roles.js';
 import { schedulePayoutJobs, type WalletJobsTables } from '../../wallet/index.js';
+import { contractStream, contractStreamId, type ContractEvent } from '../domain/index.js';
 import { contractsPush } from '../pushes.js';
 import type { ContractJobColumns, ContractsTables } from '../tables.js';
 import type { ContractSettler, SettleResult } from './settle-contract.js';
@@ -54,6 +55,16 @@ export interface RunProgress extends RunAnswer {
   }[];
 }
 
+/** What a run checks of each contract before recording it. */
+interface RunContract {
+  reference: string;
+  status: string;
+  aggregatorUserId: string;
+}
+
+/** Delivered, or already paid (a double click runs nothing twice). */
+const runnable = (status: string | undefined) => status === 'DELIVERED' || status === 'COMPLETED';
+
 const seesAll = (user: SignedInUser) =>
   user.role_code === ROLE.SUPER_ADMIN || user.role_code === ROLE.ADMIN;
 
@@ -70,7 +81,11 @@ const runIdOf = (userId: string, key: string) => {
  * background (`ContractRunRunner`). `GET contracts/runs/{runId}`: the run's progress.
  */
 export class ContractRuns {
-  constructor(private readonly db: Kysely<RunTables>) {}
+  constructor(
+    private readonly db: Kysely<RunTables>,
+    /** The log: the contracts the read table does not show delivered yet are read from it. */
+    private readonly store: Pick<EventStore, 'readStreams'>,
+  ) {}
 
   async start(user: SignedInUser, ids: string[], idempotencyKey?: string): Promise<RunAnswer> {
     const contractIds = [...new Set(ids)];
@@ -84,23 +99,14 @@ export class ContractRuns {
       const existing = await this.answerOf(runId);
       if (existing) return existing;
     }
-    // One array parameter each (= any, unnest): a run of 10,000 contracts was a select of
-    // 10,000 bind parameters and two inserts of 15,000 per 5,000 rows, which Kysely compiled
-    // and PostgreSQL parsed and planned anew (about a second of the request).
-    const { rows } = await sql<{
-      id: string;
-      reference: string;
-      status: string;
-      aggregator_user_id: string;
-    }>`select id, reference, status, aggregator_user_id from delivery_contracts
-       where id = any(${contractIds}::text[])`.execute(this.db);
-    const found = new Map(rows.map((r) => [r.id, r]));
+    const found = await this.contractsOf(contractIds);
     const missing = contractIds.filter((id) => !found.has(id));
     if (missing.length) throw new NotFoundError('Contrat introuvable', { ids: missing });
-    if (!seesAll(user) && rows.some((r) => r.aggregator_user_id !== user.id)) {
+    const rows = [...found.values()];
+    if (!seesAll(user) && rows.some((r) => r.aggregatorUserId !== user.id)) {
       throw new ForbiddenError('Ce contrat ne vous appartient pas');
     }
-    const notDelivered = rows.filter((r) => r.status !== 'DELIVERED' && r.status !== 'COMPLETED');
+    const notDelivered = rows.filter((r) => !runnable(r.status));
     if (notDelivered.length) {
       throw new BusinessRuleError('Seul un contrat livré peut être exécuté', {
         references: notDelivered.map((r) => r.reference),
@@ -127,6 +133,49 @@ export class ContractRuns {
         from unnest(${contractIds}::text[]) as c(id)`.execute(trx);
     });
     return (await this.answerOf(runId))!;
+  }
+
+  /**
+   * The contracts' owner, reference and status: from the read table, and for those it does not
+   * show delivered (or at all), from their streams — the read table follows the log a moment
+   * behind (more while a worker restarts), and a delivery recorded a second ago, perhaps by
+   * another API process, is run, not refused.
+   */
+  private async contractsOf(contractIds: string[]): Promise<Map<string, RunContract>> {
+    // One array parameter each (= any, unnest): a run of 10,000 contracts was a select of
+    // 10,000 bind parameters and two inserts of 15,000 per 5,000 rows, which Kysely compiled
+    // and PostgreSQL parsed and planned anew (about a second of the request).
+    const { rows } = await sql<{
+      id: string;
+      reference: string;
+      status: string;
+      aggregator_user_id: string;
+    }>`select id, reference, status, aggregator_user_id from delivery_contracts
+       where id = any(${contractIds}::text[])`.execute(this.db);
+    const found = new Map<string, RunContract>(
+      rows.map((r) => [
+        r.id,
+        { reference: r.reference, status: r.status, aggregatorUserId: r.aggregator_user_id },
+      ]),
+    );
+    const behind = contractIds.filter((id) => !runnable(found.get(id)?.status));
+    if (!behind.length) return found;
+    const streams = await this.store.readStreams(behind.map(contractStreamId));
+    for (const id of behind) {
+      const state = streams
+        .get(contractStreamId(id))!
+        .reduce(
+          (s, e) => contractStream.evolve(s, e as unknown as ContractEvent),
+          contractStream.initialState(),
+        );
+      if (!state.exists) continue;
+      found.set(id, {
+        reference: state.reference,
+        status: state.status!,
+        aggregatorUserId: state.aggregatorUserId,
+      });
+    }
+    return found;
   }
 
   private async answerOf(runId: string): Promise<RunAnswer | undefined> {
