@@ -36,8 +36,9 @@ import { openLoop, type OpenLoopRequest } from './open-loop.js';
  * generated here (autocannon, closed loop: BENCH_CONNECTIONS keep-alive connections).
  * Then the projection lag (event appended → every read table updated) at a steady
  * open-loop rate (BENCH_LAG_RATES, default `half`: half the best transfers/s just measured,
- * as issue 17's target states it; or a list of rates), without Redis (projectors in the API
- * process) and with Redis (BullMQ jobs run by `npm run worker` processes).
+ * as issue 17's target states it; `half-projected`: half the best counting the time its
+ * projections took to catch up after the run; or a list of rates), without Redis (projectors
+ * in the API process) and with Redis (BullMQ jobs run by `npm run worker` processes).
  * Rewrites the "## Wallet" section of docs/benchmarks.md (not with BENCH_DRY=1).
  * BENCH_SAVE=<file.json> keeps this run's figures; BENCH_BEFORE=<file.json> prints a run kept
  * so beside this one in the section (before/after of a change, same flags, same machine);
@@ -84,6 +85,13 @@ interface Run {
   errors: number;
   /** PostgreSQL statements per request (BENCH_STATEMENTS=1 only). */
   statements?: number;
+  /**
+   * The run's projections, caught up after it (transfers): in the closed loop the background
+   * thread, at a lower priority, falls behind and projects the run's events after the clock
+   * stops. Seconds from the run's end until every checkpoint reached the head, and the server
+   * CPU of the run and that catch-up together.
+   */
+  projected?: { catchUpSeconds: number; serverCpuByName: Record<string, number> };
 }
 
 /** Node (API processes, workers) and PostgreSQL CPU milliseconds per request. */
@@ -270,12 +278,24 @@ async function closedLoop(
   base: string,
   seconds: number,
   next: () => OpenLoopRequest,
+  options: { projected?: boolean } = {},
 ): Promise<Run> {
   if (env.BENCH_STATEMENTS) await sql`select pg_stat_statements_reset()`.execute(db);
   const server0 = descendantsCpu();
   const client0 = ownCpuSeconds();
   const result = await keepLoading(base, seconds, next);
-  const serverCpuByName = cpuBetween(server0, descendantsCpu(), await benchBackends(db));
+  const server1 = descendantsCpu();
+  const backends = await benchBackends(db);
+  const serverCpuByName = cpuBetween(server0, server1, backends);
+  let projected: Run['projected'];
+  if (options.projected) {
+    const ended = performance.now();
+    await projectionsCaughtUp(db);
+    projected = {
+      catchUpSeconds: (performance.now() - ended) / 1000,
+      serverCpuByName: cpuBetween(server0, descendantsCpu(), backends),
+    };
+  }
   const statuses = Object.fromEntries(
     Object.entries(result.statusCodeStats).map(([s, v]) => [s, v.count]),
   );
@@ -291,6 +311,7 @@ async function closedLoop(
     clientCpu: ownCpuSeconds() - client0,
     statuses,
     errors: result.errors + result.timeouts,
+    ...(projected ? { projected } : {}),
   };
   if (env.BENCH_STATEMENTS) run.statements = await printStatements(db, run.requests);
   process.stdout.write(
@@ -301,6 +322,14 @@ async function closedLoop(
       ` client CPU ${run.clientCpu.toFixed(1)} s, ${JSON.stringify(statuses)}` +
       `${run.errors ? `, ${run.errors} errors` : ''}\n`,
   );
+  if (projected) {
+    const cpu = cpuPerRequest(projected.serverCpuByName, run.requests);
+    process.stdout.write(
+      `  with its projections (caught up ${projected.catchUpSeconds.toFixed(1)} s after the run):` +
+        ` ${withProjectionsRate(run)}/s, per request Node ${cpu.node.toFixed(2)} ms` +
+        ` PostgreSQL ${cpu.postgres.toFixed(2)} ms\n`,
+    );
+  }
   return run;
 }
 
@@ -365,8 +394,14 @@ async function main(): Promise<void> {
         const run = randomUUID().slice(0, 8);
         let i = 0;
         runs.push(
-          await closedLoop(db, 'POST /api/wallet/make-transfer', processes, api.base, SECONDS, () =>
-            transferRequest(payers, run, i++),
+          await closedLoop(
+            db,
+            'POST /api/wallet/make-transfer',
+            processes,
+            api.base,
+            SECONDS,
+            () => transferRequest(payers, run, i++),
+            { projected: env.BENCH_DISPATCH !== 'none' },
           ),
         );
       } finally {
@@ -384,8 +419,16 @@ async function main(): Promise<void> {
         .filter((r) => r.label === 'POST /api/wallet/make-transfer')
         .map((r) => r.requests / r.seconds),
     );
+    const bestWithProjections = Math.max(
+      0,
+      ...runs.filter((r) => r.projected).map((r) => withProjectionsRate(r)),
+    );
     const rates = LAG_RATES.map((r) =>
-      r === 'half' ? Math.max(1, Math.round(bestTransfers / 2)) : Number(r),
+      r === 'half'
+        ? Math.max(1, Math.round(bestTransfers / 2))
+        : r === 'half-projected'
+          ? Math.max(1, Math.round(bestWithProjections / 2))
+          : Number(r),
     );
     for (const rate of rates) {
       for (const dispatch of dispatches) {
@@ -617,6 +660,9 @@ const answers = (statuses: Record<string, number>, errors: number) =>
     .join(', ') + (errors ? ` (${errors} errors)` : '');
 
 const rate = (r: { requests: number; seconds: number }) => Math.round(r.requests / r.seconds);
+/** Transfers per second of the run and its projections' catch-up after it. */
+const withProjectionsRate = (r: Run) =>
+  Math.round(r.requests / (r.seconds + (r.projected?.catchUpSeconds ?? 0)));
 const ms = (x: number) => x.toFixed(2);
 
 /** The summary table of one run: ceiling, transfers, ratio, latency, CPU, lag (issue 17's figures). */
@@ -639,6 +685,13 @@ function summary(title: string, f: Figures): string[] {
     `| Transfer p50 / p99 (ms), closed loop, ${CONNECTIONS} connections | ${transfers.p50} / ${transfers.p99} | p99 ≤ 50 ms |`,
     `| Transfer: CPU per transfer, Node / PostgreSQL (ms) | ${ms(cpu(transfers).node)} / ${ms(cpu(transfers).postgres)} | reported |`,
   ];
+  if (transfers.projected) {
+    const withThem = cpuPerRequest(transfers.projected.serverCpuByName, transfers.requests);
+    lines.push(
+      `| Transfers/s with their projections (the run + ${transfers.projected.catchUpSeconds.toFixed(1)} s to catch up after it) | ${withProjectionsRate(transfers)} | |`,
+      `| Transfer with its projections: CPU per transfer, Node / PostgreSQL (ms) | ${ms(withThem.node)} / ${ms(withThem.postgres)} | reported |`,
+    );
+  }
   if (transfers.statements !== undefined && ceiling.statements !== undefined) {
     lines.push(
       `| PostgreSQL statements per request, ceiling / transfer (BENCH_STATEMENTS=1) | ${ceiling.statements.toFixed(2)} / ${transfers.statements.toFixed(2)} | |`,
