@@ -76,6 +76,17 @@ describe('run contracts', () => {
     return contractId;
   }
 
+  /** A contract of 10,000 F for 1 t the grower has not confirmed (PENDING). */
+  async function pendingContract(): Promise<string> {
+    const created = await commands.create(aggregator, {
+      growerId,
+      productId: plotId,
+      quantity: 1,
+      amount: 10_000,
+    });
+    return created.contractId;
+  }
+
   async function debt(
     debtId: string,
     kind: 'AVANCE_SUR_INTRANT' | 'FINANCEMENT_SOCIAL',
@@ -278,12 +289,7 @@ describe('run contracts', () => {
   it('a delivery the read table does not show yet is run from its stream; the checks hold there too', async () => {
     // Recorded a moment ago (by this process or another): not projected yet.
     const id = await deliveredContract(40_000);
-    const { contractId: unconfirmed } = await commands.create(aggregator, {
-      growerId,
-      productId: plotId,
-      quantity: 1,
-      amount: 10_000,
-    });
+    const unconfirmed = await pendingContract();
     const projected = await db()
       .selectFrom('delivery_contracts')
       .select('id')
@@ -469,12 +475,7 @@ describe('run contracts', () => {
 
   it('refuses: the grower (403), another aggregator’s contract (403), an undelivered one (422), unknown (404), no ids (400)', async () => {
     const id = await deliveredContract(10_000);
-    const { contractId: pending } = await commands.create(aggregator, {
-      growerId,
-      productId: plotId,
-      quantity: 1,
-      amount: 10_000,
-    });
+    const pending = await pendingContract();
     await project();
     expect((await run(grower, [id])).statusCode).toBe(403);
     expect((await run(other, [id])).statusCode).toBe(403);
