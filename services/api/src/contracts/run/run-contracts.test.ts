@@ -423,7 +423,9 @@ describe('run contracts', () => {
       settler,
       async () => undefined,
       createLogger('silent', false),
-      { baseDelayMs: 0 },
+      // One lane: with no backoff, a second lane could claim the released job again within
+      // the same call (it did on a loaded machine), and this test counts the calls.
+      { baseDelayMs: 0, lanes: 1 },
     );
     expect(await runner.runDue()).toBe(1);
     expect((await progress(aggregator, runId)).json()).toMatchObject({ completed: 0, failed: 0 });
