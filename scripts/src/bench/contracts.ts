@@ -20,6 +20,7 @@ import { userLoader } from '@filiere/api/identity';
 import type { StreamState } from '@filiere/event-store';
 import { catalogueDecoder, catchUp } from '@filiere/projections';
 import {
+  beninDay,
   createDb,
   createLogger,
   migrateToLatest,
@@ -240,7 +241,7 @@ async function seed(db: Kysely<Database>): Promise<Seeded> {
       narrowDb<ContractFactsTables>()(db),
       app.commands,
     );
-    const today = new Date().toISOString().slice(0, 10);
+    const today = beninDay(new Date());
     const contractIds: string[] = new Array<string>(CONTRACTS);
     let expectedPayouts = 0;
     await pool(CONTRACTS, SETUP_CONCURRENCY, async (i) => {

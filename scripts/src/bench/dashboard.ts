@@ -22,6 +22,7 @@ import { userLoader } from '@filiere/api/identity';
 import type { StreamState } from '@filiere/event-store';
 import { catalogueDecoder, catchUp } from '@filiere/projections';
 import {
+  beninDay,
   createLogger,
   createPool,
   migrateToLatest,
@@ -86,8 +87,8 @@ const write = (line: string) => process.stdout.write(`${line}\n`);
 const DAY_MS = 86_400_000;
 /** The stats' range in every request: the last year. */
 const statsPath = () =>
-  `/api/contracts/stats?from=${new Date(Date.now() - 365 * DAY_MS).toISOString().slice(0, 10)}` +
-  `&to=${new Date().toISOString().slice(0, 10)}`;
+  `/api/contracts/stats?from=${beninDay(new Date(Date.now() - 365 * DAY_MS))}` +
+  `&to=${beninDay(new Date())}`;
 
 /** The statements the bench's app sends while `on` (to EXPLAIN the stats' statements). */
 const captured = { on: false, queries: [] as CompiledQuery[] };

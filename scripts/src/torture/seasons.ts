@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { beninDay } from '@filiere/platform';
 import { TORTURE_FERTILIZER_ID, type Population, type TortureUser } from './population.js';
 
 /** The season's NPK line: aᵢ = 350 F/kg, dose 400 (the seasons' own browser test uses it). */
@@ -9,8 +10,7 @@ export const TORTURE_ASSIGNED_KG = 400;
 /** What each season aggregator is funded with before the load (for the providers' holds). */
 const SEASON_FUNDING = 1_000_000;
 
-const dayFromNow = (days: number) =>
-  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const dayFromNow = (days: number) => beninDay(new Date(Date.now() + days * 86_400_000));
 
 /**
  * The seasons' population, before the load, through the API as the super admin and the

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { createLogger, narrowDb, parseConfig } from '@filiere/platform';
+import { beninDay, createLogger, narrowDb, parseConfig } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
@@ -493,7 +493,8 @@ describe('delivery contract commands', () => {
       const id = await newContract();
       const url = `/api/contracts/delivery-contract/${id}/delivery`;
       // The routes' commands run on the real clock.
-      const today = new Date().toISOString().slice(0, 10);
+      // Benin's days, as the commands judge them (from 23:00 UTC, the next UTC day).
+      const today = beninDay(new Date());
       const body = { quantity: 1.75, deliveredOn: today };
       const pending = await patch(aggregator, url, body);
       expect(pending.statusCode).toBe(422);
@@ -505,7 +506,7 @@ describe('delivery contract commands', () => {
       const bad = await patch(aggregator, url, { quantity: 1, deliveredOn: 'hier' });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().fields).toMatchObject({ deliveredOn: 'Ce champ est obligatoire' });
-      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      const tomorrow = beninDay(new Date(Date.now() + 86_400_000));
       const future = await patch(aggregator, url, { quantity: 1, deliveredOn: tomorrow });
       expect(future.statusCode).toBe(400);
       expect(future.json().fields).toMatchObject({

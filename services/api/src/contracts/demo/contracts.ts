@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { StreamState } from '@filiere/event-store';
-import { narrowDb, parseConfig } from '@filiere/platform';
+import { beninDay, narrowDb, parseConfig } from '@filiere/platform';
 import { catalogueDecoder, catchUp } from '@filiere/projections';
 import { findDemoUser, userLoader } from '../../identity/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
@@ -62,7 +62,8 @@ async function loadContractsDemo(app: FastifyInstance, ctx: DemoContext): Promis
       quantity,
       amount,
     });
-  const today = new Date().toISOString().slice(0, 10);
+  // Benin's day: from 23:00 UTC the contracts created now are already tomorrow's.
+  const today = beninDay(new Date());
 
   // PENDING: waiting for the grower.
   await create(0, 90_000, 1.5);
@@ -104,7 +105,7 @@ async function loadContractsDemo(app: FastifyInstance, ctx: DemoContext): Promis
     productId: grower(5).plot_id,
     quantity: 1,
     amount: 80_000,
-    deliveryDate: new Date(Date.now() - 3 * DAY).toISOString().slice(0, 10),
+    deliveryDate: beninDay(new Date(Date.now() - 3 * DAY)),
   });
   await past.confirm(await growerUser(5), late.contractId);
   await commands.markOutOfTime(late.contractId);

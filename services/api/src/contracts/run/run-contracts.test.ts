@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { ConcurrencyError, createLogger, narrowDb, parseConfig } from '@filiere/platform';
+import { beninDay, ConcurrencyError, createLogger, narrowDb, parseConfig } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { catalogueDecoder, catchUp, type PushMessage } from '@filiere/projections';
 import type { FastifyInstance } from 'fastify';
@@ -44,7 +44,8 @@ describe('run contracts', () => {
   let growerId: string;
   let plotId: string;
   const db = () => testDb.db as Kysely<Database>;
-  const today = new Date().toISOString().slice(0, 10);
+  // Benin's day, as the commands judge a delivery's date (from 23:00 UTC, the next UTC day).
+  const today = beninDay(new Date());
 
   const events = async (streamId: string) => app.eventStore.readStream(streamId);
   const walletOf = async (walletId: string) =>

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EventStore } from '@filiere/event-store';
-import { narrowDb } from '@filiere/platform';
+import { beninDay, narrowDb } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { catchUp, checkProjector } from '@filiere/projections';
 import { captureHold, placeHold, settleHold } from '../domain/index.js';
@@ -91,7 +91,8 @@ describe('hold payments show the contract’s reference, not the hold’s id', (
   });
 
   it('statement: the contract hold’s movements carry its code', async () => {
-    const today = new Date().toISOString().slice(0, 10);
+    // The statement's days are Benin's: from 23:00 UTC the movements are already tomorrow's.
+    const today = beninDay(new Date());
     const statement = await statementOf(
       narrowDb<WalletHistoryTables>()(t.db) as never,
       'wa',

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
-import { ForbiddenError } from '@filiere/platform';
+import { beninDay, ForbiddenError } from '@filiere/platform';
 import { membersOf } from '../../../identity/index.js';
 import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../../kernel/app-deps.js';
@@ -108,7 +108,7 @@ export async function registerCarriers(app: FastifyInstance & { deps: AppDeps })
             request.log.error({ err: error }, 'carriers xlsx export failed');
             body.destroy(error as Error);
           });
-          const day = new Date().toISOString().slice(0, 10);
+          const day = beninDay(new Date());
           return reply
             .type(XLSX)
             .header('content-disposition', `attachment; filename="transporteurs-${day}.xlsx"`)

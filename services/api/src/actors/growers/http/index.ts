@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ForbiddenError } from '@filiere/platform';
+import { beninDay, ForbiddenError } from '@filiere/platform';
 import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
 import { membersOf } from '../../../identity/index.js';
 import type { HttpRegistration } from '../../../kernel/module.js';
@@ -143,7 +143,7 @@ export function growersRoutes(scope: FastifyInstance, service: GrowersService): 
         request.log.error({ err: error }, 'growers xlsx export failed');
         body.destroy(error as Error);
       });
-      const name = `producteurs-${new Date().toISOString().slice(0, 10)}.xlsx`;
+      const name = `producteurs-${beninDay(new Date())}.xlsx`;
       return reply
         .type(XLSX)
         .header('content-disposition', `attachment; filename="${name}"`)

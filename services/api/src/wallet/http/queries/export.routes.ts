@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  beninDay,
   BusinessRuleError,
   ConflictError,
   ForbiddenError,
@@ -48,7 +49,7 @@ const jobDto = (job: ExportJob) => ({
   statusUrl: `/api/transaction/export/${job.id}`,
   downloadUrl: downloadUrl(job.id),
 });
-const fileName = () => `transactions-${new Date().toISOString().slice(0, 10)}.xlsx`;
+const fileName = () => `transactions-${beninDay(new Date())}.xlsx`;
 
 /**
  * GET transaction/user/{id}/export/xlsx: the .xlsx streamed at once (204 when there is no

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BusinessRuleError, narrowDb } from '@filiere/platform';
+import { beninDay, BusinessRuleError, narrowDb } from '@filiere/platform';
 import { acceptedBank } from '../../commands/context.js';
 import { callerOf, targetUser } from './caller.js';
 import { security, tags, uuid } from './schemas.js';
@@ -11,7 +11,7 @@ import { MAX_SHEET_ROWS } from '../../export/xlsx-sheet.js';
 import type { WalletDb } from '../../tables.js';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-const fileName = () => `approvisionnements-${new Date().toISOString().slice(0, 10)}.xlsx`;
+const fileName = () => `approvisionnements-${beninDay(new Date())}.xlsx`;
 
 /**
  * GET supply/user/{id}/export/xlsx: 'Télécharger' on Approvisionnements — the user's
