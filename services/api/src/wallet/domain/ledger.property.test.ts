@@ -416,10 +416,12 @@ describe('wallet ledger properties', () => {
       }),
       { numRuns: 400 },
     );
-    // Both paths were exercised: money moved, and commands were refused.
+    // Both paths were exercised: money moved, and commands were refused. Guards against a
+    // generator that stops reaching a path (0), not figures to hit: over 12 runs settlements
+    // were 48-85 (one run in 12 under the 50 this once asked, failing CI's run at random).
     expect(accepted).toBeGreaterThan(500);
     expect(refused).toBeGreaterThan(50);
-    expect(settled).toBeGreaterThan(50);
+    expect(settled).toBeGreaterThan(15);
     expect(paidOut).toBeGreaterThan(50);
   }, 120_000);
 
