@@ -254,17 +254,11 @@ export function settleHold(
     figures,
     {
       streamId: walletStreamId(walletId),
+      // The hold's figures first, then the payments: every position of the log is a state
+      // with balance and available ≥ 0. Paid first, each payment took the balance down while
+      // the hold still counted whole, and the available balance went below 0 until the
+      // HoldSettled (the bank test's run at 00:08 on 2026-11-30: -7,206 F at one position).
       events: [
-        ...command.payments.map((p) =>
-          walletEvent('HoldSettlementPaid', {
-            holdId: command.holdId,
-            settlementId: command.settlementId,
-            fromWalletId: walletId,
-            toWalletId: p.walletId,
-            amount: p.amount,
-            postings: move(walletAccount(walletId), walletAccount(p.walletId), p.amount),
-          }),
-        ),
         walletEvent('HoldSettled', {
           holdId: command.holdId,
           settlementId: command.settlementId,
@@ -276,6 +270,16 @@ export function settleHold(
           remaining,
           status: figures.status,
         }),
+        ...command.payments.map((p) =>
+          walletEvent('HoldSettlementPaid', {
+            holdId: command.holdId,
+            settlementId: command.settlementId,
+            fromWalletId: walletId,
+            toWalletId: p.walletId,
+            amount: p.amount,
+            postings: move(walletAccount(walletId), walletAccount(p.walletId), p.amount),
+          }),
+        ),
       ],
     },
     ...command.payments.map((p) => ({

@@ -7,6 +7,7 @@ import { systemActor } from './decision.js';
 import { InMemoryWalletLedger } from './in-memory-ledger.js';
 import { captureHold, placeHold, releaseHold, settleHold } from './holds.js';
 import { openWallet } from './open-wallet.js';
+import { evolveWallet } from './wallet-stream.js';
 import { initiateSupply, validateBankSupply, verifySupply } from './supply.js';
 import { bank, superAdmin } from './test-fixtures.js';
 import { finance, transfer } from './transfer.js';
@@ -123,13 +124,35 @@ class Model {
   /** Applies a decision, or counts a refusal; anything but a typed AppError is a bug. */
   run<R>(decide: () => Decision<R>): R | undefined {
     try {
-      const result = this.ledger.apply(decide());
+      const decided = decide();
+      this.checkEachEvent(decided);
+      const result = this.ledger.apply(decided);
       this.accepted++;
       return result;
     } catch (error) {
       if (!isAppError(error)) throw error;
       this.refused++;
       return undefined;
+    }
+  }
+
+  /**
+   * Every position of the log is a state someone may read (the balance history, an auditor's
+   * balance at an instant), not only the state after a whole command: each wallet event of a
+   * decision, folded in order, leaves balance and available balance ≥ 0.
+   */
+  private checkEachEvent(decided: Decision<unknown>): void {
+    for (const write of decided.writes) {
+      if (!write.streamId.startsWith('wallet-')) continue;
+      let state = this.ledger.wallet(write.streamId.slice('wallet-'.length));
+      for (const event of write.events) {
+        state = evolveWallet(state, event as never);
+        if (state.balance < 0 || state.availableBalance < 0) {
+          expect.fail(
+            `${write.streamId} after ${event.type}: balance ${state.balance}, available ${state.availableBalance}`,
+          );
+        }
+      }
     }
   }
 
