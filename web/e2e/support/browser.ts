@@ -65,19 +65,40 @@ async function startBrowser(): Promise<Browser> {
 }
 
 /**
- * Every browser test file launches one Chromium in its beforeAll, after (or before) starting
- * its server: the first launch starts as soon as a file imports this module, so that it runs
- * while the file's server starts instead of after it. A file whose browser is missing starts
- * none; a launch nobody takes dies with the test file's process (Playwright kills what it
- * launched on exit), and its error, if any, reaches the caller of launchBrowser.
+ * One Chromium per test worker process, handed to its browser test files in turn (a worker's
+ * files share one process: vitest.config.ts): a launch costs ~1.8 s of CPU, which 24 files
+ * paid each. It is launched as soon as a file imports this module, so that it starts while
+ * the file's server starts, and again if it died. What a file gets closes, on `close()`, the
+ * contexts it opened, not the browser: the next file starts from a browser without pages.
+ * Playwright kills the browser when the worker process exits. A file whose browser is missing
+ * launches none; a failed launch reaches the file that asked and is tried again by the next.
  */
-let early: Promise<Browser> | undefined = existsSync(CHROMIUM) ? startBrowser() : undefined;
-early?.catch(() => undefined);
+let shared: Promise<Browser> | undefined = existsSync(CHROMIUM) ? startBrowser() : undefined;
+shared?.catch(() => undefined);
 
-export function launchBrowser(): Promise<Browser> {
-  const launched = early ?? startBrowser();
-  early = undefined;
-  return launched;
+export async function launchBrowser(): Promise<Browser> {
+  const launching = (shared ??= startBrowser());
+  let browser: Browser;
+  try {
+    browser = await launching;
+  } catch (error) {
+    if (shared === launching) shared = undefined;
+    throw error;
+  }
+  if (!browser.isConnected()) {
+    if (shared === launching) shared = undefined;
+    return launchBrowser();
+  }
+  const closeContexts = async () => {
+    await Promise.all(browser.contexts().map((context) => context.close()));
+  };
+  return new Proxy(browser, {
+    get(target, property) {
+      if (property === 'close') return closeContexts;
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 let clientIp = 0;
@@ -108,13 +129,30 @@ export async function newContext(
   browser: Browser,
   options: ContextOptions = {},
 ): Promise<BrowserContext> {
-  return browser.newContext({
+  const context = await browser.newContext({
     locale: 'fr-FR',
     timezoneId: 'Africa/Porto-Novo',
     viewport: options.viewport ?? { width: 1280, height: 800 },
     extraHTTPHeaders: { 'x-forwarded-for': options.clientAddress ?? nextClientAddress() },
     ...(options.storageState ? { storageState: options.storageState } : {}),
   });
+  await context.addInitScript(stillPage);
+  return context;
+}
+
+/**
+ * No CSS transition or animation runs in the tested pages: each frame of a modal's fade or a
+ * loader's spin is painted and composited in software here: 20 % of Chromium's CPU in six
+ * browser files. The app's own timers (a transition's duration before 'entered') still run, so
+ * what the tests see happens as in a user's browser, minus the frames in between.
+ */
+function stillPage(): void {
+  const style = document.createElement('style');
+  style.textContent =
+    '*, *::before, *::after { transition: none !important; animation: none !important; }';
+  const add = () => (document.head ?? document.documentElement).appendChild(style);
+  if (document.documentElement) add();
+  else document.addEventListener('DOMContentLoaded', add, { once: true });
 }
 
 export async function newPage(browser: Browser, options: ContextOptions = {}): Promise<Page> {
