@@ -119,14 +119,9 @@ async function copyTemplate<DB extends object>(
   template: string,
   name = `t_${randomUUID().replaceAll('-', '').slice(0, 20)}`,
 ): Promise<TestDatabase<DB>> {
-  // Two copies of one template at the same instant can collide; try again. FILE_COPY copies
-  // the files instead of writing every page to the WAL (PostgreSQL 15+'s default, WAL_LOG):
-  // on the test server (fsync off) 52 instead of 78-137 ms and 51 instead of 80-138 ms of
-  // CPU per copy of the 11 MB template, and the suite makes ~270 copies.
+  // Two copies of one template at the same instant can collide; try again.
   await withAdmin(adminUrl, (client) =>
-    whileInUse(() =>
-      client.query(`CREATE DATABASE "${name}" TEMPLATE "${template}" STRATEGY FILE_COPY`),
-    ),
+    whileInUse(() => client.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`)),
   );
   const url = withDatabase(adminUrl, name);
   const db = createDb<DB>(url, { max: 10, applicationName: 'filiere-test' });
