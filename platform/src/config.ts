@@ -175,6 +175,18 @@ export const configSchema = z
       .default(2),
     PROJECTION_BATCH_SIZE: positiveInt(1000),
     /**
+     * Least milliseconds between two runs of the projectors (in the API's background thread, or
+     * a worker's group job): under a steady flow the events of that time gather into one batch,
+     * whose cost hardly depends on its size; after a quiet spell a run starts at once. 0: a run
+     * as soon as woken (a batch per append under load).
+     */
+    PROJECTION_GATHER_MS: z.coerce
+      .number({ message: 'must be a number' })
+      .int('must be a whole number')
+      .min(0, 'must be 0 or more')
+      .max(1000, 'must be 1000 or less')
+      .default(20),
+    /**
      * Nice value (0–19, Linux) of the API's background thread (no REDIS_URL: projectors, payouts,
      * ledger verification) and of `npm run worker` processes (with REDIS_URL): that work yields
      * the CPU to requests and commands, and catches up when they leave it some. 0: the same

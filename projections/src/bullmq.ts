@@ -6,6 +6,7 @@ import type { Projector } from './projector.js';
 import { catchUp, ProjectionFailure, type RunOptions } from './runner.js';
 import { ensureCheckpoints } from './checkpoints.js';
 import { catchUpGroup } from './group.js';
+import { BatchPacer } from './pacer.js';
 
 export const PROJECTION_QUEUE = 'filiere-projections';
 /**
@@ -78,6 +79,11 @@ export interface ProjectionWorkerOptions<
   retryMs?: number;
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+  /**
+   * Least time between the starts of two group jobs in this worker (default 0): under a steady
+   * flow the events of this long gather into one batch (`BatchPacer`).
+   */
+  gatherMs?: number;
 }
 
 export interface ProjectionWorkers {
@@ -114,11 +120,13 @@ export async function startProjectionWorkers<DB extends ProjectionTables>(
   const backoff = (attempt: number) => Math.min(60_000, retryMs * 2 ** (attempt - 1));
   /** This worker's projectors that failed in the group: run by their own jobs until caught up. */
   const alone = new Set<string>();
+  const pacer = new BatchPacer(opts.gatherMs ?? 0);
   await ensureCheckpoints(opts.db, names);
 
   const runGroup = async (job: Job<JobData>) => {
     const members = opts.projectors.filter((p) => !alone.has(p.name));
     if (!members.length) return;
+    await pacer.wait();
     try {
       const result = await catchUpGroup(opts.db, members, { ...opts, maxBatches });
       if (!result.caughtUp) queue.wake([GROUP_JOB]);
@@ -183,6 +191,7 @@ export async function startProjectionWorkers<DB extends ProjectionTables>(
     worker,
     async close() {
       clearInterval(sweep);
+      pacer.hurry();
       await worker.close().catch(() => undefined);
       await queue.close();
     },

@@ -134,6 +134,48 @@ describe('in-process dispatch (no Redis)', () => {
     }
   });
 
+  it('gathers the events of gatherMs into one batch, and idle() does not wait for it', async () => {
+    await createCountingTables(t.db, 'd4');
+    const counting = countingProjector('d4');
+    const batches: number[] = [];
+    const projector = {
+      ...counting,
+      apply: (...args: Parameters<typeof counting.apply>) => {
+        batches.push(args[1].length);
+        return counting.apply(...args);
+      },
+    };
+    const running = startInProcessProjections({
+      db: t.db,
+      projectors: [projector],
+      logger,
+      gatherMs: 10_000,
+      sweepMs: 60_000,
+    });
+    try {
+      await running.idle(); // a first run starts at once (the file's earlier events included)
+      batches.length = 0;
+      const before = (await snapshotCounting(t.db, 'd4')).applied.length;
+      await appendTestEvents(t.db, [{ streamId: 'd4s-1', type: 'Counted' }]);
+      running.wake(); // within 10 s of the last run: it waits
+      await new Promise((r) => setTimeout(r, 200));
+      await appendTestEvents(t.db, [{ streamId: 'd4s-2', type: 'Counted' }]);
+      running.wake();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(batches).toEqual([]);
+      expect((await snapshotCounting(t.db, 'd4')).applied.length).toBe(before);
+
+      const asked = performance.now();
+      await running.idle();
+      expect(performance.now() - asked).toBeLessThan(5_000);
+      expect(batches).toEqual([2]);
+      const applied = (await snapshotCounting(t.db, 'd4')).applied;
+      expect(applied.slice(before).map((r) => r.stream_id)).toEqual(['d4s-1', 'd4s-2']);
+    } finally {
+      await running.close();
+    }
+  });
+
   it('splits pushes that would not fit in one NOTIFY', () => {
     const userIds = Array.from(
       { length: 600 },

@@ -7,6 +7,7 @@ import { ensureCheckpoints } from './checkpoints.js';
 import { listenChannel, type Listener } from './pg-listen.js';
 import type { Projector } from './projector.js';
 import { catchUp, ProjectionFailure, type RunOptions } from './runner.js';
+import { BatchPacer } from './pacer.js';
 
 export interface InProcessOptions<
   DB extends ProjectionTables = ProjectionTables,
@@ -28,6 +29,12 @@ export interface InProcessOptions<
   groups?: readonly (readonly string[])[];
   /** Awaited before each group batch (GroupOptions.beforeBatch). */
   beforeBatch?: () => Promise<void>;
+  /**
+   * Least time between the starts of two runs of a group (default 0): under a steady flow the
+   * events of this long gather into one batch (`BatchPacer`); after a quiet spell a run starts
+   * at once. `idle()` never waits for it.
+   */
+  gatherMs?: number;
 }
 
 export interface InProcessProjections {
@@ -50,6 +57,7 @@ interface Member {
 
 interface Group {
   members: Member[];
+  pacer: BatchPacer;
   running: Promise<void> | undefined;
   dirty: boolean;
   failures: number;
@@ -89,6 +97,7 @@ export function startInProcessProjections<DB extends ProjectionTables>(
     .filter((list) => list.length > 0)
     .map((list) => ({
       members: list,
+      pacer: new BatchPacer(opts.gatherMs ?? 0),
       running: undefined,
       dirty: false,
       failures: 0,
@@ -148,6 +157,9 @@ export function startInProcessProjections<DB extends ProjectionTables>(
     if (group.running) return group.running;
     group.running = (async () => {
       while (group.dirty && !closed) {
+        // The wake-ups of the wait are this run's: cleared after it, not before.
+        await group.pacer.wait();
+        if (closed) break;
         group.dirty = false;
         const present = group.members.filter((m) => !m.alone);
         if (!present.length) break;
@@ -221,7 +233,9 @@ export function startInProcessProjections<DB extends ProjectionTables>(
       // A run started now reads everything committed before this call.
       await Promise.all([
         ...groups.map(async (group) => {
+          group.pacer.hurry();
           if (group.running) await group.running;
+          group.pacer.hurry();
           await runGroup(group);
         }),
         ...[...members.values()].map(async (member) => {
@@ -234,7 +248,10 @@ export function startInProcessProjections<DB extends ProjectionTables>(
     async close() {
       closed = true;
       clearInterval(sweep);
-      for (const group of groups) if (group.retry) clearTimeout(group.retry);
+      for (const group of groups) {
+        if (group.retry) clearTimeout(group.retry);
+        group.pacer.hurry();
+      }
       for (const member of members.values()) if (member.retry) clearTimeout(member.retry);
       await listener?.close();
       await Promise.all([

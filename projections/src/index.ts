@@ -12,3 +12,4 @@ export * from './pg-listen.js';
 export * from './pushes.js';
 export * from './group.js';
 export * from './pg-arrays.js';
+export * from './pacer.js';

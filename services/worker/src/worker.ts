@@ -20,6 +20,8 @@ export interface WorkerOptions {
   /** Payload decoding; defaults to the modules' event catalogue, `null` hands raw payloads. */
   decode?: EventDecoder | null;
   batchSize?: number;
+  /** Least time between two group jobs (PROJECTION_GATHER_MS); defaults to the config's. */
+  gatherMs?: number;
   /** Background work to run (payouts, supply checks, exports…); defaults to the modules' jobs. */
   jobs?: readonly JobModule[];
   /**
@@ -58,6 +60,7 @@ export async function runWorker(options: WorkerOptions): Promise<RunningWorker> 
     decode:
       options.decode === null ? undefined : (options.decode ?? catalogueDecoder(product.catalogue)),
     ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+    gatherMs: options.gatherMs ?? options.config.PROJECTION_GATHER_MS,
   });
   const jobs: { close(): Promise<void> }[] = [];
   for (const job of options.jobs ?? product.jobs) {

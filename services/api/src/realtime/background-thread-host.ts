@@ -36,6 +36,8 @@ export function startBackgroundThread(options: {
   nice?: number;
   /** Events read per batch. */
   batchSize?: number;
+  /** Least time between two runs of the projectors. */
+  gatherMs?: number;
 }): BackgroundThread {
   const foreground = new Foreground();
   const data: BackgroundThreadData = {
@@ -44,6 +46,7 @@ export function startBackgroundThread(options: {
     logLevel: options.logger.level,
     nice: options.nice ?? 0,
     batchSize: options.batchSize ?? 1000,
+    gatherMs: options.gatherMs ?? 0,
     foreground: foreground.buffer,
   };
   let nextId = 0;

@@ -35,6 +35,8 @@ export interface BackgroundThreadData extends ThreadData {
   config: Config;
   /** Events read per batch (PROJECTION_BATCH_SIZE). */
   batchSize: number;
+  /** Least time between two runs of the projectors (PROJECTION_GATHER_MS). */
+  gatherMs: number;
   /** The API thread's Foreground (its buffer): this thread's payouts wait while it is busy. */
   foreground: SharedArrayBuffer;
 }
@@ -65,6 +67,7 @@ async function main(): Promise<void> {
     publish,
     decode: catalogueDecoder(product.catalogue),
     batchSize: data.batchSize,
+    gatherMs: data.gatherMs,
     // While the API's thread settles a contract run, the read models wait (30 s at most in a
     // row): the run's own progress goes out from its runner, and the cores go to the run.
     beforeBatch: () => projectionsYield.wait(),

@@ -63,6 +63,7 @@ export function startProjectionDispatch<DB extends ProjectionTables>(opts: {
       logger,
       nice: config.BACKGROUND_NICE,
       batchSize: config.PROJECTION_BATCH_SIZE,
+      gatherMs: config.PROJECTION_GATHER_MS,
     });
     return {
       wake: thread.wake,
@@ -78,6 +79,7 @@ export function startProjectionDispatch<DB extends ProjectionTables>(opts: {
     publish: pgPushPublisher(db),
     decode: catalogueDecoder(catalogue),
     batchSize: config.PROJECTION_BATCH_SIZE,
+    gatherMs: config.PROJECTION_GATHER_MS,
   });
   return { wake: running.wake, close: running.close };
 }
