@@ -42,6 +42,14 @@ describe('BatchPacer', () => {
     await again;
   });
 
+  it('ends every pending wait when hurried, side by side ones included', async () => {
+    const pacer = new BatchPacer(10_000);
+    await pacer.wait();
+    const both = Promise.all([timed(pacer), timed(pacer)]);
+    setTimeout(() => pacer.hurry(), 50);
+    for (const ms of await both) expect(ms).toBeLessThan(2_000);
+  });
+
   it('with an interval of 0, never waits', async () => {
     const pacer = new BatchPacer(0);
     for (let i = 0; i < 3; i++) expect(await timed(pacer)).toBeLessThan(40);

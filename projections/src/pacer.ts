@@ -16,7 +16,8 @@
 export class BatchPacer {
   private last = Number.NEGATIVE_INFINITY;
   private hurried = false;
-  private pending: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
+  /** Waits in progress: a worker's group jobs may wait side by side (BullMQ's concurrency). */
+  private readonly pending = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
 
   constructor(readonly intervalMs: number) {}
 
@@ -24,9 +25,15 @@ export class BatchPacer {
     const remaining = this.last + this.intervalMs - performance.now();
     if (remaining > 0 && !this.hurried) {
       await new Promise<void>((resolve) => {
-        this.pending = { timer: setTimeout(resolve, remaining), resolve };
+        const waiting = {
+          timer: setTimeout(() => {
+            this.pending.delete(waiting);
+            resolve();
+          }, remaining),
+          resolve,
+        };
+        this.pending.add(waiting);
       });
-      this.pending = undefined;
     }
     this.hurried = false;
     this.last = performance.now();
@@ -34,9 +41,10 @@ export class BatchPacer {
 
   hurry(): void {
     this.hurried = true;
-    if (this.pending) {
-      clearTimeout(this.pending.timer);
-      this.pending.resolve();
+    for (const waiting of this.pending) {
+      clearTimeout(waiting.timer);
+      waiting.resolve();
     }
+    this.pending.clear();
   }
 }
