@@ -1,4 +1,6 @@
 import cluster from 'node:cluster';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { Redis } from 'ioredis';
 import {
   buildApp,
@@ -71,6 +73,36 @@ async function serve(): Promise<void> {
     ...(backgroundThread ? { backgroundThread } : {}),
   });
   app.get('/api/bench/ping', { preHandler: app.authenticate }, async () => ({ ok: true }));
+  // Diagnostic (BENCH_TRANSFER_PATH=/api/bench/post): what a transfer's request costs without
+  // its command: JWT, an idempotency header and a body checked by zod, a 201 of a transfer's size.
+  app.post(
+    '/api/bench/post',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        headers: z.object({ 'idempotency-key': z.string().min(8).max(200) }),
+        body: z.object({
+          source: z.string().uuid(),
+          destination: z.string().uuid(),
+          amount: z.number().int().positive().max(1e12),
+          reason: z.string().max(500),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as { source: string; destination: string; amount: number };
+      return reply.status(201).send({
+        id: randomUUID(),
+        reference: 'TRF-0000000000',
+        source: body.source,
+        destination: body.destination,
+        amount: body.amount,
+        fees: 0,
+        status: 'COMPLETED',
+        createdAt: new Date().toISOString(),
+      });
+    },
+  );
   await app.listen({ host: '127.0.0.1', port: config.PORT });
   process.send?.({ ready: true });
   process.on('SIGTERM', () => {

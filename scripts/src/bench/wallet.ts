@@ -48,8 +48,11 @@ import { openLoop, type OpenLoopRequest } from './open-loop.js';
  * figures are a running API's, not those of V8 still compiling (see warmUp).
  * BENCH_API_STDOUT=<file> appends the API's stdout (request logs, `--trace-opt`…) to a file;
  * BENCH_PG_SETTINGS='{"fsync":"off"}' passes settings to the embedded PostgreSQL, and
- * BENCH_LAG_PATH=/api/health has the lag runs GET that path instead of transferring
- * (diagnostics: the figures recorded are transfers' at the default durability).
+ * BENCH_LAG_PATH=/api/health has the lag runs GET that path instead of transferring, and
+ * BENCH_TRANSFER_PATH=/api/bench/post has the closed loop send the transfers' requests to a
+ * route that checks them as the transfer route does (JWT, headers and body by zod) and answers
+ * a 201 of a transfer's size without running the command; with BENCH_DISPATCH=none no
+ * projector runs (diagnostics: the figures recorded are transfers' at the default durability).
  */
 const env = process.env;
 const SECONDS = Number(env.BENCH_SECONDS ?? 30);
@@ -203,7 +206,7 @@ function transferRequest(payers: Payer[], run: string, i: number): OpenLoopReque
   if (to === from) to = payers[(i + 1) % payers.length]!;
   return {
     method: 'POST',
-    path: '/api/wallet/make-transfer',
+    path: env.BENCH_TRANSFER_PATH ?? '/api/wallet/make-transfer',
     headers: {
       authorization: from.auth,
       'content-type': 'application/json',
@@ -248,7 +251,7 @@ async function warmUp(
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`warm-up: ${result.non2xx} answers not 2xx, ${result.errors} errors`);
   }
-  await projectionsCaughtUp(db);
+  if (env.BENCH_DISPATCH !== 'none') await projectionsCaughtUp(db);
 }
 
 /** Transfers between the payers, each with a fresh Idempotency-Key. */
