@@ -103,10 +103,12 @@ async function serve(): Promise<void> {
       });
     },
   );
+  const heapSampling = process.env.BENCH_HEAP_SAMPLE ? await sampleAllocations() : undefined;
   await app.listen({ host: '127.0.0.1', port: config.PORT });
   process.send?.({ ready: true });
   process.on('SIGTERM', () => {
     void (async () => {
+      await heapSampling?.().catch(() => undefined);
       await app.close().catch(() => undefined);
       await stopDispatch().catch(() => undefined);
       await pushes?.close().catch(() => undefined);
@@ -115,4 +117,28 @@ async function serve(): Promise<void> {
       process.exit(0);
     })();
   });
+}
+
+/**
+ * Diagnostic (BENCH_HEAP_SAMPLE=<file.heapprofile>): V8's sampling heap profiler over the API's
+ * life, counting the objects the scavenges and mark-compacts collected too (what it allocates,
+ * not only what it keeps); written when the process stops.
+ */
+async function sampleAllocations(): Promise<() => Promise<void>> {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 32_768,
+    includeObjectsCollectedByMajorGC: true,
+    // BENCH_HEAP_SAMPLE_PROMOTED=1: leave out what the scavenges collect, keeping what they
+    // promoted to the old generation (and what is still alive).
+    includeObjectsCollectedByMinorGC: !process.env.BENCH_HEAP_SAMPLE_PROMOTED,
+  });
+  return async () => {
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    writeFileSync(process.env.BENCH_HEAP_SAMPLE!, JSON.stringify(profile));
+    session.disconnect();
+  };
 }

@@ -52,7 +52,10 @@ import { openLoop, type OpenLoopRequest } from './open-loop.js';
  * BENCH_TRANSFER_PATH=/api/bench/post has the closed loop send the transfers' requests to a
  * route that checks them as the transfer route does (JWT, headers and body by zod) and answers
  * a 201 of a transfer's size without running the command; with BENCH_DISPATCH=none no
- * projector runs (diagnostics: the figures recorded are transfers' at the default durability).
+ * projector runs; BENCH_HEAP_SAMPLE=<file.heapprofile> records where the API allocates (V8's
+ * sampling heap profiler, collected objects counted; with BENCH_HEAP_SAMPLE_PROMOTED=1 only what
+ * the scavenges promoted) (diagnostics: the figures recorded are transfers' at the default
+ * durability).
  */
 const env = process.env;
 const SECONDS = Number(env.BENCH_SECONDS ?? 30);
