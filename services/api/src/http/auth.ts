@@ -99,6 +99,15 @@ declare module 'fastify' {
 export type UserLoader = (userId: string) => Promise<SignedInUser | undefined>;
 
 export const NOT_AUTHENTICATED = 'Session invalide ou expirée : veuillez vous reconnecter';
+
+/**
+ * How many times `withGuardedActor` reads its users again and runs the route's work again
+ * after a StaleReadError. Each retry reads them fresh, so only a change committed after that
+ * read makes it stale again: a request whose users change at most this many times while it
+ * is in flight succeeds; one that loses more races answers the StaleReadError's 409
+ * ('réessayez'), having appended nothing.
+ */
+export const STALE_READ_RETRIES = 3;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -208,7 +217,7 @@ export async function registerAuth(
         try {
           return await work(request.actorGuard, attempt > 0);
         } catch (error) {
-          if (!(error instanceof StaleReadError) || attempt >= 3) throw error;
+          if (!(error instanceof StaleReadError) || attempt >= STALE_READ_RETRIES) throw error;
           await request.reauthorize();
         }
       }

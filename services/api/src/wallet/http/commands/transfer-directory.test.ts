@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { NOT_AUTHENTICATED } from '../../../http/auth.js';
+import { NOT_AUTHENTICATED, STALE_READ_RETRIES } from '../../../http/auth.js';
+import { userDirectory } from '../../../identity/index.js';
 import { seedCluster } from '../../../identity/test-support.js';
 import { buildTestApp } from '../../../test-app.js';
 import { sql } from 'kysely';
@@ -114,9 +115,11 @@ describe('POST /api/wallet/make-transfer with users from the directory', () => {
       .executeTakeFirstOrThrow();
     const names = new Set([firstname]);
     // One rename after the other (concurrent UPDATEs of one row may commit in any order), each
-    // while the transfers are in flight.
+    // while the transfers are in flight. As many renames as the route has retries: each retry
+    // reads the users fresh, so only a later rename can make it stale again, and every
+    // transfer succeeds however the renames fall (one more could fail one: the next test).
     const renames = (async () => {
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < STALE_READ_RETRIES; i++) {
         await new Promise((r) => setTimeout(r, 3));
         names.add(`Awa ${i}`);
         await set(grower, { firstname: `Awa ${i}` });
@@ -129,6 +132,38 @@ describe('POST /api/wallet/make-transfer with users from the directory', () => {
     for (const name of firstnames) expect(names).toContain(name);
     // After the last rename, the next transfer names the last name.
     const last = await transfer(aggregator, grower, 1);
-    expect(last.json().destination.firstname).toBe('Awa 4');
+    expect(last.json().destination.firstname).toBe(`Awa ${STALE_READ_RETRIES - 1}`);
+  });
+
+  it('a recipient changed after every read: the retries end in a 409 that moved nothing', async () => {
+    const directory = userDirectory(testDb.db);
+    const find = directory.find.bind(directory);
+    let reads = 0;
+    // Each read of the recipient is followed by a change of its row before the append runs.
+    const spy = vi.spyOn(directory, 'find').mockImplementation(async (id, fresh) => {
+      const found = await find(id, fresh);
+      if (id === grower.walletId) await set(grower, { firstname: `Awa lu ${++reads}` });
+      return found;
+    });
+    try {
+      const before = await balance(aggregator);
+      const events = await countEvents();
+      const res = await transfer(aggregator, grower, 1);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json()).toMatchObject({
+        message: 'Les données ont été modifiées entre-temps ; réessayez.',
+        reason: 'STALE_READ',
+        keys: [`user:${grower.id}`],
+      });
+      expect(reads).toBe(1 + STALE_READ_RETRIES);
+      expect(await balance(aggregator)).toBe(before);
+      expect(await countEvents()).toBe(events);
+    } finally {
+      spy.mockRestore();
+    }
+    // Left alone, the same transfer goes through and names the recipient as it is now.
+    const res = await transfer(aggregator, grower, 1);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().destination.firstname).toBe(`Awa lu ${reads}`);
   });
 });
