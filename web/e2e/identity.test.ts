@@ -219,6 +219,9 @@ describe.skipIf(missing !== null)('identity screens in Chromium', { timeout: 120
     const page = await openAs('sfd@demo.filiere.bj', '/profile');
     await page.getByRole('heading', { name: 'Mon profil' }).waitFor();
     await page.getByTestId('profile-block').click();
+    await page.getByTestId('lang-en').waitFor();
+    // The open menu too (its red logout entry is text: 4.5:1).
+    await check(page, 'profile-menu');
     await page.getByTestId('lang-en').click();
     await page.getByRole('heading', { name: 'My profile' }).waitFor();
     await page.reload();

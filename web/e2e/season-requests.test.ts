@@ -244,10 +244,30 @@ describe.skipIf(missing !== null)('season requests in Chromium', { timeout: 300_
     expect(await page.getByRole('columnheader', { name: 'Action' }).count()).toBe(0);
     await check(page, 'season-requests-confirmed');
 
-    // The third, from its row menu: the motif is required, then 'Valider'.
+    // The third, from its row menu (axe-clean while open), by keyboard: the motif is required,
+    // then 'Valider'.
     await page.getByRole('tab', { name: 'Demandes en cours' }).click();
     await page.getByRole('button', { name: `Actions de la demande ${third.reference}` }).click();
-    await page.getByRole('menuitem', { name: 'Rejeter' }).click();
+    const menu = page.getByRole('menu');
+    await menu.getByRole('menuitem', { name: 'Rejeter' }).waitFor();
+    await check(page, 'season-requests-row-menu');
+    // Opened, the menu has its first entry focused (the menu button pattern); the arrows move.
+    await expect
+      .poll(() =>
+        menu
+          .getByRole('menuitem', { name: 'Accepter' })
+          .evaluate((el) => el === document.activeElement),
+      )
+      .toBe(true);
+    await page.keyboard.press('ArrowDown');
+    await expect
+      .poll(() =>
+        menu
+          .getByRole('menuitem', { name: 'Rejeter' })
+          .evaluate((el) => el === document.activeElement),
+      )
+      .toBe(true);
+    await page.keyboard.press('Enter');
     const reject = page.getByRole('dialog', { name: 'Rejeter la demande' });
     await reject.getByRole('button', { name: 'Valider' }).click();
     await reject.getByText('Ce champ est obligatoire').waitFor();

@@ -1,4 +1,4 @@
-import { Anchor, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { Anchor, Menu, createTheme, type CSSVariablesResolver } from '@mantine/core';
 
 /** Pineapple-leaf green as the primary colour; contrast-checked shades for text on white. */
 export const theme = createTheme({
@@ -22,8 +22,16 @@ export const theme = createTheme({
   defaultRadius: 'md',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   headings: { fontWeight: '700' },
-  // Links inside text must not rely on colour alone (axe link-in-text-block).
-  components: { Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }) },
+  components: {
+    // Links inside text must not rely on colour alone (axe link-in-text-block).
+    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    // Mantine opens a menu with focus on a hidden placeholder, a role="presentation" element
+    // with tabindex: focusable, so its role is ignored and the menu owns an element that is
+    // not a menu item (axe aria-required-children, critical) for as long as the menu is in
+    // the page, closing transition included. Without it the focus trap focuses the menu
+    // itself (tabindex -1), as the placeholder did: ArrowDown still reaches the first item.
+    Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
+  },
 });
 
 /** Links and dimmed text dark enough for WCAG AA contrast on white and on gray-0. */

@@ -58,7 +58,7 @@ export function ProfileBlock({ user }: { user: User }) {
         </Menu.Item>
         <LanguageMenuItems />
         <Menu.Divider />
-        <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={logout}>
+        <Menu.Item color="red.8" leftSection={<IconLogout size={16} />} onClick={logout}>
           {t('logout')}
         </Menu.Item>
       </Menu.Dropdown>

@@ -101,7 +101,7 @@ export function SeasonProvidersTab({
               </Menu.Item>
             )}
             <Menu.Item
-              color="red"
+              color="red.8"
               leftSection={<IconBan size={16} aria-hidden />}
               onClick={() => setBanning({ id: r.id, name: nameOf(r) })}
             >

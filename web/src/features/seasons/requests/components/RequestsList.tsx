@@ -283,7 +283,7 @@ export function RequestsList({
                     {t('accept')}
                   </Menu.Item>
                   <Menu.Item
-                    color="red"
+                    color="red.8"
                     leftSection={<IconX size={16} aria-hidden />}
                     onClick={() => setRejecting([r.id])}
                   >
