@@ -274,4 +274,32 @@ describe.skipIf(missing !== null)('season inputs in Chromium', { timeout: 300_00
     await row.getByText('Validée').waitFor();
     await page.close();
   });
+
+  it('the aggregator bans the provider from its row menu: the hold released, the row gone', async () => {
+    const available = async () =>
+      (await callApi<{ availableBalance: number }>(industrial.token, 'GET', '/wallet/stats'))
+        .availableBalance;
+    const before = await available();
+    const path = `/dashboard/industriel/saison/${seasonId}?tab=providers`;
+    const page = await signIn(industrial.email, TEST_PASSWORD, path);
+    const name = `${supplier.firstname} ${supplier.lastname}`;
+    const row = page.getByRole('row', { name: new RegExp(supplier.lastname) });
+    await row.getByText('Accepté').waitFor();
+    await row.getByRole('button', { name: `Actions pour ${name}` }).click();
+    const menu = page.getByRole('menu');
+    await menu.getByRole('menuitem', { name: 'Bannir de la saison' }).waitFor();
+    await check(page, 'season-inputs-row-menu');
+    await menu.getByRole('menuitem', { name: 'Bannir de la saison' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Bannir un fournisseur' });
+    await dialog.getByText(`Êtes-vous sur de vouloir bannir ${name} de cette saison ?`).waitFor();
+    await check(page, 'season-inputs-ban');
+    await dialog.getByRole('button', { name: 'Oui,bannir' }).click();
+    await page.getByText(`${name} est bani de la saison avec succès`).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => row.count()).toBe(0);
+    // 400 kg of NPK at 350 F were held; the 40 kg delivered were paid from it, the rest is
+    // the aggregator's to spend again.
+    expect(await available()).toBe(before + (400 - 40) * 350);
+    await page.close();
+  });
 });
