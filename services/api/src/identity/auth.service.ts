@@ -32,9 +32,11 @@ export class AuthService {
   constructor(private readonly deps: AuthDeps) {}
 
   async login(email: string, password: string) {
-    const user = await this.deps.repo.findByEmail(email);
-    const ok = await verifyPassword(user?.password_hash ?? null, password);
-    if (!user || !ok) throw new UnauthorizedError('Vos identifiants sont incorrectes');
+    const found = await this.deps.repo.findForSignIn(email);
+    // Verified even without a user (against a dummy hash), so both answers take as long.
+    const ok = await verifyPassword(found?.password_hash ?? null, password);
+    if (!found || !ok) throw new UnauthorizedError('Vos identifiants sont incorrectes');
+    const { password_hash: _hash, ...user } = found;
     if (!user.is_active) throw new NotAcceptableError("Votre compte n'a pas encore été activé");
     return {
       access_token: this.tokenFor(user),
@@ -81,7 +83,7 @@ export class AuthService {
   /** Mails a new invitation only if the account still waits for its password. */
   async resendInvitation(email: string): Promise<void> {
     const user = await this.deps.repo.findByEmail(email);
-    if (!user || user.password_hash) return;
+    if (!user || user.has_password) return;
     if (!(await this.deps.repo.hasPendingToken(user.id, 'INVITATION'))) return;
     await this.sendLink(user, 'INVITATION');
   }
@@ -98,7 +100,7 @@ export class AuthService {
    * keeps the usual links.
    */
   private async mayGetPasswordLink(user: UserRow): Promise<boolean> {
-    if (!PIN_ROLES.includes(user.role_code) || user.password_hash) return true;
+    if (!PIN_ROLES.includes(user.role_code) || user.has_password) return true;
     return this.deps.repo.hasPendingToken(user.id, 'INVITATION');
   }
 
@@ -142,7 +144,8 @@ export class AuthService {
     oldPassword: string,
     newPassword: string,
   ): Promise<string | undefined> {
-    if (!(await verifyPassword(user.password_hash, oldPassword))) return undefined;
+    const hash = await this.deps.repo.passwordHashOf(user.id);
+    if (!(await verifyPassword(hash, oldPassword))) return undefined;
     const passwordHash = await hashPassword(newPassword);
     const updated = await this.deps.journal.write(async (repo) => {
       await repo.update(user.id, { password_hash: passwordHash, ...REVOKE_TOKENS });

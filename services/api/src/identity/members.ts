@@ -505,7 +505,7 @@ export function members<DB extends IdentityTables>(deps: MembersDeps<DB>): Membe
           ) {
             check('email');
             // One that set a password signs in on the web: its e-mail is its own.
-            if (target.password_hash) {
+            if (target.has_password) {
               throw new ForbiddenError(RULE_MESSAGES.memberOwnerOnly, { reason: 'FIELD_RULE' });
             }
             if (patch.email) await ensureEmailFree(ids, patch.email, userId);

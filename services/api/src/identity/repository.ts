@@ -110,7 +110,7 @@ export class IdentityRepository<DB extends IdentityTables = IdentityTables> {
         'u.username',
         'u.phone',
         'u.nip',
-        'u.password_hash',
+        sql<boolean>`u.password_hash is not null`.as('has_password'),
         'u.role_id',
         'r.code as role_code',
         'r.name as role_name',
@@ -231,6 +231,25 @@ export class IdentityRepository<DB extends IdentityTables = IdentityTables> {
       });
     }
     return states;
+  }
+
+  /** The user's password hash (null without a password): read only to check a password. */
+  async passwordHashOf(id: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row?.password_hash ?? null;
+  }
+
+  /** The user of this e-mail with its password hash, in one query: for sign-in only. */
+  findForSignIn(email: string): Promise<(UserRow & { password_hash: string | null }) | undefined> {
+    return this.users()
+      .select('u.password_hash' as never)
+      .where(sql`lower(u.email)`, '=', email.toLowerCase())
+      .executeTakeFirst() as Promise<(UserRow & { password_hash: string | null }) | undefined>;
   }
 
   findByEmail(email: string): Promise<UserRow | undefined> {

@@ -428,7 +428,7 @@ export class UsersService {
       if (!currentPassword)
         throw fieldError('currentPassword', RULE_MESSAGES.currentPasswordRequired);
       // The rules ask for it only on the owner's own account: `target` is the actor.
-      if (!(await verifyPassword(target.password_hash, currentPassword))) {
+      if (!(await verifyPassword(await repo.passwordHashOf(target.id), currentPassword))) {
         throw new BusinessRuleError(RULE_MESSAGES.currentPasswordWrong, {
           reason: 'WRONG_CURRENT_PASSWORD',
           fields: { currentPassword: RULE_MESSAGES.currentPasswordWrong },

@@ -16,7 +16,12 @@ export interface SignedInUser {
   phone: string | null;
   /** National identification number (numeric, ≤ 10 characters), when known. */
   nip: string | null;
-  password_hash: string | null;
+  /**
+   * Whether the user set a password (a member registered by staff may have none). The hash
+   * itself is never loaded with the user: only `IdentityRepository.passwordHashOf` reads it,
+   * where a password is checked, so no request, cache or log line carries it.
+   */
+  has_password: boolean;
   role_id: number;
   role_code: RoleCode;
   role_name: string;
