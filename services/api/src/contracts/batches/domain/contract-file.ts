@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse/sync';
 import type ExcelJS from 'exceljs';
 import { ValidationError } from '@filiere/platform';
@@ -217,6 +217,7 @@ async function xlsxLines(buffer: Buffer, maxRows: number): Promise<Line[]> {
   const lines: Line[] = [];
   let sheets = 0;
   try {
+    await readPartsFirst(reader as unknown as ReaderParts, buffer);
     for await (const sheet of reader) {
       sheets += 1;
       for await (const row of sheet) {
@@ -238,6 +239,60 @@ async function xlsxLines(buffer: Buffer, maxRows: number): Promise<Line[]> {
   }
   if (sheets === 0) throw wholeFile(FILE_MESSAGES.empty);
   return lines;
+}
+
+/** The parts of a workbook exceljs's streaming reader must know before a worksheet. */
+interface ReaderParts {
+  sharedStrings?: unknown[];
+  _parseRels(entry: Readable): Promise<void>;
+  _parseWorkbook(entry: Readable): Promise<void>;
+  _parseSharedStrings(entry: Readable): AsyncGenerator<unknown>;
+  _parseStyles(entry: Readable): Promise<void>;
+}
+
+/** Inflated bytes read from one of those parts at most (a 10,000-row file needs ~2 MB). */
+const MAX_PART_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Gives the reader the workbook, its relations, the shared strings and the styles before it
+ * meets a worksheet. Without them it copies the worksheet to a temporary file, to read it after
+ * the archive's last entry — and unzipper ends the archive's stream once it has parsed the
+ * last entry, dropping entries it had parsed but not yet handed over: 1–2 % of reads of a
+ * small valid file (ExcelJS writes workbook.xml last; Excel writes sharedStrings.xml and
+ * styles.xml after sheet1.xml) found no workbook and refused it as unreadable. Read here from
+ * the central directory (JSZip: random access, nothing else inflated) with exceljs's own
+ * parsers; the reader then streams the first worksheet it meets, knowing them.
+ */
+async function readPartsFirst(reader: ReaderParts, buffer: Buffer): Promise<void> {
+  const { default: JSZip } = await import('jszip');
+  const zip = await JSZip.loadAsync(buffer);
+  const part = (name: string): Readable | undefined => {
+    const file = zip.file(name);
+    if (!file) return undefined;
+    let bytes = 0;
+    const capped = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        done(
+          bytes > MAX_PART_BYTES ? new Error(`${name}: over ${MAX_PART_BYTES} bytes`) : null,
+          chunk,
+        );
+      },
+    });
+    const source = file.nodeStream('nodebuffer') as unknown as Readable;
+    source.on('error', (error) => capped.destroy(error));
+    return source.pipe(capped);
+  };
+  const relations = part('xl/_rels/workbook.xml.rels');
+  const workbook = part('xl/workbook.xml');
+  if (!relations || !workbook) throw new Error('no workbook');
+  await reader._parseRels(relations);
+  await reader._parseWorkbook(workbook);
+  const strings = part('xl/sharedStrings.xml');
+  if (strings) for await (const _ of reader._parseSharedStrings(strings));
+  else reader.sharedStrings = []; // inline strings only: known to have none
+  const styles = part('xl/styles.xml');
+  if (styles) await reader._parseStyles(styles);
 }
 
 /** A cell as text: dates as ISO dates, formulas by their result, rich text joined. */
