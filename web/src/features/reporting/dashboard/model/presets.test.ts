@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   activePreset,
   dashboardSearch,
+  formatToday,
   portoNovoDay,
   presetDays,
   searchDays,
@@ -51,5 +52,21 @@ describe('dashboard presets in Porto-Novo days', () => {
     });
     expect(searchDays({}, now)).toEqual({});
     expect(activePreset({})).toBe('all');
+  });
+
+  it("writes today's line on a day of every month, in Benin's day (the e2e test's pattern)", () => {
+    // dashboard.test.ts matches the page's line with this pattern: letters, not \w, since
+    // 'février', 'août' and 'décembre' have letters \w does not match.
+    const line = /^\p{L}+ \d{1,2} \p{L}+ \d{4}$/u;
+    for (let month = 1; month <= 12; month++) {
+      const noon = new Date(`2026-${String(month).padStart(2, '0')}-15T12:00:00Z`);
+      expect(formatToday('fr', noon)).toMatch(line);
+    }
+    expect(formatToday('fr', new Date('2026-12-06T12:00:00Z'))).toBe('dimanche 6 décembre 2026');
+    expect(formatToday('fr', new Date('2026-08-01T12:00:00Z'))).toBe('samedi 1 août 2026');
+    // 23:30 UTC on 31 December is 00:30 on 1 January in Porto-Novo (UTC+1).
+    expect(formatToday('fr', new Date('2026-12-31T22:59:59Z'))).toBe('jeudi 31 décembre 2026');
+    expect(formatToday('fr', new Date('2026-12-31T23:30:00Z'))).toBe('vendredi 1 janvier 2027');
+    expect(formatToday('en', new Date('2026-12-31T23:30:00Z'))).toBe('Friday, 1 January 2027');
   });
 });
