@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestDatabase } from '@filiere/platform/testing';
+import { beninYear, useTestDatabase } from '@filiere/platform/testing';
 import type { RoleCode } from '../http/auth.js';
 import { buildTestApp } from '../test-app.js';
 import { WalletEvents } from '../wallet/http/queries/test-events.js';
@@ -220,7 +220,8 @@ describe('the original client’s calls', () => {
       .open(walletId, owner.id)
       .supply(walletId, owner.id, 'SUP-CLIENT', 25_000)
       .commit();
-    const year = new Date().getUTCFullYear();
+    // Benin's year: the stats count months in Benin time (UTC+1), a new year an hour early.
+    const year = beninYear();
     const byUser = await call(
       'GET',
       `/api/wallet/stats/${owner.id}/${year}`,

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogueDecoder, catchUp, type PushMessage } from '@filiere/projections';
 import { createLogger, parseConfig } from '@filiere/platform';
-import { useTestDatabase } from '@filiere/platform/testing';
+import { nextBeninYear, useTestDatabase } from '@filiere/platform/testing';
 import { buildApp } from '../../app.js';
 import type { Database } from '../../database.js';
 import { identityDemoStep } from '../../identity/demo/identity.js';
@@ -169,8 +169,15 @@ describe('contract batches (LIVRAISON_PARENT)', () => {
       'Montant (FCFA)',
       'Date de livraison',
     ]);
-    sheet.addRow([growers[0]!.reference, '', '', 2.5, 100_000, '2027-01-15']);
-    sheet.addRow(['', growers[1]!.phone, growers[1]!.plot, '1,125', '50 000', '15/02/2027']);
+    sheet.addRow([growers[0]!.reference, '', '', 2.5, 100_000, `${nextBeninYear()}-01-15`]);
+    sheet.addRow([
+      '',
+      growers[1]!.phone,
+      growers[1]!.plot,
+      '1,125',
+      '50 000',
+      `15/02/${nextBeninYear()}`,
+    ]);
     sheet.addRow([growers[2]!.reference, '', growers[2]!.plot, '3', 70_000, '']);
     const before = await eventCount();
     const wallet = await walletOf(aggregator.wallet_id);
@@ -201,7 +208,7 @@ describe('contract batches (LIVRAISON_PARENT)', () => {
       plotName: growers[1]!.plot,
       quantity: '1.125',
       amount: 50_000,
-      deliveryDate: '2027-02-15',
+      deliveryDate: `${nextBeninYear()}-02-15`,
     });
     // Another aggregator may neither read nor validate it.
     expect(

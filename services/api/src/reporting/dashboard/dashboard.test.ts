@@ -435,7 +435,14 @@ describe('reporting-dashboard: projector and routes (real PostgreSQL)', () => {
     });
     expect(g1.payments).toEqual({ count: 1, total: 150_000 });
     expect(g1.debt.totalDebt).toBe(60_000);
-    expect(g1.purchases[2]).toEqual({ month: '2026-03', tonnes: 1.8 });
+    // The chart shows the months of the range's last year: up to today's year with ALL, so the
+    // test's 2026 purchases are asked for with a range ending in 2026.
+    const g1In2026 = await get('g1', '/api/dashboard/me?to=2026-12-31');
+    expect(g1In2026.statusCode, g1In2026.body).toBe(200);
+    expect((g1In2026.json() as PersonalDashboardAnswer).purchases[2]).toEqual({
+      month: '2026-03',
+      tonnes: 1.8,
+    });
     const g2 = await me('g2');
     expect(g2.contracts).toMatchObject({ totalContracts: 1, delayedContracts: 1 });
     expect(g2.payments).toEqual({ count: 0, total: 0 });

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventCatalogue } from '@filiere/event-store';
 import { narrowDb } from '@filiere/platform';
-import { useTestDatabase } from '@filiere/platform/testing';
+import { nextBeninYear, useTestDatabase } from '@filiere/platform/testing';
 import { catalogueDecoder, catchUp, checkProjector, type PushMessage } from '@filiere/projections';
 import type { Database } from '../../database.js';
 import { bearer, seedUser } from '../../identity/test-support.js';
@@ -26,8 +26,8 @@ const decode = catalogueDecoder(new EventCatalogue(seasonEvents));
 
 const SEASON = {
   label: 'Saison test 2026–2027',
-  from: '2027-01-01',
-  to: '2027-12-31',
+  from: `${nextBeninYear()}-01-01`,
+  to: `${nextBeninYear()}-12-31`,
   unitProductAmount: 120,
   productionIndex: 50,
   quotity: 10,

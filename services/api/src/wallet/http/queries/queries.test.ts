@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { useTestDatabase } from '@filiere/platform/testing';
+import { beninYear, useTestDatabase } from '@filiere/platform/testing';
 import { bearer, seedCluster, seedUser } from '../../../identity/test-support.js';
 import type { RoleCode } from '../../../http/auth.js';
 import { buildTestApp } from '../../../test-app.js';
@@ -101,7 +101,8 @@ describe('wallet queries', () => {
   });
 
   it('GET wallet/stats/{walletId}/{year}: 12 monthly counts, own wallet or admin only', async () => {
-    const year = new Date().getUTCFullYear();
+    // Benin's year: the stats count months in Benin time (UTC+1), a new year an hour early.
+    const year = beninYear();
     const own = await get(users.a, `/api/wallet/stats/${users.a.walletId}/${year}`);
     expect(own.statusCode).toBe(200);
     expect(own.json().paiementStats).toHaveLength(12);
