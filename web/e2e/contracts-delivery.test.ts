@@ -333,7 +333,7 @@ describe.skipIf(missing !== null)('delivery contracts in Chromium', { timeout: 3
       await box.check();
     }
     await aggregator.getByText('3 contrat(s) sélectionné(s)').waitFor();
-    await aggregator.getByRole('button', { name: 'Exécuter' }).click();
+    await aggregator.getByRole('button', { name: 'Exécuter', exact: true }).click();
     const warning = aggregator.getByRole('dialog', { name: 'Action irrécersible' });
     await warning.waitFor();
     await check(aggregator, 'contracts-delivery-run-warning');

@@ -243,9 +243,18 @@ describe.skipIf(missing !== null)('growers in Chromium', { timeout: 240_000 }, (
     await plots.getByRole('cell', { name: 'Parcelle du marigot', exact: true }).waitFor();
     await plots.getByRole('heading', { name: 'Parcelles (4,25 ha)' }).waitFor();
 
-    // Reset the PIN: the server's message.
+    // Reset the PIN: asked first (cancelling sends nothing), then the server's message.
     await page.getByRole('button', { name: 'Réinitialiser le code PIN' }).click();
+    const pinDialog = page.getByRole('dialog', { name: 'Réinitialiser le code PIN ?' });
+    await pinDialog.getByText(/Un nouveau code PIN sera envoyé par SMS à/).waitFor();
+    await check(page, 'growers-reset-pin');
+    await pinDialog.getByRole('button', { name: 'Annuler' }).click();
+    await pinDialog.waitFor({ state: 'hidden' });
+    expect(await page.getByText('Le nouveau code PIN a été envoyé par SMS').count()).toBe(0);
+    await page.getByRole('button', { name: 'Réinitialiser le code PIN' }).click();
+    await pinDialog.getByRole('button', { name: 'Oui, réinitialiser' }).click();
     await page.getByText('Le nouveau code PIN a été envoyé par SMS').first().waitFor();
+    await pinDialog.waitFor({ state: 'hidden' });
     // The cluster manager does not ban.
     expect(await page.getByRole('button', { name: 'Bannir' }).count()).toBe(0);
 

@@ -131,7 +131,13 @@ describe.skipIf(missing !== null)('identity screens in Chromium', { timeout: 120
     await check(page, 'signup-invitation');
     await page.getByLabel('Confirmation du mot de passe').fill('Ananas#2026');
     await page.getByRole('button', { name: 'Valider' }).click();
-    await page.getByTestId('password-set').waitFor();
+    // Self-registered: the account waits for the super admin's activation, and says so.
+    await page
+      .getByTestId('password-set')
+      .getByText(
+        "Mot de passe défini. Votre compte sera utilisable dès qu'un administrateur l'aura activé.",
+      )
+      .waitFor();
 
     // Not active yet: 406.
     await page.goto(`${server.baseUrl}/auth/login`);

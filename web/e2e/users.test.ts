@@ -276,6 +276,16 @@ describe.skipIf(missing !== null)('user management in Chromium', { timeout: 120_
     await invited.goto(server.baseUrl + latest.pathname + latest.search);
     await invited.getByLabel(/^Mot de passe/).waitFor();
     expect(await invited.getByTestId('dead-link').count()).toBe(0);
+    // Created by the super admin, the account is active: it may sign in at once.
+    await invited.getByLabel(/^Mot de passe/).fill('Alafia#2026');
+    await invited.getByLabel('Confirmation du mot de passe').fill('Alafia#2026');
+    await invited.getByRole('button', { name: 'Valider' }).click();
+    const done = invited.getByTestId('password-set');
+    await done
+      .getByText('Mot de passe défini. Votre compte est actif : vous pouvez vous connecter.')
+      .waitFor();
+    expect(await done.getByText(/administrateur/).count()).toBe(0);
+    await check(invited, 'set-password-active');
     await invited.close();
   });
 

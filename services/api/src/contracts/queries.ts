@@ -1,17 +1,30 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import type { EventStore } from '@filiere/event-store';
 import type { ActorsTables } from '../actors/index.js';
 import type { IdentityTables } from '../identity/index.js';
 import { ForbiddenError, NotFoundError } from '@filiere/platform';
 import type { SignedInUser } from '../kernel/actor.js';
 import { ROLE } from '../kernel/roles.js';
-import { kgToTonnes, type ContractStatus } from './domain/index.js';
+import {
+  contractStream,
+  contractStreamId,
+  breakdownOf,
+  kgToTonnes,
+  type ContractEvent,
+  type ContractStatus,
+  type SettlementBreakdown,
+} from './domain/index.js';
 import type { ContractsTables } from './tables.js';
 
-/** The list filters of §2.5 → statuses (decisions.md). */
+/**
+ * The list filters of §2.5 → statuses (decisions.md); `delivered` (DELIVERED, 'Livraison
+ * disponible') finds the contracts ready to run.
+ */
 export const CONTRACT_FILTERS = {
   all: null,
   waiting: 'PENDING',
   ready: 'CONFIRMED',
+  delivered: 'DELIVERED',
   executed: 'COMPLETED',
   outtime: 'OUTTIME',
 } as const satisfies Record<string, ContractStatus | null>;
@@ -39,6 +52,8 @@ export interface DeliveryContractRow {
   recoveredAmount: number | null;
   growerNet: number | null;
   createdAt: string;
+  /** The grower's names (its user). */
+  grower: { id: string; firstname: string; lastname: string } | null;
 }
 
 type Row = Selectable<ContractsTables['delivery_contracts']>;
@@ -55,7 +70,9 @@ export function isoDay(value: unknown): string {
   return String(value).slice(0, 10);
 }
 
-function toRow(r: Row): DeliveryContractRow {
+type GrowerNames = { grower_firstname: string | null; grower_lastname: string | null };
+
+function toRow(r: Row & GrowerNames): DeliveryContractRow {
   return {
     id: r.id,
     reference: r.reference,
@@ -74,6 +91,14 @@ function toRow(r: Row): DeliveryContractRow {
     recoveredAmount: r.recovered_amount === null ? null : Number(r.recovered_amount),
     growerNet: r.grower_net === null ? null : Number(r.grower_net),
     createdAt: new Date(r.created_at).toISOString(),
+    grower:
+      r.grower_firstname === null
+        ? null
+        : {
+            id: r.grower_user_id,
+            firstname: r.grower_firstname,
+            lastname: r.grower_lastname ?? '',
+          },
   };
 }
 
@@ -85,8 +110,11 @@ export interface SmartContractRow {
   createdAt: string;
   /** The other party: the grower's user. */
   rightSide: { id: string; firstname: string; lastname: string };
-  /** Tonnes (text) and F CFA; `remaining` = contracted − delivered, never below 0. */
-  meta: { quantity: string; remaining: string; amount: number };
+  /**
+   * Tonnes (text) and F CFA; `remaining` = contracted − delivered, never below 0; the
+   * delivery date (YYYY-MM-DD).
+   */
+  meta: { quantity: string; remaining: string; amount: number; deliveryDate: string };
 }
 
 /** A row of GET grower/contracts/{id} (the actors' `growerContractItem`). */
@@ -108,7 +136,34 @@ export type ContractQueryTables = ContractsTables &
 
 /** The delivery contracts' lists and detail, read from `delivery_contracts` (users joined). */
 export class ContractQueries {
-  constructor(private readonly db: Kysely<ContractQueryTables>) {}
+  constructor(
+    private readonly db: Kysely<ContractQueryTables>,
+    /** The contracts' streams: a run contract's recoveries by family (its settlement). */
+    private readonly store?: Pick<EventStore, 'readStreams'>,
+  ) {}
+
+  /**
+   * One contract with, once run, where its recoveries went: read from the contract's stream
+   * (the settlement the run decided), as the read table keeps their sum only.
+   */
+  async detail(
+    user: SignedInUser,
+    id: string,
+  ): Promise<DeliveryContractRow & { breakdown: SettlementBreakdown | null }> {
+    const row = await this.byId(user, id);
+    // A delivered row may be settled already in the log (the table follows it a moment later).
+    if (!['DELIVERED', 'COMPLETED'].includes(row.status) || !this.store) {
+      return { ...row, breakdown: null };
+    }
+    const events = (await this.store.readStreams([contractStreamId(row.id)])).get(
+      contractStreamId(row.id),
+    );
+    const state = (events ?? []).reduce(
+      (s, e) => contractStream.evolve(s, e as unknown as ContractEvent),
+      contractStream.initialState(),
+    );
+    return { ...row, breakdown: state.settlement ? breakdownOf(state.settlement) : null };
+  }
 
   /**
    * An aggregator's delivery contracts as smart contracts: the aggregator itself, or super
@@ -154,6 +209,7 @@ export class ContractQueries {
           'dc.quantity_kg',
           'dc.delivered_kg',
           'dc.amount',
+          'dc.delivery_date',
           'u.id as user_id',
           'u.firstname',
           'u.lastname',
@@ -176,6 +232,7 @@ export class ContractQueries {
           quantity: kgToTonnes(Number(r.quantity_kg)),
           remaining: kgToTonnes(Math.max(0, Number(r.quantity_kg) - Number(r.delivered_kg ?? 0))),
           amount: Number(r.amount),
+          deliveryDate: isoDay(r.delivery_date),
         },
       })),
       count: Number(total.n),
@@ -187,23 +244,26 @@ export class ContractQueries {
     user: SignedInUser,
     query: { page: number; limit: number; filter: ContractFilter; q?: string | undefined },
   ): Promise<{ data: DeliveryContractRow[]; count: number }> {
-    let base = this.db.selectFrom('delivery_contracts');
-    if (!seesAll(user)) base = base.where('aggregator_user_id', '=', user.id);
+    let base = this.db
+      .selectFrom('delivery_contracts')
+      .leftJoin('users as gu', 'gu.id', 'delivery_contracts.grower_user_id');
+    if (!seesAll(user)) base = base.where('delivery_contracts.aggregator_user_id', '=', user.id);
     const status = CONTRACT_FILTERS[query.filter];
-    if (status !== null) base = base.where('status', '=', status);
+    if (status !== null) base = base.where('delivery_contracts.status', '=', status);
     const q = query.q?.trim();
     if (q) {
       // The reference, or the grower's names (its user), as the aggregator's smarts search.
       const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       base = base.where(
-        sql<boolean>`(delivery_contracts.reference || ' ' || coalesce((select u.firstname || ' ' || u.lastname from users u where u.id = delivery_contracts.grower_user_id), '')) ilike ${like}`,
+        sql<boolean>`(delivery_contracts.reference || ' ' || coalesce(gu.firstname || ' ' || gu.lastname, '')) ilike ${like}`,
       );
     }
     const [rows, total] = await Promise.all([
       base
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
+        .selectAll('delivery_contracts')
+        .select(['gu.firstname as grower_firstname', 'gu.lastname as grower_lastname'])
+        .orderBy('delivery_contracts.created_at', 'desc')
+        .orderBy('delivery_contracts.id', 'desc')
         .limit(query.limit)
         .offset((query.page - 1) * query.limit)
         .execute(),
@@ -279,17 +339,46 @@ export class ContractQueries {
     };
   }
 
+  /** `GET contracts/smarts/{id}`: one delivery contract in the smart shape, the detail's reach. */
+  async smartById(user: SignedInUser, id: string): Promise<SmartContractRow> {
+    const r = await this.readable(user, id);
+    return {
+      id: r.id,
+      reference: r.reference,
+      status: r.status,
+      createdAt: new Date(r.created_at).toISOString(),
+      rightSide: {
+        id: r.grower_user_id,
+        firstname: r.grower_firstname ?? '',
+        lastname: r.grower_lastname ?? '',
+      },
+      meta: {
+        quantity: kgToTonnes(Number(r.quantity_kg)),
+        remaining: kgToTonnes(Math.max(0, Number(r.quantity_kg) - Number(r.delivered_kg ?? 0))),
+        amount: Number(r.amount),
+        deliveryDate: isoDay(r.delivery_date),
+      },
+    };
+  }
+
   async byId(user: SignedInUser, id: string): Promise<DeliveryContractRow> {
+    return toRow(await this.readable(user, id));
+  }
+
+  /** The contract's row when the user may read it: 404 unknown, 403 out of reach. */
+  private async readable(user: SignedInUser, id: string): Promise<Row & GrowerNames> {
     const row = await this.db
       .selectFrom('delivery_contracts')
-      .selectAll()
-      .where('id', '=', id)
+      .leftJoin('users as gu', 'gu.id', 'delivery_contracts.grower_user_id')
+      .selectAll('delivery_contracts')
+      .select(['gu.firstname as grower_firstname', 'gu.lastname as grower_lastname'])
+      .where('delivery_contracts.id', '=', id)
       .executeTakeFirst();
     if (!row) throw new NotFoundError('Contrat introuvable');
     if (!seesAll(user) && row.aggregator_user_id !== user.id && !(await this.confirms(user, row))) {
       throw new ForbiddenError('Ce contrat ne vous appartient pas');
     }
-    return toRow(row);
+    return row;
   }
 
   /**

@@ -58,6 +58,10 @@ export interface ContractsTables {
     error: ColumnType<string | null, string | null | undefined, string | null>;
     grower_net: ColumnType<number | null, number | null | undefined, number | null>;
     recovered_amount: ColumnType<number | null, number | null | undefined, number | null>;
+    /** Migration 20261206_0500: the recoveries by family (null until COMPLETED). */
+    input_advances: ColumnType<number | null, number | null | undefined, number | null>;
+    pineapple_advances: ColumnType<number | null, number | null | undefined, number | null>;
+    social_financing: ColumnType<number | null, number | null | undefined, number | null>;
     payout_id: ColumnType<string | null, string | null | undefined, string | null>;
     updated_at: CreatedAt;
   };

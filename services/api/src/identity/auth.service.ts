@@ -118,21 +118,25 @@ export class AuthService {
     token: string,
     email: string,
     password: string,
-  ): Promise<void> {
+  ): Promise<{ active: boolean }> {
     const passwordHash = await hashPassword(password);
-    const userId = await this.deps.journal.write(async (repo) => {
+    const { userId, active } = await this.deps.journal.write(async (repo) => {
       const id = await repo.consumeToken(hashToken(token), kind, email);
       if (!id) throw invalidToken();
       await repo.update(id, { password_hash: passwordHash, ...REVOKE_TOKENS });
       const via = kind === 'RESET' ? 'RESET' : 'INVITATION';
+      // Whether the account may sign in now: one an administrator created is active, a
+      // self-registered one waits for the super admin's activation.
+      const row = await repo.findById(id);
       return {
-        result: id,
+        result: { userId: id, active: row?.is_active === true },
         userId: id,
         actorId: id,
         events: [identityEvent('UserPasswordChanged', { userId: id, actorId: id, via })],
       };
     });
     await this.deps.accessChanged([userId]);
+    return { active };
   }
 
   /**

@@ -74,6 +74,8 @@ describe('registration and password links, mailed through a real SMTP server', (
       confirmPassword: 'Ananas#2026',
     });
     expect(set.statusCode).toBe(200);
+    // Self-registered: the page is told the account waits for its activation.
+    expect(set.json()).toEqual({ message: 'Mot de passe défini avec succès', active: false });
 
     const inactive = await login(email, 'Ananas#2026');
     expect(inactive.statusCode).toBe(406);
@@ -200,16 +202,15 @@ describe('registration and password links, mailed through a real SMTP server', (
     expect(created.json()).toMatchObject({ isActive: true, role: { code: 'ROLE_ADMIN' } });
     const link = await smtp.linkTo('marc.admin@exemple.bj', '/auth/signup-invitation');
     const password = 'Marc#20266';
-    expect(
-      (
-        await post('/api/users/validation/signup', {
-          token: link.searchParams.get('t'),
-          email: 'marc.admin@exemple.bj',
-          password,
-          confirmPassword: password,
-        })
-      ).statusCode,
-    ).toBe(200);
+    const set = await post('/api/users/validation/signup', {
+      token: link.searchParams.get('t'),
+      email: 'marc.admin@exemple.bj',
+      password,
+      confirmPassword: password,
+    });
+    expect(set.statusCode).toBe(200);
+    // Created active by an administrator: the page says it may sign in now.
+    expect(set.json()).toEqual({ message: 'Mot de passe défini avec succès', active: true });
     expect((await login('marc.admin@exemple.bj', password)).statusCode).toBe(200);
   });
 });

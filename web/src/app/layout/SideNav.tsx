@@ -21,6 +21,7 @@ export function SideNav() {
   const menu = buildMenu({
     role,
     cooperative: user?.organization?.organizationType === 'COOPERATIVE',
+    hasCluster: Boolean(user?.clusterId),
   });
 
   const item = (route: NavRoute) => (

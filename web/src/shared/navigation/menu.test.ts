@@ -42,6 +42,51 @@ describe('side navigation from the route table', () => {
   });
 });
 
+describe('menus show each role its work', () => {
+  const group = (role: string, key: string) =>
+    buildMenu({ role }, FILE_ROUTE_PATHS)
+      .groups.find((g) => g.group.key === key)
+      ?.items.map((r) => r.key) ?? [];
+  it("gives the input provider 'Demandes d'intrants', its deliveries by code", () => {
+    expect(group(ROLES.INPUT_PROVIDER, 'activities')).toEqual(['inputDeliveries']);
+    // The growers' request lists are not the provider's (the server lists them to handlers).
+    expect(keys(ROLES.INPUT_PROVIDER, false, FILE_ROUTE_PATHS)).not.toContain('inputRequests');
+  });
+  it("gives the aggregator its growers' request lists", () => {
+    expect(group(ROLES.INDUSTRIAL, 'requests')).toEqual(['inputRequests', 'pineappleRequests']);
+    expect(group(ROLES.FARMER_ORGANIZATION, 'requests')).toEqual([
+      'inputRequests',
+      'pineappleRequests',
+    ]);
+  });
+  it('gives the super admin and an admin the Contrats group', () => {
+    for (const role of [ROLES.SUPER_ADMIN, ROLES.ADMIN]) {
+      expect(group(role, 'contracts')).toEqual([
+        'deliveryContracts',
+        'pineappleAdvanceContracts',
+        'contractBatches',
+        'inputAdvanceContracts',
+        'carriageContracts',
+        'inputSupplyContracts',
+      ]);
+    }
+  });
+});
+
+describe('the cluster screens need a cluster', () => {
+  it("leaves 'Paramètres' and 'Configurer mon cluster' out without a cluster", () => {
+    const management = (role: string, hasCluster: boolean) =>
+      buildMenu({ role, hasCluster }, FILE_ROUTE_PATHS)
+        .groups.find((g) => g.group.key === 'management')
+        ?.items.map((r) => r.key) ?? [];
+    expect(management(ROLES.SFD, true)).toContain('clusterSettings');
+    expect(management(ROLES.SFD, false)).not.toContain('clusterSettings');
+    expect(management(ROLES.CLUSTER_MANAGER, true)).toContain('clusterConfig');
+    expect(management(ROLES.CLUSTER_MANAGER, false)).not.toContain('clusterConfig');
+    expect(management(ROLES.SFD, false)).toContain('users');
+  });
+});
+
 describe('menu entries follow the route files', () => {
   it('reads a route file name as TanStack Router does', () => {
     expect(routePathOfFile('../../routes/_app/financements.tsx')).toBe('/financements');
@@ -80,6 +125,8 @@ describe('menu entries follow the route files', () => {
       'stores',
       'coverageZones',
       'inputDeliveries',
+      'inputRequests',
+      'pineappleRequests',
       'payments',
       'supplies',
       'financings',
@@ -99,6 +146,12 @@ describe('menu entries follow the route files', () => {
       'socialRequests',
       'seasons',
       'adminSupplies',
+      'deliveryContracts',
+      'pineappleAdvanceContracts',
+      'contractBatches',
+      'inputAdvanceContracts',
+      'carriageContracts',
+      'inputSupplyContracts',
       'growers',
       'cooperatives',
       'carriers',

@@ -6,6 +6,8 @@ export interface MenuViewer {
   role: string;
   /** The user's organisation is a cooperative. */
   cooperative?: boolean;
+  /** False when the user belongs to no cluster: the cluster's screens are left out. */
+  hasCluster?: boolean;
 }
 
 export function canAccess(route: NavRoute, role: string): boolean {
@@ -39,7 +41,8 @@ export function buildMenu(
       r.menu &&
       hasScreen(r, routePaths) &&
       canAccess(r, viewer.role) &&
-      !(r.hiddenForCooperative && viewer.cooperative),
+      !(r.hiddenForCooperative && viewer.cooperative) &&
+      !(r.needsCluster && viewer.hasCluster === false),
   );
   return {
     top: visible.filter((r) => r.group === null),

@@ -34,24 +34,33 @@ export interface NavRoute {
   roles: RoleCode[] | 'all';
   /** Listed in the side navigation (detail and form routes are not). */
   menu: boolean;
+  /**
+   * Shown only to a user attached to a cluster: the screen configures it, and without one it
+   * has nothing to offer (the super admin attaches the user to a cluster first).
+   */
+  needsCluster?: boolean;
   /** Hidden from users of a cooperative organisation (spec: the cooperatives child). */
   hiddenForCooperative?: boolean;
 }
 
 /** The groups of the side navigation, in display order, with the spec's tag lists. */
 export const NAV_GROUPS: NavGroup[] = [
+  // The input provider's only entry here is 'Demandes d'intrants' (its deliveries by code).
   {
     key: 'activities',
     label: 'groups.activities',
-    roles: [SUPER_ADMIN, CLUSTER_MANAGER, INDUSTRIAL],
+    roles: [SUPER_ADMIN, CLUSTER_MANAGER, INDUSTRIAL, INPUT_PROVIDER],
   },
-  { key: 'requests', label: 'groups.requests', roles: [INPUT_PROVIDER, FARMER_ORGANIZATION] },
+  // The growers' request lists are the aggregator's and the cooperative's work (the server
+  // lists them to the handler and the cooperative, not to the input provider).
+  { key: 'requests', label: 'groups.requests', roles: [INDUSTRIAL, FARMER_ORGANIZATION] },
   {
     key: 'transactions',
     label: 'groups.transactions',
     roles: [SUPER_ADMIN, ADMIN, INDUSTRIAL, INPUT_PROVIDER],
   },
-  { key: 'contracts', label: 'groups.contracts', roles: [ADMIN, INDUSTRIAL] },
+  // The super admin and an admin read every aggregator's contracts (contracts' routes).
+  { key: 'contracts', label: 'groups.contracts', roles: [SUPER_ADMIN, ADMIN, INDUSTRIAL] },
   // The aggregator also sees Organisations paysannes and Transporteurs (spec §6: "menu also
   // seen by industrial"); the route lists below keep it from the other entries.
   {
@@ -357,6 +366,7 @@ export const ROUTES: NavRoute[] = [
     group: 'management',
     roles: [CLUSTER_MANAGER],
     menu: true,
+    needsCluster: true,
   },
   {
     key: 'clusterSettings',
@@ -365,6 +375,7 @@ export const ROUTES: NavRoute[] = [
     group: 'management',
     roles: [SFD],
     menu: true,
+    needsCluster: true,
   },
   {
     key: 'reporting',

@@ -150,6 +150,33 @@ export function holdSettlementOf(
   };
 }
 
+/**
+ * Where a run's recoveries went: the grower's input and pineapple advances owed to the
+ * aggregator (kept in its wallet), its social financings (paid to the SFDs) and the net
+ * paid to the grower; null until the contract is run.
+ */
+export interface SettlementBreakdown {
+  inputAdvances: number;
+  pineappleAdvances: number;
+  socialFinancing: number;
+  growerNet: number;
+}
+
+/** The breakdown of a settlement's recoveries by debt family. */
+export function breakdownOf(settlement: {
+  recoveries: readonly { kind: string; amount: number }[];
+  growerNet: number;
+}): SettlementBreakdown {
+  const sum = (kind: string) =>
+    settlement.recoveries.filter((r) => r.kind === kind).reduce((a, r) => a + r.amount, 0);
+  return {
+    inputAdvances: sum('AVANCE_SUR_INTRANT'),
+    pineappleAdvances: sum('AVANCE_SUR_ANANAS'),
+    socialFinancing: sum('FINANCEMENT_SOCIAL'),
+    growerNet: settlement.growerNet,
+  };
+}
+
 export interface SettlementAnswer {
   contractId: string;
   reference: string;

@@ -95,7 +95,16 @@ const rowAnswer = z.object({
   recoveredAmount: z.number().int().nullable(),
   growerNet: z.number().int().nullable(),
   createdAt: z.string(),
+  grower: z.object({ id: z.string(), firstname: z.string(), lastname: z.string() }).nullable(),
 });
+/** A run contract's recoveries by family and the grower's net (F CFA). */
+const breakdownAnswer = z.object({
+  inputAdvances: z.number().int(),
+  pineappleAdvances: z.number().int(),
+  socialFinancing: z.number().int(),
+  growerNet: z.number().int(),
+});
+const detailAnswer = rowAnswer.extend({ breakdown: breakdownAnswer.nullable() });
 const contractParams = z.object({ id: z.guid({ message: INVALID }) });
 const deliveryBody = z.object({
   /** Tonnes weighed (at most three decimals: converted to integer kg exactly). */
@@ -130,6 +139,7 @@ const runProgress = runAnswer.extend({
       error: z.string().nullable(),
       growerNet: z.number().int().nullable(),
       recoveredAmount: z.number().int().nullable(),
+      breakdown: breakdownAnswer.nullable(),
       payoutId: z.string().nullable(),
     }),
   ),
@@ -157,7 +167,12 @@ const smartAnswer = z.object({
   status: z.string(),
   createdAt: z.string(),
   rightSide: z.object({ id: z.string(), firstname: z.string(), lastname: z.string() }),
-  meta: z.object({ quantity: z.string(), remaining: z.string(), amount: z.number().int() }),
+  meta: z.object({
+    quantity: z.string(),
+    remaining: z.string(),
+    amount: z.number().int(),
+    deliveryDate: z.string(),
+  }),
 });
 
 export function contractRoutes(
@@ -186,6 +201,29 @@ export function contractRoutes(
       const answer = await runs.runs.start(
         request.actor!,
         request.body.ids.map((id) => id.toLowerCase()),
+        request.headers['idempotency-key'],
+      );
+      runs.runner.wake();
+      return reply.status(202).send(answer);
+    },
+  );
+
+  app.post(
+    '/contracts/run-delivered',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Exécuter tous ses contrats livrés (« Livraison disponible », agrégateur, irréversible) : 202 comme run-contracts ; 400 s’il n’y en a aucun',
+        headers: idempotencyHeaders,
+        response: { 202: runAnswer },
+      },
+      preHandler: [scope.requireRoles(...CONTRACT_ROUTE_ROLES.run)],
+    },
+    async (request, reply) => {
+      const answer = await runs.runs.startDelivered(
+        request.actor!,
         request.headers['idempotency-key'],
       );
       runs.runner.wake();
@@ -241,7 +279,7 @@ export function contractRoutes(
         tags,
         security,
         summary:
-          'Contrats de livraison : tous (super admin, admin) ou les siens (agrégateur) ; filtres all/waiting/ready/executed/outtime ; q cherche la référence et le nom du producteur',
+          'Contrats de livraison : tous (super admin, admin) ou les siens (agrégateur) ; filtres all/waiting/ready/delivered/executed/outtime ; q cherche la référence et le nom du producteur',
         querystring: listQuery.extend({ q: storableString().trim().max(200).optional() }),
         response: { 200: z.object({ data: z.array(rowAnswer), count: z.number().int() }) },
       },
@@ -369,11 +407,27 @@ export function contractRoutes(
         summary:
           'Un contrat de livraison (super admin, admin ; l’agrégateur le sien ; le producteur le sien et sa coopérative ceux de ses producteurs, qui le confirment)',
         params: z.object({ id: storableString().min(1).max(100) }),
-        response: { 200: rowAnswer },
+        response: { 200: detailAnswer },
       },
       preHandler: [scope.requireRoles(...CONTRACT_ROUTE_ROLES.detail)],
     },
-    async (request) => queries.byId(request.actor!, request.params.id),
+    async (request) => queries.detail(request.actor!, request.params.id),
+  );
+
+  app.get(
+    '/contracts/smarts/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Un contrat de livraison en smart contract (même périmètre que le contrat : super admin, admin, son agrégateur, son producteur et sa coopérative)',
+        params: contractParams,
+        response: { 200: smartAnswer },
+      },
+      preHandler: [scope.requireRoles(...CONTRACT_ROUTE_ROLES.detail)],
+    },
+    async (request) => queries.smartById(request.actor!, request.params.id),
   );
 }
 
@@ -399,7 +453,10 @@ export const registerContracts: HttpRegistration = async (app) => {
     narrowDb<ContractFactsTables>()(app.deps.db),
     app.commands,
   );
-  const queries = new ContractQueries(narrowDb<ContractQueryTables>()(app.deps.db));
+  const queries = new ContractQueries(
+    narrowDb<ContractQueryTables>()(app.deps.db),
+    app.commands.store,
+  );
   const background = contractsBackground({
     db: app.deps.db,
     pipeline: app.commands,

@@ -245,6 +245,118 @@ describe('run contracts', () => {
     );
   });
 
+  it('lists the contracts ready to run with a count, runs them all, and says where each recovery went', async () => {
+    const get = (who: SignedInUser, url: string) =>
+      app.inject({ method: 'GET', url: `/api${url}`, headers: bearer(app, who, who.role_code) });
+    await debt('run-all-advance', 'AVANCE_SUR_INTRANT', aggregator.id, 15_000);
+    await debt('run-all-social', 'FINANCEMENT_SOCIAL', sfd.id, 5_000);
+    const ids = [await deliveredContract(100_000), await deliveredContract(80_000)];
+    const waiting = await pendingContract();
+    await project();
+
+    // 'Livraison disponible': the delivered contracts only, counted, with the grower's names.
+    const ready = (await get(aggregator, '/contracts/delivery-contract?filters=delivered')).json();
+    expect(ready.count).toBe(2);
+    expect(ready.data.map((c: { id: string }) => c.id).sort()).toEqual([...ids].sort());
+    expect(ready.data[0]).toMatchObject({
+      status: 'DELIVERED',
+      grower: { id: grower.id, firstname: grower.firstname, lastname: grower.lastname },
+    });
+    const smarts = (
+      await get(aggregator, `/contracts/smarts/${aggregator.id}/LIVRAISON?filters=delivered`)
+    ).json();
+    expect(smarts.count).toBe(2);
+    expect(smarts.data[0].meta.deliveryDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+
+    // One action runs them all: only the aggregator, and only its delivered contracts.
+    const runAll = (who: SignedInUser) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/contracts/run-delivered',
+        headers: bearer(app, who, who.role_code),
+      });
+    expect((await runAll(grower)).statusCode).toBe(403);
+    const started = await runAll(aggregator);
+    expect(started.statusCode).toBe(202);
+    expect(started.json()).toMatchObject({ status: 'RUNNING', total: 2, done: 0 });
+    await drain();
+    const answer = (await progress(aggregator, started.json().runId)).json();
+    expect(answer).toMatchObject({ status: 'DONE', completed: 2 });
+    type Item = {
+      contractId: string;
+      growerNet: number;
+      recoveredAmount: number;
+      breakdown: {
+        inputAdvances: number;
+        pineappleAdvances: number;
+        socialFinancing: number;
+        growerNet: number;
+      };
+    };
+    const items = answer.items as Item[];
+    expect(items.map((i) => i.contractId).sort()).toEqual([...ids].sort());
+    // Each contract is worth 75 % of its amount (1.5 of 2 t): the debts are netted first.
+    const sum = (pick: (i: Item) => number) => items.reduce((a, i) => a + pick(i), 0);
+    expect(sum((i) => i.breakdown.inputAdvances)).toBe(15_000);
+    expect(sum((i) => i.breakdown.socialFinancing)).toBe(5_000);
+    expect(sum((i) => i.breakdown.pineappleAdvances)).toBe(0);
+    expect(sum((i) => i.breakdown.growerNet)).toBe(135_000 - 20_000);
+    await project();
+    for (const item of items) {
+      const b = item.breakdown;
+      expect(b.growerNet).toBe(item.growerNet);
+      expect(b.inputAdvances + b.pineappleAdvances + b.socialFinancing).toBe(item.recoveredAmount);
+      // The contract's page says the same, read from the settlement itself.
+      const detail = (
+        await get(aggregator, `/contracts/delivery-contract/${item.contractId}`)
+      ).json();
+      expect(detail.breakdown).toEqual(b);
+    }
+    // Not yet run: no breakdown.
+    expect((await get(aggregator, `/contracts/delivery-contract/${waiting}`)).json()).toMatchObject(
+      {
+        status: 'PENDING',
+        breakdown: null,
+      },
+    );
+
+    // Nothing left to run: the filter is empty and the action says so.
+    expect(
+      (await get(aggregator, '/contracts/delivery-contract?filters=delivered')).json().count,
+    ).toBe(0);
+    const none = await runAll(aggregator);
+    expect(none.statusCode).toBe(400);
+    expect(none.json().message).toBe('Aucun contrat livré à exécuter');
+    await commands.cancel(aggregator, waiting);
+    await project();
+  });
+
+  it('answers one contract as a smart contract (GET contracts/smarts/{id}) within its reach', async () => {
+    const id = await pendingContract();
+    await project();
+    const smart = (who: SignedInUser, contractId = id) =>
+      app.inject({
+        method: 'GET',
+        url: `/api/contracts/smarts/${contractId}`,
+        headers: bearer(app, who, who.role_code),
+      });
+    const mine = await smart(aggregator);
+    expect(mine.statusCode).toBe(200);
+    expect(mine.json()).toEqual({
+      id,
+      reference: `LIV-${id.slice(0, 8).toUpperCase()}`,
+      status: 'PENDING',
+      createdAt: expect.any(String),
+      rightSide: { id: grower.id, firstname: grower.firstname, lastname: grower.lastname },
+      meta: { quantity: '1', remaining: '1', amount: 10_000, deliveryDate: expect.any(String) },
+    });
+    expect((await smart(grower)).statusCode).toBe(200);
+    expect((await smart(other)).statusCode).toBe(403);
+    expect((await smart(aggregator, '11111111-1111-4111-8111-111111111111')).statusCode).toBe(404);
+    await commands.cancel(aggregator, id);
+    await project();
+  });
+
   it('a second run and two concurrent runs of the same contracts pay nothing again', async () => {
     const ids = [await deliveredContract(100_000), await deliveredContract(120_000)];
     await project();

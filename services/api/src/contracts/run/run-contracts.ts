@@ -20,7 +20,12 @@ import type { PushMessage, PushPublisher } from '@filiere/projections';
 import type { SignedInUser } from '../../kernel/actor.js';
 import { ROLE } from '../../kernel/roles.js';
 import { schedulePayoutJobs, type WalletJobsTables } from '../../wallet/index.js';
-import { contractStream, contractStreamId, type ContractEvent } from '../domain/index.js';
+import {
+  contractStream,
+  contractStreamId,
+  type ContractEvent,
+  type SettlementBreakdown,
+} from '../domain/index.js';
 import { contractsPush } from '../pushes.js';
 import type { ContractJobColumns, ContractsTables } from '../tables.js';
 import type { ContractSettler, SettleResult } from './settle-contract.js';
@@ -51,6 +56,8 @@ export interface RunProgress extends RunAnswer {
     error: string | null;
     growerNet: number | null;
     recoveredAmount: number | null;
+    /** Where the recoveries went (kept by the aggregator, repaid to SFDs); null until run. */
+    breakdown: SettlementBreakdown | null;
     payoutId: string | null;
   }[];
 }
@@ -136,6 +143,33 @@ export class ContractRuns {
   }
 
   /**
+   * `POST contracts/run-delivered`: runs every contract of the aggregator that its list shows
+   * delivered ('Livraison disponible'), oldest first, at most MAX_RUN_CONTRACTS — the
+   * list's filter and count, then one run as `start`. None → 400.
+   */
+  async startDelivered(user: SignedInUser, idempotencyKey?: string): Promise<RunAnswer> {
+    if (idempotencyKey) {
+      const existing = await this.answerOf(runIdOf(user.id, idempotencyKey));
+      if (existing) return existing;
+    }
+    const rows = await this.db
+      .selectFrom('delivery_contracts')
+      .select('id')
+      .where('aggregator_user_id', '=', user.id)
+      .where('status', '=', 'DELIVERED')
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(MAX_RUN_CONTRACTS)
+      .execute();
+    if (rows.length === 0) throw new ValidationError('Aucun contrat livré à exécuter');
+    return this.start(
+      user,
+      rows.map((r) => r.id),
+      idempotencyKey,
+    );
+  }
+
+  /**
    * The contracts' owner, reference and status: from the read table, and for those it does not
    * show delivered (or at all), from their streams — the read table follows the log a moment
    * behind (more while a worker restarts), and a delivery recorded a second ago, perhaps by
@@ -209,6 +243,9 @@ export class ContractRuns {
         'i.error',
         'i.grower_net',
         'i.recovered_amount',
+        'i.input_advances',
+        'i.pineapple_advances',
+        'i.social_financing',
         'i.payout_id',
       ])
       .where('i.run_id', '=', runId)
@@ -231,6 +268,15 @@ export class ContractRuns {
         error: i.error,
         growerNet: i.grower_net === null ? null : Number(i.grower_net),
         recoveredAmount: i.recovered_amount === null ? null : Number(i.recovered_amount),
+        breakdown:
+          i.grower_net === null || i.input_advances === null
+            ? null
+            : {
+                inputAdvances: Number(i.input_advances),
+                pineappleAdvances: Number(i.pineapple_advances ?? 0),
+                socialFinancing: Number(i.social_financing ?? 0),
+                growerNet: Number(i.grower_net),
+              },
         payoutId: i.payout_id,
       })),
     };
@@ -276,6 +322,7 @@ interface ItemOutcome {
   error: string | null;
   growerNet: number | null;
   recoveredAmount: number | null;
+  breakdown: SettlementBreakdown | null;
   payoutId: string | null;
 }
 
@@ -398,6 +445,7 @@ export class ContractRunRunner implements LoopRunner {
           error: null,
           growerNet: outcome.growerNet,
           recoveredAmount: outcome.recoveredAmount,
+          breakdown: outcome.breakdown,
           payoutId: outcome.payoutId,
         });
       } else if (isRefusal(settled.error)) {
@@ -407,6 +455,7 @@ export class ContractRunRunner implements LoopRunner {
           error: settled.error.message,
           growerNet: null,
           recoveredAmount: null,
+          breakdown: null,
           payoutId: null,
         });
       } else {
@@ -454,13 +503,19 @@ export class ContractRunRunner implements LoopRunner {
       sql`
         update contract_run_items as i set
           status = v.status, error = v.error, grower_net = v.grower_net,
-          recovered_amount = v.recovered_amount, payout_id = v.payout_id, updated_at = now()
+          recovered_amount = v.recovered_amount, input_advances = v.input_advances,
+          pineapple_advances = v.pineapple_advances, social_financing = v.social_financing,
+          payout_id = v.payout_id, updated_at = now()
         from unnest(
           ${column((f) => f.job.run_id)}::uuid[], ${column((f) => f.job.contract_id)}::text[],
           ${column((f) => f.status)}::text[], ${column((f) => f.error)}::text[],
           ${column((f) => f.growerNet)}::bigint[], ${column((f) => f.recoveredAmount)}::bigint[],
+          ${column((f) => f.breakdown?.inputAdvances ?? null)}::bigint[],
+          ${column((f) => f.breakdown?.pineappleAdvances ?? null)}::bigint[],
+          ${column((f) => f.breakdown?.socialFinancing ?? null)}::bigint[],
           ${column((f) => f.payoutId)}::text[]
-        ) as v(run_id, contract_id, status, error, grower_net, recovered_amount, payout_id)
+        ) as v(run_id, contract_id, status, error, grower_net, recovered_amount,
+               input_advances, pineapple_advances, social_financing, payout_id)
         where i.run_id = v.run_id and i.contract_id = v.contract_id`.execute(this.db),
     );
     const token = finished[0]!.job.claim.token;

@@ -21,6 +21,8 @@ import {
   SYSTEM_ACTOR,
   type ContractState,
   type DebtState,
+  breakdownOf,
+  type SettlementBreakdown,
 } from '../domain/index.js';
 import type { ContractsTables } from '../tables.js';
 
@@ -54,6 +56,8 @@ export interface SettleOutcome {
   status: 'COMPLETED';
   growerNet: number;
   recoveredAmount: number;
+  /** The recoveries by family (kept by the aggregator, paid to the SFDs) and the net. */
+  breakdown: SettlementBreakdown;
   /** The withdrawal paying the net to the grower's mobile money number, or null. */
   payoutId: string | null;
   /** True when an earlier run had already paid it (this one wrote nothing). */
@@ -231,6 +235,7 @@ export class ContractSettler {
           status: 'COMPLETED',
           growerNet: settlement.growerNet,
           recoveredAmount,
+          breakdown: breakdownOf(settlement),
           payoutId,
           alreadySettled,
         });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { IdentityContext } from '../context.js';
 import { attemptLimit } from './rate-limit.js';
 import {
@@ -90,16 +91,16 @@ export function signupRoutes(scope: FastifyInstance, ctx: IdentityContext): void
       schema: {
         tags,
         summary:
-          'Définit le mot de passe depuis le lien d’invitation (403 si le token est invalide)',
+          'Définit le mot de passe depuis le lien d’invitation (403 si le token est invalide) ; active dit si le compte peut déjà se connecter (créé par un administrateur) ou attend son activation (inscription)',
         body: tokenPasswordBody,
-        response: { 200: okSchema },
+        response: { 200: okSchema.extend({ active: z.boolean() }) },
       },
       preHandler: ctx.limitAttempts,
     },
     async (request) => {
       const { token, email, password } = request.body;
-      await ctx.auth.setPasswordWithToken('INVITATION', token, email, password);
-      return { message: 'Mot de passe défini avec succès' };
+      const { active } = await ctx.auth.setPasswordWithToken('INVITATION', token, email, password);
+      return { message: 'Mot de passe défini avec succès', active };
     },
   );
 

@@ -33,8 +33,13 @@ export interface PasswordWithToken {
   confirmPassword: string;
 }
 
+/** `active`: the account may sign in now (an administrator created it), else it awaits activation. */
 export const validateSignup = (body: PasswordWithToken) =>
-  api<unknown>('/users/validation/signup', { method: 'POST', body, skipAuthRedirect: true });
+  api<{ message: string; active?: boolean }>('/users/validation/signup', {
+    method: 'POST',
+    body,
+    skipAuthRedirect: true,
+  });
 
 export const forgotPassword = (email: string) =>
   api<unknown>(`/users/forgot-password/${encodeURIComponent(email)}`, { method: 'POST', body: {} });

@@ -128,7 +128,13 @@ export function SetPasswordPage({
         <Title order={1} size="h2">
           {title}
         </Title>
-        <Alert color="teal">{t('setPassword.done')}</Alert>
+        <Alert color="teal">
+          {t(
+            (mutation.data as { active?: boolean } | undefined)?.active
+              ? 'setPassword.doneActive'
+              : 'setPassword.done',
+          )}
+        </Alert>
         <Anchor component={Link} to="/auth/login">
           {t('register.login')}
         </Anchor>

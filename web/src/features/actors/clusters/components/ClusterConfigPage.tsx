@@ -15,6 +15,7 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconAlertCircle, IconArrowLeft } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { Controller, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -74,7 +75,12 @@ export function ClusterConfigPage() {
           icon={<IconAlertCircle aria-hidden />}
           title={t('missing.title')}
         >
-          {t('missing.text')}
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">{t('missing.text')}</Text>
+            <Button component={Link} to="/dashboard" variant="default" size="compact-sm">
+              {t('missing.dashboard')}
+            </Button>
+          </Stack>
         </Alert>
       ) : config.isError ? (
         <FormAlert message={config.error.message} />

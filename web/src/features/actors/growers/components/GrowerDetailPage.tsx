@@ -28,6 +28,7 @@ import { ROLES } from '../../../../shared/auth/roles.js';
 import { formatDate } from '../../../../shared/format/date.js';
 import { toLocalPhone } from '../../../../shared/format/phone.js';
 import type { ListSearch } from '../../../../shared/search/list-search.js';
+import { AppModal } from '../../../../shared/ui/AppModal.js';
 import { notify } from '../../../../shared/ui/notify.js';
 import { StatusBadge } from '../../../../shared/ui/StatusBadge.js';
 import { useVillageChain } from '../../../locations/index.js';
@@ -147,6 +148,8 @@ function GrowerDetail({
   const isCooperative = role === ROLES.FARMER_ORGANIZATION;
   const [plot, setPlot] = useState<Plot | 'new' | null>(null);
   const [target, setTarget] = useState<BanAction | null>(null);
+  // A new PIN replaces the grower's at once: asked for first.
+  const [confirmingPin, setConfirmingPin] = useState(false);
   const banned = isBanned(grower);
   const u = grower.user;
   const name = `${u.firstname} ${u.lastname}`;
@@ -154,6 +157,7 @@ function GrowerDetail({
 
   const pin = useMutation({
     mutationFn: () => resetPin(u.id),
+    onSettled: () => setConfirmingPin(false),
     onSuccess: (answer) => {
       if (answer?.statusCode === undefined || answer.statusCode === 200) {
         notify('success', answer?.message ?? t('detail.resetPinFailed'));
@@ -198,11 +202,34 @@ function GrowerDetail({
               variant="default"
               leftSection={<IconKey size={16} aria-hidden />}
               loading={pin.isPending}
-              onClick={() => pin.mutate()}
+              onClick={() => setConfirmingPin(true)}
             >
               {t('detail.resetPin')}
             </Button>
           )}
+          <AppModal
+            opened={confirmingPin}
+            onClose={() => setConfirmingPin(false)}
+            title={t('detail.resetPinTitle')}
+          >
+            <Stack>
+              <Text>
+                {t('detail.resetPinText', { name, phone: toLocalPhone(u.phone) || none })}
+              </Text>
+              <Group justify="flex-end">
+                <Button
+                  variant="default"
+                  onClick={() => setConfirmingPin(false)}
+                  disabled={pin.isPending}
+                >
+                  {t('common:cancel')}
+                </Button>
+                <Button loading={pin.isPending} onClick={() => pin.mutate()}>
+                  {t('detail.resetPinConfirm')}
+                </Button>
+              </Group>
+            </Stack>
+          </AppModal>
           {isSuperAdmin &&
             (banned ? (
               <Button

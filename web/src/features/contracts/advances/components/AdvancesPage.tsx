@@ -5,11 +5,13 @@ import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../../shared/api/use-error-text.js';
 import { useCurrentUser } from '../../../../shared/auth/current-user.js';
+import { ROLES } from '../../../../shared/auth/roles.js';
 import { formatDate } from '../../../../shared/format/date.js';
 import { formatNumber } from '../../../../shared/format/money.js';
 import type { Column } from '../../../../shared/ui/DataTable.js';
 import { ListPage } from '../../../../shared/ui/ListPage.js';
 import { StatusBadge } from '../../../../shared/ui/StatusBadge.js';
+import { AggregatorFilter } from '../../delivery/components/AggregatorFilter.js';
 import { advancesQuery, type AdvanceKind, type AdvanceRow } from '../api/advances.js';
 import { ADVANCE_FILTERS, type AdvanceFilter, type AdvancesSearch } from '../model/search.js';
 
@@ -31,7 +33,15 @@ export function AdvancesPage({
   const { t } = useTranslation('contractBatches');
   const errorText = useErrorText();
   const me = useCurrentUser();
-  const list = useQuery({ ...advancesQuery(me?.id ?? '', kind, search), enabled: Boolean(me?.id) });
+  const role = me?.role?.code;
+  // The super admin and an admin read an aggregator's advances (the SFD's are its own).
+  const seesAll =
+    (role === ROLES.SUPER_ADMIN || role === ROLES.ADMIN) && kind !== 'FINANCEMENT_SOCIAL';
+  const creditor = seesAll ? search.aggregator : me?.id;
+  const list = useQuery({
+    ...advancesQuery(creditor ?? '', kind, search),
+    enabled: Boolean(creditor),
+  });
   const columns: Column<AdvanceRow>[] = [
     { name: 'reference', title: t('advances.columns.reference') },
     {
@@ -96,8 +106,23 @@ export function AdvancesPage({
       onSearchChange={onSearchChange}
       searchPlaceholder={t('advances.search')}
       statuses={{ values: ADVANCE_FILTERS, label: (f) => t(`advances.filters.${f}`) }}
+      filters={
+        seesAll && (
+          <AggregatorFilter
+            value={search.aggregator}
+            onChange={(aggregator) => onSearchChange({ aggregator, page: undefined })}
+          />
+        )
+      }
       columns={columns}
       list={list}
+      header={
+        seesAll && !search.aggregator ? (
+          <Text c="dimmed" mb="sm">
+            {t('contracts:pickAggregatorList')}
+          </Text>
+        ) : null
+      }
     >
       {list.isError && (
         <Text c="red.8" role="alert" mt="sm">

@@ -11,6 +11,7 @@ import { formatNumber } from '../../../../shared/format/money.js';
 import type { Column } from '../../../../shared/ui/DataTable.js';
 import { ListPage } from '../../../../shared/ui/ListPage.js';
 import { StatusBadge } from '../../../../shared/ui/StatusBadge.js';
+import { AggregatorFilter } from '../../delivery/components/AggregatorFilter.js';
 import { parentsQuery, type ParentRow } from '../api/batches.js';
 import { STATUS_KIND, type ParentsSearch } from '../model/search.js';
 
@@ -29,9 +30,13 @@ export function ParentsPage({
   const { t } = useTranslation('contractBatches');
   const errorText = useErrorText();
   const me = useCurrentUser();
+  const role = me?.role?.code;
+  // The super admin and an admin pick the aggregator whose parent contracts they read.
+  const seesAll = role === ROLES.SUPER_ADMIN || role === ROLES.ADMIN;
+  const owner = seesAll ? search.aggregator : me?.id;
   const list = useQuery({
-    ...parentsQuery(me?.id ?? '', search.page ?? 1, search.q),
-    enabled: Boolean(me?.id),
+    ...parentsQuery(owner ?? '', search.page ?? 1, search.q),
+    enabled: Boolean(owner),
   });
   const columns: Column<ParentRow>[] = [
     { name: 'reference', title: t('parents.columns.reference') },
@@ -88,7 +93,7 @@ export function ParentsPage({
     <ListPage<ParentRow, string>
       title={t('parents.title')}
       action={
-        me?.role?.code === ROLES.INDUSTRIAL && (
+        role === ROLES.INDUSTRIAL && (
           <Button
             component={Link}
             to="/contrats/lots/create"
@@ -101,8 +106,23 @@ export function ParentsPage({
       search={search}
       onSearchChange={onSearchChange}
       searchPlaceholder={t('parents.search')}
+      filters={
+        seesAll && (
+          <AggregatorFilter
+            value={search.aggregator}
+            onChange={(aggregator) => onSearchChange({ aggregator, page: undefined })}
+          />
+        )
+      }
       columns={columns}
       list={list}
+      header={
+        seesAll && !search.aggregator ? (
+          <Text c="dimmed" mb="sm">
+            {t('contracts:pickAggregatorList')}
+          </Text>
+        ) : null
+      }
     >
       {list.isError && (
         <Text c="red.8" role="alert" mt="sm">

@@ -1,11 +1,12 @@
 import type { z } from 'zod';
-import { enumParam, listSearch } from '../../../../shared/search/list-search.js';
+import { enumParam, listSearch, textParam } from '../../../../shared/search/list-search.js';
 
 /** The sub-contracts' filters (§2.5): all / waiting / ready / executed / out of time. */
 export const SUB_FILTERS = ['waiting', 'ready', 'executed', 'outtime'] as const;
 export type SubFilter = (typeof SUB_FILTERS)[number];
 
-export const parentsSearch = listSearch({});
+/** `aggregator` (super admin, admin): the aggregator whose parent contracts are listed. */
+export const parentsSearch = listSearch({ aggregator: textParam });
 export type ParentsSearch = z.infer<typeof parentsSearch>;
 
 export const subContractsSearch = listSearch({ status: enumParam(SUB_FILTERS) });

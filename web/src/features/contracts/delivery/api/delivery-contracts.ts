@@ -32,6 +32,24 @@ export interface DeliveryContract {
   recoveredAmount: number | null;
   growerNet: number | null;
   createdAt: string;
+  /** The grower's names (its user). */
+  grower: { id: string; firstname: string; lastname: string } | null;
+}
+
+/**
+ * Where a run contract's money went (F CFA): the input and pineapple advances the aggregator
+ * kept, the social financings repaid to the SFDs, and the net paid to the grower.
+ */
+export interface SettlementBreakdown {
+  inputAdvances: number;
+  pineappleAdvances: number;
+  socialFinancing: number;
+  growerNet: number;
+}
+
+/** `GET contracts/delivery-contract/{id}`: the contract, and once run its breakdown. */
+export interface DeliveryContractDetail extends DeliveryContract {
+  breakdown: SettlementBreakdown | null;
 }
 
 /** A row of `contracts/smarts/{userId}/LIVRAISON` (§3 'Smart contract'). */
@@ -41,7 +59,7 @@ export interface SmartContract {
   status: string;
   createdAt: string;
   rightSide: { id: string; firstname: string; lastname: string };
-  meta: { quantity: string; remaining: string; amount: number };
+  meta: { quantity: string; remaining: string; amount: number; deliveryDate: string };
 }
 
 /** One row of the screen's list, whichever call answered it. */
@@ -50,11 +68,12 @@ export interface ContractListRow {
   reference: string;
   status: string;
   createdAt: string;
-  /** The grower's names (the aggregator's list); null in the admins' list. */
+  /** The grower's names. */
   grower: string | null;
   quantity: string;
   amount: number;
-  deliveryDate: string | null;
+  /** YYYY-MM-DD. */
+  deliveryDate: string;
 }
 
 export const contractKeys = {
@@ -63,11 +82,13 @@ export const contractKeys = {
     ['contracts', 'delivery', 'list', userId, search] as const,
   detail: (id: string) => ['contracts', 'delivery', 'detail', id] as const,
   run: (runId: string) => ['contracts', 'runs', runId] as const,
+  delivered: (owner: string) => ['contracts', 'delivery', 'delivered', owner] as const,
 };
 
 const FILTER: Record<ContractFilter, string> = {
   waiting: 'waiting',
   ready: 'ready',
+  delivered: 'delivered',
   executed: 'executed',
   outtime: 'outtime',
 };
@@ -105,7 +126,7 @@ export const deliveryContractsQuery = (
             reference: c.reference,
             status: c.status,
             createdAt: c.createdAt,
-            grower: null,
+            grower: c.grower ? `${c.grower.firstname} ${c.grower.lastname}` : null,
             quantity: c.quantity,
             amount: c.amount,
             deliveryDate: c.deliveryDate,
@@ -127,17 +148,36 @@ export const deliveryContractsQuery = (
           grower: `${c.rightSide.firstname} ${c.rightSide.lastname}`,
           quantity: c.meta.quantity,
           amount: c.meta.amount,
-          deliveryDate: null,
+          deliveryDate: c.meta.deliveryDate,
         })),
       };
     },
     placeholderData: keepPreviousData,
   });
 
+/**
+ * How many contracts are ready to run ('Livraison disponible', DELIVERED): the aggregator's
+ * own, or every aggregator's (or the one picked) for the super admin and an admin.
+ */
+export const deliveredCountQuery = (owner: string | undefined) =>
+  queryOptions({
+    queryKey: contractKeys.delivered(owner ?? '*'),
+    queryFn: async (): Promise<number> => {
+      const query = { page: 1, limit: 1, filters: 'delivered' };
+      if (owner) {
+        const path = `/contracts/smarts/${encodeURIComponent(owner)}/LIVRAISON`;
+        return toPage(await api<Page<SmartContract>>(path, { query })).count;
+      }
+      return toPage(await api<Page<DeliveryContract>>('/contracts/delivery-contract', { query }))
+        .count;
+    },
+  });
+
 export const deliveryContractQuery = (id: string) =>
   queryOptions({
     queryKey: contractKeys.detail(id),
-    queryFn: () => api<DeliveryContract>(`/contracts/delivery-contract/${encodeURIComponent(id)}`),
+    queryFn: () =>
+      api<DeliveryContractDetail>(`/contracts/delivery-contract/${encodeURIComponent(id)}`),
   });
 
 /** `POST contracts/delivery-contract` (§3 create payload): quantity in tonnes, amount F CFA. */
@@ -199,6 +239,11 @@ export function runContracts(ids: string[], key: IdempotencyKey): Promise<RunAns
   return command<RunAnswer>('/contracts/run-contracts', key, { body: { ids } });
 }
 
+/** `POST contracts/run-delivered` → 202: every contract of the aggregator ready to run. */
+export function runDeliveredContracts(key: IdempotencyKey): Promise<RunAnswer> {
+  return command<RunAnswer>('/contracts/run-delivered', key, {});
+}
+
 /** One contract of a run: PENDING until its settlement is COMPLETED (or FAILED, with why). */
 export interface RunItem {
   contractId: string;
@@ -207,6 +252,7 @@ export interface RunItem {
   error: string | null;
   growerNet: number | null;
   recoveredAmount: number | null;
+  breakdown: SettlementBreakdown | null;
   payoutId: string | null;
 }
 

@@ -23,7 +23,7 @@ import {
   confirmDeliveryContract,
   contractKeys,
   deliveryContractQuery,
-  type DeliveryContract,
+  type DeliveryContractDetail,
 } from '../api/delivery-contracts.js';
 import { STATUS_KIND, contractActions } from '../model/statuses.js';
 import { ContractPdfButton, GrowerStatementButton } from '../../pdf/index.js';
@@ -135,7 +135,7 @@ function Section({
   );
 }
 
-function ContractDetail({ contract: c, me }: { contract: DeliveryContract; me: User }) {
+function ContractDetail({ contract: c, me }: { contract: DeliveryContractDetail; me: User }) {
   const { t } = useTranslation('contracts');
   const errorText = useErrorText();
   const queryClient = useQueryClient();
@@ -275,6 +275,21 @@ function ContractDetail({ contract: c, me }: { contract: DeliveryContract; me: U
       <Section title={t('detail.settlement')} empty={settled ? null : t('detail.notSettled')}>
         <Field label={t('detail.deliveredAmount')}>{money(c.deliveredAmount)}</Field>
         <Field label={t('detail.recovered')}>{money(c.recoveredAmount ?? 0)}</Field>
+        {c.breakdown && (
+          <>
+            <Field label={t('detail.inputAdvances')}>
+              <span data-testid="kept-input-advances">{money(c.breakdown.inputAdvances)}</span>
+            </Field>
+            <Field label={t('detail.pineappleAdvances')}>
+              <span data-testid="kept-pineapple-advances">
+                {money(c.breakdown.pineappleAdvances)}
+              </span>
+            </Field>
+            <Field label={t('detail.socialFinancing')}>
+              <span data-testid="repaid-sfd">{money(c.breakdown.socialFinancing)}</span>
+            </Field>
+          </>
+        )}
         <Field label={t('detail.net')}>
           <span data-testid="grower-net">{money(c.growerNet)}</span>
         </Field>

@@ -9,6 +9,7 @@ import { useIdempotencyKey } from '../../../../shared/api/use-idempotency-key.js
 import { useCurrentUser } from '../../../../shared/auth/current-user.js';
 import { ROLES } from '../../../../shared/auth/roles.js';
 import { formatDate } from '../../../../shared/format/date.js';
+import { formatDay } from '../../batches/model/format.js';
 import { formatNumber } from '../../../../shared/format/money.js';
 import type { Column } from '../../../../shared/ui/DataTable.js';
 import { ListPage } from '../../../../shared/ui/ListPage.js';
@@ -16,8 +17,10 @@ import { notify } from '../../../../shared/ui/notify.js';
 import { StatusBadge } from '../../../../shared/ui/StatusBadge.js';
 import {
   contractKeys,
+  deliveredCountQuery,
   deliveryContractsQuery,
   runContracts,
+  runDeliveredContracts,
   type ContractListRow,
 } from '../api/delivery-contracts.js';
 import {
@@ -34,9 +37,11 @@ import { RunProgressPanel } from './RunProgressPanel.js';
 /**
  * contratsLivraisons (§2.5): the delivery contracts — the aggregator's own (searchable by
  * reference and grower), every aggregator's for the super admin and the admin; filters all /
- * waiting / ready for delivery / executed / out of time, pagination of 10. The aggregator
- * selects DELIVERED rows and runs them ('Exécuter' → 'Action irrécersible'); the run's
- * progress shows live (pushes `contracts.run`), and the list follows `contracts.updated`.
+ * waiting / ready for delivery / 'Livraison disponible' (ready to run, its count in the
+ * filter and above the list) / executed / out of time, pagination of 10; the grower and
+ * French dates on every row. The aggregator selects DELIVERED rows and runs them, or runs
+ * every delivered contract at once ('Exécuter' → 'Action irrécersible'); the run's progress
+ * shows live (pushes `contracts.run`), and the list follows `contracts.updated`.
  */
 export function DeliveryContractsPage({
   search,
@@ -57,14 +62,23 @@ export function DeliveryContractsPage({
     enabled: Boolean(me?.id),
   });
   const [selected, setSelected] = useState<Map<string, string>>(new Map());
-  const [confirming, setConfirming] = useState(false);
+  // What is confirmed: the selection, or every delivered contract ('all').
+  const [confirming, setConfirming] = useState<'selection' | 'all' | null>(null);
   const runKey = useIdempotencyKey();
+  const delivered = useQuery({
+    ...deliveredCountQuery(seesAll ? search.aggregator : me?.id),
+    enabled: Boolean(me?.id),
+  });
+  const deliveredCount = delivered.data ?? 0;
 
   const run = useMutation({
-    mutationFn: (ids: string[]) => runContracts(ids, runKey.current()),
+    mutationFn: (what: 'selection' | 'all') =>
+      what === 'all'
+        ? runDeliveredContracts(runKey.current())
+        : runContracts([...selected.keys()], runKey.current()),
     onSuccess: async (answer) => {
       runKey.renew();
-      setConfirming(false);
+      setConfirming(null);
       setSelected(new Map());
       notify('success', t('run.toast'));
       onSearchChange({ run: answer.runId });
@@ -72,8 +86,6 @@ export function DeliveryContractsPage({
     },
   });
 
-  // The smart contracts (one aggregator's) name the grower; the admins' all-list has the date.
-  const smart = !seesAll || Boolean(search.aggregator);
   const rows = list.data?.data ?? [];
   const runnable = rows.filter((r) => isRunnable(r.status));
   const allSelected = runnable.length > 0 && runnable.every((r) => selected.has(r.id));
@@ -123,30 +135,18 @@ export function DeliveryContractsPage({
         ]
       : []),
     { name: 'reference', title: t('columns.reference') },
-    ...(!smart
-      ? []
-      : [
-          {
-            name: 'grower',
-            title: t('columns.grower'),
-            transform: (r: ContractListRow) => r.grower ?? '—',
-          },
-        ]),
+    { name: 'grower', title: t('columns.grower'), transform: (r) => r.grower ?? '—' },
     { name: 'quantity', title: t('columns.quantity') },
     {
       name: 'amount',
       title: t('columns.amount'),
       transform: (r) => formatNumber(r.amount),
     },
-    ...(!smart
-      ? [
-          {
-            name: 'deliveryDate',
-            title: t('columns.deliveryDate'),
-            transform: (r: ContractListRow) => r.deliveryDate ?? '—',
-          },
-        ]
-      : []),
+    {
+      name: 'deliveryDate',
+      title: t('columns.deliveryDate'),
+      transform: (r) => formatDay(r.deliveryDate),
+    },
     {
       name: 'createdAt',
       title: t('columns.createdAt'),
@@ -200,7 +200,13 @@ export function DeliveryContractsPage({
         onSearchChange(next);
       }}
       searchPlaceholder={t('searchPlaceholder')}
-      statuses={{ values: CONTRACT_FILTERS, label: (f) => t(`filters.${f}`) }}
+      statuses={{
+        values: CONTRACT_FILTERS,
+        label: (f) =>
+          f === 'delivered' && delivered.data !== undefined
+            ? t('filters.deliveredCount', { count: deliveredCount })
+            : t(`filters.${f}`),
+      }}
       filters={
         seesAll && (
           <AggregatorFilter
@@ -222,6 +228,36 @@ export function DeliveryContractsPage({
               onDismiss={() => onSearchChange({ run: undefined })}
             />
           )}
+          {isAggregator && deliveredCount > 0 && (
+            <Paper withBorder p="sm" mb="md" radius="sm" data-testid="ready-to-run">
+              <Group justify="space-between">
+                <Text fw={500}>{t('readyToRun', { count: deliveredCount })}</Text>
+                <Group gap="sm">
+                  {search.status !== 'delivered' && (
+                    <Button
+                      variant="default"
+                      onClick={() => {
+                        setSelected(new Map());
+                        onSearchChange({ status: 'delivered', page: undefined });
+                      }}
+                    >
+                      {t('showDelivered')}
+                    </Button>
+                  )}
+                  <Button
+                    color="red"
+                    leftSection={<IconPlayerPlay size={16} aria-hidden />}
+                    onClick={() => {
+                      run.reset();
+                      setConfirming('all');
+                    }}
+                  >
+                    {t('run.all', { count: deliveredCount })}
+                  </Button>
+                </Group>
+              </Group>
+            </Paper>
+          )}
           {isAggregator && selected.size > 0 && (
             <Paper withBorder p="sm" mb="md" radius="sm" bg="gray.0" data-testid="run-bar">
               <Group justify="space-between">
@@ -237,7 +273,7 @@ export function DeliveryContractsPage({
                     leftSection={<IconPlayerPlay size={16} aria-hidden />}
                     onClick={() => {
                       run.reset();
-                      setConfirming(true);
+                      setConfirming('selection');
                     }}
                   >
                     {t('run.button')}
@@ -255,12 +291,12 @@ export function DeliveryContractsPage({
         </Text>
       )}
       <RunContractsModal
-        opened={confirming}
-        count={selected.size}
+        opened={confirming !== null}
+        count={confirming === 'all' ? deliveredCount : selected.size}
         pending={run.isPending}
         error={run.isError ? errorText(run.error) : null}
-        onClose={() => setConfirming(false)}
-        onConfirm={() => run.mutate([...selected.keys()])}
+        onClose={() => setConfirming(null)}
+        onConfirm={() => confirming && run.mutate(confirming)}
       />
     </ListPage>
   );

@@ -10,7 +10,8 @@ import { runQuery, type RunItem } from '../api/delivery-contracts.js';
  * The banner of a run (§4: 'payments are being executed'), with its progress per contract:
  * `GET contracts/runs/{runId}`, refreshed by each `contracts.run` push (the realtime table
  * invalidates the `contracts` queries), until every contract is COMPLETED (or FAILED, with
- * the server's reason).
+ * the server's reason); a paid contract says where its money went (advances kept by the
+ * aggregator, repaid to the SFD, net paid to the grower).
  */
 export function RunProgressPanel({ runId, onDismiss }: { runId: string; onDismiss: () => void }) {
   const { t } = useTranslation('contracts');
@@ -26,6 +27,16 @@ export function RunProgressPanel({ runId, onDismiss }: { runId: string; onDismis
     const status = t(`run.contractStatuses.${item.status}`, { defaultValue: item.status });
     if (item.status === 'FAILED')
       return `${reference} : ${status}${item.error ? ` — ${item.error}` : ''}`;
+    if (item.status === 'COMPLETED' && item.breakdown) {
+      const b = item.breakdown;
+      const amount = (value: number) => groupThousands(String(value));
+      return `${reference} : ${status} — ${t('run.breakdown', {
+        input: amount(b.inputAdvances),
+        pineapple: amount(b.pineappleAdvances),
+        sfd: amount(b.socialFinancing),
+        net: amount(b.growerNet),
+      })}`;
+    }
     if (item.status === 'COMPLETED' && item.growerNet !== null) {
       return `${reference} : ${status} — ${t('run.net', { amount: groupThousands(String(item.growerNet)) })}`;
     }

@@ -6,7 +6,8 @@ import { ROLES } from '../../../../shared/auth/roles.js';
 /**
  * The delivery contract's statuses (decisions.md "Contracts") and the list filters of §2.5:
  * all / waiting / ready for delivery / executed / out of time → all / PENDING / CONFIRMED /
- * COMPLETED / OUTTIME. Labels live in the `contracts` namespace (`statuses.<CODE>`).
+ * COMPLETED / OUTTIME, and 'Livraison disponible' → DELIVERED: the contracts ready to run.
+ * Labels live in the `contracts` namespace (`statuses.<CODE>`).
  */
 export const CONTRACT_STATUSES = [
   'PENDING',
@@ -18,7 +19,7 @@ export const CONTRACT_STATUSES = [
 ] as const;
 export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
 
-export const CONTRACT_FILTERS = ['waiting', 'ready', 'executed', 'outtime'] as const;
+export const CONTRACT_FILTERS = ['waiting', 'ready', 'delivered', 'executed', 'outtime'] as const;
 export type ContractFilter = (typeof CONTRACT_FILTERS)[number];
 
 export const STATUS_KIND: Record<string, BadgeKind> = {
