@@ -568,7 +568,12 @@ describe('delivery contract commands', () => {
       expect(body.count).toBe(body.data.length);
       expect(body.data.every((r) => r.rightSide.id === grower.id)).toBe(true);
       const done = (await get(aggregator, `${url}?filters=executed`)).json();
-      expect(done.data[0].meta).toEqual({ quantity: '2', remaining: '0.5', amount: 200_000 });
+      expect(done.data[0].meta).toEqual({
+        quantity: '2',
+        remaining: '0.5',
+        amount: 200_000,
+        deliveryDate: '2027-04-25',
+      });
       const found = (await get(aggregator, `${url}?q=LIV-66666666`)).json();
       expect(found.count).toBe(1);
       expect((await get(aggregator, `${url}?q=${encodeURIComponent('%')}`)).json().count).toBe(0);
