@@ -18,7 +18,10 @@ export async function loadDemoData(
   steps: readonly DemoStep[] = product.demo,
 ): Promise<string[]> {
   const ran = await runDemoSteps(
-    { ...ctx, openApp: (config) => buildApp({ config, db: ctx.db, logger: ctx.logger }) },
+    {
+      ...ctx,
+      openApp: (config, clock) => buildApp({ config, db: ctx.db, logger: ctx.logger, clock }),
+    },
     steps,
   );
   if (ran.length) {
