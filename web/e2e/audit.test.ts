@@ -93,7 +93,7 @@ describe.skipIf(missing !== null)('the auditor in Chromium', { timeout: 240_000 
     await page.waitForURL((url) => url.pathname === '/wallet/releve');
     const statement = page.getByRole('region', { name: 'Relevé' });
     await statement.getByRole('table').locator('tbody tr').first().waitFor();
-    // The closing balance is the balance now (the demo's events are today's).
+    // The closing balance is the balance now (the statement's range ends today).
     const now = new Date().toISOString();
     const history = server.db.db as never;
     const started = performance.now();

@@ -28,4 +28,4 @@ export const loadDemoSteps = (
   ctx: { db: Kysely<Database>; logger: Logger },
   steps: readonly DemoStep[],
 ): Promise<string[]> =>
-  runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, steps);
+  runDemoSteps({ ...ctx, openApp: (config, clock) => buildApp({ config, ...ctx, clock }) }, steps);

@@ -2,15 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, product } from '@filiere/api';
+import { buildApp } from '@filiere/api';
 import { createLogger, parseConfig } from '@filiere/platform';
-import {
-  catalogueDecoder,
-  catchUpGroup,
-  ensureCheckpoints,
-  pgPushSource,
-  type PushSource,
-} from '@filiere/projections';
+import { pgPushSource, type PushSource } from '@filiere/projections';
 import {
   createSeededTestDatabase,
   type TestDatabase,
@@ -159,16 +153,11 @@ function demoSeed(): TestSeed<Database> {
   const portoNovo = now + 60 * 60 * 1000; // UTC+1 all year
   return {
     name: `demo_${day(now)}_${day(portoNovo)}`,
-    // Projected once here, as `npm start` leaves it after its first catch-up: every file starts
-    // from read tables that hold the whole demo (a test that counts rows before it adds its own
-    // would otherwise race the server's first catch-up).
+    // The loader projects what it loaded, as `npm start` does: every file starts from read
+    // tables that hold the whole demo (a test that counts rows before it adds its own would
+    // otherwise race the server's first catch-up).
     load: async (db) => {
       await loadDemoData({ db, logger: createLogger('silent', false) });
-      await ensureCheckpoints(
-        db,
-        product.projectors.map((p) => p.name),
-      );
-      await catchUpGroup(db, product.projectors, { decode: catalogueDecoder(product.catalogue) });
     },
   };
 }

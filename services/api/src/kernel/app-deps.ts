@@ -32,6 +32,12 @@ export interface AppDeps {
    * `wakeJob(name)` wakes one of those jobs (work was just scheduled for it).
    */
   backgroundThread?: BackgroundThreadHandle;
+  /**
+   * The clock the command services date their decisions by (contracts created, delivered and
+   * run, invitations, requests, deliveries). The real time unless given: the demo loader gives
+   * its own to date the demo's steps in the past (kernel/demo.ts).
+   */
+  clock?: () => Date;
 }
 
 /** What the API's thread may ask of its background thread. */

@@ -100,6 +100,21 @@ export interface DemoContext {
    * imports the app.
    */
   openApp(config: Config): Promise<FastifyInstance>;
+  /**
+   * The demo's clock (kernel/demo.ts): a step moves it to the moment it plays, and what its
+   * apps' command services decide and append then is dated at that moment.
+   */
+  clock: DemoClock;
+}
+
+/** The moments of the demo: never after now, never back within one stream. */
+export interface DemoClock {
+  /** The moment shown (it runs at real speed from the last `set`). */
+  now(): Date;
+  /** Moves to `at` (the events appended from now on are dated from there). */
+  set(at: Date): Promise<void>;
+  /** `daysAgo` days before Benin's today at `hour` (Benin time); today: before now. */
+  beninMoment(daysAgo: number, hour?: number): Date;
 }
 
 /** A named, run-once piece of demo data (recorded in platform_meta). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { Gauge, Registry } from 'prom-client';
-import { projectionLag, type ProjectionTables } from '@filiere/projections';
+import { projectionLag, readHead, type ProjectionTables } from '@filiere/projections';
 import type { ReadinessCheck } from '../http/health.js';
 import { metricsAccess } from '../http/operator-access.js';
 import { product } from '../modules.js';
@@ -116,15 +116,28 @@ async function walletJobs<DB>(db: Kysely<DB>): Promise<JobsRow[]> {
   return rows;
 }
 
-/** Readiness detail: `{ ok, details: { <projector>: { checkpoint, head, lag } } }`. */
-export function projectionsReadiness<DB extends ProjectionTables>(db: Kysely<DB>): ReadinessCheck {
+/**
+ * Readiness of the read side: `{ ok, details: { startHead, <projector>: { checkpoint, head, lag } } }`.
+ * Ready once every projector (the product's, or `names`) has read the log up to `startHead`, the
+ * head when the check was made (the server makes it before it listens): a client then finds in
+ * the lists every event committed before the start (the demo's, a deploy's backlog). Events
+ * committed since do not make it unready: a live system always has some in flight, and their
+ * lag is /api/metrics' business. A projector stopped at a bad event before `startHead` keeps
+ * the process unready, since the lists it feeds miss what the log holds.
+ */
+export function projectionsReadiness<DB extends ProjectionTables>(
+  db: Kysely<DB>,
+  names: readonly string[] = product.projectors.map((p) => p.name),
+): ReadinessCheck {
+  const startHead = readHead(db);
+  // A failed first read is retried by the next probe rather than kept.
+  startHead.catch(() => undefined);
+  let head: Promise<number> = startHead;
   return async () => {
-    const lag = await projectionLag(
-      db,
-      product.projectors.map((p) => p.name),
-      { only: false },
-    );
-    return { ok: true, details: lag.projectors };
+    const since = await head.catch(() => (head = readHead(db)));
+    const lag = await projectionLag(db, [...names], { only: false });
+    const ok = names.every((name) => (lag.projectors[name]?.checkpoint ?? 0) >= since);
+    return { ok, details: { startHead: since, ...lag.projectors } };
   };
 }
 

@@ -48,9 +48,10 @@ describe('advance families (AVANCE_SUR_INTRANT, AVANCE_SUR_ANANAS, FINANCEMENT_S
   beforeAll(async () => {
     const logger = createLogger('silent', false);
     db = testDb.db as Kysely<Database>;
-    await runDemoSteps({ db, logger, openApp: (config) => buildApp({ config, db, logger }) }, [
-      identityDemoStep,
-    ]);
+    await runDemoSteps(
+      { db, logger, openApp: (config, clock) => buildApp({ config, db, logger, clock }) },
+      [identityDemoStep],
+    );
     app = await buildApp({
       config: parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
       db,

@@ -97,10 +97,10 @@ describe('contract batches (LIVRAISON_PARENT)', () => {
   beforeAll(async () => {
     const logger = createLogger('silent', false);
     db = testDb.db as Kysely<Database>;
-    await runDemoSteps({ db, logger, openApp: (config) => buildApp({ config, db, logger }) }, [
-      identityDemoStep,
-      walletDemoStep,
-    ]);
+    await runDemoSteps(
+      { db, logger, openApp: (config, clock) => buildApp({ config, db, logger, clock }) },
+      [identityDemoStep, walletDemoStep],
+    );
     app = await buildApp({
       config: parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
       db,

@@ -18,10 +18,12 @@ const DAY = 86_400_000;
 
 /**
  * Delivery contracts of the demo aggregator's growers in every status, through the command
- * services (no row written by hand): PENDING, CONFIRMED, two DELIVERED ready to run, one
- * COMPLETED that netted a pineapple advance (the advance paid to the grower and its debt
- * opened in one append, then the contract run), one OUTTIME (created and confirmed on a clock
- * ten days back, its date passed, then the OUTTIME command), one CANCELED (hold released).
+ * services (no row written by hand), spread over the season on the demo's clock: one CANCELED
+ * four months ago (hold released), one COMPLETED that netted a pineapple advance (the advance
+ * paid to the grower and its debt opened in one append, then the contract made, confirmed,
+ * delivered and run, three to two months ago), one OUTTIME (made two months ago, its date
+ * passed), two DELIVERED ready to run (last week and three days ago), one CONFIRMED for in two
+ * weeks, one PENDING made today.
  */
 export const contractsDemoStep: DemoStep = {
   name: 'contracts-delivery',
@@ -54,64 +56,82 @@ async function loadContractsDemo(app: FastifyInstance, ctx: DemoContext): Promis
   const grower = (i: number) => distinct[i % distinct.length]!;
   const growerUser = async (i: number) => (await load(grower(i).user_id))!;
 
-  const commands = new DeliveryContractCommands(db, app.commands);
-  const create = (i: number, amount: number, quantity: number) =>
+  const commands = new DeliveryContractCommands(db, app.commands, ctx.clock.now);
+  const at = (daysAgo: number, hour = 10) => ctx.clock.set(ctx.clock.beninMoment(daysAgo, hour));
+  /** Benin's day `days` after the clock's (the delivery dates the contracts are made for). */
+  const dayAfter = (days: number) => beninDay(new Date(ctx.clock.now().getTime() + days * DAY));
+  const create = (i: number, amount: number, quantity: number, deliveryInDays: number) =>
     commands.create(aggregator, {
       growerId: grower(i).id,
       productId: grower(i).plot_id,
       quantity,
       amount,
+      deliveryDate: dayAfter(deliveryInDays),
     });
-  // Benin's day: from 23:00 UTC the contracts created now are already tomorrow's.
-  const today = beninDay(new Date());
-
-  // PENDING: waiting for the grower.
-  await create(0, 90_000, 1.5);
-  // CONFIRMED: ready for delivery.
-  const confirmed = await create(1, 120_000, 2);
-  await commands.confirm(await growerUser(1), confirmed.contractId);
-  // DELIVERED: two ready to run (one delivered short, one in full).
-  for (const [i, amount, quantity, delivered] of [
-    [2, 150_000, 2.5, 2.2],
-    [3, 100_000, 2, 2],
-  ] as const) {
-    const c = await create(i, amount, quantity);
-    await commands.confirm(await growerUser(i), c.contractId);
-    await commands.recordDelivery(aggregator, c.contractId, {
-      quantity: delivered,
-      deliveredOn: today,
+  const deliver = (contractId: string, quantity: number) =>
+    commands.recordDelivery(aggregator, contractId, {
+      quantity,
+      deliveredOn: beninDay(ctx.clock.now()),
     });
-  }
 
-  // COMPLETED with a netting: a 40,000 pineapple advance paid and owed, then the contract run.
+  // In the order they happened over the season (the aggregator's wallet holds and releases
+  // in that order), each contract at its own moments (Benin time).
+
+  // CANCELED over three months ago: its hold released.
+  await at(112);
+  const canceled = await create(0, 60_000, 1, 30);
+  await at(110, 15);
+  await commands.cancel(aggregator, canceled.contractId);
+
+  // COMPLETED with a netting: a 40,000 pineapple advance paid and owed, then the contract
+  // made, confirmed, delivered and run, three to two months ago.
+  await at(100);
   const indebted = await growerUser(4);
-  await advance(app, aggregator, indebted, grower(4).id, 'demo-advance-ananas-1', 40_000);
-  const paid = await create(4, 150_000, 2);
+  await advance(app, aggregator, indebted, grower(4).id, 'demo-advance-ananas-1', 40_000, ctx);
+  await at(96);
+  const paid = await create(4, 150_000, 2, 30);
+  await at(95, 16);
   await commands.confirm(indebted, paid.contractId);
-  await commands.recordDelivery(aggregator, paid.contractId, { quantity: 2, deliveredOn: today });
+  await at(70, 8);
+  await deliver(paid.contractId, 2);
+  await at(69, 11);
   await catchUp(ctx.db, contractsProjector, {
     decode: catalogueDecoder(app.eventStore.catalogue),
   });
   await app.contracts.settler.settle(paid.contractId);
 
-  // OUTTIME: made and confirmed ten days ago for three days ago, never delivered.
-  const past = new DeliveryContractCommands(
-    db,
-    app.commands,
-    () => new Date(Date.now() - 10 * DAY),
-  );
-  const late = await past.create(aggregator, {
-    growerId: grower(5).id,
-    productId: grower(5).plot_id,
-    quantity: 1,
-    amount: 80_000,
-    deliveryDate: beninDay(new Date(Date.now() - 3 * DAY)),
-  });
-  await past.confirm(await growerUser(5), late.contractId);
+  // OUTTIME: made and confirmed two months ago for a date six weeks ago, never delivered.
+  await at(60);
+  const late = await create(5, 80_000, 1, 15);
+  await at(59, 15);
+  await commands.confirm(await growerUser(5), late.contractId);
+  await at(44, 7);
   await commands.markOutOfTime(late.contractId);
-  // CANCELED: its hold released.
-  const canceled = await create(0, 60_000, 1);
-  await commands.cancel(aggregator, canceled.contractId);
+
+  // DELIVERED: two ready to run (one delivered short last week, one in full three days ago).
+  await at(40);
+  const short = await create(2, 150_000, 2.5, 30);
+  await at(38, 17);
+  await commands.confirm(await growerUser(2), short.contractId);
+  await at(25);
+  const full = await create(3, 100_000, 2, 20);
+  await at(24, 16);
+  await commands.confirm(await growerUser(3), full.contractId);
+  await at(8, 9);
+  await deliver(short.contractId, 2.2);
+
+  // CONFIRMED: ready for delivery in two weeks.
+  await at(5);
+  const confirmed = await create(1, 120_000, 2, 16);
+  await at(4, 18);
+  await commands.confirm(await growerUser(1), confirmed.contractId);
+
+  await at(3, 9);
+  await deliver(full.contractId, 2);
+
+  // PENDING: made today, waiting for the grower.
+  await at(0);
+  await create(0, 90_000, 1.5, 21);
 }
 
 /**
@@ -126,6 +146,7 @@ async function advance(
   growerId: string,
   debtId: string,
   amount: number,
+  ctx: DemoContext,
 ): Promise<void> {
   const from = walletStreamId(aggregator.wallet_id);
   const to = walletStreamId(grower.wallet_id);
@@ -172,7 +193,7 @@ async function advance(
             debtorGrowerId: growerId,
             principal: amount,
           },
-          { now: new Date().toISOString() },
+          { now: ctx.clock.now().toISOString() },
         );
         return { result: null, writes: [...moved.writes, ...opened.writes] } as never;
       },

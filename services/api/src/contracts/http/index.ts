@@ -452,6 +452,7 @@ export const registerContracts: HttpRegistration = async (app) => {
   const commands = new DeliveryContractCommands(
     narrowDb<ContractFactsTables>()(app.deps.db),
     app.commands,
+    app.deps.clock,
   );
   const queries = new ContractQueries(
     narrowDb<ContractQueryTables>()(app.deps.db),
@@ -463,6 +464,7 @@ export const registerContracts: HttpRegistration = async (app) => {
     publish: redis ? redisPushPublisher(redis) : pgPushPublisher(app.deps.db),
     logger,
     limits: { maxCommandAmount: config.MAX_COMMAND_AMOUNT, maxBalance: config.MAX_BALANCE },
+    ...(app.deps.clock ? { clock: app.deps.clock } : {}),
   });
   app.decorate('contracts', background);
   if (!config.REDIS_URL) {

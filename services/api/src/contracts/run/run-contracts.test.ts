@@ -126,7 +126,11 @@ describe('run contracts', () => {
   beforeAll(async () => {
     const logger = createLogger('silent', false);
     await runDemoSteps(
-      { db: db(), logger, openApp: (config) => buildApp({ config, db: db(), logger }) },
+      {
+        db: db(),
+        logger,
+        openApp: (config, clock) => buildApp({ config, db: db(), logger, clock }),
+      },
       [identityDemoStep, walletDemoStep],
     );
     app = await buildApp({

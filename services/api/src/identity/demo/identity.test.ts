@@ -18,7 +18,7 @@ const loadDemoData = (ctx: { db: Kysely<Database>; logger: Logger }) =>
 describe('identity demo data', () => {
   const testDb = useTestDatabase<Database>();
 
-  it('every demo account signs in with its role; one aggregator waits; the cluster holds four of them (and the actors’ members)', async () => {
+  it('every demo account signs in with its role; one aggregator waits; the cluster holds five of them, the SFD among them (and the actors’ members)', async () => {
     const logger = createLogger('silent', false);
     expect(await loadDemoData({ db: testDb.db, logger })).toContain('identity');
     expect(await loadDemoData({ db: testDb.db, logger })).toEqual([]);
@@ -66,7 +66,7 @@ describe('identity demo data', () => {
     const inCluster = (
       await get(`/api/users/cluster/${allada.id}?limit=-1`, 'ROLE_CLUSTER_MANAGER')
     ).json() as { data: { email: string | null; role: { code: RoleCode } }[] };
-    // Identity's demo puts these four accounts in the cluster; the actors' demo steps add only
+    // Identity's demo puts these five accounts in the cluster (the SFD lends to its growers); the actors' demo steps add only
     // members there (growers, carriers, cooperatives' and suppliers' representatives — the
     // demo supplier's account among them, placed by the suppliers step).
     const emails = inCluster.data.map((u) => u.email);
@@ -76,12 +76,14 @@ describe('identity demo data', () => {
         'cooperative@demo.filiere.bj',
         'gestionnaire@demo.filiere.bj',
         'producteur@demo.filiere.bj',
+        'sfd@demo.filiere.bj',
       ]),
     );
     const staff = inCluster.data.filter((u) => !isMemberRole(u.role.code));
     expect(staff.map((u) => u.email).sort()).toEqual([
       'agregateur@demo.filiere.bj',
       'gestionnaire@demo.filiere.bj',
+      'sfd@demo.filiere.bj',
     ]);
     const types = (await get('/api/organizations', 'ROLE_ADMIN'))
       .json()
@@ -103,5 +105,6 @@ describe('identity demo data', () => {
       walletId: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
     await app.close();
-  });
+    // It loads the whole product's demo, twice.
+  }, 120_000);
 });

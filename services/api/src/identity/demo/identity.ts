@@ -107,6 +107,8 @@ const PROFILES: Record<
     lastname: 'Kpadonou',
     phone: '+2290161000007',
     org: 'microfinance',
+    // The SFD lends to the Allada cluster's growers: its settings and staff are that cluster's.
+    inCluster: true,
   },
   'producteur@demo.filiere.bj': {
     firstname: 'Basile',

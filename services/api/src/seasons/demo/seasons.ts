@@ -62,8 +62,10 @@ async function loadSeasonsDemo(app: FastifyInstance, ctx: DemoContext): Promise<
     return res.json() as T;
   };
 
-  const today = beninToday(new Date());
-  const from = today > '2026-12-01' ? today : '2026-12-01';
+  // The season opened about five months ago (Benin time) and runs for a year.
+  const at = (daysAgo: number, hour = 10) => ctx.clock.set(ctx.clock.beninMoment(daysAgo, hour));
+  await at(160);
+  const from = beninToday(ctx.clock.now());
   const to = addDays(from, 364);
   const season = await call<{ seasonId: number }>(
     superAdmin,
@@ -82,11 +84,16 @@ async function loadSeasonsDemo(app: FastifyInstance, ctx: DemoContext): Promise<
   );
   const id = season.seasonId;
   await call(superAdmin, ROLE.SUPER_ADMIN, 'POST', `/api/clusters/activate-cluster/${id}`, {});
+  await at(158);
   await call(superAdmin, ROLE.SUPER_ADMIN, 'POST', `/api/clusters/${id}/industrial`, {
     industrialId: aggregator.id,
     quantity: 100_000,
   });
+  await at(156, 16);
   await call(aggregator, ROLE.INDUSTRIAL, 'POST', `/api/seasons/${id}/accept`, {});
+  // The second aggregator was invited two days ago: its invitation is still open (a season's
+  // stream only; the next steps go back to the season's start on other streams).
+  await at(2);
   await call(superAdmin, ROLE.SUPER_ADMIN, 'POST', `/api/clusters/${id}/industrial`, {
     industrialId: second.id,
     quantity: 60_000,

@@ -383,6 +383,7 @@ export const registerSeasons: HttpRegistration = async (app) => {
     db,
     pipeline: app.commands,
     invitationDays: config.SEASON_INVITATION_DAYS,
+    ...(app.deps.clock ? { now: app.deps.clock } : {}),
   });
   const queries = new SeasonQueries(db);
   const expiry = new InvitationExpiryRunner(commands, queries);

@@ -10,7 +10,7 @@ import { runDemoSteps, type DemoStep } from '../../kernel/index.js';
 import { DEMO_AGGREGATOR_EMAIL, DEMO_SITES, sitesDemoStep } from './sites.js';
 
 const load = (ctx: { db: Kysely<Database>; logger: Logger }, steps: DemoStep[]) =>
-  runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, steps);
+  runDemoSteps({ ...ctx, openApp: (config, clock) => buildApp({ config, ...ctx, clock }) }, steps);
 
 describe('sites demo data', () => {
   const testDb = useTestDatabase<Database>();

@@ -37,6 +37,8 @@ export const DEMO_ZONE = {
 export const sitesDemoStep: DemoStep = {
   name: 'sites',
   async run(ctx: DemoContext) {
+    // The sites are today’s additions.
+    await ctx.clock.set(ctx.clock.beninMoment(0, 13));
     const app = await ctx.openApp(parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
     try {
       await loadSitesDemo(app, ctx);

@@ -82,6 +82,9 @@ async function loadWalletDemo(app: FastifyInstance, ctx: DemoContext): Promise<v
     return res;
   };
 
+  // The wallet's first months, before the season (Benin time).
+  const at = (daysAgo: number, hour = 10) => ctx.clock.set(ctx.clock.beninMoment(daysAgo, hour));
+  await at(196);
   // 1. Top-up by mobile money through the sandbox widget: page → Payer → verify.
   const momo = (
     await call(aggregator, 'POST', '/api/supply', {
@@ -101,6 +104,7 @@ async function loadWalletDemo(app: FastifyInstance, ctx: DemoContext): Promise<v
   );
   await call(aggregator, 'GET', `/api/supply/verify/${transactionId}`);
 
+  await at(193);
   // 2. Top-up by bank transfer, validated by the super admin retyping the reference.
   const bank = (
     await call(aggregator, 'POST', '/api/supply', {
@@ -110,17 +114,21 @@ async function loadWalletDemo(app: FastifyInstance, ctx: DemoContext): Promise<v
       bank: 'Banque Atlantique Bénin',
     })
   ).json();
+  await at(192, 11);
   await call(superAdmin, 'POST', '/api/supply/validate-bank-supply', {
     supplyReference: bank.reference,
     reference: bank.reference,
   });
 
   // 3. Transfers to the producteur of the aggregator's cluster.
+  let daysAgo = 190;
   for (const [amount, reason] of [
     [150_000, 'Avance sur récolte'],
     [75_000, 'Achat de rejets d’ananas'],
     [25_000, 'Transport des intrants'],
   ] as const) {
+    await at(daysAgo);
+    daysAgo -= 3;
     await call(aggregator, 'POST', '/api/wallet/make-transfer', {
       source: aggregator.walletId,
       destination: grower.walletId,
@@ -131,6 +139,7 @@ async function loadWalletDemo(app: FastifyInstance, ctx: DemoContext): Promise<v
 
   // 4. A withdrawal to mobile money (paid out), and one to the refused bank account
   //    (FAILED, refunded).
+  await at(183);
   await call(aggregator, 'POST', `/api/wallet/make-debit/${aggregator.id}`, {
     paiementMethod: 'MOBILE_MONEY',
     amount: 200_000,
@@ -141,9 +150,11 @@ async function loadWalletDemo(app: FastifyInstance, ctx: DemoContext): Promise<v
   });
   while ((await app.wallet.runner.runDue()) > 0);
 
+  await at(181);
   // 5. A financing of the second aggregator ('Financements' of both).
   await call(aggregator, 'POST', '/api/financement', { aggregatorId: second.id, amount: 100_000 });
 
+  await at(180);
   // 6. A bank supply waiting for the super admin (admin Approvisionnements → Valider).
   await call(aggregator, 'POST', '/api/supply', {
     amount: 500_000,

@@ -10,7 +10,7 @@ import { clustersDemoStep } from '../../clusters/demo/clusters.js';
 import { carriersDemoStep, DEMO_CARRIERS } from './carriers.js';
 
 const load = (ctx: { db: Kysely<Database>; logger: Logger }, steps: DemoStep[]) =>
-  runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, steps);
+  runDemoSteps({ ...ctx, openApp: (config, clock) => buildApp({ config, ...ctx, clock }) }, steps);
 
 describe('carriers demo data', () => {
   const testDb = useTestDatabase<Database>();

@@ -63,6 +63,8 @@ export const DEMO_CARRIERS = [
 export const carriersDemoStep: DemoStep = {
   name: 'actors-carriers',
   async run(ctx: DemoContext) {
+    // The carriers were registered before the season.
+    await ctx.clock.set(ctx.clock.beninMoment(172, 10));
     const app = await ctx.openApp(parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
     try {
       await loadCarriersDemo(app, ctx);

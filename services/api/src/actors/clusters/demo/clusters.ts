@@ -23,6 +23,8 @@ export const DEMO_SECOND_CLUSTER = 'Cluster Zè – Tori-Bossito';
 export const clustersDemoStep: DemoStep = {
   name: 'actors-clusters',
   async run(ctx: DemoContext) {
+    // The clusters were set up before the season (about six months ago).
+    await ctx.clock.set(ctx.clock.beninMoment(178, 10));
     const app = await ctx.openApp(parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
     try {
       await loadClustersDemo(app, ctx);

@@ -10,7 +10,7 @@ import { clustersDemoStep, DEMO_SECOND_CLUSTER } from '../../clusters/demo/clust
 import { cooperativesDemoStep, DEMO_COOPERATIVES } from './cooperatives.js';
 
 const load = (ctx: { db: Kysely<Database>; logger: Logger }, steps: DemoStep[]) =>
-  runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, steps);
+  runDemoSteps({ ...ctx, openApp: (config, clock) => buildApp({ config, ...ctx, clock }) }, steps);
 
 describe('cooperatives demo data', () => {
   const testDb = useTestDatabase<Database>();

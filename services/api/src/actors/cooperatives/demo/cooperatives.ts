@@ -56,6 +56,8 @@ export const DEMO_COOPERATIVES = [
 export const cooperativesDemoStep: DemoStep = {
   name: 'actors-cooperatives',
   async run(ctx: DemoContext) {
+    // The cooperatives joined before the season.
+    await ctx.clock.set(ctx.clock.beninMoment(176, 10));
     const app = await ctx.openApp(parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
     try {
       await loadCooperativesDemo(app, ctx);

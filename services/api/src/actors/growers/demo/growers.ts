@@ -18,6 +18,8 @@ import { DEMO_COOPERATIVES } from '../../cooperatives/demo/cooperatives.js';
 export const growersDemoStep: DemoStep = {
   name: 'actors-growers',
   async run(ctx: DemoContext) {
+    // The growers were registered before the season.
+    await ctx.clock.set(ctx.clock.beninMoment(174, 10));
     const app = await ctx.openApp(parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
     try {
       await loadGrowersDemo(app, ctx);

@@ -26,6 +26,8 @@ const SUPER_ADMIN = 'superadmin@demo.filiere.bj';
 export const payoutDemoStep: DemoStep = {
   name: 'actors-payout',
   async run(ctx: DemoContext) {
+    // The payout accounts were given before the season.
+    await ctx.clock.set(ctx.clock.beninMoment(168, 10));
     const app = await ctx.openApp(parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
     try {
       await loadPayoutDemo(app);

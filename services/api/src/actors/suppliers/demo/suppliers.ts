@@ -25,6 +25,8 @@ const FILM = 8;
 export const suppliersDemoStep: DemoStep = {
   name: 'actors-suppliers',
   async run(ctx: DemoContext) {
+    // The input suppliers were registered before the season.
+    await ctx.clock.set(ctx.clock.beninMoment(170, 10));
     const app = await ctx.openApp(parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
     try {
       await loadSuppliersDemo(app, ctx);

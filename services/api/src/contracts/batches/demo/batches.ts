@@ -19,6 +19,8 @@ export const DEMO_BATCH = { growers: 6, quantity: '2.5', amount: 75_000 } as con
 export const contractBatchesDemoStep: DemoStep = {
   name: 'contracts-batches',
   async run(ctx: DemoContext) {
+    // The batch is today’s work.
+    await ctx.clock.set(ctx.clock.beninMoment(0, 11));
     const app = await ctx.openApp(parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
     try {
       await loadBatchDemo(app, ctx);

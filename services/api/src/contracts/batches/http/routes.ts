@@ -398,6 +398,7 @@ export const registerContractBatches: HttpRegistration = async (app) => {
   const commands = new ContractBatchCommands(
     narrowDb<BatchFactsTables>()(app.deps.db),
     app.commands,
+    app.deps.clock,
   );
   const queries = new BatchQueries(narrowDb<BatchQueryTables>()(app.deps.db));
   const templateDb = narrowDb<TemplateTables>()(app.deps.db);

@@ -15,7 +15,7 @@ import { carriageContractsProjector } from '../read-model/projector.js';
 import { carriageDemoStep } from './carriage.js';
 
 const load = (ctx: { db: Kysely<Database>; logger: Logger }, steps: DemoStep[]) =>
-  runDemoSteps({ ...ctx, openApp: (config) => buildApp({ config, ...ctx }) }, steps);
+  runDemoSteps({ ...ctx, openApp: (config, clock) => buildApp({ config, ...ctx, clock }) }, steps);
 
 describe('carriage contracts demo data', () => {
   const testDb = useTestDatabase<Database>();

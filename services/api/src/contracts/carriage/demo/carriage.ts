@@ -23,6 +23,8 @@ export const DEMO_CARRIAGE = [
 export const carriageDemoStep: DemoStep = {
   name: 'contracts-carriage',
   async run(ctx: DemoContext) {
+    // The carriage contracts are today’s work.
+    await ctx.clock.set(ctx.clock.beninMoment(0, 12));
     const app = await ctx.openApp(parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
     try {
       await loadCarriageDemo(app, ctx);

@@ -206,6 +206,7 @@ export const registerCarriageContracts: HttpRegistration = async (app) => {
   const commands = new CarriageContractCommands(
     narrowDb<CarriageFactsTables>()(app.deps.db),
     app.commands,
+    app.deps.clock,
   );
   const queries = new CarriageQueries(narrowDb<CarriageQueryTables>()(app.deps.db));
   await app.register(async (scope) => carriageRoutes(scope, commands, queries), {

@@ -49,6 +49,8 @@ async function loadDeliveriesDemo(app: FastifyInstance, ctx: DemoContext): Promi
   for (const row of accepted) {
     if (delivered >= DEMO_DELIVERIES) break;
     const { code, requestId } = row.accepted as { code: string; requestId: number };
+    // The inputs are handed over three days apart, about four months ago.
+    await ctx.clock.set(ctx.clock.beninMoment(122 - 3 * delivered, 9));
     const found = await app.inject({
       method: 'GET',
       url: `/api/input-provider/find-by-code/${code}`,

@@ -147,7 +147,11 @@ export function deliveryRoutes(
 
 export const registerDeliveries: HttpRegistration = async (app) => {
   const db = inputsDb(app.deps.db);
-  const commands = new DeliveryCommands({ db, pipeline: app.commands });
+  const commands = new DeliveryCommands({
+    db,
+    pipeline: app.commands,
+    ...(app.deps.clock ? { now: app.deps.clock } : {}),
+  });
   const queries = new DeliveryQueries(db);
   await app.register(async (scope) => deliveryRoutes(scope, commands, queries), {
     prefix: '/api',

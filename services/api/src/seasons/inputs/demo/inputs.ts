@@ -22,6 +22,8 @@ export const DEMO_ASSIGNMENTS = [
 export const inputsDemoStep: DemoStep = {
   name: 'season-inputs',
   async run(ctx: DemoContext) {
+    // The input providers were assigned at the start of the season.
+    await ctx.clock.set(ctx.clock.beninMoment(150, 10));
     const app = await ctx.openApp(parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
     try {
       await loadInputsDemo(app, ctx);

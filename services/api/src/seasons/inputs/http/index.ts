@@ -302,7 +302,11 @@ export function inputRoutes(
 
 export const registerInputs: HttpRegistration = async (app) => {
   const db = inputsDb(app.deps.db);
-  const commands = new InputCommands({ db, pipeline: app.commands });
+  const commands = new InputCommands({
+    db,
+    pipeline: app.commands,
+    ...(app.deps.clock ? { now: app.deps.clock } : {}),
+  });
   const queries = new InputQueries(db);
   await app.register(async (scope) => inputRoutes(scope, commands, queries), { prefix: '/api' });
 };

@@ -106,6 +106,9 @@ async function loadRequestsDemo(app: FastifyInstance, ctx: DemoContext): Promise
   const reject = (who: { id: string }, role: RoleCode, id: number, reason: string) =>
     call(who, role, '/api/user-cluster-grower/reject-requests', [{ id, reason }]);
 
+  // The requests come in over the first weeks of the season (Benin time).
+  const at = (daysAgo: number, hour = 10) => ctx.clock.set(ctx.clock.beninMoment(daysAgo, hour));
+  await at(140);
   // INPUT: NPK (1) and urea (2) have providers; potassium sulphate (3) has none.
   const inputs = [
     await input(0, 1, 100),
@@ -116,6 +119,7 @@ async function loadRequestsDemo(app: FastifyInstance, ctx: DemoContext): Promise
     await input(5, 1, 30),
     await input(6, 3, 25),
   ];
+  await at(137);
   const accepted = await accept(
     aggregator,
     ROLE.INDUSTRIAL,
@@ -129,16 +133,19 @@ async function loadRequestsDemo(app: FastifyInstance, ctx: DemoContext): Promise
     'Quantité déjà couverte par la coopérative',
   );
 
+  await at(132);
   // PINEAPLE advances: one paid by the aggregator, one rejected, one pending.
   const advances = [
     await pineapple(0, 150_000, 2_000),
     await pineapple(7, 90_000, 1_200),
     await pineapple(2, 60_000, 800),
   ];
+  await at(130, 15);
   const paid = await accept(aggregator, ROLE.INDUSTRIAL, [advances[0]!.requestId]);
   if (paid.done !== 1) throw new Error('demo requests: the PINEAPLE acceptance failed');
   await reject(aggregator, ROLE.INDUSTRIAL, advances[1]!.requestId, 'Plafond d’avances atteint');
 
+  await at(127);
   // SOCIAL: the administrator funds the SFD (admins may pay anyone), which pays one.
   const wallets = await db
     .selectFrom('users')
@@ -161,7 +168,9 @@ async function loadRequestsDemo(app: FastifyInstance, ctx: DemoContext): Promise
     amount: 500_000,
     reason: 'Dotation du fonds de financement social',
   });
+  await at(125);
   const financings = [await social(1, 100_000), await social(3, 75_000), await social(4, 50_000)];
+  await at(121);
   const financed = await accept(sfd, ROLE.SFD, [financings[0]!.requestId]);
   if (financed.done !== 1) throw new Error('demo requests: the SOCIAL acceptance failed');
   await reject(sfd, ROLE.SFD, financings[1]!.requestId, 'Dossier incomplet');

@@ -248,6 +248,7 @@ export const registerSeasonRequests: HttpRegistration = async (app) => {
     inputs: inputsDb(productDb),
     pipeline: app.commands,
     limits: { maxCommandAmount: config.MAX_COMMAND_AMOUNT, maxBalance: config.MAX_BALANCE },
+    ...(app.deps.clock ? { now: app.deps.clock } : {}),
   });
   const queries = new RequestQueries(db);
   app.decorate('seasonRequests', { commands, queries });
