@@ -122,3 +122,23 @@ export const isDeliverySettlement = (settlementId: string): boolean =>
 export function readableReference(prefix: string, identity: string): string {
   return READABLE.test(identity) ? identity : codeOf(prefix, identity);
 }
+
+/** What a hold keeps money for, by its id's family (contracts, carriage, input assignments). */
+export type HoldTarget =
+  | { kind: 'DELIVERY_CONTRACT'; id: string }
+  | { kind: 'CARRIAGE_CONTRACT'; id: string }
+  | { kind: 'INPUT_ASSIGNMENT'; id: string }
+  | { kind: 'OTHER'; id: null };
+
+/** The record a hold keeps money for, from its id (`contract-<id>`, `carriage-<id>`, …). */
+export function holdTarget(holdId: string): HoldTarget {
+  const assignment = ASSIGNMENT_HOLD.exec(holdId);
+  if (assignment) return { kind: 'INPUT_ASSIGNMENT', id: assignment[1]! };
+  if (holdId.startsWith('contract-')) {
+    return { kind: 'DELIVERY_CONTRACT', id: holdId.slice('contract-'.length) };
+  }
+  if (holdId.startsWith('carriage-')) {
+    return { kind: 'CARRIAGE_CONTRACT', id: holdId.slice('carriage-'.length) };
+  }
+  return { kind: 'OTHER', id: null };
+}
