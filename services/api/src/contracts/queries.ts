@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { EventStore } from '@filiere/event-store';
+import { advanceReferenceSql } from '../kernel/references.js';
 import type { ActorsTables } from '../actors/index.js';
 import type { IdentityTables } from '../identity/index.js';
 import { ForbiddenError, NotFoundError } from '@filiere/platform';
@@ -300,7 +301,7 @@ export class ContractQueries {
       .selectFrom('grower_debts')
       .select([
         'id',
-        'id as reference',
+        advanceReferenceSql('kind', 'id').as('reference'),
         'kind as type',
         sql<string>`case when recovered < principal then 'PENDING' else 'COMPLETED' end`.as(
           'status',
@@ -312,7 +313,7 @@ export class ContractQueries {
       .where('debtor_grower_id', '=', growerId);
     if (like !== null) {
       contracts = contracts.where('reference', 'ilike', like);
-      debts = debts.where('id', 'ilike', like);
+      debts = debts.where(advanceReferenceSql('kind', 'id'), 'ilike', like);
     }
     const all = this.db.selectFrom(contracts.unionAll(debts).as('c'));
     const [rows, total] = await Promise.all([

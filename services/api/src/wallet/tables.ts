@@ -79,6 +79,14 @@ export interface WalletReadTables {
     hold_id: string;
     label: string;
   };
+  /** What each hold of a wallet still keeps (0253 wallet holds; read-model/holds.ts). */
+  wallet_holds: {
+    hold_id: string;
+    wallet_id: string;
+    held: Int8;
+    purpose: string | null;
+    placed_at: NullableTime;
+  };
   wallet_monthly_counts: {
     wallet_id: string;
     year: number;

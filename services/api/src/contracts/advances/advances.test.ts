@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { advanceReference } from '../../kernel/references.js';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogueDecoder, catchUp } from '@filiere/projections';
@@ -124,7 +125,10 @@ describe('advance families (AVANCE_SUR_INTRANT, AVANCE_SUR_ANANAS, FINANCEMENT_S
         },
       ],
     });
-    expect(inputs.json().data[0].reference).toMatch(/^AVI-[0-9A-F]{8}$/);
+    expect(inputs.json().data[0].reference).toBe(
+      advanceReference('AVANCE_SUR_INTRANT', 'request-1'),
+    );
+    expect(inputs.json().data[0].reference).toMatch(/^AVI-[0-9A-F]{10}$/);
     const pineapple = await get(
       industrial,
       `/api/contracts/smarts/${industrial.id}/AVANCE_SUR_ANANAS?filters=open`,

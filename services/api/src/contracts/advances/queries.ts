@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { ADVANCE_PREFIX, advanceReference, advanceReferenceSql } from '../../kernel/references.js';
 import { ForbiddenError, NotFoundError } from '@filiere/platform';
 import type { ActorsTables } from '../../actors/index.js';
 import type { IdentityTables } from '../../identity/index.js';
@@ -13,12 +14,8 @@ export type AdvanceQueryTables = AdvancesTables &
   Pick<IdentityTables, 'users'> &
   Pick<ActorsTables, 'growers'>;
 
-/** The reference shown for an advance: its family's prefix and 8 hex of its id's md5. */
-export const ADVANCE_PREFIX: Record<DebtKind, string> = {
-  AVANCE_SUR_INTRANT: 'AVI',
-  AVANCE_SUR_ANANAS: 'AVA',
-  FINANCEMENT_SOCIAL: 'FIS',
-};
+/** The reference shown for an advance: the kernel's (its family's prefix and a code of its id). */
+export { ADVANCE_PREFIX };
 
 export const ADVANCE_FILTERS = ['all', 'open', 'repaid'] as const;
 export type AdvanceFilter = (typeof ADVANCE_FILTERS)[number];
@@ -68,7 +65,6 @@ export class AdvanceQueries {
       'u.id as user_id',
       'u.firstname',
       'u.lastname',
-      sql<string>`upper(substr(md5(d.id), 1, 8))`.as('hash'),
     ] as const;
   }
 
@@ -83,14 +79,13 @@ export class AdvanceQueries {
     user_id: string;
     firstname: string;
     lastname: string;
-    hash: string;
   }): AdvanceRow {
     const kind = r.kind as DebtKind;
     const amount = Number(r.principal);
     const recovered = Number(r.recovered);
     return {
       id: r.id,
-      reference: `${ADVANCE_PREFIX[kind]}-${r.hash}`,
+      reference: advanceReference(kind, r.id),
       kind,
       status: recovered >= amount ? 'REPAID' : 'OPEN',
       createdAt: new Date(r.opened_at).toISOString(),
@@ -119,7 +114,7 @@ export class AdvanceQueries {
     if (q) {
       const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       base = base.where(
-        sql<boolean>`(${ADVANCE_PREFIX[kind]} || '-' || upper(substr(md5(d.id), 1, 8)) || ' ' || g.reference || ' ' || u.firstname || ' ' || u.lastname) ilike ${like}`,
+        sql<boolean>`(${advanceReferenceSql('d.kind', 'd.id')} || ' ' || g.reference || ' ' || u.firstname || ' ' || u.lastname) ilike ${like}`,
       );
     }
     const [rows, total] = await Promise.all([

@@ -5,7 +5,7 @@ import { requireReadableGrower, type ActorsTables } from '../../actors/index.js'
 import type { IdentityTables } from '../../identity/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import { ROLE } from '../../kernel/roles.js';
-import { ADVANCE_PREFIX } from '../advances/queries.js';
+import { advanceReference } from '../../kernel/references.js';
 import type { AdvancesTables } from '../advances/tables.js';
 import type { DebtKind } from '../domain/index.js';
 import { isoDay } from '../queries.js';
@@ -199,7 +199,7 @@ export class GrowerStatements {
               'r.recovered_at',
               'd.kind',
               'dc.reference as contract_reference',
-              sql<string>`upper(substr(md5(d.id), 1, 8))`.as('hash'),
+              'd.id as debt_id',
             ])
             .where('r.contract_id', 'in', ids)
             .orderBy('r.recovered_at', 'asc')
@@ -208,21 +208,14 @@ export class GrowerStatements {
 
     const debts = await this.db
       .selectFrom('grower_debts as d')
-      .select([
-        'd.kind',
-        'd.principal',
-        'd.recovered',
-        'd.opened_at',
-        sql<string>`upper(substr(md5(d.id), 1, 8))`.as('hash'),
-      ])
+      .select(['d.kind', 'd.principal', 'd.recovered', 'd.opened_at', 'd.id as debt_id'])
       .where('d.debtor_grower_id', '=', growerId)
       .where(sql<boolean>`d.recovered < d.principal`)
       .orderBy('d.opened_at', 'asc')
       .orderBy('d.id', 'asc')
       .execute();
 
-    const reference = (kind: string, hash: string) =>
-      `${ADVANCE_PREFIX[kind as DebtKind] ?? kind}-${hash}`;
+    const reference = (kind: string, debtId: string) => advanceReference(kind as DebtKind, debtId);
     const lines = contracts.map((c) => ({
       reference: c.reference,
       status: c.status,
@@ -252,14 +245,14 @@ export class GrowerStatements {
       period,
       contracts: lines,
       recoveries: recoveries.map((r) => ({
-        reference: reference(r.kind, r.hash),
+        reference: reference(r.kind, r.debt_id),
         kind: r.kind,
         contractReference: r.contract_reference,
         recoveredOn: beninDay(new Date(r.recovered_at)),
         amount: Number(r.amount),
       })),
       outstanding: debts.map((d) => ({
-        reference: reference(d.kind, d.hash),
+        reference: reference(d.kind, d.debt_id),
         kind: d.kind,
         openedOn: beninDay(new Date(d.opened_at)),
         principal: Number(d.principal),

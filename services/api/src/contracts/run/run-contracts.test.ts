@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { advanceReference } from '../../kernel/references.js';
 import type { Kysely } from 'kysely';
 import { beninDay, ConcurrencyError, createLogger, narrowDb, parseConfig } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
@@ -573,13 +574,20 @@ describe('run contracts', () => {
     };
     expect(body.count).toBe(body.data.length);
     expect(body.data.some((r) => r.type === 'LIVRAISON' && r.status === 'COMPLETED')).toBe(true);
-    expect(body.data.find((r) => r.reference === 'run-advance-1')).toMatchObject({
+    // A debt shows its advance's reference, the one its advances list and the wallet show.
+    expect(
+      body.data.find(
+        (r) => r.reference === advanceReference('AVANCE_SUR_INTRANT', 'run-advance-1'),
+      ),
+    ).toMatchObject({
       type: 'AVANCE_SUR_INTRANT',
       status: 'COMPLETED',
       quantity: null,
     });
-    const found = (await get(admin, '?q=run-social')).json();
-    expect(found.data.map((r: { reference: string }) => r.reference)).toEqual(['run-social-1']);
+    const social = advanceReference('FINANCEMENT_SOCIAL', 'run-social-1');
+    const found = (await get(admin, `?q=${social.slice(2)}`)).json();
+    expect(found.data.map((r: { reference: string }) => r.reference)).toEqual([social]);
+    expect(body.data.map((r) => r.reference)).not.toContain('run-advance-1');
     expect((await get(grower)).statusCode).toBe(403);
     expect(
       (

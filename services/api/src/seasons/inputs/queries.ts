@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { assignmentReference } from '../../kernel/references.js';
 import { ForbiddenError, NotFoundError } from '@filiere/platform';
 import { ROLE } from '../../kernel/roles.js';
 import type { SeasonActor } from '../domain/index.js';
@@ -70,7 +71,8 @@ export const INPUT_SUPPLY_MESSAGES = {
   notYours: 'Ce contrat de fourniture ne vous appartient pas',
 } as const;
 
-export const assignmentReference = (id: number): string => `FI-${String(id).padStart(6, '0')}`;
+/** The assignment's reference: the kernel's, which the wallet shows for its hold too. */
+export { assignmentReference };
 
 export class InputQueries {
   constructor(private readonly db: InputsDb) {}

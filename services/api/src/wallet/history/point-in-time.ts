@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { holdReference } from '../../kernel/references.js';
 import type { WalletHistoryTables } from './tables.js';
 
 /** The balances of a wallet at an instant (after every event recorded at or before it). */
@@ -92,11 +93,11 @@ export function statementSpan(from: string, to: string): { start: string; end: s
 }
 
 /**
- * A statement's movements; a hold's movements show the hold's purpose (wallet_hold_labels,
- * 'Contrat de livraison CL-…') as their reference rather than its id (`contract-<uuid>`).
+ * A statement's movements; a hold's movements carry the hold's code (wallet_hold_labels, the
+ * contract's 'LIV-…') for `shownReference`.
  */
 export const movementsSql = (walletId: string, start: string, end: string) => sql<MovementRow>`
-  select h.position, h.recorded_at, h.type, coalesce(l.label, h.reference) as reference,
+  select h.position, h.recorded_at, h.type, h.reference, l.label as hold_code,
     h.amount::text, h.available_amount::text, h.balance::text, h.available_balance::text
   from wallet_balance_history h
   left join wallet_hold_labels l on h.type like 'Hold%' and l.hold_id = h.reference
@@ -109,17 +110,27 @@ export interface MovementRow {
   recorded_at: Date;
   type: string;
   reference: string | null;
+  hold_code: string | null;
   amount: string | number;
   available_amount: string | number;
   balance: string | number;
   available_balance: string | number;
 }
 
+/**
+ * The reference a statement row shows, the transactions list's (kernel/references.ts): a
+ * hold's movements are stored with the hold's id and shown as the hold's reference.
+ */
+export function shownReference(r: Pick<MovementRow, 'type' | 'reference' | 'hold_code'>) {
+  if (r.reference === null || !r.type.startsWith('Hold')) return r.reference;
+  return holdReference(r.reference, r.hold_code ?? undefined);
+}
+
 export const movementOf = (r: MovementRow): Movement => ({
   position: Number(r.position),
   recordedAt: r.recorded_at.toISOString(),
   type: r.type,
-  reference: r.reference,
+  reference: shownReference(r),
   amount: Number(r.amount),
   availableAmount: Number(r.available_amount),
   balance: Number(r.balance),

@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import { defineProjector, boolArray, intArray, textArray } from '@filiere/projections';
 import { walletAccount, type WalletEvent } from '../domain/index.js';
+import { isDeliverySettlement } from '../../kernel/references.js';
 import { asWalletEvent, walletIdOfStream } from '../read-model/events.js';
+import { movementReference } from '../read-model/movement-reference.js';
 import { exact, negate, plus, type Exact } from '../read-model/exact.js';
 import type { WalletHistoryTables } from './tables.js';
 
@@ -98,16 +100,28 @@ function evolveBalances(b: Balances, event: WalletEvent, effect: Effect): void {
   b.held = plus(b.held, effect.held);
 }
 
-const REFERENCE_KEYS = ['reference', 'withdrawalId', 'holdId', 'transferId', 'financingId'];
-
-/** The id a movement is about (reference, withdrawal, hold), for the statement. */
+/**
+ * The movement's reference for the statement (kernel/references.ts, as the transactions
+ * list): a hold's movements keep the hold's id, which the statement's query turns into the
+ * hold's reference with the hold's code (wallet_hold_labels), except an input delivery's
+ * settlement, whose reference is its own advance's.
+ */
 function referenceOf(event: WalletEvent): string | null {
-  const data = event.data as Record<string, unknown>;
-  for (const key of REFERENCE_KEYS) {
-    const value = data[key];
-    if (typeof value === 'string') return value;
+  switch (event.type) {
+    case 'HoldSettlementPaid':
+    case 'HoldSettlementReceived':
+      return isDeliverySettlement(event.data.settlementId)
+        ? movementReference(event, undefined)
+        : event.data.holdId;
+    case 'HoldPlaced':
+    case 'HoldReleased':
+    case 'HoldCaptured':
+    case 'HoldPaymentReceived':
+    case 'HoldSettled':
+      return event.data.holdId;
+    default:
+      return movementReference(event, undefined);
   }
-  return null;
 }
 
 /**

@@ -2,7 +2,13 @@ import type { Writable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { forEachCursorPage } from '../export/cursor-pages.js';
 import { writeSheetXlsx } from '../export/xlsx-sheet.js';
-import { balanceAt, movementsSql, statementSpan, type MovementRow } from './point-in-time.js';
+import {
+  balanceAt,
+  movementsSql,
+  shownReference,
+  statementSpan,
+  type MovementRow,
+} from './point-in-time.js';
 import type { WalletHistoryTables } from './tables.js';
 
 /** French labels of the events a statement lists. */
@@ -110,7 +116,7 @@ export async function writeStatementXlsx(
           `<row r="${n}">` +
           cells.date(`A${n}`, serialOf(r.recorded_at)) +
           cells.text(`B${n}`, MOVEMENT_LABELS[r.type] ?? r.type) +
-          cells.text(`C${n}`, r.reference) +
+          cells.text(`C${n}`, shownReference(r)) +
           cells.amount(`D${n}`, Number(r.amount)) +
           cells.amount(`E${n}`, Number(r.balance)) +
           cells.amount(`F${n}`, Number(r.available_balance)) +

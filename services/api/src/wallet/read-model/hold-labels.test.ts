@@ -3,6 +3,7 @@ import { EventStore } from '@filiere/event-store';
 import { beninDay, narrowDb } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { catchUp, checkProjector } from '@filiere/projections';
+import { advanceReference } from '../../kernel/references.js';
 import { captureHold, placeHold, settleHold } from '../domain/index.js';
 import { balanceHistoryProjector } from '../history/projector.js';
 import { statementOf } from '../history/point-in-time.js';
@@ -17,7 +18,7 @@ const t = useTestDatabase<Database>();
  * The rows a contract's hold pays showed the hold's id as their reference (`contract-<uuid>`):
  * they show the contract's reference that ends the hold's purpose (the code alone: the purpose
  * is French text, a reference is data shown in every language). A hold whose purpose ends in
- * no code (an input provider's assignment) keeps its id.
+ * no code (an input provider's assignment) shows its own reference (kernel/references.ts).
  */
 describe('hold payments show the contract’s reference, not the hold’s id', () => {
   const CONTRACT = 'contract-4f0c2a8e-0a4e-4b8e-9a55-2f1f3c1b9e01';
@@ -25,6 +26,8 @@ describe('hold payments show the contract’s reference, not the hold’s id', (
   const contractLabel = 'Contrat de livraison CL-2026-00042';
   const contractCode = 'CL-2026-00042';
   const assignmentLabel = 'Fournisseur d’intrant, saison 3 : 10 kg × 500 F CFA';
+  // A delivery paid from the assignment shows the input advance it opens.
+  const delivery = advanceReference('AVANCE_SUR_INTRANT', 'input-advance-1');
 
   beforeAll(async () => {
     const ledger = new RecordingLedger();
@@ -70,7 +73,7 @@ describe('hold payments show the contract’s reference, not the hold’s id', (
     await catchUp(t.db, balanceHistoryProjector, { decode: walletDecoder });
   });
 
-  it('transactions list: the contract’s code on both sides of its payment; the assignment keeps its id', async () => {
+  it('transactions list: the contract’s code on both sides of its payment; an input delivery its advance’s', async () => {
     const rows = await t.db
       .selectFrom('wallet_transactions')
       .select(['wallet_id', 'direction', 'reference'])
@@ -80,8 +83,8 @@ describe('hold payments show the contract’s reference, not the hold’s id', (
     expect(rows).toEqual([
       { wallet_id: 'wa', direction: 'OUT', reference: contractCode },
       { wallet_id: 'wb', direction: 'IN', reference: contractCode },
-      { wallet_id: 'wa', direction: 'OUT', reference: ASSIGNMENT },
-      { wallet_id: 'wc', direction: 'IN', reference: ASSIGNMENT },
+      { wallet_id: 'wa', direction: 'OUT', reference: delivery },
+      { wallet_id: 'wc', direction: 'IN', reference: delivery },
     ]);
   });
 
@@ -104,7 +107,7 @@ describe('hold payments show the contract’s reference, not the hold’s id', (
       expect.arrayContaining([
         ['HoldPlaced', contractCode],
         ['HoldCaptured', contractCode],
-        ['HoldSettlementPaid', ASSIGNMENT],
+        ['HoldSettlementPaid', delivery],
       ]),
     );
     expect(references.flat()).not.toContain(CONTRACT);

@@ -6,6 +6,7 @@ import { walletPush } from '../pushes.js';
 import { asWalletEvent, beninMonth, defined } from './events.js';
 import type { OwnersTables } from './events.js';
 import { holdCode } from './hold-code.js';
+import { movementReference } from './movement-reference.js';
 
 const OWNERS = 'wallet_transaction_owners';
 
@@ -57,6 +58,7 @@ function holdOf(event: WalletEvent): string | undefined {
 /** A row this batch creates, before its owners and hold label are known. */
 interface Create {
   row: TransactionRow;
+  event: WalletEvent;
   position: number;
   at: Date;
   holdId: string | undefined;
@@ -153,6 +155,7 @@ export const transactionsProjector = defineProjector<TransactionTables>({
         if (effect.kind === 'create') {
           creates.push({
             row: effect,
+            event,
             position: recorded.position,
             at: recorded.recordedAt,
             holdId: holdOf(event),
@@ -235,7 +238,7 @@ export const transactionsProjector = defineProjector<TransactionTables>({
       let yearMonth = 0;
       const folds = lastChange.size > 0;
       for (let i = 0; i < n; i++) {
-        const { row, position, at, holdId, means, payout } = creates[i]!;
+        const { row, event, position, at, holdId, means, payout } = creates[i]!;
         const out = row.direction === 'OUT';
         const source = out ? row.walletId : row.counterpartyWalletId;
         const destination = out ? row.counterpartyWalletId : row.walletId;
@@ -245,7 +248,9 @@ export const transactionsProjector = defineProjector<TransactionTables>({
         col.key[i] = row.key;
         col.walletId[i] = row.walletId;
         col.userId[i] = owner(row.walletId);
-        col.reference[i] = (holdId !== undefined && labels.get(holdId)) || row.reference;
+        col.reference[i] =
+          movementReference(event, holdId === undefined ? undefined : labels.get(holdId)) ??
+          row.reference;
         col.operationType[i] = row.operationType;
         col.direction[i] = row.direction;
         col.amount[i] = row.amount;

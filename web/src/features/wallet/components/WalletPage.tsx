@@ -16,13 +16,15 @@ import { exportTransactions, transactionsQuery } from '../api/transactions.js';
 import type { TransactionListSearch } from '../model/search.js';
 import { TransactionsTable } from './TransactionsTable.js';
 import { TransferFlow } from './TransferFlow.js';
+import { WalletHoldings } from './WalletHoldings.js';
 import { WithdrawFlow } from './WithdrawFlow.js';
 import { YearlyChart } from './YearlyChart.js';
 import { useRealtime } from '../../../shared/realtime/use-realtime.js';
 
 /**
  * 'Mon Wallet': balance with Transférer/Retirer and the link to the wallet's statement
- * (/wallet/releve), last transaction, yearly chart, transactions.
+ * (/wallet/releve), its split (available, held by what, total), last transaction, yearly
+ * chart, transactions.
  */
 export function WalletPage({
   search,
@@ -83,6 +85,7 @@ export function WalletPage({
                 {t('statementLink')}
               </Button>
             </Paper>
+            <WalletHoldings />
             <Paper withBorder p="md" radius="md">
               <Text size="sm" c="dark.5">
                 {t('lastTransaction')}

@@ -1,5 +1,6 @@
 import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '@filiere/platform';
 import { debtStreamId, openDebt, type DebtState } from '../../../contracts/index.js';
+import { deliveryDebtId, deliverySettlementId } from '../../../kernel/references.js';
 import { ROLE } from '../../../kernel/roles.js';
 import {
   evolveWallet,
@@ -28,10 +29,12 @@ export const DELIVERY_MESSAGES = {
   roles: 'Seuls l’agrégateur de la saison et ses fournisseurs d’intrants livrent par code',
 } as const;
 
-/** The debt an input delivery opens, one per request (a second one is a 409). */
-export const deliveryDebtId = (requestId: number): string => `input-advance-${requestId}`;
-/** The settlement of the assignment's hold for a request (a repeat is a no-op). */
-export const deliverySettlementId = (requestId: number): string => `delivery-${requestId}`;
+/**
+ * The debt an input delivery opens, one per request (a second one is a 409), and the
+ * settlement of the assignment's hold for a request (a repeat is a no-op): the kernel's,
+ * which shows the settlement's payments under the advance's reference.
+ */
+export { deliveryDebtId, deliverySettlementId } from '../../../kernel/references.js';
 
 export interface DeliveryAnswer {
   requestId: number;

@@ -15,6 +15,7 @@ import { DEMO_SEASON_LABEL } from '../../demo/seasons.js';
 import { inputProvidersProjector } from '../../inputs/read-model/projector.js';
 import { seasonsProjector } from '../../read-model/projector.js';
 import { requestEvent, requestReference, requestStreamId } from '../../requests/index.js';
+import { advanceReference } from '../../../kernel/references.js';
 import { seasonRequestsProjector } from '../../requests/read-model/projector.js';
 
 interface Who {
@@ -320,5 +321,42 @@ describe('deliveries by grower code API (real PostgreSQL)', () => {
     });
     const check = await checkProjector(testDb.db, inputProvidersProjector, { decode });
     expect(check.differences).toEqual([]);
+  });
+
+  it('one reference per delivery: both wallets, the advances list and the grower’s page show the same AVI-…', async () => {
+    for (const projector of product.projectors) {
+      await catchUp(testDb.db, projector, { decode, publish: async () => undefined });
+    }
+    const debts = await db()
+      .selectFrom('grower_debts')
+      .select(['id', 'debtor_grower_id'])
+      .where('id', 'like', 'input-advance-%')
+      .execute();
+    expect(debts.length).toBeGreaterThan(1);
+    const references = (answer: { json: () => { data: { reference: string }[] } }) =>
+      answer.json().data.map((r) => r.reference);
+    const paid = references(await call(aggregator, 'GET', '/api/transaction?limit=1000'));
+    const received = references(await call(supplier, 'GET', '/api/transaction?limit=1000'));
+    const advances = references(
+      await call(
+        aggregator,
+        'GET',
+        `/api/contracts/smarts/${aggregator.id}/AVANCE_SUR_INTRANT?limit=100`,
+      ),
+    );
+    for (const debt of debts) {
+      const reference = advanceReference('AVANCE_SUR_INTRANT', debt.id);
+      // One payment per delivery in each wallet, never the assignment's hold id.
+      expect(paid.filter((r: string) => r === reference)).toHaveLength(1);
+      expect(received.filter((r: string) => r === reference)).toHaveLength(1);
+      expect(advances).toContain(reference);
+      const page = await call(
+        admin,
+        'GET',
+        `/api/grower/contracts/${debt.debtor_grower_id}?limit=100&q=${reference}`,
+      );
+      expect(references(page)).toEqual([reference]);
+    }
+    expect(paid.some((r: string) => r.startsWith('input-assignment-'))).toBe(false);
   });
 });

@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { storableString, narrowDb } from '@filiere/platform';
+import { holdReference, holdTarget } from '../../../kernel/references.js';
+import { holdCode } from '../../read-model/hold-code.js';
 import { callerOf, isAdminRole, requireWalletAccess } from './caller.js';
 import { moneyOf, moneyText } from './money.js';
 import { iso, likePattern, listOf, security, tags } from './schemas.js';
@@ -25,7 +27,30 @@ const recipientSchema = z.object({
   role: z.string(),
 });
 
-/** GET wallet/stats, wallet/stats/{walletId}/{year} and the transfer recipient search. */
+const holdsSchema = z.object({
+  /** F CFA: what can be spent, what holds keep, and both (the wallet's balance). */
+  available: z.number(),
+  held: z.number(),
+  total: z.number(),
+  /** The holds that keep money, newest first (a page of them). */
+  data: z.array(
+    z.object({
+      holdId: z.string(),
+      kind: z.enum(['DELIVERY_CONTRACT', 'CARRIAGE_CONTRACT', 'INPUT_ASSIGNMENT', 'OTHER']),
+      /** The record's id, for its page (a contract's uuid, an assignment's number). */
+      targetId: z.string().nullable(),
+      reference: z.string(),
+      amount: z.number(),
+      since: z.string().nullable(),
+    }),
+  ),
+  count: z.number(),
+});
+
+/**
+ * GET wallet/stats, wallet/stats/{walletId}/{year}, wallet/holds and the transfer recipient
+ * search.
+ */
 export function walletRoutes(scope: FastifyInstance): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const db = () => narrowDb<WalletDb>()(app.deps.db);
@@ -108,6 +133,68 @@ export function walletRoutes(scope: FastifyInstance): void {
       const months = Array.from({ length: 12 }, () => 0);
       for (const r of rows) months[r.month - 1] = r.count;
       return { ...(await statsOf(walletId)), walletId, year, paiementStats: months };
+    },
+  );
+
+  app.get(
+    '/wallet/holds',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Solde disponible, montant réservé et solde total de l’appelant, et ce qui réserve (contrats de livraison et de transport, fournisseurs d’intrants), paginé',
+        querystring: z.object({
+          page: z.coerce.number({ error: 'Page invalide' }).int().min(1).max(100_000).default(1),
+          limit: z.coerce.number({ error: 'Limite invalide' }).int().min(1).max(100).default(10),
+        }),
+        response: { 200: holdsSchema },
+      },
+      preHandler: app.authenticate,
+    },
+    async (request) => {
+      const { walletId } = await callerOf(app, request);
+      const { page, limit } = request.query;
+      const active = db()
+        .selectFrom('wallet_holds')
+        .where('wallet_id', '=', walletId)
+        .where('held', '>', 0);
+      const [balances, rows, total] = await Promise.all([
+        db()
+          .selectFrom('wallet_balances')
+          .select([
+            moneyText('balance').as('balance'),
+            moneyText('held').as('held'),
+            moneyText('available_balance').as('available_balance'),
+          ])
+          .where('wallet_id', '=', walletId)
+          .executeTakeFirst(),
+        active
+          .select(['hold_id', moneyText('held').as('held'), 'purpose', 'placed_at'])
+          .orderBy('placed_at', 'desc')
+          .orderBy('hold_id', 'desc')
+          .limit(limit)
+          .offset((page - 1) * limit)
+          .execute(),
+        active.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return {
+        available: moneyOf(balances?.available_balance),
+        held: moneyOf(balances?.held),
+        total: moneyOf(balances?.balance),
+        data: rows.map((r) => {
+          const target = holdTarget(r.hold_id);
+          return {
+            holdId: r.hold_id,
+            kind: target.kind,
+            targetId: target.id,
+            reference: holdReference(r.hold_id, r.purpose ? holdCode(r.purpose) : undefined),
+            amount: moneyOf(r.held),
+            since: iso(r.placed_at),
+          };
+        }),
+        count: Number(total.n),
+      };
     },
   );
 
