@@ -49,8 +49,11 @@ export interface RunnerOptions {
   supplyCheckMaxDelayMs?: number;
 }
 
-/** A job's run: finished, or to retry (after `delayMs` when the job chooses its own wait). */
-type Outcome = { done: true } | { done: false; error: string; delayMs?: number };
+/**
+ * A job's run: finished, or to retry (after `delayMs` when the job chooses its own wait;
+ * `routine`: an expected wait, such as a supply not paid yet, logged at debug, not warn).
+ */
+type Outcome = { done: true } | { done: false; error: string; delayMs?: number; routine?: boolean };
 
 /** The reason a supply given up by its background check carries (the payer reads it). */
 export function abandonReason(abandonMs: number): string {
@@ -243,7 +246,7 @@ export class WalletJobRunner<
           const outcome = outcomes[i]!;
           if (outcome.done) return;
           const delay = outcome.delayMs ?? this.delay(job.attempts);
-          this.logger.warn(
+          this.logger[outcome.routine ? 'debug' : 'warn'](
             { job: job.id, attempts: job.attempts + 1, retryInMs: delay, reason: outcome.error },
             'wallet job will be retried',
           );
@@ -405,6 +408,7 @@ export class WalletJobRunner<
     return {
       done: false,
       error: pending ? `supply payment PENDING (${pending.transactionId})` : 'no payment yet',
+      routine: true,
       delayMs: Math.max(1, Math.min(backoff, pending ? backoff : untilExpiry)),
     };
   }

@@ -36,6 +36,7 @@ describe('the background supply check: a payment no page reports is credited, an
     await fund(app, aggregator, superAdmin, 10_000);
   });
   afterAll(async () => {
+    await app.wallet.loop?.stop();
     await app.close();
   });
 
@@ -230,5 +231,29 @@ describe('the background supply check: a payment no page reports is credited, an
     expect((await supplyState(app, reference)).status).toBe('SUCCESS');
     expect(await countEvents(testDb.db, 'SupplyCredited')).toBeGreaterThan(0);
     expect(await credits(reference)).toBe(1);
+  });
+
+  it('npm start without Redis: the in-process loop credits a lost page’s payment by itself', async () => {
+    const reference = await createSupply(1_300);
+    const before = (await walletState(app, aggregator.walletId)).balance;
+    const paid = await app.inject({
+      method: 'POST',
+      url: `/api/sandbox/pay/${reference}`,
+      payload: { outcome: 'SUCCESS' },
+    });
+    expect(paid.statusCode).toBe(303);
+    // Nothing drives the runner by hand here: the API's own loop finds the payment.
+    app.wallet.loop!.start();
+    try {
+      for (let i = 0; i < 400; i++) {
+        if ((await supplyState(app, reference)).status === 'SUCCESS') break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    } finally {
+      await app.wallet.loop!.stop();
+    }
+    expect((await supplyState(app, reference)).status).toBe('SUCCESS');
+    expect(await credits(reference)).toBe(1);
+    expect((await walletState(app, aggregator.walletId)).balance).toBe(before + 1_300);
   });
 });
