@@ -140,7 +140,9 @@ export function SuppliesPage({
                 : undefined
             }
           />
-          {s.failureCode === 'REJECTED' && s.failureReason && (
+          {/* Why it failed: a super admin's rejection, a refused payment, or no payment found
+              at the provider within the abandon delay (the background check gave it up). */}
+          {s.status === 'FAILED' && s.failureReason && (
             <Text size="xs" c="dark.5" data-testid={`supply-reason-${s.reference}`}>
               {t('supplies.rejectedBecause', { reason: s.failureReason })}
             </Text>
