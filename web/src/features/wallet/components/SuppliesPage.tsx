@@ -140,9 +140,7 @@ export function SuppliesPage({
                 : undefined
             }
           />
-          {/* Why it failed: a super admin's rejection, a refused payment, or no payment found
-              at the provider within the abandon delay (the background check gave it up). */}
-          {s.status === 'FAILED' && s.failureReason && (
+          {s.failureCode === 'REJECTED' && s.failureReason && (
             <Text size="xs" c="dark.5" data-testid={`supply-reason-${s.reference}`}>
               {t('supplies.rejectedBecause', { reason: s.failureReason })}
             </Text>
