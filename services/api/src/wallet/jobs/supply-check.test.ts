@@ -185,7 +185,11 @@ describe('the background supply check: a payment no page reports is credited, an
     const row = list
       .json<{ data: { reference: string }[] }>()
       .data.find((r) => r.reference === reference);
-    expect(row).toMatchObject({ status: 'FAILED', failureReason: failed.failureReason });
+    expect(row).toMatchObject({
+      status: 'FAILED',
+      failureCode: 'EXPIRED',
+      failureReason: failed.failureReason,
+    });
 
     // A payment the provider proves afterwards is still credited, once.
     const before = (await walletState(app, aggregator.walletId)).balance;
