@@ -200,6 +200,12 @@ export const configSchema = z
       .default(10),
     /** Days before a season invitation (an industrial attached, PENDING) expires (CANCELED). */
     SEASON_INVITATION_DAYS: positiveInt(7),
+    /**
+     * Minutes after which a mobile-money or card supply the provider knows no payment for is
+     * given up (FAILED, with its reason) by the background check; a payment proven later is
+     * still credited.
+     */
+    SUPPLY_ABANDON_MINUTES: positiveInt(30),
     CORS_ORIGINS: z.string().optional(),
     PAYMENT_PROVIDER: z.enum(['sandbox', 'kkiapay', 'fedapay']).default('sandbox'),
     KKIAPAY_BASE_URL: z.string().url('must be a URL').default('https://api.kkiapay.me'),

@@ -10,7 +10,7 @@ import {
   type WalletState,
 } from '@filiere/api/wallet';
 import { catalogueDecoder, checkProjector } from '@filiere/projections';
-import { sentPayouts, type ProviderStub } from './provider-stub.js';
+import { paidSupplies, sentPayouts, type ProviderStub } from './provider-stub.js';
 import {
   checkCompletedOnce,
   checkContractHolds,
@@ -65,7 +65,13 @@ const SCOPE_OF: Record<string, string> = { 'create-contract': 'contracts.create'
  */
 export async function checkInvariants(
   db: Kysely<Database>,
-  input: { commands: CommandRecord[]; observations: BalanceObservation[]; stub: ProviderStub },
+  input: {
+    commands: CommandRecord[];
+    observations: BalanceObservation[];
+    stub: ProviderStub;
+    /** Supplies whose payer's page was lost right after the widget ('lose-payer-page'). */
+    pagesLost?: { reference: string; amount: number; approved: boolean }[];
+  },
 ): Promise<CheckReport> {
   const violations: Violation[] = [];
   const invariants: InvariantResult[] = [];
@@ -236,6 +242,40 @@ export async function checkInvariants(
       }
     }
     return checked;
+  });
+
+  await run('every supply the provider paid is credited exactly once, page or no page', (fail) => {
+    const credits = new Map<string, { n: number; amount: number; tx: string | null }>();
+    for (const e of walletEvents) {
+      if (e.type !== 'SupplyCredited' || e.data.method === 'BANK') continue;
+      const seen = credits.get(e.data.reference);
+      credits.set(e.data.reference, {
+        n: (seen?.n ?? 0) + 1,
+        amount: e.data.amount,
+        tx: e.data.providerTransactionId ?? null,
+      });
+    }
+    const paid = paidSupplies(input.stub);
+    for (const [reference] of paid) {
+      const n = credits.get(reference)?.n ?? 0;
+      if (n !== 1) fail(`supply ${reference} paid at the provider, credited ${n} times`);
+    }
+    for (const [reference, c] of credits) {
+      if (!paid.has(reference)) fail(`supply ${reference} credited, the provider paid nothing`);
+      const tx = c.tx ? input.stub.transactions.get(Number(c.tx)) : undefined;
+      if (!tx || tx.reference !== reference || tx.status !== 'approved' || tx.amount !== c.amount)
+        fail(`supply ${reference} credited from ${c.tx ?? 'no transaction'}, not its payment`);
+    }
+    let lost = 0;
+    for (const page of input.pagesLost ?? []) {
+      lost++;
+      const n = credits.get(page.reference)?.n ?? 0;
+      if (n !== (page.approved ? 1 : 0))
+        fail(
+          `supply ${page.reference} (page lost, ${page.approved ? 'paid' : 'refused'}) credited ${n} times`,
+        );
+    }
+    return paid.size + credits.size + lost;
   });
 
   await run('each withdrawal settles once, as the provider paid it (never twice)', (fail) => {

@@ -38,6 +38,11 @@ export class TortureEnvironment {
   readonly apis: ManagedProcess[] = [];
   readonly workers: ManagedProcess[] = [];
   readonly stub = new ProviderStub();
+  /**
+   * The 'lose-payer-page' fault: while true, a payer who pays in the widget leaves before its
+   * page reports the payment (no `supply/verify` call); only the server's own check credits it.
+   */
+  payerPagesLost = false;
   db!: Kysely<Database>;
   databaseUrl!: string;
   redis!: RedisServerHandle;

@@ -9,7 +9,8 @@ export type FaultKind =
   | 'restart-postgres'
   | 'stop-redis'
   | 'provider-timeout'
-  | 'provider-500';
+  | 'provider-500'
+  | 'lose-payer-page';
 
 export interface ScheduledFault {
   /** Milliseconds after the load starts. */
@@ -29,6 +30,7 @@ export interface InjectedFault extends ScheduledFault {
 // so that the system has recovered from them when the load stops.
 const CYCLE: FaultKind[] = [
   'kill-api',
+  'lose-payer-page',
   'provider-500',
   'stop-redis',
   'provider-timeout',
@@ -36,14 +38,15 @@ const CYCLE: FaultKind[] = [
   'restart-postgres',
 ];
 
-/** Redis stays down this long; the provider misbehaves this long. */
+/** Redis stays down this long; the provider misbehaves this long; payers' pages get lost this long. */
 export const REDIS_DOWN_MS = 10_000;
 export const PROVIDER_WINDOW_MS = 10_000;
+export const PAGE_LOST_WINDOW_MS = 10_000;
 /** The longest fault (Redis); faults are spaced so that two never overlap. */
 const SLOT_MS = 12_000;
 
 /**
- * The fault schedule: the six faults in a fixed order, repeated as many times as fit in
+ * The fault schedule: the faults in a fixed order, repeated as many times as fit in
  * the load phase (at least once), evenly spread between 8 % and ~85 % of it so that the
  * system runs under load before, between and after them.
  */
@@ -75,6 +78,8 @@ export function describeFault(fault: ScheduledFault): string {
       return `${at}  payment provider hangs (timeouts) for ${PROVIDER_WINDOW_MS / 1000} s`;
     case 'provider-500':
       return `${at}  payment provider answers 500 for ${PROVIDER_WINDOW_MS / 1000} s`;
+    case 'lose-payer-page':
+      return `${at}  payers' pages lost right after paying (no verify) for ${PAGE_LOST_WINDOW_MS / 1000} s`;
   }
 }
 
@@ -130,6 +135,11 @@ async function inject(env: TortureEnvironment, fault: ScheduledFault): Promise<v
       return;
     case 'stop-redis':
       await env.bounceRedis(REDIS_DOWN_MS);
+      return;
+    case 'lose-payer-page':
+      env.payerPagesLost = true;
+      await sleep(PAGE_LOST_WINDOW_MS);
+      env.payerPagesLost = false;
       return;
     case 'provider-timeout':
     case 'provider-500':

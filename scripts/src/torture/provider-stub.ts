@@ -23,7 +23,7 @@ export const FAILING_PAYOUT_DIGIT = 7;
 
 /**
  * The payment provider of the bank test: an HTTP server answering as FedaPay does
- * (`GET /v1/transactions/{id}`, `POST /v1/payouts`, `PUT /v1/payouts/start`, see
+ * (`GET /v1/transactions/{id}`, `GET /v1/transactions/search?q=`, `POST /v1/payouts`, `PUT /v1/payouts/start`, see
  * services/api/src/wallet/providers/fedapay.ts). Payers "pay" through `pay()` (what the
  * widget would do); every payout is remembered (created, then started: `sent`, or `failed`
  * for amounts ending in 7; `GET /v1/payouts/{id}` reads it back) so that the checker can
@@ -90,7 +90,7 @@ export class ProviderStub {
     const mode = this.mode;
     if (mode === 'error500') return send(res, 500, { message: 'Internal Server Error' });
     const url = new URL(req.url ?? '/', 'http://stub');
-    const answer = this.route(req.method ?? 'GET', url.pathname, body);
+    const answer = this.route(req.method ?? 'GET', url.pathname, body, url.searchParams);
     if (mode === 'hang') {
       this.hanging.add(res);
       return;
@@ -102,23 +102,19 @@ export class ProviderStub {
     method: string,
     path: string,
     body: Record<string, unknown>,
+    query: URLSearchParams,
   ): { status: number; json: unknown } {
+    if (method === 'GET' && path === '/v1/transactions/search') {
+      // As FedaPay's search: every transaction whose text holds the query (the reference).
+      const q = query.get('q') ?? '';
+      const found = [...this.transactions.values()].filter((t) => q && t.reference.includes(q));
+      return { status: 200, json: { 'v1/transactions': found.map(describeTransaction) } };
+    }
     const transaction = /^\/v1\/transactions\/([^/]+)$/.exec(path);
     if (method === 'GET' && transaction) {
       const found = this.transactions.get(Number(decodeURIComponent(transaction[1]!)));
       if (!found) return { status: 404, json: { message: 'Transaction introuvable' } };
-      return {
-        status: 200,
-        json: {
-          'v1/transaction': {
-            id: found.id,
-            status: found.status,
-            amount: found.amount,
-            merchant_reference: found.reference,
-            custom_metadata: { reference: found.reference },
-          },
-        },
-      };
+      return { status: 200, json: { 'v1/transaction': describeTransaction(found) } };
     }
     if (method === 'POST' && path === '/v1/payouts') {
       // As FedaPay: every POST creates a payout (pending: no money moves until started).
@@ -152,6 +148,24 @@ export class ProviderStub {
     }
     return { status: 404, json: { message: 'Not found' } };
   }
+}
+
+function describeTransaction(found: StubTransaction) {
+  return {
+    id: found.id,
+    status: found.status,
+    amount: found.amount,
+    custom_metadata: { reference: found.reference },
+  };
+}
+
+/** How many approved (paid) transactions the provider holds for each supply reference. */
+export function paidSupplies(stub: ProviderStub): Map<string, number> {
+  const paid = new Map<string, number>();
+  for (const t of stub.transactions.values()) {
+    if (t.status === 'approved') paid.set(t.reference, (paid.get(t.reference) ?? 0) + 1);
+  }
+  return paid;
 }
 
 function describePayout(payout: StubPayout) {

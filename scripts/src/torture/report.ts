@@ -30,6 +30,7 @@ export function formatReport(report: TortureReport): string {
   lines.push(
     `balance reads: ${report.reads.tried} (${report.reads.observed} observed, ${report.reads.failed} failed)`,
   );
+  lines.push(`supplies whose payer's page was lost after the widget: ${report.pagesLost}`);
   lines.push(`faults injected: ${report.faults.length}`);
   for (const f of report.faults) {
     lines.push(

@@ -6,6 +6,7 @@ import { projectionLag } from '@filiere/projections';
 import { checkInvariants, type CheckReport, type Violation } from './checker.js';
 import { TORTURE_JWT_SECRET, TortureEnvironment } from './environment.js';
 import { describeFault, faultSchedule, injectFaults, type InjectedFault } from './faults.js';
+import { paidSupplies, type ProviderStub } from './provider-stub.js';
 import { createPopulation } from './population.js';
 import { setupContracts } from './contracts.js';
 import { setupSeasons } from './seasons.js';
@@ -40,6 +41,8 @@ export interface TortureReport {
   /** 5xx and connection errors while no fault was under way (from 5 s before a fault to 10 s after it). */
   unexplained: { what: string; atMs: number; answer: string }[];
   reads: { tried: number; failed: number; observed: number };
+  /** Supplies paid or refused in the widget whose page was lost before any verify. */
+  pagesLost: number;
   faults: InjectedFault[];
   check: CheckReport | undefined;
   violations: Violation[];
@@ -93,6 +96,7 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
       apiUrls: env.apiUrls,
       stub: env.stub,
       shouldStop,
+      pagesLost: () => env.payerPagesLost,
       thinkMs: options.thinkMs ?? 20,
     });
     const progress = setInterval(() => {
@@ -124,8 +128,10 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
       }
     }
     env.stub.mode = 'ok';
+    env.payerPagesLost = false;
+    log(`${result.pagesLost.length} supplies paid or refused with the payer's page lost`);
     const settleStart = Date.now();
-    const settled = await settle(env.db, options.settleMs ?? 180_000, log);
+    const settled = await settle(env.db, env.stub, options.settleMs ?? 180_000, log);
     const settleMs = Date.now() - settleStart;
     if (settled)
       violations.push({ invariant: 'the system settles after the load', detail: settled });
@@ -136,6 +142,7 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
       commands: result.commands,
       observations: result.observations,
       stub: env.stub,
+      pagesLost: result.pagesLost,
     });
     violations.push(...check.violations);
     const checkMs = Date.now() - checkStart;
@@ -146,6 +153,7 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
       ...summarise(result.commands),
       ...classifyAnswers(result.commands, result.failedReads, faults),
       reads: { ...result.reads, observed: result.observations.length },
+      pagesLost: result.pagesLost.length,
       faults,
       check,
       violations,
@@ -211,12 +219,14 @@ function summarise(commands: CommandRecord[]) {
 }
 
 /**
- * Waits until the background jobs are done (every withdrawal paid or refunded, every
- * pending supply checked) and every projector's checkpoint is at the head. Returns why it
- * did not, or undefined.
+ * Waits until the background jobs are done (every withdrawal paid or refunded, every supply
+ * the provider was paid for credited, whether or not a page reported it) and every
+ * projector's checkpoint is at the head. Returns why it did not, or undefined. The checks of
+ * supplies nobody paid stay open (until their abandon delay, 30 min): they are not waited for.
  */
 async function settle(
   db: Kysely<Database>,
+  stub: ProviderStub,
   timeoutMs: number,
   log: (line: string) => void,
 ): Promise<string | undefined> {
@@ -225,8 +235,14 @@ async function settle(
   let nextLog = Date.now() + 10_000;
   for (;;) {
     try {
-      const { rows } = await sql<{ n: string }>`select count(*) as n from wallet_jobs`.execute(db);
+      const { rows } = await sql<{ n: string }>`
+        select count(*) as n from wallet_jobs where kind = 'PAYOUT'`.execute(db);
       const jobs = Number(rows[0]?.n ?? 0);
+      const paid = [...paidSupplies(stub).keys()];
+      const credited = await sql<{ n: string }>`
+        select count(distinct data->>'reference') as n from events
+        where type = 'SupplyCredited' and data->>'reference' = any(${paid}::text[])`.execute(db);
+      const uncredited = paid.length - Number(credited.rows[0]?.n ?? 0);
       // Contract runs: every leased job done (a dead runner's job is taken again after its lease).
       const runs = await sql<{ n: string }>`select count(*) as n from contract_jobs`.execute(db);
       const contractJobs = Number(runs.rows[0]?.n ?? 0);
@@ -246,9 +262,15 @@ async function settle(
         product.projectors.map((p) => p.name),
       );
       const behind = Object.entries(lag.projectors).filter(([, p]) => p.checkpoint < lag.head);
-      if (jobs === 0 && contractJobs === 0 && withdrawals === 0 && behind.length === 0)
+      if (
+        jobs === 0 &&
+        uncredited === 0 &&
+        contractJobs === 0 &&
+        withdrawals === 0 &&
+        behind.length === 0
+      )
         return undefined;
-      why = `${jobs} wallet jobs left, ${contractJobs} contract jobs left, ${withdrawals} withdrawals unsettled; ${behind.map(([n, p]) => `${n} at ${p.checkpoint}/${lag.head}${p.lastError ? ` (${p.lastError})` : ''}`).join(', ') || 'projections at head'}`;
+      why = `${jobs} payout jobs left, ${uncredited} paid supplies not credited, ${contractJobs} contract jobs left, ${withdrawals} withdrawals unsettled; ${behind.map(([n, p]) => `${n} at ${p.checkpoint}/${lag.head}${p.lastError ? ` (${p.lastError})` : ''}`).join(', ') || 'projections at head'}`;
     } catch (error) {
       why = `database: ${(error as Error).message}`;
     }

@@ -77,6 +77,8 @@ export interface WorkloadResult {
   reads: { tried: number; failed: number };
   failedReads: Attempt[];
   plannedOps: number;
+  /** Supplies paid in the widget whose page was lost before any verify ('lose-payer-page'). */
+  pagesLost: { reference: string; amount: number; approved: boolean }[];
 }
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -98,6 +100,7 @@ export class Workload {
   private startedAt = Date.now();
   private plannedOps = 0;
   private keyCounter = 0;
+  private readonly pagesLost: WorkloadResult['pagesLost'] = [];
   /** Filed requests not yet known accepted or refused, per season aggregator (oldest first). */
   private readonly pending = new Map<string, number[]>();
   /** Accepted INPUT requests' codes, in acceptance order. */
@@ -113,6 +116,8 @@ export class Workload {
       stub: ProviderStub;
       /** Stops when it answers true (checked between operations). */
       shouldStop: () => boolean;
+      /** True while payers' pages get lost right after paying (the 'lose-payer-page' fault). */
+      pagesLost?: () => boolean;
       /** Pause between two operations of a client, to spread the load. */
       thinkMs?: number;
     },
@@ -132,6 +137,7 @@ export class Workload {
       reads: this.reads,
       failedReads: this.failedReads,
       plannedOps: this.plannedOps,
+      pagesLost: this.pagesLost,
     };
   }
 
@@ -162,6 +168,11 @@ export class Workload {
         const reference = created.outcome === 'ack' ? String(created.body?.reference) : null;
         if (!reference) return;
         const transactionId = stub.pay(reference, op.amount, op.approved);
+        if (this.options.pagesLost?.()) {
+          // Paid (or refused) in the widget, then the page is gone: nothing reports it.
+          this.pagesLost.push({ reference, amount: op.amount, approved: op.approved });
+          return;
+        }
         for (let i = 0; i < op.verifications; i++) {
           await this.command(
             { ...base, delivery: { retry: op.retry, shortTimeout: false } },

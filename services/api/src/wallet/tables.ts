@@ -108,7 +108,7 @@ export interface WalletReadTables {
     created_at: Time;
     updated_at: Time;
     /** CANCELLED by the payer, REJECTED by a super admin, null otherwise (0251). */
-    failure_code: 'CANCELLED' | 'REJECTED' | null;
+    failure_code: 'CANCELLED' | 'REJECTED' | 'EXPIRED' | null;
     /** The payer's mobile money number given for the widget (0251). */
     payer_phone: string | null;
   };

@@ -32,7 +32,10 @@ export function createWalletWriteSide<DB extends WalletDb>(options: {
   const db = narrowDb<WalletDb>()(options.db);
   const sandboxStore = new PgSandboxStore(db);
   const holder: { deps?: WalletDeps } = {};
-  const runner = new WalletJobRunner(() => holder.deps!, db, options.logger, options.runner);
+  const runner = new WalletJobRunner(() => holder.deps!, db, options.logger, {
+    supplyAbandonMs: options.config.SUPPLY_ABANDON_MINUTES * 60_000,
+    ...options.runner,
+  });
   const deps: WalletDeps = {
     db,
     pipeline: options.pipeline,

@@ -9,7 +9,14 @@ import type { WalletDb } from '../tables.js';
 /** Where background work is handed after a command commits (see jobs/). */
 export interface JobScheduler {
   schedulePayout(withdrawalId: string): Promise<void>;
-  scheduleSupplyCheck(reference: string, transactionId: string, attempts?: number): Promise<void>;
+  /**
+   * Checks a mobile-money or card supply against its provider in the background until it is
+   * final (`transactionId`: the one a widget reported; `now`: check at once).
+   */
+  scheduleSupplyCheck(
+    reference: string,
+    options?: { transactionId?: string; now?: boolean },
+  ): Promise<void>;
 }
 
 /** What the wallet's command services need. */

@@ -106,6 +106,9 @@ export async function createSupply(
     ),
   });
   const bank = input.accountType === 'BANK';
+  // From now on the server finds the payment by itself: a page lost after paying, or never
+  // calling `supply/verify`, loses nothing (the check credits it, or gives it up unpaid).
+  if (!bank) await deps.jobs.scheduleSupplyCheck(answer.reference);
   return {
     reference: answer.reference,
     status: 'INIT',
@@ -216,7 +219,7 @@ export async function verifySupplyTransaction(
   } catch (error) {
     if (!(error instanceof ProviderUnavailableError) || !reference) throw error;
     const pending = await markPending(deps, actor, reference);
-    await deps.jobs.scheduleSupplyCheck(reference, transactionId);
+    await deps.jobs.scheduleSupplyCheck(reference, { transactionId });
     return pending;
   }
   const target = verification.reference || reference;
@@ -226,7 +229,7 @@ export async function verifySupplyTransaction(
     fingerprint: requestFingerprint('verify', { transactionId, reference: reference ?? null }),
   });
   if (result.status === 'PENDING' && verification.status === 'PENDING') {
-    await deps.jobs.scheduleSupplyCheck(target, transactionId);
+    await deps.jobs.scheduleSupplyCheck(target, { transactionId });
   }
   return result;
 }

@@ -160,6 +160,8 @@ export const SupplyFailed = event('SupplyFailed', {
   reference: id,
   reason: z.string().min(1),
   providerTransactionId: z.string().min(1).nullable(),
+  /** The background check found no payment within the abandon delay (a later proof credits). */
+  expired: z.literal(true).optional(),
 });
 /** The payer gave up an INIT mobile-money or card supply (FAILED, cancelled). */
 export const SupplyCancelled = event('SupplyCancelled', { reference: id, cancelledBy: id });

@@ -2,8 +2,11 @@ import type { PaymentMethod } from './accounts.js';
 import type { WalletEvent } from './events.js';
 
 export type SupplyStatus = 'INIT' | 'PENDING' | 'SUCCESS' | 'FAILED';
-/** Why a FAILED supply failed: the provider or the widget, the payer, or a super admin. */
-export type SupplyFailureKind = 'FAILED' | 'CANCELLED' | 'REJECTED';
+/**
+ * Why a FAILED supply failed: the provider or the widget, the payer, a super admin, or no
+ * payment found at the provider within the abandon delay.
+ */
+export type SupplyFailureKind = 'FAILED' | 'CANCELLED' | 'REJECTED' | 'EXPIRED';
 
 /** The folded state of stream `supply-<reference>`. */
 export interface SupplyState {
@@ -75,7 +78,7 @@ export function evolveSupply(state: SupplyState, event: WalletEvent): SupplyStat
         ...state,
         status: 'FAILED',
         failureReason: event.data.reason,
-        failureKind: 'FAILED',
+        failureKind: event.data.expired ? 'EXPIRED' : 'FAILED',
         providerTransactionId: event.data.providerTransactionId ?? state.providerTransactionId,
       };
     case 'SupplyCancelled':

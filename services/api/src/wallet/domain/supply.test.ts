@@ -9,6 +9,7 @@ import {
 import { InMemoryWalletLedger } from './in-memory-ledger.js';
 import {
   cancelSupply,
+  expireSupply,
   failSupply,
   initiateSupply,
   markSupplyPending,
@@ -365,6 +366,53 @@ describe('cancelSupply', () => {
       status: 'SUCCESS',
       credited: true,
     });
+    expect(ledger.supply('REF1')).toMatchObject({ status: 'SUCCESS', failureKind: null });
+    expect(ledger.wallet('w1').balance).toBe(5000);
+    expect(verify(ledger).writes).toEqual([]);
+  });
+});
+
+describe('expireSupply', () => {
+  const reason =
+    'Aucun paiement reçu du fournisseur dans les 30 minutes : approvisionnement abandonné';
+  const expire = (ledger: InMemoryWalletLedger, actor: Parameters<typeof expireSupply>[2]) =>
+    expireSupply(ledger.supply('REF1'), { reference: 'REF1', reason }, actor);
+
+  it('the system gives up an INIT or PENDING mobile-money supply: FAILED (expired) with its reason, once', () => {
+    for (const pending of [false, true]) {
+      const { ledger, owner } = givenSupply('MOBILE_MONEY');
+      if (pending)
+        ledger.apply(markSupplyPending(ledger.supply('REF1'), { reference: 'REF1' }, owner));
+      expect(ledger.apply(expire(ledger, systemActor))).toEqual({
+        reference: 'REF1',
+        status: 'FAILED',
+        credited: false,
+      });
+      expect(ledger.supply('REF1')).toMatchObject({
+        status: 'FAILED',
+        failureKind: 'EXPIRED',
+        failureReason: reason,
+      });
+      expect(expire(ledger, systemActor).writes).toEqual([]);
+    }
+  });
+
+  it('only the system; a credited or bank supply is left as it is', () => {
+    const { ledger, owner } = givenSupply('MOBILE_MONEY');
+    expect(() => expire(ledger, owner)).toThrow(ForbiddenError);
+    expect(() => expire(ledger, superAdmin)).toThrow(ForbiddenError);
+    ledger.apply(verify(ledger));
+    expect(expire(ledger, systemActor).writes).toEqual([]);
+    const slip = givenSupply('BANK');
+    expect(expire(slip.ledger, systemActor).writes).toEqual([]);
+  });
+
+  it('a supply given up that the provider proves paid (same amount and reference) is credited once', () => {
+    const { ledger } = givenSupply('MOBILE_MONEY');
+    ledger.apply(expire(ledger, systemActor));
+    expect(verify(ledger, { ...ok, status: 'FAILED' }).writes).toEqual([]);
+    expect(verify(ledger, { ...ok, amount: 1 }).writes).toEqual([]);
+    expect(ledger.apply(verify(ledger))).toMatchObject({ status: 'SUCCESS', credited: true });
     expect(ledger.supply('REF1')).toMatchObject({ status: 'SUCCESS', failureKind: null });
     expect(ledger.wallet('w1').balance).toBe(5000);
     expect(verify(ledger).writes).toEqual([]);

@@ -171,10 +171,11 @@ export function verifySupply(
       'Un approvisionnement par virement est validé par un super administrateur',
     );
   }
-  // A supply the payer cancelled is still credited if the provider proves it was paid for
-  // (a late widget answer): the payer's money is never kept without a credit.
+  // A supply the payer cancelled, or one the background check gave up on, is still credited
+  // if the provider proves it was paid for (a late widget answer): the payer's money is never
+  // kept without a credit.
   const paidAfterCancel =
-    supply.failureKind === 'CANCELLED' &&
+    (supply.failureKind === 'CANCELLED' || supply.failureKind === 'EXPIRED') &&
     v.status === 'SUCCESS' &&
     v.reference === reference &&
     v.amount === supply.amount;
@@ -284,6 +285,39 @@ export function failSupply(
     {
       streamId: supplyStreamId(reference),
       events: [walletEvent('SupplyFailed', { reference, reason, providerTransactionId: null })],
+    },
+  );
+}
+
+/**
+ * The background check found no payment for a mobile-money or card supply within the abandon
+ * delay: INIT or PENDING becomes FAILED with `reason`, marked expired, so that a payment the
+ * provider proves later is still credited (`verifySupply`). Only the system decides it; a
+ * final supply is left as it is.
+ */
+export function expireSupply(
+  supply: SupplyState,
+  command: { reference: string; reason: string },
+  actor: Actor,
+): Decision<SupplyAnswer> {
+  const reference = requireSupply(supply);
+  if (actor.role !== SYSTEM_ROLE) {
+    throw new ForbiddenError('Seul le contrôle automatique abandonne un approvisionnement');
+  }
+  if (supply.method === 'BANK' || (supply.status !== 'INIT' && supply.status !== 'PENDING'))
+    return unchanged(supply, reference);
+  return decision(
+    { reference, status: 'FAILED', credited: false },
+    {
+      streamId: supplyStreamId(command.reference),
+      events: [
+        walletEvent('SupplyFailed', {
+          reference,
+          reason: command.reason,
+          providerTransactionId: null,
+          expired: true,
+        }),
+      ],
     },
   );
 }

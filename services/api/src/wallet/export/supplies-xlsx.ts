@@ -27,6 +27,7 @@ const STATUS_LABELS: Record<string, string> = {
   FAILED: 'Échouée',
   CANCELLED: 'Annulée',
   REJECTED: 'Rejetée',
+  EXPIRED: 'Abandonnée',
 };
 
 /** The sheet's columns: French headers, amounts as numbers, dates in Benin time. */

@@ -101,6 +101,12 @@ export async function registerSandboxWidget(
         if (transaction.status === 'SUCCESS') {
           await markPending(deps, systemActor, supply.reference!);
         }
+        // The payment is known here: it is credited (or failed) even if the page that follows
+        // never calls `supply/verify` (closed, or under another address).
+        await deps.jobs.scheduleSupplyCheck(supply.reference!, {
+          transactionId: transaction.transactionId,
+          now: true,
+        });
         return reply.redirect(
           returnUrl(safeReturnTo(request.body.returnTo), {
             transactionId: transaction.transactionId,

@@ -7,16 +7,19 @@ import { readStream, readStreams } from '@filiere/event-store';
 import {
   completeWithdrawal,
   evolveWithdrawal,
+  expireSupply,
+  supplyStreamId,
   failWithdrawal,
   initialWithdrawalState,
   systemActor,
   walletStreamId,
   withdrawalStreamId,
   type WalletEvent,
+  type SupplyState,
   type WalletState,
   type WithdrawalState,
 } from '../domain/index.js';
-import type { PayoutRequest } from '../providers/port.js';
+import type { PayoutRequest, ProviderTransaction } from '../providers/port.js';
 import { JobStore, type WalletJob, type WalletJobsTables } from './job-store.js';
 
 export interface RunnerOptions {
@@ -37,9 +40,26 @@ export interface RunnerOptions {
    * append committed after that sweep with a lower position is still seen.
    */
   sweepMargin?: number;
+  /**
+   * How long after its creation a mobile-money or card supply the provider knows no payment
+   * for is given up (SUPPLY_ABANDON_MINUTES, default 30 min).
+   */
+  supplyAbandonMs?: number;
+  /** The longest wait between two checks of an open supply (30 s), so a payment is seen soon. */
+  supplyCheckMaxDelayMs?: number;
 }
 
-type Outcome = { done: true } | { done: false; error: string };
+/**
+ * A job's run: finished, or to retry (after `delayMs` when the job chooses its own wait;
+ * `routine`: an expected wait, such as a supply not paid yet, logged at debug, not warn).
+ */
+type Outcome = { done: true } | { done: false; error: string; delayMs?: number; routine?: boolean };
+
+/** The reason a supply given up by its background check carries (the payer reads it). */
+export function abandonReason(abandonMs: number): string {
+  const minutes = Math.max(1, Math.round(abandonMs / 60_000));
+  return `Aucun paiement reçu du fournisseur dans les ${minutes} minute${minutes > 1 ? 's' : ''} : approvisionnement abandonné`;
+}
 
 /**
  * Runs the wallet's background jobs from the `wallet_jobs` table: withdrawal payouts
@@ -57,6 +77,8 @@ export class WalletJobRunner<
   private readonly batchSize: number;
   private readonly fullSweepEvery: number;
   private readonly sweepMargin: number;
+  readonly supplyAbandonMs: number;
+  private readonly supplyCheckMaxDelayMs: number;
   /** The log's head when the last recovery began (null: none yet, the next reads it all). */
   private sweptHead: number | null = null;
   private sweepsSinceFull = 0;
@@ -76,6 +98,8 @@ export class WalletJobRunner<
     this.batchSize = Math.max(1, options.batchSize ?? 64);
     this.fullSweepEvery = Math.max(1, options.fullSweepEvery ?? 60);
     this.sweepMargin = Math.max(0, options.sweepMargin ?? 10_000);
+    this.supplyAbandonMs = Math.max(0, options.supplyAbandonMs ?? 30 * 60_000);
+    this.supplyCheckMaxDelayMs = Math.max(1, options.supplyCheckMaxDelayMs ?? 30_000);
   }
 
   async schedulePayout(withdrawalId: string): Promise<void> {
@@ -91,15 +115,23 @@ export class WalletJobRunner<
     this.onScheduled(new Date());
   }
 
-  async scheduleSupplyCheck(reference: string, transactionId: string, attempts = 0) {
-    const runAt = new Date(Date.now() + this.delay(attempts));
+  /**
+   * Checks a mobile-money or card supply against its provider until it is final: from its
+   * creation (no `transactionId`: looked up by reference), and again at once when a widget
+   * reports its transaction. A supply has one check (`verify:<reference>`); scheduling it again
+   * adds the transaction id and brings its run time forward.
+   */
+  async scheduleSupplyCheck(
+    reference: string,
+    options: { transactionId?: string; expiresAt?: Date; now?: boolean } = {},
+  ): Promise<void> {
+    const runAt = new Date(Date.now() + (options.now ? 0 : this.delay(0)));
     await persistently(() =>
-      this.store.add({
-        id: `verify:${reference}`,
-        kind: 'VERIFY_SUPPLY',
-        payload: { reference, transactionId },
+      this.store.addSupplyCheck({
+        reference,
+        ...(options.transactionId ? { transactionId: options.transactionId } : {}),
+        expiresAt: options.expiresAt ?? new Date(Date.now() + this.supplyAbandonMs),
         runAt,
-        attempts,
       }),
     );
     this.onScheduled(runAt);
@@ -138,9 +170,32 @@ export class WalletJobRunner<
     this.sweepsSinceFull = full ? 1 : this.sweepsSinceFull + 1;
     // One insert (per 5,000), not one per withdrawal: during a run of 10,000 contracts every
     // sweep found thousands of PENDING withdrawals and inserted (or skipped) each on its own.
-    const added = await this.store.addPayouts(rows.map((r) => r.id));
+    const added =
+      (await this.store.addPayouts(rows.map((r) => r.id))) + (await this.recoverSupplies(since));
     if (added) this.onScheduled(new Date());
     return added;
+  }
+
+  /**
+   * Every mobile-money or card supply appended since `since` and not final gets its check
+   * back (a process killed between the supply's commit and the job insert, or a supply made
+   * before supplies were checked from their creation), its abandon time counted from the
+   * supply's creation. Through the partial index events_supply_initiated_idx.
+   */
+  private async recoverSupplies(since: number): Promise<number> {
+    const { rows } = await sql<{ reference: string; at: Date }>`
+      select e.data->>'reference' as reference, e.recorded_at as at from events e
+      where e.type = 'SupplyInitiated' and e.position > ${since}
+        and e.data->>'method' <> 'BANK'
+        and not exists (select 1 from events f where f.stream_id = e.stream_id
+                        and f.type in ('SupplySucceeded', 'SupplyFailed', 'SupplyCancelled',
+                                       'SupplyRejected'))`.execute(this.deps().db);
+    return this.store.addSupplyChecks(
+      rows.map((r) => ({
+        reference: r.reference,
+        expiresAt: new Date(new Date(r.at).getTime() + this.supplyAbandonMs),
+      })),
+    );
   }
 
   /**
@@ -176,7 +231,7 @@ export class WalletJobRunner<
       const withdrawals = await this.withdrawalsOf(jobs).catch(() => undefined);
       const outcomes = await Promise.all(
         jobs.map((job) =>
-          this.runOne(job, withdrawals).catch((error: unknown): Outcome => ({
+          this.runOne(job, now, withdrawals).catch((error: unknown): Outcome => ({
             done: false,
             error: error instanceof Error ? error.message : String(error),
           })),
@@ -190,8 +245,8 @@ export class WalletJobRunner<
         jobs.map(async (job, i) => {
           const outcome = outcomes[i]!;
           if (outcome.done) return;
-          const delay = this.delay(job.attempts);
-          this.logger.warn(
+          const delay = outcome.delayMs ?? this.delay(job.attempts);
+          this.logger[outcome.routine ? 'debug' : 'warn'](
             { job: job.id, attempts: job.attempts + 1, retryInMs: delay, reason: outcome.error },
             'wallet job will be retried',
           );
@@ -235,10 +290,14 @@ export class WalletJobRunner<
     );
   }
 
-  private runOne(job: WalletJob, withdrawals?: Map<string, WithdrawalState>): Promise<Outcome> {
+  private runOne(
+    job: WalletJob,
+    now: Date,
+    withdrawals?: Map<string, WithdrawalState>,
+  ): Promise<Outcome> {
     return job.kind === 'PAYOUT'
       ? this.payout(job, withdrawals?.get(String(job.payload.withdrawalId)))
-      : this.verify(String(job.payload.reference), String(job.payload.transactionId));
+      : this.checkSupply(job, now);
   }
 
   /**
@@ -307,13 +366,66 @@ export class WalletJobRunner<
     return { done: true };
   }
 
-  private async verify(reference: string, transactionId: string): Promise<Outcome> {
+  /**
+   * One check of an open mobile-money or card supply. The provider is asked about the
+   * transaction a widget reported, if any, and for every transaction carrying the supply's
+   * reference (`paymentsFor`), so a payment no page reported is found all the same. A payment
+   * found is applied as the page's verification would be (credited once: the decider and the
+   * wallet's processed transaction ids make a second credit a no-op, whoever comes second); the
+   * reported transaction's final answer is applied likewise. With nothing decisive, a supply
+   * past its abandon time that the provider does not hold PENDING is given up (FAILED, expired,
+   * with its reason); otherwise it is checked again, soon (at most `supplyCheckMaxDelayMs`, and
+   * not after its abandon time). `now` is the runner's clock (tests move it).
+   */
+  private async checkSupply(job: WalletJob, now: Date): Promise<Outcome> {
+    const reference = String(job.payload.reference);
+    const known =
+      typeof job.payload.transactionId === 'string' ? job.payload.transactionId : undefined;
+    const expiresAt =
+      typeof job.payload.expiresAt === 'string' ? new Date(job.payload.expiresAt) : null;
     const deps = this.deps();
     const supply = await loadSupply(deps, reference);
-    if (supply.status === 'SUCCESS' || supply.status === 'FAILED') return { done: true };
-    const verification = await deps.provider.verify(transactionId);
-    const result = await applyVerification(deps, systemActor, reference, verification);
-    if (result.status === 'SUCCESS' || result.status === 'FAILED') return { done: true };
-    return { done: false, error: `supply ${result.status}` };
+    if (supply.method === 'BANK' || supply.status === 'SUCCESS' || supply.status === 'FAILED')
+      return { done: true };
+    const answers: ProviderTransaction[] = [];
+    if (known) answers.push(await deps.provider.verify(known));
+    if (deps.provider.paymentsFor) answers.push(...(await deps.provider.paymentsFor(reference)));
+    const ours = answers.filter((a) => a.reference === reference);
+    const decisive =
+      ours.find((a) => a.status === 'SUCCESS') ??
+      ours.find((a) => a.transactionId === known && a.status === 'FAILED');
+    const pending = ours.find((a) => a.status === 'PENDING');
+    if (decisive || (pending && supply.status === 'INIT')) {
+      const result = await applyVerification(deps, systemActor, reference, (decisive ?? pending)!);
+      if (result.status === 'SUCCESS' || result.status === 'FAILED') return { done: true };
+    }
+    if (!pending && expiresAt && now.getTime() >= expiresAt.getTime()) {
+      await this.expire(reference);
+      return { done: true };
+    }
+    const backoff = Math.min(this.supplyCheckMaxDelayMs, this.delay(job.attempts));
+    const untilExpiry = expiresAt ? expiresAt.getTime() - now.getTime() : Infinity;
+    return {
+      done: false,
+      error: pending ? `supply payment PENDING (${pending.transactionId})` : 'no payment yet',
+      routine: true,
+      delayMs: Math.max(1, Math.min(backoff, pending ? backoff : untilExpiry)),
+    };
+  }
+
+  /** Gives up a supply no payment was found for (idempotent: one FAILED, whoever runs it). */
+  private async expire(reference: string): Promise<void> {
+    const stream = supplyStreamId(reference);
+    await runCommand(this.deps().pipeline, {
+      idempotencyKey: `supply-expired-${reference}`,
+      streams: [stream],
+      userId: systemActor.userId,
+      decide: (states) =>
+        expireSupply(
+          states[stream]!.state as SupplyState,
+          { reference, reason: abandonReason(this.supplyAbandonMs) },
+          systemActor,
+        ),
+    });
   }
 }

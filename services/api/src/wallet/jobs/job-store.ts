@@ -83,6 +83,61 @@ export class JobStore<DB extends WalletJobsTables = WalletJobsTables> {
   }
 
   /**
+   * Adds the check of a supply (`verify:<reference>`), or, when it has one, gives it what is
+   * new: the transaction id the widget reported (kept with the abandon time already stored)
+   * and the earlier of the two run times, so a payment just reported is checked at once.
+   */
+  async addSupplyCheck(check: {
+    reference: string;
+    transactionId?: string;
+    expiresAt: Date;
+    runAt: Date;
+    attempts?: number;
+  }): Promise<void> {
+    const payload = {
+      reference: check.reference,
+      expiresAt: check.expiresAt.toISOString(),
+      ...(check.transactionId ? { transactionId: check.transactionId } : {}),
+    };
+    await sql`
+      insert into wallet_jobs (id, kind, payload, attempts, run_at)
+      values (${`verify:${check.reference}`}, 'VERIFY_SUPPLY', ${JSON.stringify(payload)}::jsonb,
+              ${check.attempts ?? 0}, date_trunc('milliseconds', ${check.runAt}::timestamptz))
+      on conflict (id) do update set
+        payload = wallet_jobs.payload || (excluded.payload - 'expiresAt'),
+        run_at = least(wallet_jobs.run_at, excluded.run_at)`.execute(this.db);
+  }
+
+  /**
+   * Adds the check of each supply that has none (recovery), in one insert per 5,000; returns
+   * how many were added.
+   */
+  async addSupplyChecks(checks: { reference: string; expiresAt: Date }[]): Promise<number> {
+    let added = 0;
+    for (let from = 0; from < checks.length; from += 5_000) {
+      const rows = await this.db
+        .insertInto('wallet_jobs')
+        .values(
+          checks.slice(from, from + 5_000).map((check) => ({
+            id: `verify:${check.reference}`,
+            kind: 'VERIFY_SUPPLY' as const,
+            payload: JSON.stringify({
+              reference: check.reference,
+              expiresAt: check.expiresAt.toISOString(),
+            }),
+            attempts: 0,
+            run_at: sql<Date>`date_trunc('milliseconds', now())`,
+          })),
+        )
+        .onConflict((oc) => oc.column('id').doNothing())
+        .returning('id')
+        .execute();
+      added += rows.length;
+    }
+    return added;
+  }
+
+  /**
    * Adds the payout job of each withdrawal that has none (`payout:<withdrawalId>`), in one
    * insert per 5,000; returns how many were added.
    */

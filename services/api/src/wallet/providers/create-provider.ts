@@ -49,6 +49,9 @@ export function routePayouts(collector: PaymentProvider, payer: PaymentProvider)
     name: collector.name,
     widgetConfig: (supply) => collector.widgetConfig(supply),
     verify: (transactionId) => collector.verify(transactionId),
+    ...(collector.paymentsFor
+      ? { paymentsFor: (reference: string) => collector.paymentsFor!(reference) }
+      : {}),
     payout: (request, progress) => payer.payout(request, progress),
     checkPayout: (providerId, request) => payer.checkPayout(providerId, request),
   };

@@ -64,6 +64,33 @@ describe('FedaPay adapter', () => {
     expect(await provider.verify('4242')).toMatchObject({ reference: 'REF-1', amount: 4999 });
   });
 
+  it('finds the transactions of a supply by its reference (search), keeping only those that carry it', async () => {
+    const list = (items: Record<string, unknown>[]) => ({
+      'v1/transactions': items.map((t) => fedapayTransaction(t)['v1/transaction']),
+    });
+    server.answer = () => ({
+      json: list([
+        { id: 1, status: 'declined', merchant_reference: null },
+        { id: 2, status: 'approved', merchant_reference: null },
+        // The search is a text search: another supply's reference may contain this one.
+        { id: 3, merchant_reference: null, custom_metadata: { reference: 'REF-10' } },
+      ]),
+    });
+    expect(await provider.paymentsFor!('REF-1')).toEqual([
+      { status: 'FAILED', amount: 5000, reference: 'REF-1', transactionId: '1' },
+      { status: 'SUCCESS', amount: 5000, reference: 'REF-1', transactionId: '2' },
+    ]);
+    expect(server.requests[0]).toMatchObject({
+      method: 'GET',
+      url: '/v1/transactions/search?q=REF-1&per_page=100',
+    });
+    expect(server.requests[0]!.headers.authorization).toBe('Bearer sk_sandbox');
+    server.answer = () => ({ json: [] });
+    expect(await provider.paymentsFor!('REF-2')).toEqual([]);
+    server.answer = () => ({ status: 500, raw: 'down' });
+    await expect(provider.paymentsFor!('REF-1')).rejects.toBeInstanceOf(ProviderUnavailableError);
+  });
+
   it('an unknown transaction (404) is FAILED', async () => {
     server.answer = () => ({ status: 404, json: { message: 'Transaction not found' } });
     expect((await provider.verify('1')).status).toBe('FAILED');

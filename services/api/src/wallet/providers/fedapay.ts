@@ -73,22 +73,27 @@ export function createFedapayProvider(options: FedapayOptions): PaymentProvider 
       if (answer.status >= 300 || transaction === null) {
         throw new ProviderUnavailableError('fedapay', `unexpected answer (HTTP ${answer.status})`);
       }
-      const status = mapFedapayStatus(transaction.status);
-      const amount = parseAmount(transaction.amount);
-      if (amount === null) {
-        if (status === 'SUCCESS') throw new ProviderUnavailableError('fedapay', 'amount missing');
-        return { status, amount: 0, reference: '', transactionId };
-      }
-      const metadata = isRecord(transaction.custom_metadata) ? transaction.custom_metadata : {};
-      const reference = [transaction.merchant_reference, metadata.reference].find(
-        (value): value is string => typeof value === 'string' && value !== '',
+      return readTransaction(transaction, transactionId);
+    },
+    // `GET /v1/transactions/search?q=<reference>`; only the transactions that carry the
+    // reference are kept, whatever else the search matched (its text search is broad).
+    async paymentsFor(reference: string): Promise<ProviderTransaction[]> {
+      const answer = await call(
+        'GET',
+        `/v1/transactions/search?q=${encodeURIComponent(reference)}&per_page=100`,
       );
-      return {
-        status,
-        amount,
-        reference: reference ?? '',
-        transactionId: transaction.id === undefined ? transactionId : String(transaction.id),
-      };
+      const list = Array.isArray(answer.body)
+        ? answer.body
+        : isRecord(answer.body) && Array.isArray(answer.body['v1/transactions'])
+          ? answer.body['v1/transactions']
+          : null;
+      if (answer.status >= 300 || list === null) {
+        throw new ProviderUnavailableError('fedapay', `unexpected answer (HTTP ${answer.status})`);
+      }
+      return list
+        .filter(isRecord)
+        .map((transaction) => readTransaction(transaction, String(transaction.id ?? '')))
+        .filter((t) => t.reference === reference && t.transactionId !== '');
     },
     async payout(request: PayoutRequest, progress?: PayoutProgress): Promise<PayoutResult> {
       if (request.method === 'BANK') {
@@ -175,6 +180,29 @@ export function createFedapayProvider(options: FedapayOptions): PaymentProvider 
       },
     };
   }
+}
+
+/** A FedaPay transaction object as the port's answer (our reference from its metadata). */
+function readTransaction(
+  transaction: Record<string, unknown>,
+  transactionId: string,
+): ProviderTransaction {
+  const status = mapFedapayStatus(transaction.status);
+  const amount = parseAmount(transaction.amount);
+  if (amount === null) {
+    if (status === 'SUCCESS') throw new ProviderUnavailableError('fedapay', 'amount missing');
+    return { status, amount: 0, reference: '', transactionId };
+  }
+  const metadata = isRecord(transaction.custom_metadata) ? transaction.custom_metadata : {};
+  const reference = [transaction.merchant_reference, metadata.reference].find(
+    (value): value is string => typeof value === 'string' && value !== '',
+  );
+  return {
+    status,
+    amount,
+    reference: reference ?? '',
+    transactionId: transaction.id === undefined ? transactionId : String(transaction.id),
+  };
 }
 
 function unwrap(body: unknown, key: string): Record<string, unknown> | null {

@@ -65,6 +65,13 @@ export interface PaymentProvider {
   widgetConfig(supply: WidgetSupply): WidgetConfig;
   /** Asks the provider about a transaction; throws ProviderUnavailableError to retry later. */
   verify(transactionId: string): Promise<ProviderTransaction>;
+  /**
+   * The provider's transactions carrying one of our supply references (the widget gave it),
+   * whatever their status; [] when it knows none. The background check finds with it a payment
+   * no page reported. Absent when the provider's API cannot search by our reference (KKiaPay:
+   * its status API takes a transaction id only). Throws ProviderUnavailableError to retry.
+   */
+  paymentsFor?(reference: string): Promise<ProviderTransaction[]>;
   /** Starts a payout; PENDING (with `providerId`) when the provider has not settled it yet. */
   payout(request: PayoutRequest, progress?: PayoutProgress): Promise<PayoutResult>;
   /**

@@ -13,6 +13,8 @@ export interface SandboxTransaction {
 export interface SandboxStore {
   save(transaction: SandboxTransaction): Promise<void>;
   get(transactionId: string): Promise<SandboxTransaction | undefined>;
+  /** The transactions recorded for a supply reference, oldest first. */
+  byReference(reference: string): Promise<SandboxTransaction[]>;
 }
 
 export class InMemorySandboxStore implements SandboxStore {
@@ -25,6 +27,12 @@ export class InMemorySandboxStore implements SandboxStore {
   async get(transactionId: string): Promise<SandboxTransaction | undefined> {
     const found = this.transactions.get(transactionId);
     return found && { ...found };
+  }
+
+  async byReference(reference: string): Promise<SandboxTransaction[]> {
+    return [...this.transactions.values()]
+      .filter((t) => t.reference === reference)
+      .map((t) => ({ ...t }));
   }
 }
 
@@ -67,6 +75,9 @@ export function createSandboxProvider(options: {
       const found = await options.store.get(transactionId);
       if (!found) return { status: 'FAILED', amount: 0, reference: '', transactionId };
       return { ...found };
+    },
+    async paymentsFor(reference: string): Promise<ProviderTransaction[]> {
+      return (await options.store.byReference(reference)).map((t) => ({ ...t }));
     },
     async payout(request: PayoutRequest): Promise<PayoutResult> {
       return sandboxPayout(request, `sbx_payout_${randomUUID()}`);

@@ -33,7 +33,8 @@ type SupplyTables = Pick<WalletReadTables, 'wallet_supplies' | 'wallet_supply_st
 
 /**
  * `wallet_supplies`: one row per top-up (INIT → PENDING → SUCCESS | FAILED, with
- * `failure_code` CANCELLED by the payer or REJECTED by a super admin), and
+ * `failure_code` CANCELLED by the payer, REJECTED by a super admin, or EXPIRED: given up by
+ * the background check, no payment found within the abandon delay), and
  * `wallet_supply_stats` per user: number of credited supplies, last credited amount and
  * date. The available balance of the stats card is joined from `wallet_balances`.
  * Pushes `supplies.updated` to the owners, and to super admins and admins when a bank
@@ -116,6 +117,8 @@ export const suppliesProjector = defineProjector<SupplyTables>({
                     : {
                         status: 'FAILED',
                         updated_at: at,
+                        // Given up by the background check: no payment found in time.
+                        failure_code: event.data.expired ? ('EXPIRED' as const) : null,
                         failure_reason: event.data.reason,
                         provider_transaction_id: sql<
                           string | null

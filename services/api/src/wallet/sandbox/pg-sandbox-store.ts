@@ -19,6 +19,22 @@ export class PgSandboxStore implements SandboxStore {
       .execute();
   }
 
+  async byReference(reference: string): Promise<SandboxTransaction[]> {
+    const rows = await this.db
+      .selectFrom('wallet_sandbox_transactions')
+      .select(['transaction_id', 'reference', 'amount', 'status'])
+      .where('reference', '=', reference)
+      .orderBy('created_at')
+      .orderBy('transaction_id')
+      .execute();
+    return rows.map((row) => ({
+      transactionId: row.transaction_id as string,
+      reference: row.reference as string,
+      amount: Number(row.amount),
+      status: row.status as SandboxTransaction['status'],
+    }));
+  }
+
   async get(transactionId: string): Promise<SandboxTransaction | undefined> {
     const row = await this.db
       .selectFrom('wallet_sandbox_transactions')

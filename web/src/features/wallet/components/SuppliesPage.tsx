@@ -140,7 +140,8 @@ export function SuppliesPage({
                 : undefined
             }
           />
-          {s.failureCode === 'REJECTED' && s.failureReason && (
+          {/* Why: a super admin's reason, or the background check's (no payment in time). */}
+          {(s.failureCode === 'REJECTED' || s.failureCode === 'EXPIRED') && s.failureReason && (
             <Text size="xs" c="dark.5" data-testid={`supply-reason-${s.reference}`}>
               {t('supplies.rejectedBecause', { reason: s.failureReason })}
             </Text>

@@ -3,7 +3,8 @@ import { WalletStatusBadge } from './WalletStatusBadge.js';
 
 /**
  * A supply's status: 'Nouveau', 'En attente', 'Succès', 'Échouée' — and for a FAILED one
- * that its payer cancelled or a super admin rejected, 'Annulée' or 'Rejetée'.
+ * that its payer cancelled, a super admin rejected or the background check gave up,
+ * 'Annulée', 'Rejetée' or 'Abandonnée'.
  */
 export function SupplyStatusBadge({
   supply,

@@ -16,9 +16,11 @@ const KIND: Record<string, Kind> = {
   FAILED: 'danger',
   PENDING: 'warning',
   INIT: 'neutral',
-  // Supplies: FAILED because the payer cancelled it or a super admin rejected it.
+  // Supplies: FAILED because the payer cancelled it, a super admin rejected it, or no payment
+  // was found in time (given up).
   CANCELLED: 'danger',
   REJECTED: 'danger',
+  EXPIRED: 'danger',
 };
 
 /** A transaction, supply or financing status with the spec's label ('Succès', 'Échouée', …). */

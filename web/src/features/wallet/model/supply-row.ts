@@ -10,8 +10,11 @@ export interface SupplyRequester {
 
 /** A row of the supply lists, with why a FAILED one failed and the payer's number. */
 export interface SupplyRow extends Supply {
-  /** CANCELLED by its payer, REJECTED by a super admin; null for a provider's refusal. */
-  failureCode?: 'CANCELLED' | 'REJECTED' | null;
+  /**
+   * CANCELLED by its payer, REJECTED by a super admin, EXPIRED when the background check found
+   * no payment in time; null for a provider's refusal.
+   */
+  failureCode?: 'CANCELLED' | 'REJECTED' | 'EXPIRED' | null;
   failureReason?: string | null;
   /** E.164, the number given to the widget (mobile money and card). */
   payerPhone?: string | null;

@@ -41,7 +41,7 @@ const supplySchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   /** Why a FAILED supply failed: CANCELLED by its payer, REJECTED by a super admin, else null. */
-  failureCode: z.enum(['CANCELLED', 'REJECTED']).nullable(),
+  failureCode: z.enum(['CANCELLED', 'REJECTED', 'EXPIRED']).nullable(),
   failureReason: z.string().nullable(),
   payerPhone: z.string().nullable(),
   user: requesterSchema,
