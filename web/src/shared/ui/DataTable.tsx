@@ -24,7 +24,14 @@ export function DataTable<T extends { id: string | number }>({
   const { t } = useTranslation();
   const message = loading && !rows?.length ? t('loading') : !rows?.length ? t('empty') : null;
   return (
-    <Table.ScrollContainer minWidth={640}>
+    // Narrower than 640 px the table scrolls sideways: keyboard users reach the scrolling area
+    // itself (axe 'scrollable-region-focusable'), even when no row holds a link or a button.
+    <Table.ScrollContainer
+      minWidth={640}
+      scrollAreaProps={{
+        viewportProps: { tabIndex: 0, role: 'region', 'aria-label': caption ?? t('table') },
+      }}
+    >
       <Table striped highlightOnHover verticalSpacing="sm" aria-busy={loading}>
         {caption && <caption className="visually-hidden">{caption}</caption>}
         <Table.Thead>
