@@ -37,6 +37,7 @@ import { BanGrowerModal, type BanAction } from './BanGrowerModal.js';
 import { GrowerContracts } from './GrowerContracts.js';
 import { Field, PayoutAccount } from './PayoutAccount.js';
 import { PlotModal } from './PlotModal.js';
+import { formatDecimal } from '../../../../shared/format/number.js';
 
 /**
  * showProducteur (spec §2.1): profile (personal and account information), plots with the
@@ -301,7 +302,7 @@ function GrowerDetail({
                     <Table.Td>{formatArea(Number(p.areaSown), i18n.language)}</Table.Td>
                     <Table.Td>{p.plantingDate ? formatDate(p.plantingDate) : none}</Table.Td>
                     <Table.Td>
-                      {p.estimatedProduction == null ? none : String(p.estimatedProduction)}
+                      {p.estimatedProduction == null ? none : formatDecimal(p.estimatedProduction)}
                     </Table.Td>
                     <Table.Td>
                       {!isCooperative && (
