@@ -6,7 +6,14 @@ import type { User } from './user.js';
  * lists as the API's `requireRoles` (named in each entry). A button shows only when
  * `can(user, action)`; hiding is a courtesy, the server still refuses.
  */
-export type Action = 'wallet.transfer' | 'wallet.withdraw' | 'wallet.fund' | 'wallet.supply';
+export type Action =
+  | 'wallet.transfer'
+  | 'wallet.withdraw'
+  | 'wallet.fund'
+  | 'wallet.supply'
+  | 'grower.manage'
+  | 'grower.ban'
+  | 'grower.resetPin';
 
 /** Every role but the read-only auditor (ROLE_ACCOUNTING). */
 const MONEY_COMMAND_ROLES = Object.values(ROLES).filter((r) => r !== ROLES.ACCOUNTING);
@@ -19,6 +26,11 @@ const RULES: Record<Action, readonly RoleCode[]> = {
   'wallet.fund': [ROLES.INDUSTRIAL],
   // services/api/src/wallet/http/commands/supply.routes.ts, SUPPLY_ROLES.
   'wallet.supply': [ROLES.SUPER_ADMIN, ROLES.ADMIN, ROLES.INDUSTRIAL],
+  // services/api/src/actors/growers/domain/reach.ts, GROWER_ROUTE_ROLES.manage and .ban.
+  'grower.manage': [ROLES.SUPER_ADMIN, ROLES.ADMIN, ROLES.CLUSTER_MANAGER],
+  'grower.ban': [ROLES.SUPER_ADMIN],
+  // services/api/src/identity/permissions.ts, ROUTE_ROLES.resetPin.
+  'grower.resetPin': [ROLES.CLUSTER_MANAGER],
 };
 
 /** Whether `user` may take `action` (false while the user is not loaded). */

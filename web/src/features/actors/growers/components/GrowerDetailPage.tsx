@@ -24,7 +24,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../../shared/api/use-error-text.js';
 import { useCurrentUser } from '../../../../shared/auth/current-user.js';
-import { ROLES } from '../../../../shared/auth/roles.js';
+import { can } from '../../../../shared/auth/permissions.js';
 import { formatDate } from '../../../../shared/format/date.js';
 import { toLocalPhone } from '../../../../shared/format/phone.js';
 import type { ListSearch } from '../../../../shared/search/list-search.js';
@@ -142,10 +142,7 @@ function GrowerDetail({
 }) {
   const { t, i18n } = useTranslation('growers');
   const me = useCurrentUser();
-  const role = me?.role?.code;
-  const isSuperAdmin = role === ROLES.SUPER_ADMIN;
-  const isClusterManager = role === ROLES.CLUSTER_MANAGER;
-  const isCooperative = role === ROLES.FARMER_ORGANIZATION;
+  const manages = can(me, 'grower.manage');
   const [plot, setPlot] = useState<Plot | 'new' | null>(null);
   const [target, setTarget] = useState<BanAction | null>(null);
   const banned = isBanned(grower);
@@ -183,7 +180,7 @@ function GrowerDetail({
           </Group>
         </div>
         <Group gap="sm">
-          {!isCooperative && (
+          {manages && (
             <Button
               renderRoot={(props) => (
                 <Link {...props} to="/producteurs/edit/$id" params={{ id: grower.id }} />
@@ -194,7 +191,7 @@ function GrowerDetail({
               {t('detail.edit')}
             </Button>
           )}
-          {isClusterManager && (
+          {can(me, 'grower.resetPin') && (
             <Button
               variant="default"
               leftSection={<IconKey size={16} aria-hidden />}
@@ -204,7 +201,7 @@ function GrowerDetail({
               {t('detail.resetPin')}
             </Button>
           )}
-          {isSuperAdmin &&
+          {can(me, 'grower.ban') &&
             (banned ? (
               <Button
                 variant="light"
@@ -257,7 +254,7 @@ function GrowerDetail({
       <Card
         title={`${t('detail.plots')} (${formatArea(totalArea(grower), i18n.language)} ha)`}
         action={
-          !isCooperative && (
+          manages && (
             <Button
               variant="light"
               leftSection={<IconPlus size={16} aria-hidden />}
@@ -305,7 +302,7 @@ function GrowerDetail({
                       {p.estimatedProduction == null ? none : formatDecimal(p.estimatedProduction)}
                     </Table.Td>
                     <Table.Td>
-                      {!isCooperative && (
+                      {manages && (
                         <ActionIcon
                           variant="subtle"
                           aria-label={t('plot.editAction', { name: p.location })}
