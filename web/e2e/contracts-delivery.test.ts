@@ -28,7 +28,8 @@ const GROWER = 'producteur@demo.filiere.bj';
 const SUPER_ADMIN = 'superadmin@demo.filiere.bj';
 /** The demo grower account's names (identity's demo), made a grower with a plot below. */
 const GROWER_NAME = { firstname: 'Basile', lastname: 'Ahouandjinou' };
-const PLOT = { name: 'Parcelle des Manguiers', estimate: '42.5' };
+/** The plot's estimated production as the API stores it, and as a French field shows it. */
+const PLOT = { name: 'Parcelle des Manguiers', estimate: '42.5', estimateFr: '42,5' };
 
 /**
  * Delivery contracts (issue 14 items 1, 4, 5) in a browser, on one server: the aggregator
@@ -164,7 +165,7 @@ describe.skipIf(missing !== null)('delivery contracts in Chromium', { timeout: 3
     // The plot's estimated production pre-fills the quantity; its type is set.
     await expect
       .poll(() => page.getByLabel(/^Quantité \(tonnes\)/).inputValue())
-      .toBe(PLOT.estimate);
+      .toBe(PLOT.estimateFr);
     expect(await page.getByRole('combobox', { name: "Type d'ananas" }).inputValue()).toBe(
       'Cayenne lisse',
     );
@@ -277,7 +278,7 @@ describe.skipIf(missing !== null)('delivery contracts in Chromium', { timeout: 3
     await aggregator.getByRole('button', { name: 'Enregistrer la livraison' }).click();
     const dialog = aggregator.getByRole('dialog');
     const quantity = dialog.getByLabel(/^Quantité pesée \(tonnes\)/);
-    expect(await quantity.inputValue()).toBe(PLOT.estimate);
+    expect(await quantity.inputValue()).toBe(PLOT.estimateFr);
     await quantity.fill('40,5');
     // The day of the weighing, typed day first: today in Porto-Novo, as the API counts days.
     const [y, m, d] = beninToday().split('-');
@@ -291,7 +292,7 @@ describe.skipIf(missing !== null)('delivery contracts in Chromium', { timeout: 3
     await expect
       .poll(() => aggregator.getByTestId('contract-status').textContent())
       .toBe('Livraison disponible');
-    await aggregator.getByText('40.5 t').waitFor();
+    await aggregator.getByText('40,5 t').waitFor();
     expect(await aggregator.getByRole('button', { name: 'Annuler le contrat' }).count()).toBe(0);
   });
 

@@ -89,9 +89,9 @@ function isPostgresDataException(error: unknown): boolean {
   return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code) && typeof severity === 'string';
 }
 
+/** The first field's French message, as a person reads it: `fields` names the path. */
 function firstMessage(fields: Record<string, string>): string | undefined {
-  const [entry] = Object.entries(fields);
-  return entry ? `${entry[0]}: ${entry[1]}` : undefined;
+  return Object.values(fields)[0];
 }
 
 function clientMessage(error: FastifyError, status: number): string {

@@ -24,10 +24,11 @@ export function LanguageSwitch() {
 }
 
 /**
- * The language entries of the profile menu: the one in use carries a tick, bold text and
- * `aria-current` (Mantine's items are `menuitem`s, which take no `aria-checked`).
+ * The language entries of the profile menu, remembered for the signed-in user: the one in use
+ * carries a tick, bold text and `aria-current` (Mantine's items are `menuitem`s, which take no
+ * `aria-checked`).
  */
-export function LanguageMenuItems() {
+export function LanguageMenuItems({ userId }: { userId: string }) {
   const { t, i18n } = useTranslation();
   const current = currentLanguage(i18n.resolvedLanguage ?? i18n.language);
   return (
@@ -44,7 +45,7 @@ export function LanguageMenuItems() {
           }
           fw={current === lng ? 600 : undefined}
           data-testid={`lang-${lng}`}
-          onClick={() => void changeLanguage(lng)}
+          onClick={() => void changeLanguage(lng, userId)}
         >
           {t(`common:languages.${lng}`)}
         </Menu.Item>

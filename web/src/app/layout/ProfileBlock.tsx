@@ -56,7 +56,7 @@ export function ProfileBlock({ user }: { user: User }) {
         >
           {t('viewProfile')}
         </Menu.Item>
-        <LanguageMenuItems />
+        <LanguageMenuItems userId={user.id} />
         <Menu.Divider />
         <Menu.Item color="red.8" leftSection={<IconLogout size={16} />} onClick={logout}>
           {t('logout')}

@@ -23,3 +23,14 @@ export class NetworkError extends Error {
 export function isApiError(error: unknown, status?: number): error is ApiError {
   return error instanceof ApiError && (status === undefined || error.status === status);
 }
+
+/**
+ * What a person reads of an answer: its message without a field path in front ('amount: Le
+ * montant…' → 'Le montant…'), whichever field of `fields` the server put there.
+ */
+export function readableMessage(message: string, fields?: Record<string, string>): string {
+  for (const path of Object.keys(fields ?? {})) {
+    if (message.startsWith(`${path}: `)) return message.slice(path.length + 2);
+  }
+  return message;
+}

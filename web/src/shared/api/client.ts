@@ -1,5 +1,5 @@
 import { clearSession, getToken } from '../auth/session.js';
-import { ApiError, NetworkError } from './api-error.js';
+import { ApiError, NetworkError, readableMessage } from './api-error.js';
 import type { IdempotencyKey } from './idempotency.js';
 import { loginRedirectFor } from './unauthorized.js';
 
@@ -93,11 +93,13 @@ async function send(
     }
   }
   const { statusCode: _s, error: _e, message, reason, fields, ...data } = body;
+  const fieldMessages =
+    fields && typeof fields === 'object' ? (fields as Record<string, string>) : undefined;
   throw new ApiError(
     response.status,
-    typeof message === 'string' ? message : response.statusText,
+    readableMessage(typeof message === 'string' ? message : response.statusText, fieldMessages),
     typeof reason === 'string' ? reason : undefined,
-    fields && typeof fields === 'object' ? (fields as Record<string, string>) : undefined,
+    fieldMessages,
     data,
   );
 }

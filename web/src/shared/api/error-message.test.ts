@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, NetworkError } from './api-error.js';
+import { ApiError, NetworkError, readableMessage } from './api-error.js';
 import { errorMessageKey } from './error-message.js';
 
 describe('error catalogue', () => {
@@ -25,5 +25,13 @@ describe('error catalogue', () => {
     expect(errorMessageKey(new ApiError(500, 'boom'))).toBe('errors:unexpected');
     expect(errorMessageKey(new Error('x'))).toBe('errors:unexpected');
     expect(errorMessageKey(new NetworkError(true))).toBe('errors:timeout');
+  });
+  it('never shows a field path: a validation answer reads as its field’s own message', () => {
+    const text = 'Le montant ne peut pas dépasser 100 000 000 F CFA';
+    expect(readableMessage(`amount: ${text}`, { amount: text })).toBe(text);
+    expect(readableMessage('Solde disponible insuffisant')).toBe('Solde disponible insuffisant');
+    expect(readableMessage('Solde insuffisant', { amount: 'Montant trop élevé' })).toBe(
+      'Solde insuffisant',
+    );
   });
 });

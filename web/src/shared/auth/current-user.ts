@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../api/client.js';
+import { applyUserLanguage } from '../i18n/index.js';
 import { getToken, rememberUser } from './session.js';
 import type { User } from './user.js';
 
@@ -8,6 +9,7 @@ export const currentUserQuery = queryOptions({
   queryFn: async () => {
     const user = await api<User>('/users/me');
     if (user.role) rememberUser({ id: user.id, role: user.role });
+    await applyUserLanguage(user.id);
     return user;
   },
   staleTime: 60_000,

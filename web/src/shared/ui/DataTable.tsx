@@ -92,5 +92,17 @@ export function DataTable<T extends { id: string | number }>({
       </Table.Tbody>
     </Table>
   );
-  return stacked ? table : <Table.ScrollContainer minWidth={640}>{table}</Table.ScrollContainer>;
+  if (stacked) return table;
+  return (
+    // Narrower than 640 px the table scrolls sideways: keyboard users reach the scrolling area
+    // itself (axe 'scrollable-region-focusable'), even when no row holds a link or a button.
+    <Table.ScrollContainer
+      minWidth={640}
+      scrollAreaProps={{
+        viewportProps: { tabIndex: 0, role: 'region', 'aria-label': caption ?? t('table') },
+      }}
+    >
+      {table}
+    </Table.ScrollContainer>
+  );
 }

@@ -31,6 +31,7 @@ import { AttachIndustrialModal } from './AttachIndustrialModal.js';
 import { DetachIndustrialModal, linkName } from './DetachIndustrialModal.js';
 import { InfoGrid, InfoItem } from './SeasonInfo.js';
 import { LinkStatusBadge, SeasonStatusBadge } from './SeasonStatusBadge.js';
+import { formatDecimal } from '../../../shared/format/number.js';
 
 function Block({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -214,9 +215,9 @@ function SeasonDetailContent({
             {`${formatNumber(season.unitProductAmount)} ${t('units.perKg')}`}
           </InfoItem>
           <InfoItem label={t('fields.productionIndex')}>
-            {`${season.productionIndex} ${t('units.tonsPerHa')}`}
+            {`${formatDecimal(season.productionIndex)} ${t('units.tonsPerHa')}`}
           </InfoItem>
-          <InfoItem label={t('fields.quotity')}>{`${season.quotity} %`}</InfoItem>
+          <InfoItem label={t('fields.quotity')}>{`${formatDecimal(season.quotity, 2)} %`}</InfoItem>
         </InfoGrid>
       </Block>
       <Block title={t('detail.quantityAndCost')}>

@@ -10,14 +10,15 @@ import { notify } from '../../../shared/ui/notify.js';
 import { seasonKeys, updateSeason, type SeasonSummary } from '../model/index.js';
 import { SeasonFields } from './SeasonFields.js';
 import { seasonFormSchema, toSeasonFields, type SeasonFormValues } from './season-form.js';
+import { decimalForInput } from '../../../shared/format/number.js';
 
 const valuesOf = (season: SeasonSummary): SeasonFormValues => ({
   label: season.label,
   from: season.from,
   to: season.to,
   unitProductAmount: season.unitProductAmount,
-  productionIndex: String(season.productionIndex),
-  quotity: String(season.quotity),
+  productionIndex: decimalForInput(season.productionIndex),
+  quotity: decimalForInput(season.quotity),
 });
 
 /**

@@ -5,6 +5,7 @@ import { AppModal } from '../../../shared/ui/AppModal.js';
 import { formatAmount, formatPeriod, formatQuantity, type SeasonSummary } from '../model/index.js';
 import { InfoGrid, InfoItem } from './SeasonInfo.js';
 import { SeasonStatusBadge } from './SeasonStatusBadge.js';
+import { formatDecimal } from '../../../shared/format/number.js';
 
 /** The list's eye: the season's fields and sums at a glance, and 'Voir détails'. */
 export function SeasonShowModal({
@@ -34,9 +35,11 @@ export function SeasonShowModal({
               {`${formatQuantity(season.unitProductAmount)} ${t('units.perKg')}`}
             </InfoItem>
             <InfoItem label={t('fields.productionIndex')}>
-              {`${season.productionIndex} ${t('units.tonsPerHa')}`}
+              {`${formatDecimal(season.productionIndex)} ${t('units.tonsPerHa')}`}
             </InfoItem>
-            <InfoItem label={t('fields.quotity')}>{`${season.quotity} %`}</InfoItem>
+            <InfoItem
+              label={t('fields.quotity')}
+            >{`${formatDecimal(season.quotity, 2)} %`}</InfoItem>
             <InfoItem label={t('detail.totalQuantity')}>{formatQuantity(season.quantity)}</InfoItem>
             <InfoItem label={t('industrials.productionAmount')}>
               {formatAmount(season.productionAmount)}

@@ -15,3 +15,16 @@ export const walletStatsQuery = queryOptions({
   retry: false,
   meta: { silent: true },
 });
+
+export interface WalletLimits {
+  maxCommandAmount: number;
+  maxBalance: number;
+}
+
+/** The server's money ceilings (configuration: they change only with a restart). */
+export const walletLimitsQuery = queryOptions({
+  queryKey: ['wallet', 'limits'],
+  queryFn: () => api<WalletLimits>('/wallet/limits'),
+  staleTime: Infinity,
+  meta: { silent: true },
+});

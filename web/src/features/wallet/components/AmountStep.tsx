@@ -21,6 +21,7 @@ export function AmountStep({
   onCancel,
   pending = false,
   blocked = false,
+  messageValues,
   children,
 }: {
   meansLabel: string;
@@ -31,6 +32,8 @@ export function AmountStep({
   pending?: boolean;
   /** Something outside the form prevents submitting (a withdrawal with nowhere to go). */
   blocked?: boolean;
+  /** The values the amount's messages name (`{max}`, `{missing}`). */
+  messageValues?: (amount: number | null) => Record<string, string>;
   children?: ReactNode;
 }) {
   const { t } = useTranslation('wallet');
@@ -67,7 +70,7 @@ export function AmountStep({
             value={field.value}
             onChange={field.onChange}
             onBlur={field.onBlur}
-            error={fieldError(fieldState.error)}
+            error={fieldError(fieldState.error, messageValues?.(field.value))}
           />
         )}
       />

@@ -2,7 +2,7 @@ import { Button, Group, Select, Stack, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
@@ -13,9 +13,10 @@ import { MoneyInput } from '../../../shared/ui/MoneyInput.js';
 import { notify } from '../../../shared/ui/notify.js';
 import { useFieldError } from '../../../shared/ui/use-field-error.js';
 import { aggregatorsQuery, createFinancing } from '../api/financing.js';
+import { useAmountLimits } from '../hooks/use-amount-limits.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
 import { refusalMessage } from '../model/errors.js';
-import { financingSchema, type FinancingValues } from '../model/forms.js';
+import { financingSchemaWithin, type FinancingValues } from '../model/forms.js';
 import { fullName, type Aggregator } from '../model/types.js';
 
 const EMPTY: FinancingValues = { aggregatorId: '', amount: null };
@@ -40,11 +41,18 @@ export function FinancingModal({
   const errorText = useErrorText();
   const fieldError = useFieldError();
   const invalidate = useInvalidateWallet();
+  // The ceiling and the available balance are checked here, before 'Oui, financer'.
+  const limits = useAmountLimits(true);
+  const [schema] = useState(() => financingSchemaWithin(limits.limitsOf));
   const form = useForm<FinancingValues>({
-    resolver: zodResolver(financingSchema),
+    resolver: zodResolver(schema),
     mode: 'onChange',
     defaultValues: EMPTY,
   });
+  // Limits loaded or changed (a push moved the balance): the amount typed is checked again.
+  useEffect(() => {
+    if (form.getValues('amount') !== null) void form.trigger('amount');
+  }, [form, limits.version]);
   // Another aggregator or amount is another financing: it gets a new key.
   const key = useIdempotencyKey(form);
   const [step, setStep] = useState<'form' | 'confirm'>('form');
@@ -145,7 +153,7 @@ export function FinancingModal({
                   value={field.value}
                   onChange={field.onChange}
                   onBlur={field.onBlur}
-                  error={fieldError(fieldState.error)}
+                  error={fieldError(fieldState.error, limits.values(field.value))}
                 />
               )}
             />

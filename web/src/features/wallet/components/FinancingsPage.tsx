@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../../shared/auth/current-user.js';
-import { ROLES } from '../../../shared/auth/roles.js';
+import { can } from '../../../shared/auth/permissions.js';
 import { formatDate } from '../../../shared/format/date.js';
 import type { Column } from '../../../shared/ui/DataTable.js';
 import { ListPage } from '../../../shared/ui/ListPage.js';
@@ -33,7 +33,7 @@ export function FinancingsPage({
     ...financingsQuery(me?.id ?? '', listQuery(search)),
     enabled: Boolean(me),
   });
-  const canFund = me?.role?.code !== ROLES.SFD;
+  const canFund = can(me, 'wallet.fund');
   const columns: Column<Financing>[] = [
     { name: 'reference', title: t('columns.shortReference') },
     {

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
 import { useCurrentUser } from '../../../shared/auth/current-user.js';
+import { can } from '../../../shared/auth/permissions.js';
 import { formatDate } from '../../../shared/format/date.js';
 import { formatNumber } from '../../../shared/format/money.js';
 import type { Column } from '../../../shared/ui/DataTable.js';
@@ -194,12 +195,14 @@ export function SuppliesPage({
     <>
       <Group justify="space-between" align="flex-start">
         <PageTitle>{t('supplies.title')}</PageTitle>
-        <Button
-          leftSection={<IconPlus size={16} aria-hidden />}
-          onClick={() => onSearchChange({ showModal: 1 })}
-        >
-          {t('supplies.new')}
-        </Button>
+        {can(me, 'wallet.supply') && (
+          <Button
+            leftSection={<IconPlus size={16} aria-hidden />}
+            onClick={() => onSearchChange({ showModal: 1 })}
+          >
+            {t('supplies.new')}
+          </Button>
+        )}
       </Group>
       {me && <SupplyStatsCards userId={me.id} />}
       <ListPanel

@@ -14,11 +14,12 @@ import { DigitsInput } from '../../../shared/ui/DigitsInput.js';
 import { notify } from '../../../shared/ui/notify.js';
 import { useFieldError } from '../../../shared/ui/use-field-error.js';
 import { bankAccountQuery, createSupply } from '../api/supplies.js';
+import { useAmountLimits } from '../hooks/use-amount-limits.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
 import type { PaymentWidget } from '../hooks/use-payment-widget.js';
 import {
   PAYMENT_MEANS,
-  supplySchema,
+  supplySchemaWithin,
   type PaymentMeans,
   type SupplyValues,
 } from '../model/forms.js';
@@ -57,8 +58,11 @@ export function SupplyModal({
   const invalidate = useInvalidateWallet();
   // The accepted bank comes from the API (SUPPLY_BANK_NAME); it is preselected.
   const accepted = useQuery(bankAccountQuery());
+  // A supply brings money in: the form checks the ceiling only.
+  const limits = useAmountLimits(false);
+  const [schema] = useState(() => supplySchemaWithin(limits.limitsOf));
   const form = useForm<SupplyValues>({
-    resolver: zodResolver(supplySchema),
+    resolver: zodResolver(schema),
     mode: 'onChange',
     defaultValues: {
       means: initialMode,
@@ -67,6 +71,10 @@ export function SupplyModal({
       phone: profileNumber(me),
     },
   });
+  // Limits loaded or changed (a push moved the balance): the amount typed is checked again.
+  useEffect(() => {
+    if (form.getValues('amount') !== null) void form.trigger('amount');
+  }, [form, limits.version]);
   // Another means, amount, bank or number is another supply: it gets a new key.
   const key = useIdempotencyKey(form);
   const [created, setCreated] = useState<SupplyCreated | null>(null);
@@ -180,6 +188,7 @@ export function SupplyModal({
               submitLabel={t('supplies.submit')}
               onCancel={close}
               pending={create.isPending}
+              messageValues={limits.values}
             >
               {means === 'BANK' && (
                 <Controller

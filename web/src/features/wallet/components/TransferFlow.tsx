@@ -2,7 +2,7 @@ import { Alert, Button, Group, Select, Stack, Text, TextInput } from '@mantine/c
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
@@ -14,9 +14,10 @@ import { MoneyInput } from '../../../shared/ui/MoneyInput.js';
 import { notify } from '../../../shared/ui/notify.js';
 import { useFieldError } from '../../../shared/ui/use-field-error.js';
 import { makeTransfer, recipientsQuery } from '../api/transfers.js';
+import { useAmountLimits } from '../hooks/use-amount-limits.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
 import { refusalMessage } from '../model/errors.js';
-import { transferSchema, type TransferValues } from '../model/forms.js';
+import { transferSchemaWithin, type TransferValues } from '../model/forms.js';
 import { fullName } from '../model/types.js';
 
 type Step = 'search' | 'info' | 'confirm' | 'success';
@@ -37,11 +38,18 @@ export function TransferFlow({
   const errorText = useErrorText();
   const fieldError = useFieldError();
   const invalidate = useInvalidateWallet();
+  // The ceiling and the available balance are checked here, before 'Oui, envoyer'.
+  const limits = useAmountLimits(true);
+  const [schema] = useState(() => transferSchemaWithin(limits.limitsOf));
   const form = useForm<TransferValues>({
-    resolver: zodResolver(transferSchema),
+    resolver: zodResolver(schema),
     mode: 'onChange',
     defaultValues: EMPTY,
   });
+  // Limits loaded or changed (a push moved the balance): the amount typed is checked again.
+  useEffect(() => {
+    if (form.getValues('amount') !== null) void form.trigger('amount');
+  }, [form, limits.version]);
   // Another recipient, amount or reason is another transfer: it gets a new key.
   const key = useIdempotencyKey(form);
   const [step, setStep] = useState<Step>('search');
@@ -154,7 +162,7 @@ export function TransferFlow({
                 value={field.value}
                 onChange={field.onChange}
                 onBlur={field.onBlur}
-                error={fieldError(fieldState.error)}
+                error={fieldError(fieldState.error, limits.values(field.value))}
               />
             )}
           />

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
 import { useCurrentUser } from '../../../shared/auth/current-user.js';
+import { can } from '../../../shared/auth/permissions.js';
 import { formatDate } from '../../../shared/format/date.js';
 import { formatMoney } from '../../../shared/format/money.js';
 import { DownloadButton } from '../../../shared/ui/DownloadButton.js';
@@ -58,21 +59,23 @@ export function WalletPage({
                 {balance === null ? '—' : formatMoney(balance)}
               </Text>
               <Group mt="md">
-                <Button
-                  leftSection={<IconArrowsExchange size={16} aria-hidden />}
-                  onClick={() => setFlow('transfer')}
-                  disabled={!me}
-                >
-                  {t('transfer')}
-                </Button>
-                <Button
-                  variant="default"
-                  leftSection={<IconCash size={16} aria-hidden />}
-                  onClick={() => setFlow('withdraw')}
-                  disabled={!me}
-                >
-                  {t('withdraw')}
-                </Button>
+                {can(me, 'wallet.transfer') && (
+                  <Button
+                    leftSection={<IconArrowsExchange size={16} aria-hidden />}
+                    onClick={() => setFlow('transfer')}
+                  >
+                    {t('transfer')}
+                  </Button>
+                )}
+                {can(me, 'wallet.withdraw') && (
+                  <Button
+                    variant="default"
+                    leftSection={<IconCash size={16} aria-hidden />}
+                    onClick={() => setFlow('withdraw')}
+                  >
+                    {t('withdraw')}
+                  </Button>
+                )}
               </Group>
               <Button
                 component={Link}
@@ -136,8 +139,12 @@ export function WalletPage({
       />
       {me && (
         <>
-          <TransferFlow opened={flow === 'transfer'} onClose={() => setFlow(null)} me={me} />
-          <WithdrawFlow opened={flow === 'withdraw'} onClose={() => setFlow(null)} me={me} />
+          {can(me, 'wallet.transfer') && (
+            <TransferFlow opened={flow === 'transfer'} onClose={() => setFlow(null)} me={me} />
+          )}
+          {can(me, 'wallet.withdraw') && (
+            <WithdrawFlow opened={flow === 'withdraw'} onClose={() => setFlow(null)} me={me} />
+          )}
         </>
       )}
     </>

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useIdempotencyKey } from '../../../shared/api/use-idempotency-key.js';
@@ -11,11 +11,12 @@ import { usePush } from '../../../shared/realtime/use-realtime.js';
 import { AppModal } from '../../../shared/ui/AppModal.js';
 import { notify } from '../../../shared/ui/notify.js';
 import { makeDebit, type WithdrawalAnswer } from '../api/transfers.js';
+import { useAmountLimits } from '../hooks/use-amount-limits.js';
 import { useInvalidateWallet } from '../hooks/use-invalidate-wallet.js';
 import { refusalMessage } from '../model/errors.js';
 import {
   PAYMENT_MEANS,
-  withdrawSchema,
+  withdrawSchemaWithin,
   type PaymentMeans,
   type WithdrawValues,
 } from '../model/forms.js';
@@ -46,11 +47,18 @@ export function WithdrawFlow({
 }) {
   const { t } = useTranslation('wallet');
   const invalidate = useInvalidateWallet();
+  // The ceiling and the available balance are checked here, before the withdrawal is sent.
+  const limits = useAmountLimits(true);
+  const [schema] = useState(() => withdrawSchemaWithin(limits.limitsOf));
   const form = useForm<WithdrawValues>({
-    resolver: zodResolver(withdrawSchema),
+    resolver: zodResolver(schema),
     mode: 'onChange',
     defaultValues: EMPTY,
   });
+  // Limits loaded or changed (a push moved the balance): the amount typed is checked again.
+  useEffect(() => {
+    if (form.getValues('amount') !== null) void form.trigger('amount');
+  }, [form, limits.version]);
   // Another means or amount is another withdrawal: it gets a new key.
   const key = useIdempotencyKey(form);
   const [sent, setSent] = useState<(WithdrawalAnswer & { settled?: 'SUCCESS' | 'FAILED' }) | null>(
@@ -128,6 +136,7 @@ export function WithdrawFlow({
               onCancel={close}
               pending={debit.isPending}
               blocked={!account}
+              messageValues={limits.values}
             >
               {account ? (
                 <Text size="sm" data-testid="withdraw-destination">

@@ -2,10 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
   financingSchema,
+  financingSchemaWithin,
   supplySchema,
+  supplySchemaWithin,
   transferSchema,
+  transferSchemaWithin,
   validateSupplySchema,
   withdrawSchema,
+  withdrawSchemaWithin,
 } from './forms.js';
 
 /** The i18n message keys a form shows, by field. */
@@ -16,6 +20,32 @@ function messages(schema: z.ZodType, values: unknown): Record<string, string> {
 }
 
 describe('wallet money forms', () => {
+  it('checks the ceiling and the available balance in the form, before any confirmation', () => {
+    const limits = () => ({ max: 100_000_000, available: 50_000 });
+    const transfer = transferSchemaWithin(limits);
+    const recipient = { id: 'u2' };
+    expect(messages(transfer, { recipient, amount: 50_001, reason: 'Avance' })).toEqual({
+      amount: 'wallet:amountLimits.aboveAvailable',
+    });
+    expect(messages(transfer, { recipient, amount: 100_000_001, reason: 'Avance' })).toEqual({
+      amount: 'wallet:amountLimits.aboveMax',
+    });
+    expect(messages(transfer, { recipient, amount: 50_000, reason: 'Avance' })).toEqual({});
+    expect(messages(withdrawSchemaWithin(limits), { means: 'BANK', amount: 60_000 })).toEqual({
+      amount: 'wallet:amountLimits.aboveAvailable',
+    });
+    expect(messages(financingSchemaWithin(limits), { aggregatorId: 'a', amount: 50_001 })).toEqual({
+      amount: 'wallet:amountLimits.aboveAvailable',
+    });
+    // A supply brings money in: only the ceiling applies.
+    const supply = supplySchemaWithin(() => ({ max: 600_000 }));
+    const bank = { means: 'BANK', bank: 'BOA', phone: '' };
+    expect(messages(supply, { ...bank, amount: 600_001 })).toEqual({
+      amount: 'wallet:amountLimits.aboveMax',
+    });
+    expect(messages(supply, { ...bank, amount: 600_000 })).toEqual({});
+  });
+
   it('asks for an amount, then refuses zero ("Entré non valide")', () => {
     expect(messages(withdrawSchema, { means: 'MOBILE_MONEY', amount: null })).toEqual({
       amount: 'validation:required',

@@ -71,6 +71,8 @@ describe('money ceilings: MAX_COMMAND_AMOUNT and MAX_BALANCE', () => {
           });
           expect(res.statusCode, `${request.url} ${amount}: ${res.body}`).toBe(400);
           expect(res.json().fields).toEqual({ amount: message });
+          // The message a person reads names no field path ('amount: …').
+          expect(res.json().message).toBe(message);
         }
       }
       expect(await countEvents(testDb.db, 'SupplyInitiated')).toBe(0);
@@ -119,6 +121,17 @@ describe('money ceilings: MAX_COMMAND_AMOUNT and MAX_BALANCE', () => {
         headers: withKey(superAdmin),
         payload: { reference },
       });
+
+    it('tells any signed-in user the configured ceilings (GET /api/wallet/limits)', async () => {
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/wallet/limits',
+        headers: aggregator.headers,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ maxCommandAmount: 600_000, maxBalance: 1_000_000 });
+      expect((await app.inject({ method: 'GET', url: '/api/wallet/limits' })).statusCode).toBe(401);
+    });
 
     it('the command maximum follows the configuration (400 above 600,000)', async () => {
       const res = await supply(600_001);

@@ -18,7 +18,7 @@ const MONEY_COMMAND_ROLES = ROLE_CODES.filter((role) => role !== ROLE.ACCOUNTING
 
 const key = (headers: { 'idempotency-key'?: string }) => headers['idempotency-key'];
 
-/** Wallet commands: transfer, withdrawal, financing. */
+/** Wallet commands: transfer, withdrawal, financing; and the ceilings they check. */
 export function registerWalletCommandRoutes(app: FastifyInstance, deps: WalletDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const amount = amountUpTo(deps.limits.maxCommandAmount);
@@ -66,6 +66,26 @@ export function registerWalletCommandRoutes(app: FastifyInstance, deps: WalletDe
       );
       return reply.status(201).send(result);
     },
+  );
+
+  r.get(
+    '/api/wallet/limits',
+    {
+      schema: {
+        tags: ['wallet'],
+        summary:
+          'The money ceilings (MAX_COMMAND_AMOUNT, MAX_BALANCE), which the money forms check before sending',
+        security: [{ bearer: [] }],
+        response: {
+          200: z.object({ maxCommandAmount: z.number().int(), maxBalance: z.number().int() }),
+        },
+      },
+      preHandler: app.authenticate,
+    },
+    async () => ({
+      maxCommandAmount: deps.limits.maxCommandAmount,
+      maxBalance: deps.limits.maxBalance,
+    }),
   );
 
   r.post(

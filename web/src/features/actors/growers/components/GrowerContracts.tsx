@@ -11,6 +11,7 @@ import type { Column } from '../../../../shared/ui/DataTable.js';
 import { ListPanel } from '../../../../shared/ui/ListPage.js';
 import { StatusBadge } from '../../../../shared/ui/StatusBadge.js';
 import { growerContractsQuery, type GrowerContract } from '../api/growers.js';
+import { formatDecimal } from '../../../../shared/format/number.js';
 
 /**
  * The grower's contracts (`GET grower/contracts/{id}`): searchable, paginated, with the
@@ -37,7 +38,7 @@ export function GrowerContracts({
     {
       name: 'quantity',
       title: t('contracts.quantity'),
-      transform: (c) => (c.quantity == null ? '' : String(c.quantity)),
+      transform: (c) => (c.quantity == null ? '' : formatDecimal(c.quantity)),
     },
     {
       name: 'amount',

@@ -24,7 +24,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../../shared/api/use-error-text.js';
 import { useCurrentUser } from '../../../../shared/auth/current-user.js';
-import { ROLES } from '../../../../shared/auth/roles.js';
+import { can } from '../../../../shared/auth/permissions.js';
 import { formatDate } from '../../../../shared/format/date.js';
 import { toLocalPhone } from '../../../../shared/format/phone.js';
 import type { ListSearch } from '../../../../shared/search/list-search.js';
@@ -38,6 +38,7 @@ import { BanGrowerModal, type BanAction } from './BanGrowerModal.js';
 import { GrowerContracts } from './GrowerContracts.js';
 import { Field, PayoutAccount } from './PayoutAccount.js';
 import { PlotModal } from './PlotModal.js';
+import { formatDecimal } from '../../../../shared/format/number.js';
 
 /**
  * showProducteur (spec §2.1): profile (personal and account information), plots with the
@@ -142,10 +143,7 @@ function GrowerDetail({
 }) {
   const { t, i18n } = useTranslation('growers');
   const me = useCurrentUser();
-  const role = me?.role?.code;
-  const isSuperAdmin = role === ROLES.SUPER_ADMIN;
-  const isClusterManager = role === ROLES.CLUSTER_MANAGER;
-  const isCooperative = role === ROLES.FARMER_ORGANIZATION;
+  const manages = can(me, 'grower.manage');
   const [plot, setPlot] = useState<Plot | 'new' | null>(null);
   const [target, setTarget] = useState<BanAction | null>(null);
   // A new PIN replaces the grower's at once: asked for first.
@@ -186,7 +184,7 @@ function GrowerDetail({
           </Group>
         </div>
         <Group gap="sm">
-          {!isCooperative && (
+          {manages && (
             <Button
               renderRoot={(props) => (
                 <Link {...props} to="/producteurs/edit/$id" params={{ id: grower.id }} />
@@ -197,7 +195,7 @@ function GrowerDetail({
               {t('detail.edit')}
             </Button>
           )}
-          {isClusterManager && (
+          {can(me, 'grower.resetPin') && (
             <Button
               variant="default"
               leftSection={<IconKey size={16} aria-hidden />}
@@ -230,7 +228,7 @@ function GrowerDetail({
               </Group>
             </Stack>
           </AppModal>
-          {isSuperAdmin &&
+          {can(me, 'grower.ban') &&
             (banned ? (
               <Button
                 variant="light"
@@ -283,7 +281,7 @@ function GrowerDetail({
       <Card
         title={`${t('detail.plots')} (${formatArea(totalArea(grower), i18n.language)} ha)`}
         action={
-          !isCooperative && (
+          manages && (
             <Button
               variant="light"
               leftSection={<IconPlus size={16} aria-hidden />}
@@ -328,10 +326,10 @@ function GrowerDetail({
                     <Table.Td>{formatArea(Number(p.areaSown), i18n.language)}</Table.Td>
                     <Table.Td>{p.plantingDate ? formatDate(p.plantingDate) : none}</Table.Td>
                     <Table.Td>
-                      {p.estimatedProduction == null ? none : String(p.estimatedProduction)}
+                      {p.estimatedProduction == null ? none : formatDecimal(p.estimatedProduction)}
                     </Table.Td>
                     <Table.Td>
-                      {!isCooperative && (
+                      {manages && (
                         <ActionIcon
                           variant="subtle"
                           aria-label={t('plot.editAction', { name: p.location })}

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../../shared/api/use-error-text.js';
 import { useCurrentUser } from '../../../../shared/auth/current-user.js';
+import { can } from '../../../../shared/auth/permissions.js';
 import { ROLES } from '../../../../shared/auth/roles.js';
 import { toLocalPhone } from '../../../../shared/format/phone.js';
 import type { Column } from '../../../../shared/ui/DataTable.js';
@@ -91,7 +92,7 @@ export function GrowersPage({
           >
             <IconEye size={18} aria-hidden />
           </ActionIcon>
-          {isSuperAdmin &&
+          {can(me, 'grower.ban') &&
             (isBanned(g) ? (
               <Button
                 size="compact-sm"
@@ -123,7 +124,7 @@ export function GrowersPage({
     <ListPage
       title={t('title')}
       action={
-        !isCooperative && (
+        can(me, 'grower.manage') && (
           <Button
             component={Link}
             to="/producteurs/create"

@@ -10,6 +10,7 @@ import {
   plotSchema,
   prefilledMomo,
   toCreateInput,
+  toPlotInput,
   totalArea,
   type GrowerFormValues,
   type PlotFormValues,
@@ -108,9 +109,29 @@ describe('grower form (spec §5)', () => {
 });
 
 describe('plot form (spec §5)', () => {
+  it('takes a decimal comma in the area, the production and the coordinates', () => {
+    const french = {
+      ...plot,
+      areaSown: '2,5',
+      estimatedProduction: '273,1',
+      longitude: '2,4253',
+      latitude: '6,3703',
+    };
+    expect(messages(plotSchema, french)).toEqual({});
+    expect(toPlotInput(french)).toMatchObject({
+      areaSown: 2.5,
+      estimatedProduction: 273.1,
+      longitude: 2.4253,
+      latitude: 6.3703,
+    });
+    expect(messages(plotSchema, { ...plot, longitude: '2,12345678' }).longitude).toBe(
+      'validation:invalid',
+    );
+  });
+
   it('refuses a sown area of 0 or not a decimal, and coordinates beyond 7 decimals', () => {
     expect(messages(plotSchema, { ...plot, areaSown: '0' }).areaSown).toBe('validation:invalid');
-    expect(messages(plotSchema, { ...plot, areaSown: '1,5' }).areaSown).toBe('validation:invalid');
+    expect(messages(plotSchema, { ...plot, areaSown: '0,0' }).areaSown).toBe('validation:invalid');
     expect(messages(plotSchema, { ...plot, areaSown: '1.5.2' }).areaSown).toBe(
       'validation:invalid',
     );

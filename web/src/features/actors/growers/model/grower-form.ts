@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  decimalForInput,
+  formatDecimal,
+  isDecimalText,
+  parseDecimal,
+} from '../../../../shared/format/number.js';
 import { toE164, toLocalPhone } from '../../../../shared/format/phone.js';
 import { msg, phoneText, requiredText } from '../../../../shared/validation/rules.js';
 import { operatorOf } from '../../../wallet/model/supply-row.js';
@@ -36,22 +42,21 @@ const optionalEmail = () =>
     .trim()
     .refine((v) => v === '' || z.email().safeParse(v).success, msg.email);
 
-/** A decimal: digits with an optional single dot (spec §5 'Entré non valide'). */
-export const DECIMAL = /^\d+(\.\d+)?$/;
-/** A coordinate: signed, at most 7 decimals (spec §9: rounded to 7 decimals). */
-export const COORDINATE = /^-?\d{1,3}(\.\d{1,7})?$/;
+/** A coordinate: signed, at most 3 digits before the decimal sign and 7 after (spec §9). */
+const isCoordinate = (v: string) =>
+  /^-?\d{1,3}([.,]\d+)?$/.test(v) && isDecimalText(v, { signed: true, maxDecimals: 7 });
 
 const optionalCoordinate = () =>
   z
     .string()
     .trim()
-    .refine((v) => v === '' || COORDINATE.test(v), msg.invalid);
+    .refine((v) => v === '' || isCoordinate(v), msg.invalid);
 
 const optionalDecimal = () =>
   z
     .string()
     .trim()
-    .refine((v) => v === '' || DECIMAL.test(v), msg.invalid);
+    .refine((v) => v === '' || isDecimalText(v), msg.invalid);
 
 /** Sown area: required, decimal, not 0. */
 const areaSown = () =>
@@ -59,7 +64,7 @@ const areaSown = () =>
     .string()
     .trim()
     .min(1, msg.required)
-    .refine((v) => DECIMAL.test(v) && Number(v) > 0, msg.invalid);
+    .refine((v) => (parseDecimal(v) ?? 0) > 0, msg.invalid);
 
 /** One plot of the form (the grower form's 'Production' and the plot modal). */
 export const plotSchema = z.object({
@@ -170,9 +175,12 @@ export function prefilledMomo(phone: string): string {
 export const operatorOfNumber = operatorOf;
 
 const orNull = (v: string) => (v.trim() === '' ? null : v.trim());
-const numberOrNull = (v: string) => (v.trim() === '' ? null : Number(v));
+const numberOrNull = (v: string) => (v.trim() === '' ? null : parseDecimal(v));
 /** Coordinates travel rounded to 7 decimals (spec §9). */
-const coordinate = (v: string) => (v.trim() === '' ? null : Math.round(Number(v) * 1e7) / 1e7);
+const coordinate = (v: string) => {
+  const value = v.trim() === '' ? null : parseDecimal(v, { signed: true });
+  return value === null ? null : Math.round(value * 1e7) / 1e7;
+};
 
 export function toPlotInput(v: PlotFormValues): PlotInput {
   return {
@@ -186,12 +194,12 @@ export function toPlotInput(v: PlotFormValues): PlotInput {
     latitude: coordinate(v.latitude),
     plantingDate: v.plantingDate || null,
     tifDate: v.tifDate || null,
-    areaSown: Number(v.areaSown),
+    areaSown: parseDecimal(v.areaSown) ?? 0,
     estimatedProduction: numberOrNull(v.estimatedProduction),
   };
 }
 
-const text = (v: number | string | null | undefined) => (v == null ? '' : String(v));
+const text = (v: number | string | null | undefined) => (v == null ? '' : decimalForInput(v));
 
 export function toPlotForm(plot: Plot): PlotFormValues {
   return {
@@ -278,9 +286,7 @@ export function totalArea(grower: Pick<Grower, 'areaSown' | 'products'>): number
 }
 
 export function formatArea(ha: number, language = 'fr'): string {
-  return new Intl.NumberFormat(language === 'en' ? 'en-GB' : 'fr-FR', {
-    maximumFractionDigits: 2,
-  }).format(ha);
+  return formatDecimal(ha, 2, language);
 }
 
 /** A banned (deactivated) grower. */

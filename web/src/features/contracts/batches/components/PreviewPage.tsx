@@ -17,6 +17,7 @@ import { PaginationBar } from '../../../../shared/ui/PaginationBar.js';
 import { notify } from '../../../../shared/ui/notify.js';
 import { previewQuery, validatePreview, type PreviewRow } from '../api/batches.js';
 import { InsufficientBalanceModal } from './InsufficientBalanceModal.js';
+import { formatDecimal } from '../../../../shared/format/number.js';
 
 /**
  * showUploadProducteurs (§2.5): the checked file's real rows before anything is created —
@@ -95,7 +96,7 @@ export function PreviewPage({
           </Text>
           <Text c="dark.6">
             {t('preview.totals', {
-              quantity: summary.totalQuantity,
+              quantity: formatDecimal(summary.totalQuantity),
               amount: formatNumber(summary.totalAmount),
             })}
           </Text>

@@ -39,6 +39,7 @@ import {
   type ContractFormValues,
 } from '../model/contract-form.js';
 import { ContractCreatedModal, InsufficientBalanceModal } from './CreateModals.js';
+import { formatDecimal } from '../../../../shared/format/number.js';
 
 /** §9: the growers' autocomplete asks page 1, limit 20. */
 const AUTOCOMPLETE_LIMIT = 20;
@@ -231,8 +232,11 @@ export function CreateDeliveryContractPage() {
                       label: t('create.plotOption', {
                         name: p.location,
                         type: t(`types.${p.productType}`),
-                        area: p.areaSown,
-                        estimate: p.estimatedProduction ?? '—',
+                        area: formatDecimal(p.areaSown, 4),
+                        estimate:
+                          p.estimatedProduction == null
+                            ? '—'
+                            : formatDecimal(p.estimatedProduction),
                       }),
                     }))}
                     value={field.value || null}

@@ -28,6 +28,7 @@ import {
 import { STATUS_KIND, contractActions } from '../model/statuses.js';
 import { ContractPdfButton, GrowerStatementButton } from '../../pdf/index.js';
 import { RecordDeliveryModal } from './RecordDeliveryModal.js';
+import { formatDecimal } from '../../../../shared/format/number.js';
 
 const money = (amount: number | null | undefined) =>
   amount === null || amount === undefined ? '—' : `${groupThousands(String(amount))} FCFA`;
@@ -176,7 +177,7 @@ function ContractDetail({ contract: c, me }: { contract: DeliveryContractDetail;
   });
 
   const tonnes = (value: string | null) =>
-    value === null ? t('detail.none') : t('detail.tonnes', { value });
+    value === null ? t('detail.none') : t('detail.tonnes', { value: formatDecimal(value) });
   const unitPrice = Number(c.quantity) > 0 ? Math.floor(c.amount / Number(c.quantity)) : null;
   const aggregatorName = mine
     ? `${me.firstname} ${me.lastname} (${t('detail.you')})`
@@ -303,7 +304,7 @@ function ContractDetail({ contract: c, me }: { contract: DeliveryContractDetail;
         <Stack>
           <Text>
             {t('actions.confirmText', {
-              quantity: c.quantity,
+              quantity: formatDecimal(c.quantity),
               date: day(c.deliveryDate),
               amount: groupThousands(String(c.amount)),
             })}

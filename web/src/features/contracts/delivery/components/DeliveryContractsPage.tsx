@@ -33,6 +33,7 @@ import {
 import { AggregatorFilter } from './AggregatorFilter.js';
 import { RunContractsModal } from './RunContractsModal.js';
 import { RunProgressPanel } from './RunProgressPanel.js';
+import { formatDecimal } from '../../../../shared/format/number.js';
 
 /**
  * contratsLivraisons (§2.5): the delivery contracts — the aggregator's own (searchable by
@@ -136,7 +137,11 @@ export function DeliveryContractsPage({
       : []),
     { name: 'reference', title: t('columns.reference') },
     { name: 'grower', title: t('columns.grower'), transform: (r) => r.grower ?? '—' },
-    { name: 'quantity', title: t('columns.quantity') },
+    {
+      name: 'quantity',
+      title: t('columns.quantity'),
+      transform: (r) => formatDecimal(r.quantity),
+    },
     {
       name: 'amount',
       title: t('columns.amount'),

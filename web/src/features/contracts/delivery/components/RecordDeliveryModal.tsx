@@ -20,6 +20,7 @@ import {
   type DeliveryFormInput,
   type DeliveryFormValues,
 } from '../model/contract-form.js';
+import { decimalForInput, formatDecimal } from '../../../../shared/format/number.js';
 
 /**
  * Worth of a delivered quantity, as the run computes it (docs/contracts.md "Settlement rule"):
@@ -59,7 +60,7 @@ export function RecordDeliveryModal({
   const form = useForm<DeliveryFormInput, unknown, DeliveryFormValues>({
     resolver: zodResolver(deliveryFormSchema()),
     mode: 'onChange',
-    defaultValues: { quantity: contract.quantity, deliveredOn: today() },
+    defaultValues: { quantity: decimalForInput(contract.quantity), deliveredOn: today() },
   });
   const save = useMutation({
     mutationFn: (values: DeliveryFormValues) =>
@@ -72,7 +73,7 @@ export function RecordDeliveryModal({
   useEffect(() => {
     if (opened) {
       save.reset();
-      form.reset({ quantity: contract.quantity, deliveredOn: today() });
+      form.reset({ quantity: decimalForInput(contract.quantity), deliveredOn: today() });
     }
     // Reset each time the screen opens only.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -88,7 +89,7 @@ export function RecordDeliveryModal({
           <Text size="sm">{t('actions.deliverText')}</Text>
           <Text size="sm" fw={500}>
             {t('actions.contracted', {
-              quantity: contract.quantity,
+              quantity: formatDecimal(contract.quantity),
               amount: groupThousands(String(contract.amount)),
             })}
           </Text>

@@ -72,8 +72,9 @@ describe('the delivery contract form', () => {
   });
 
   it('pre-fills the quantity from a plot’s estimated production', () => {
-    expect(quantityFromEstimate(42.5)).toBe('42.5');
-    expect(quantityFromEstimate(1.23456)).toBe('1.235');
+    // In the interface's language: a decimal comma in French.
+    expect(quantityFromEstimate(42.5)).toBe('42,5');
+    expect(quantityFromEstimate(1.23456)).toBe('1,235');
     expect(quantityFromEstimate(null)).toBe('');
   });
 });

@@ -1,6 +1,7 @@
 import dayjs from 'dayjs';
 import { z } from 'zod';
 import { msg } from '../../../../shared/validation/rules.js';
+import { decimalForInput } from '../../../../shared/format/number.js';
 
 /**
  * The delivery contract form (§5 "Delivery contract form": grower required, quantity in
@@ -102,5 +103,5 @@ export function parseDay(text: string): string | null {
 /** A plot's estimated production (t) as the quantity field's text: at most 3 decimals. */
 export function quantityFromEstimate(estimate: number | null | undefined): string {
   if (estimate === null || estimate === undefined || !(estimate > 0)) return '';
-  return String(Math.round(estimate * 1000) / 1000);
+  return decimalForInput(Math.round(estimate * 1000) / 1000);
 }

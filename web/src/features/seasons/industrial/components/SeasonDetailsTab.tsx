@@ -11,6 +11,7 @@ import {
 } from '../../model/index.js';
 import { kgToTonnes } from '../model/quantity.js';
 import { AmountCards } from './SeasonAcceptance.js';
+import { formatDecimal } from '../../../../shared/format/number.js';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -60,7 +61,7 @@ export function SeasonDetailsTab({
           />
           <Fact
             label={t('detail.fields.productionIndex')}
-            value={t('detail.tonsPerHectare', { value: season.productionIndex })}
+            value={t('detail.tonsPerHectare', { value: formatDecimal(season.productionIndex) })}
           />
           <Fact
             label={t('detail.fields.quotity')}
