@@ -14,3 +14,4 @@ export * from './redis.js';
 export * from './text.js';
 export * from './threads.js';
 export * from './benin-time.js';
+export * from './guess-limit.js';

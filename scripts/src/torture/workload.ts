@@ -452,7 +452,11 @@ export class Workload {
         'deliver',
         'POST',
         `/api/input-provider/make-delivery/${target.requestId}`,
-        { meta: { requestId: target.requestId, mode: op.mode, second } },
+        // The grower's code: the server pays nothing without it.
+        {
+          body: { code: target.code },
+          meta: { requestId: target.requestId, mode: op.mode, second },
+        },
       );
     const records =
       op.mode === 'concurrent'

@@ -9,7 +9,7 @@ import { buildApp } from '../../app.js';
 import type { Database } from '../../database.js';
 import { identityDemoStep } from '../../identity/demo/identity.js';
 import { findDemoUser, userLoader } from '../../identity/index.js';
-import { bearer, seedUser } from '../../identity/test-support.js';
+import { bearer, seedCluster, seedUser } from '../../identity/test-support.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import { runDemoSteps } from '../../kernel/index.js';
 import { product } from '../../modules.js';
@@ -449,5 +449,146 @@ describe('contract batches (LIVRAISON_PARENT)', () => {
     const created = await validate(aggregator, ok.json().previewId, { 'idempotency-key': 'k-1' });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toMatchObject({ count: 1, totalAmount: 30_000 });
+  });
+  it('reach: a grower of another cluster is a problem of its row (file and selection), nothing created; moved before Valider, 403', async () => {
+    const elsewhere = await seedCluster(db, 'Cluster voisin');
+    const user = await seedUser(db, 'ROLE_GROWER', { clusterId: elsewhere });
+    const foreign = await db
+      .insertInto('growers')
+      .values({
+        user_id: user.id,
+        cluster_id: elsewhere,
+        department_code: 'D03',
+        commune_code: 'C017',
+        arrondissement_code: 'A098',
+        village_code: 'V1',
+      })
+      .returning(['id', 'reference'])
+      .executeTakeFirstOrThrow();
+    const plot = await db
+      .insertInto('plots')
+      .values({
+        grower_id: foreign.id,
+        product_type: 'CAYENNE_LISSE',
+        department_code: 'D03',
+        commune_code: 'C017',
+        arrondissement_code: 'A098',
+        village_code: 'V1',
+        name: 'Parcelle voisine',
+        area_sown: '1',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const previews = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('contract_batch_previews')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const events = await eventCount();
+    const stored = await previews();
+    const outOfReach = 'Ce producteur n’est pas dans votre périmètre';
+    const file = await upload(
+      aggregator,
+      'voisins.csv',
+      csv([
+        [growers[0]!.reference, '', '', '1', '10000', ''],
+        [foreign.reference, '', '', '1', '10000', ''],
+      ]),
+    );
+    expect(file.statusCode, file.body).toBe(400);
+    expect(file.json().problems).toEqual([
+      { line: 3, column: 'Référence producteur', reason: outOfReach },
+    ]);
+    const selected = await app.inject({
+      method: 'POST',
+      url: '/api/contracts/batches/from-growers',
+      headers: bearer(app, aggregator, aggregator.role_code),
+      payload: {
+        rows: [{ growerId: foreign.id, productId: plot.id, quantity: 1, amount: 10_000 }],
+      },
+    });
+    expect(selected.statusCode, selected.body).toBe(400);
+    expect(selected.json().problems).toEqual([
+      { line: 1, column: 'Référence producteur', reason: outOfReach },
+    ]);
+    expect(await previews()).toBe(stored);
+    expect(await eventCount()).toBe(events);
+
+    // A grower of the cluster at the preview, moved to another before 'Valider'.
+    const preview = await upload(
+      aggregator,
+      'avant.csv',
+      csv([[growers[3]!.reference, '', '', '1', '10000', '']]),
+    );
+    expect(preview.statusCode, preview.body).toBe(201);
+    await db
+      .updateTable('growers')
+      .set({ cluster_id: elsewhere })
+      .where('id', '=', growers[3]!.id)
+      .execute();
+    try {
+      const wallet = await walletOf(aggregator.wallet_id);
+      const moved = await validate(aggregator, preview.json().previewId);
+      expect(moved.statusCode, moved.body).toBe(403);
+      expect(moved.json().message).toBe(outOfReach);
+      expect(await eventCount()).toBe(events);
+      expect((await walletOf(aggregator.wallet_id)).held).toBe(wallet.held);
+    } finally {
+      await db
+        .updateTable('growers')
+        .set({ cluster_id: aggregator.cluster_id! })
+        .where('id', '=', growers[3]!.id)
+        .execute();
+    }
+  });
+
+  it('numbers under one rule: a quantity over 1 000 000 t is refused as text or number, in a file and a selection', async () => {
+    const ceiling = 'La quantité ne peut pas dépasser 1 000 000 t';
+    const file = await upload(
+      aggregator,
+      'plafond.csv',
+      csv([
+        [growers[0]!.reference, '', '', '1000001', '10000', ''],
+        [growers[1]!.reference, '', '', '"1 000 000,5"', '10000', ''],
+        [growers[2]!.reference, '', '', '1000000', '10000', ''],
+      ]),
+    );
+    expect(file.statusCode, file.body).toBe(400);
+    expect(file.json().problems).toEqual([
+      { line: 2, column: 'Quantité (t)', reason: ceiling },
+      { line: 3, column: 'Quantité (t)', reason: ceiling },
+    ]);
+    for (const quantity of ['1000001', 1_000_001, '1,2345', 'beaucoup']) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/contracts/batches/from-growers',
+        headers: bearer(app, aggregator, aggregator.role_code),
+        payload: {
+          rows: [{ growerId: growers[0]!.id, productId: growers[0]!.plotId, quantity, amount: 1 }],
+        },
+      });
+      expect(res.statusCode, `${quantity}: ${res.body}`).toBe(400);
+    }
+    const comma = await app.inject({
+      method: 'POST',
+      url: '/api/contracts/batches/from-growers',
+      headers: bearer(app, aggregator, aggregator.role_code),
+      payload: {
+        rows: [
+          {
+            growerId: growers[0]!.id,
+            productId: growers[0]!.plotId,
+            quantity: '1,5',
+            amount: '15 000',
+          },
+        ],
+      },
+    });
+    expect(comma.statusCode, comma.body).toBe(201);
+    expect(comma.json()).toMatchObject({ totalQuantity: '1.5', totalAmount: 15_000 });
   });
 });

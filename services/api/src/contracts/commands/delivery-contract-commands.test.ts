@@ -7,7 +7,7 @@ import { buildApp } from '../../app.js';
 import type { Database } from '../../database.js';
 import { identityDemoStep } from '../../identity/demo/identity.js';
 import { DEMO_SECOND_AGGREGATOR, findDemoUser, userLoader } from '../../identity/index.js';
-import { bearer } from '../../identity/test-support.js';
+import { bearer, seedCluster, seedUser } from '../../identity/test-support.js';
 import { runDemoSteps } from '../../kernel/index.js';
 import { walletDemoStep } from '../../wallet/demo/wallet.js';
 import { evolveWallet, initialWalletState, type WalletEvent } from '../../wallet/index.js';
@@ -588,6 +588,95 @@ describe('delivery contract commands', () => {
       expect(
         (await get(aggregator, `/api/contracts/smarts/${aggregator.id}/NOPE`)).statusCode,
       ).toBe(400);
+    });
+    it('POST refuses a grower of another cluster (403 as GET grower/{id}), creating nothing', async () => {
+      const db = testDb.db as Kysely<Database>;
+      const elsewhere = await seedCluster(db, 'Cluster voisin');
+      const user = await seedUser(db, 'ROLE_GROWER', { clusterId: elsewhere });
+      const foreign = await db
+        .insertInto('growers')
+        .values({
+          user_id: user.id,
+          cluster_id: elsewhere,
+          department_code: 'D03',
+          commune_code: 'C017',
+          arrondissement_code: 'A098',
+          village_code: 'V1',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const plot = await db
+        .insertInto('plots')
+        .values({
+          grower_id: foreign.id,
+          product_type: 'CAYENNE_LISSE',
+          department_code: 'D03',
+          commune_code: 'C017',
+          arrondissement_code: 'A098',
+          village_code: 'V1',
+          name: 'Parcelle voisine',
+          area_sown: '1',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      expect((await get(aggregator, `/api/grower/${foreign.id}`)).statusCode).toBe(403);
+      const created = async () =>
+        (
+          await db
+            .selectFrom('events' as never)
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .where('type' as never, '=', 'DeliveryContractCreated' as never)
+            .executeTakeFirstOrThrow()
+        ).n;
+      const before = await created();
+      const wallet = await walletOf(aggregator.wallet_id);
+      const refused = await post(aggregator, {
+        growerId: foreign.id,
+        productId: plot.id,
+        quantity: 1,
+        amount: 10_000,
+      });
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(refused.json().message).toBe('Ce producteur n’est pas dans votre périmètre');
+      expect(await created()).toBe(before);
+      const after = await walletOf(aggregator.wallet_id);
+      expect(after.availableBalance).toBe(wallet.availableBalance);
+      expect(after.held).toBe(wallet.held);
+    });
+
+    it('POST takes numbers under one rule whatever their JSON type: the ceiling holds for text', async () => {
+      for (const quantity of ['1000001', 1_000_001, '1 000 000,001', '1,2345', '1e3', -1, '0']) {
+        const res = await post(aggregator, {
+          growerId,
+          productId: plotId,
+          quantity,
+          amount: 1_000,
+        });
+        expect(res.statusCode, `${quantity}: ${res.body}`).toBe(400);
+      }
+      const ceiling = await post(aggregator, {
+        growerId,
+        productId: plotId,
+        quantity: '1000001',
+        amount: 1_000,
+      });
+      expect(ceiling.json().fields).toEqual({
+        quantity: 'La quantité ne peut pas dépasser 1 000 000 t',
+      });
+      const comma = await post(aggregator, {
+        growerId,
+        productId: plotId,
+        quantity: '1,5',
+        amount: '12 000',
+      });
+      expect(comma.statusCode, comma.body).toBe(201);
+      const [event] = await app.eventStore.readStream(`contract-${comma.json().contractId}`);
+      expect(event).toMatchObject({ data: { quantityKg: 1_500, amount: 12_000 } });
+      for (const amount of ['12,5', '0', 'douze', 12.5]) {
+        const res = await post(aggregator, { growerId, productId: plotId, quantity: 1, amount });
+        expect(res.statusCode, `${amount}: ${res.body}`).toBe(400);
+        expect(res.json().fields).toEqual({ amount: 'Entré non valide' });
+      }
     });
   });
 });

@@ -20,6 +20,7 @@ import {
   DeliveryContractCommands,
   type ContractFactsTables,
 } from '../commands/delivery-contract-commands.js';
+import { amountField, tonnesField } from '../domain/index.js';
 import {
   CONTRACT_FILTERS,
   ContractQueries,
@@ -55,16 +56,10 @@ const uuid = z.guid({ message: REQUIRED });
 const createBody = z.object({
   growerId: uuid,
   productId: uuid,
-  /** Tonnes (at most three decimals: converted to integer kg exactly). */
-  quantity: z
-    .number({ message: INVALID })
-    .positive({ message: INVALID })
-    .max(1_000_000, { message: INVALID }),
-  amount: z
-    .number({ message: INVALID })
-    .int({ message: INVALID })
-    .positive({ message: INVALID })
-    .max(Number.MAX_SAFE_INTEGER, { message: INVALID }),
+  /** Tonnes, a number or a text ('2,5'): one rule for every body and file (parseTonnes). */
+  quantity: tonnesField,
+  /** F CFA, a number or a text of digits (parseAmount). */
+  amount: amountField,
   deliveryDate: z.iso.date({ message: REQUIRED }).optional(),
   /** The spec's parent contract id ('create many'); single contracts send none. */
   contractId: z.unknown().optional(),
@@ -107,11 +102,8 @@ const breakdownAnswer = z.object({
 const detailAnswer = rowAnswer.extend({ breakdown: breakdownAnswer.nullable() });
 const contractParams = z.object({ id: z.guid({ message: INVALID }) });
 const deliveryBody = z.object({
-  /** Tonnes weighed (at most three decimals: converted to integer kg exactly). */
-  quantity: z
-    .number({ message: INVALID })
-    .positive({ message: INVALID })
-    .max(1_000_000, { message: INVALID }),
+  /** Tonnes weighed, under the same rule as a contract's quantity (parseTonnes). */
+  quantity: tonnesField,
   /** The delivery's date (YYYY-MM-DD); today when absent. */
   deliveredOn: z.iso.date({ message: REQUIRED }).optional(),
 });
@@ -254,7 +246,7 @@ export function contractRoutes(
         tags,
         security,
         summary:
-          'Créer un contrat de livraison (agrégateur) : réserve son montant sur le wallet ; 422 « Il manque <montant> FCFA » si le solde disponible est insuffisant',
+          'Créer un contrat de livraison (agrégateur) pour un producteur de son cluster (403 sinon) : réserve son montant sur le wallet ; 422 « Il manque <montant> FCFA » si le solde disponible est insuffisant',
         headers: idempotencyHeaders,
         body: createBody,
         response: { 201: contractAnswer },
@@ -263,6 +255,8 @@ export function contractRoutes(
     },
     async (request, reply) => {
       const { contractId: _parent, ...body } = request.body;
+      // The grower's reach as GET grower/{id} has it: 404 unknown, 403 another cluster's.
+      await requireReadableGrower(scope.deps.db, request.actor!, body.growerId);
       const answer = await commands.create(
         request.actor!,
         body,

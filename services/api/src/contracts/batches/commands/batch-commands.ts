@@ -43,6 +43,10 @@ export const BATCH_MESSAGES = {
   notYours: 'Cet aperçu ne vous appartient pas',
   growerNotFound: 'Producteur introuvable',
   growerMismatch: 'La référence et le téléphone ne désignent pas le même producteur',
+  /** The actors' wording of a grower out of reach (GET grower/{id} answers it as a 403). */
+  outOfReach: 'Ce producteur n’est pas dans votre périmètre',
+  noCluster:
+    'Aucun cluster ne vous est attribué : un administrateur doit vous en attribuer un avant que vous puissiez créer des contrats',
   plotNotFound: 'Parcelle introuvable pour ce producteur',
   plotAmbiguous: 'Ce producteur a plusieurs parcelles : indiquez laquelle',
   noPlot: 'Ce producteur n’a aucune parcelle',
@@ -97,6 +101,13 @@ export function subContractId(previewId: string, line: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
+/** The cluster whose growers the aggregator reaches (403 without one). */
+function clusterOf(user: SignedInUser): string {
+  if (!user.cluster_id)
+    throw new ForbiddenError(BATCH_MESSAGES.noCluster, { reason: 'NO_CLUSTER' });
+  return user.cluster_id;
+}
+
 const seesAll = (user: SignedInUser) =>
   user.role_code === ROLE.SUPER_ADMIN || user.role_code === ROLE.ADMIN;
 
@@ -124,7 +135,7 @@ export class ContractBatchCommands {
     const raw = await readContractFile(file.buffer, file.fileName, this.limits);
     const today = beninDay(this.clock());
     const { checked, problems } = checkCells(raw, today, normalizeBeninPhone);
-    const resolved = await this.resolve(checked, problems);
+    const resolved = await this.resolve(user, checked, problems);
     if (problems.length > 0) throw fileRefused(sortProblems(problems));
     return this.store(user, 'FILE', file.fileName.slice(0, 255), resolved);
   }
@@ -148,7 +159,7 @@ export class ContractBatchCommands {
       today,
       normalizeBeninPhone,
     );
-    const resolved = await this.resolve(checked, problems);
+    const resolved = await this.resolve(user, checked, problems);
     if (problems.length > 0) throw fileRefused(sortProblems(problems));
     return this.store(user, 'GROWERS', null, resolved);
   }
@@ -156,8 +167,15 @@ export class ContractBatchCommands {
   /**
    * Growers by reference or phone (a `#<id>` reference is a grower id, from a selection),
    * then each row's plot: its name or id, or the grower's only plot when the cell is empty.
+   * A grower of another cluster than the aggregator's is a problem of its row (the reach of
+   * GET grower/{id}); an aggregator without a cluster reaches no grower (403).
    */
-  private async resolve(checked: CheckedCells[], problems: FileProblem[]): Promise<ResolvedRow[]> {
+  private async resolve(
+    user: SignedInUser,
+    checked: CheckedCells[],
+    problems: FileProblem[],
+  ): Promise<ResolvedRow[]> {
+    const clusterId = clusterOf(user);
     if (checked.length === 0) return [];
     const ids = new Set<string>();
     const references = new Set<string>();
@@ -175,7 +193,7 @@ export class ContractBatchCommands {
         : await this.db
             .selectFrom('growers as g')
             .innerJoin('users as u', 'u.id', 'g.user_id')
-            .select(['g.id', 'g.user_id', 'g.reference', 'u.phone'])
+            .select(['g.id', 'g.user_id', 'g.reference', 'g.cluster_id', 'u.phone'])
             .where('g.deactivated_at', 'is', null)
             .where((eb) =>
               eb.or([
@@ -229,6 +247,10 @@ export class ContractBatchCommands {
         continue;
       }
       const grower = (byRef ?? byTel)!;
+      if (grower.cluster_id !== clusterId) {
+        problem(byRef ? 'reference' : 'phone', BATCH_MESSAGES.outOfReach);
+        continue;
+      }
       const own = plotsOf.get(grower.id) ?? [];
       let plot: (typeof plots)[number] | undefined;
       if (!row.plot) {
@@ -372,11 +394,13 @@ export class ContractBatchCommands {
       .where('preview_id', '=', previewId)
       .orderBy('line')
       .execute();
-    // The growers and plots again: one deactivated or moved since the preview refuses all.
+    // The growers and plots again: one deactivated or moved since the preview refuses all,
+    // and one now out of the aggregator's cluster is a 403.
+    const clusterId = clusterOf(user);
     const live = await this.db
       .selectFrom('plots as p')
       .innerJoin('growers as g', 'g.id', 'p.grower_id')
-      .select(['p.id', 'p.grower_id'])
+      .select(['p.id', 'p.grower_id', 'g.cluster_id'])
       .where('g.deactivated_at', 'is', null)
       .where(
         'p.id',
@@ -384,6 +408,9 @@ export class ContractBatchCommands {
         rows.length ? rows.map((r) => r.plot_id) : ['00000000-0000-0000-0000-000000000000'],
       )
       .execute();
+    if (live.some((p) => p.cluster_id !== clusterId)) {
+      throw new ForbiddenError(BATCH_MESSAGES.outOfReach);
+    }
     const plotOwner = new Map(live.map((p) => [p.id, p.grower_id]));
     const now = this.clock().toISOString();
     const parentStream = parentStreamId(previewId);

@@ -2,7 +2,12 @@ import { Readable, Transform } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse/sync';
 import type ExcelJS from 'exceljs';
 import { ValidationError } from '@filiere/platform';
-import { defaultDeliveryDate } from '../../domain/index.js';
+import {
+  defaultDeliveryDate,
+  NUMBER_MESSAGES,
+  parseAmount,
+  parseTonnes,
+} from '../../domain/index.js';
 
 /**
  * The 'create many' file (.xlsx or .csv): one row per grower, read into plain text cells and
@@ -48,8 +53,9 @@ export const FILE_MESSAGES = {
   missingColumn: 'Colonne manquante',
   required: 'Ce champ est obligatoire',
   growerRequired: 'Renseignez la référence ou le téléphone du producteur',
-  quantity: 'Entré non valide : une quantité en tonnes, au plus trois décimales, non nulle',
-  amount: 'Entré non valide : un montant entier en FCFA, non nul',
+  quantity: NUMBER_MESSAGES.quantity,
+  quantityCeiling: NUMBER_MESSAGES.quantityCeiling,
+  amount: NUMBER_MESSAGES.amount,
   date: 'Date invalide : AAAA-MM-JJ ou JJ/MM/AAAA',
   pastDate: 'La date de livraison ne peut pas être passée',
   phone: 'Numéro de téléphone invalide',
@@ -323,9 +329,9 @@ export interface CheckedCells {
 }
 
 /**
- * Checks the cells of every row (quantity in tonnes ≤ 3 decimals, amount an integer in
- * F CFA, delivery date ISO or French, not past; empty → today + 5 months) and collects
- * every problem. `normalizePhone` is identity's Benin phone rule.
+ * Checks the cells of every row (quantity and amount under the one rule of every body:
+ * parseTonnes, parseAmount; delivery date ISO or French, not past; empty → today + 5
+ * months) and collects every problem. `normalizePhone` is identity's Benin phone rule.
  */
 export function checkCells(
   rows: RawRow[],
@@ -344,10 +350,11 @@ export function checkCells(
       phone = normalizePhone(cells.phone);
       if (!phone) problem('phone', FILE_MESSAGES.phone);
     }
-    const quantityKg = tonnesText(cells.quantity);
+    const quantity = parseTonnes(cells.quantity);
+    const quantityKg = 'kg' in quantity ? quantity.kg : null;
     if (!cells.quantity) problem('quantity', FILE_MESSAGES.required);
-    else if (quantityKg === null) problem('quantity', FILE_MESSAGES.quantity);
-    const amount = amountText(cells.amount);
+    else if ('error' in quantity) problem('quantity', NUMBER_MESSAGES[quantity.error]);
+    const amount = parseAmount(cells.amount);
     if (!cells.amount) problem('amount', FILE_MESSAGES.required);
     else if (amount === null) problem('amount', FILE_MESSAGES.amount);
     let deliveryDate = defaultDeliveryDate(today);
@@ -370,22 +377,6 @@ export function checkCells(
     }
   }
   return { checked, problems };
-}
-
-/** Tonnes to integer kg, exactly, from the text ('2', '2.5', '0,125'); null when invalid. */
-function tonnesText(text: string): number | null {
-  const match = /^(\d{1,9})(?:[.,](\d{1,3}))?$/.exec(text.replace(/[\s\u00a0\u202f]/g, ''));
-  if (!match) return null;
-  const kg = Number(match[1]) * 1000 + Number((match[2] ?? '').padEnd(3, '0'));
-  return kg > 0 ? kg : null;
-}
-
-/** Integer F CFA ('500000', '500 000'); null when invalid or zero. */
-function amountText(text: string): number | null {
-  const digits = text.replace(/[\s\u00a0\u202f]/g, '');
-  if (!/^\d{1,15}$/.test(digits)) return null;
-  const amount = Number(digits);
-  return amount > 0 && Number.isSafeInteger(amount) ? amount : null;
 }
 
 /** 'YYYY-MM-DD' or 'DD/MM/YYYY' (a real calendar day) to an ISO date; null otherwise. */

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { narrowDb, storableString, ValidationError } from '@filiere/platform';
 import type { HttpRegistration } from '../../../kernel/module.js';
 import { ROLE } from '../../../kernel/roles.js';
+import { amountField, tonnesField } from '../../domain/index.js';
 import { CONTRACT_FILTERS, type ContractFilter } from '../../queries.js';
 import { ContractBatchCommands, type BatchFactsTables } from '../commands/batch-commands.js';
 import { FILE_LIMITS, FILE_MESSAGES, fileRefused } from '../domain/contract-file.js';
@@ -84,15 +85,9 @@ const subRow = z.object({
 const selectedRow = z.object({
   growerId: z.guid({ message: REQUIRED }),
   productId: z.guid({ message: INVALID }).optional(),
-  quantity: z.union([
-    z.number({ message: INVALID }).positive({ message: INVALID }),
-    z.string().max(20),
-  ]),
-  amount: z
-    .number({ message: INVALID })
-    .int({ message: INVALID })
-    .positive({ message: INVALID })
-    .max(Number.MAX_SAFE_INTEGER, { message: INVALID }),
+  /** The same rule as a single contract's and a file's (parseTonnes, parseAmount). */
+  quantity: tonnesField,
+  amount: amountField,
   deliveryDate: z.iso.date({ message: INVALID }).optional(),
 });
 const idempotencyHeaders = z.looseObject({

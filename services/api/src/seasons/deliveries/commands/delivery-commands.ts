@@ -1,6 +1,7 @@
 import type { CommandPipeline, StreamState } from '@filiere/event-store';
-import { BusinessRuleError, NotFoundError } from '@filiere/platform';
+import { BusinessRuleError, isAppError, NotFoundError } from '@filiere/platform';
 import type { DebtState } from '../../../contracts/index.js';
+import type { GuessLimit } from '@filiere/platform';
 import { initialWalletState, walletStreamId, type WalletState } from '../../../wallet/index.js';
 import { fingerprintOf, scopedKey } from '../../commands/run-command.js';
 import type { SeasonActor } from '../../domain/index.js';
@@ -14,10 +15,12 @@ import {
 
 import { requestStreamId, type RequestState } from '../../requests/index.js';
 import {
+  codeGuessCounters,
   debtStreamId,
   deliverInput,
   deliveryDebtId,
   DELIVERY_MESSAGES,
+  normalizeDeliveryCode,
   payingAssignment,
   type DeliveryAnswer,
 } from '../domain/index.js';
@@ -25,8 +28,14 @@ import {
 export interface DeliveryCommandDeps {
   db: InputsDb;
   pipeline: CommandPipeline;
+  /** Counts wrong codes per caller and per grower (429 past `CODE_GUESS_LIMITS`). */
+  guesses: GuessLimit;
   now?: () => Date;
 }
+
+/** Whether a refusal was a wrong code (the only refusal a guess is kept for). */
+export const isIncorrectCode = (error: unknown): boolean =>
+  isAppError(error) && error.data.reason === 'INCORRECT_CODE';
 
 /**
  * Deliveries by grower code: one pipeline command over the request's stream, the
@@ -60,35 +69,76 @@ export class DeliveryCommands {
     return { state: result.state, version: result.version };
   }
 
-  /** POST input-provider/make-delivery/{requestId}. */
-  async deliver(actor: SeasonActor, requestId: number, key?: string): Promise<DeliveryAnswer> {
-    // The request as filed (from the log: the read model may lag behind an acceptance).
+  /**
+   * POST input-provider/make-delivery/{requestId} {code}. The code is compared first with the
+   * one the acceptance gave (it never changes): a right code is refused only while the
+   * caller or the grower is at its guess limit; a wrong one is counted on both (then given
+   * back if the decision refuses for another reason: reach, state), and the decision refuses
+   * it writing nothing.
+   */
+  async deliver(
+    actor: SeasonActor,
+    requestId: number,
+    code: string,
+    key?: string,
+  ): Promise<DeliveryAnswer> {
     const filed = await this.deps.db
       .selectFrom('events')
-      .select('data')
+      .select(['type', 'data'])
       .where('stream_id', '=', requestStreamId(requestId))
-      .where('version', '=', 1)
-      .executeTakeFirst();
-    if (!filed) throw new NotFoundError(DELIVERY_MESSAGES.requestNotFound);
-    const row = filed.data as {
+      .where('type', 'in', ['GrowerRequestFiled', 'GrowerRequestAccepted'])
+      .orderBy('version')
+      .execute();
+    const first = filed[0];
+    if (!first || first.type !== 'GrowerRequestFiled') {
+      throw new NotFoundError(DELIVERY_MESSAGES.requestNotFound);
+    }
+    const row = first.data as {
       type: string;
       linkId: number | null;
       fertilizerId: number | null;
       industrialUserId: string | null;
+      growerId: string;
     };
     if (row.type !== 'INPUT' || !row.linkId || !row.industrialUserId) {
       throw new BusinessRuleError(DELIVERY_MESSAGES.notInput);
     }
-    const industrialWallet = await this.walletOf(row.industrialUserId);
+    const accepted = filed.find((e) => e.type === 'GrowerRequestAccepted')?.data as
+      { code: string | null } | undefined;
+    const counters = codeGuessCounters(actor.userId, row.growerId);
+    if (accepted?.code && normalizeDeliveryCode(code) === accepted.code) {
+      await this.deps.guesses.check(counters);
+      return this.decide(actor, requestId, row, code, key);
+    }
+    const guess = await this.deps.guesses.take(counters);
+    try {
+      return await this.decide(actor, requestId, row, code, key);
+    } catch (error) {
+      if (!isIncorrectCode(error)) await guess.refund();
+      throw error;
+    }
+  }
+
+  private async decide(
+    actor: SeasonActor,
+    requestId: number,
+    row: { linkId: number | null; fertilizerId: number | null; industrialUserId: string | null },
+    code: string,
+    key: string | undefined,
+  ): Promise<DeliveryAnswer> {
+    const industrialWallet = await this.walletOf(row.industrialUserId!);
     const walletStream = walletStreamId(industrialWallet ?? 'none');
     const requestStream = requestStreamId(requestId);
     const debtStream = debtStreamId(deliveryDebtId(requestId));
-    const linkId = row.linkId;
+    const linkId = row.linkId!;
     const line = { linkId, fertilizerId: row.fertilizerId };
     const now = this.now();
     return runWithFacts(this.deps.pipeline, {
       idempotencyKey: scopedKey(actor.userId, 'deliveries.deliver', key),
-      fingerprint: fingerprintOf('deliveries.deliver', { requestId }),
+      fingerprint: fingerprintOf('deliveries.deliver', {
+        requestId,
+        code: normalizeDeliveryCode(code),
+      }),
       userId: actor.userId,
       // The industrial's wallet first, then the link's assignments: each assignment and ban
       // appends to that wallet, so a decide seeing a newer wallet reads them again.
@@ -123,6 +173,7 @@ export class DeliveryCommands {
           },
           {
             actor,
+            code,
             assignment: facts.assignment,
             providerWalletId: facts.providerWalletId ?? '',
             now,

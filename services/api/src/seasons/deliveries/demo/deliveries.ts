@@ -62,6 +62,7 @@ async function loadDeliveriesDemo(app: FastifyInstance, ctx: DemoContext): Promi
       method: 'POST',
       url: `/api/input-provider/make-delivery/${requestId}`,
       headers,
+      payload: { code },
     });
     if (res.statusCode === 200) delivered++;
   }

@@ -105,10 +105,16 @@ const funded: WalletState = {
   }),
 };
 
-const deliver = (request: RequestState, actor = PROVIDER, wal = funded, a = assignment(11)) =>
+const deliver = (
+  request: RequestState,
+  actor = PROVIDER,
+  wal = funded,
+  a = assignment(11),
+  code = 'AGW_123456',
+) =>
   deliverInput(
     { request, wallet: wal, providerWallet: initialWalletState(), debt: initialDebtState() },
-    { actor, assignment: a, providerWalletId: 'w-prov', now: NOW },
+    { actor, code, assignment: a, providerWalletId: 'w-prov', now: NOW },
   );
 
 describe('deliverInput', () => {
@@ -152,6 +158,29 @@ describe('deliverInput', () => {
     ).toMatchObject({
       exists: true,
     });
+  });
+
+  it('the grower’s code is the proof: a wrong or empty one is a 422 INCORRECT_CODE; case and spaces do not matter', () => {
+    for (const code of ['AGW_654321', '', 'AGW_12345', 'nimportequoi']) {
+      expect(() => deliver(requestState(), PROVIDER, funded, assignment(11), code)).toThrow(
+        expect.objectContaining({
+          statusCode: 422,
+          message: 'Le code du producteur que vous avez saisi est incorrect',
+          data: { reason: 'INCORRECT_CODE' },
+        }),
+      );
+    }
+    const d = deliver(requestState(), PROVIDER, funded, assignment(11), ' agw_123456 ');
+    expect(d.result.status).toBe('DONE');
+  });
+
+  it('reach and the request’s state are checked before the code: a wrong code says nothing more', () => {
+    expect(() => deliver(requestState(), OTHER, funded, assignment(11), 'AGW_000000')).toThrow(
+      ForbiddenError,
+    );
+    expect(() =>
+      deliver(requestState(true), PROVIDER, funded, assignment(11), 'AGW_000000'),
+    ).toThrow(ConflictError);
   });
 
   it('a second confirmation of a DONE request is a 409 and writes nothing (exactly once)', () => {

@@ -1,5 +1,6 @@
 import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '@filiere/platform';
 import { debtStreamId, openDebt, type DebtState } from '../../../contracts/index.js';
+import type { GuessCounter } from '@filiere/platform';
 import { deliveryDebtId, deliverySettlementId } from '../../../kernel/references.js';
 import { ROLE } from '../../../kernel/roles.js';
 import {
@@ -15,6 +16,10 @@ import { requestEvent, requestStreamId, type RequestState } from '../../requests
 
 export const DELIVERY_MESSAGES = {
   incorrectCode: 'Le code du producteur que vous avez saisi est incorrect',
+  codeRequired: 'Saisissez le code du producteur : il prouve que le producteur a reçu ses intrants',
+  tooManyGuesses: (wait: string) => `Trop de codes incorrects. Réessayez dans ${wait}.`,
+  tooManyGuessesForGrower: (wait: string) =>
+    `Trop de codes incorrects pour ce producteur. Réessayez dans ${wait}.`,
   requestNotFound: 'Demande introuvable',
   notInput: 'Cette demande n’est pas une demande d’intrants',
   notAccepted: 'Cette demande n’a pas été acceptée : elle ne peut pas être livrée',
@@ -28,6 +33,47 @@ export const DELIVERY_MESSAGES = {
     'La réservation de ce fournisseur ne couvre plus cette livraison : l’agrégateur doit assigner un fournisseur avec une quantité suffisante',
   roles: 'Seuls l’agrégateur de la saison et ses fournisseurs d’intrants livrent par code',
 } as const;
+
+/**
+ * Wrong delivery codes allowed before a 429, per caller (provider or industrial: its
+ * find-by-code lookups and its confirmations together) and per grower (every caller's
+ * confirmations of that grower's requests). A code is `AGW_` + 6 digits: at 10 guesses in
+ * 15 minutes, finding one grower's code takes years on average.
+ */
+export const CODE_GUESS_LIMITS = {
+  perCaller: { max: 10, windowMs: 15 * 60_000 },
+  perGrower: { max: 5, windowMs: 15 * 60_000 },
+} as const;
+
+/** A wait in whole minutes, rounded up ('1 minute', '15 minutes'). */
+const waitMinutes = (waitMs: number): string => {
+  const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
+  return `${minutes} minute${minutes > 1 ? 's' : ''}`;
+};
+
+/** The counters a guess of a delivery code is taken on (the grower's only when known). */
+export function codeGuessCounters(callerUserId: string, growerId?: string): GuessCounter[] {
+  return [
+    {
+      key: `delivery-code|caller|${callerUserId}`,
+      window: CODE_GUESS_LIMITS.perCaller,
+      message: (waitMs) => DELIVERY_MESSAGES.tooManyGuesses(waitMinutes(waitMs)),
+    },
+    ...(growerId
+      ? [
+          {
+            key: `delivery-code|grower|${growerId}`,
+            window: CODE_GUESS_LIMITS.perGrower,
+            message: (waitMs: number) =>
+              DELIVERY_MESSAGES.tooManyGuessesForGrower(waitMinutes(waitMs)),
+          },
+        ]
+      : []),
+  ];
+}
+
+/** A code as the grower reads it out: case and surrounding spaces do not matter. */
+export const normalizeDeliveryCode = (code: string): string => code.trim().toUpperCase();
 
 /**
  * The debt an input delivery opens, one per request (a second one is a 409), and the
@@ -119,12 +165,24 @@ export function requireReach(
 }
 
 /**
- * POST input-provider/make-delivery/{requestId}: the request is DONE (`InputDelivered`),
- * the provider is paid the request's amount from the assignment's hold (kept ACTIVE for
- * the next deliveries), and the grower owes the industrial that amount (an
+ * The grower's proof of delivery: the request's code, which only the grower (and its
+ * aggregator) hold. A wrong one is a 422 that writes nothing (`INCORRECT_CODE`, counted as
+ * a guess by the command).
+ */
+export function requireCode(request: RequestState, code: string): void {
+  if (!request.delivery?.code || normalizeDeliveryCode(code) !== request.delivery.code) {
+    throw new BusinessRuleError(DELIVERY_MESSAGES.incorrectCode, { reason: 'INCORRECT_CODE' });
+  }
+}
+
+/**
+ * POST input-provider/make-delivery/{requestId} with the grower's code: the request is DONE
+ * (`InputDelivered`), the provider is paid the request's amount from the assignment's hold
+ * (kept ACTIVE for the next deliveries), and the grower owes the industrial that amount (an
  * AVANCE_SUR_INTRANT debt) — one decision over the request, the two wallets and the debt.
  * A request already DONE is a 409: a second confirmation (double click, two devices)
- * writes nothing.
+ * writes nothing. Reach and the request's state are checked before the code, so a refusal
+ * for another reason says nothing about the code.
  */
 export function deliverInput(
   states: {
@@ -135,6 +193,8 @@ export function deliverInput(
   },
   facts: {
     actor: SeasonActor;
+    /** The code the caller typed (the grower's proof that the inputs were handed over). */
+    code: string;
     assignment: AssignmentState | null;
     providerWalletId: string;
     now: Date;
@@ -144,6 +204,7 @@ export function deliverInput(
   if (!request.exists) throw new NotFoundError(DELIVERY_MESSAGES.requestNotFound);
   requireReach(request, facts.actor, facts.assignment);
   requireDeliverable(request);
+  requireCode(request, facts.code);
   const assignment = facts.assignment;
   if (!assignment) throw new BusinessRuleError(DELIVERY_MESSAGES.noProvider);
   const holdId = assignmentHoldId(assignment.assignmentId!);

@@ -42,6 +42,8 @@ describe('deliveries by grower code API (real PostgreSQL)', () => {
   let seasonId: number;
   let linkId: number;
   let grower: { id: string; userId: string };
+  /** Other growers, for the guess limits per grower. */
+  let others: { id: string; userId: string }[];
   let nextRequest = 900_000;
 
   const who = async (email: string, role: RoleCode): Promise<Who> => {
@@ -53,7 +55,44 @@ describe('deliveries by grower code API (real PostgreSQL)', () => {
     method: 'GET' | 'POST',
     url: string,
     headers: Record<string, string> = {},
-  ) => app.inject({ method, url, headers: { ...user.headers, ...headers } });
+    payload?: unknown,
+  ) =>
+    app.inject({
+      method,
+      url,
+      headers: { ...user.headers, ...headers },
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
+  /** POST make-delivery with the grower's code (on `on`, the shared app by default). */
+  const confirm = (
+    user: Who,
+    requestId: number,
+    code: string | undefined,
+    headers: Record<string, string> = {},
+    on: FastifyInstance = app,
+  ) =>
+    on.inject({
+      method: 'POST',
+      url: `/api/input-provider/make-delivery/${requestId}`,
+      headers: { ...user.headers, ...headers },
+      payload: code === undefined ? {} : { code },
+    });
+  const findCode = (user: Who, code: string, on: FastifyInstance = app) =>
+    on.inject({
+      method: 'GET',
+      url: `/api/input-provider/find-by-code/${code}`,
+      headers: user.headers,
+    });
+  /** An app of its own: fresh guess counters. */
+  const freshApp = async () => {
+    const fresh = await buildApp({
+      config: parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
+      db: testDb.db as Kysely<Database>,
+      logger: createLogger('silent', false),
+    });
+    await fresh.ready();
+    return fresh;
+  };
   const decode = catalogueDecoder(product.catalogue);
   const project = async () => {
     for (const projector of [seasonsProjector, inputProvidersProjector, seasonRequestsProjector]) {
@@ -79,7 +118,12 @@ describe('deliveries by grower code API (real PostgreSQL)', () => {
     ).length;
 
   /** An INPUT request of `kg` NPK filed and accepted with `code` (the requests area's events). */
-  async function acceptedRequest(code: string, kg: number, fertilizerId = 1): Promise<number> {
+  async function acceptedRequest(
+    code: string,
+    kg: number,
+    fertilizerId = 1,
+    of: { id: string; userId: string } = grower,
+  ): Promise<number> {
     const requestId = ++nextRequest;
     const streamId = requestStreamId(requestId);
     const unit = fertilizerId === 1 ? 350 : 300;
@@ -100,12 +144,12 @@ describe('deliveries by grower code API (real PostgreSQL)', () => {
                 linkId,
                 industrialUserId: aggregator.id,
                 sfdUserId: null,
-                growerId: grower.id,
-                growerUserId: grower.userId,
+                growerId: of.id,
+                growerUserId: of.userId,
                 fertilizerId,
                 quantityKg: kg,
                 amount: kg * unit,
-                filedBy: grower.userId,
+                filedBy: of.userId,
                 filedAt: new Date().toISOString(),
               }),
               requestEvent('GrowerRequestAccepted', {
@@ -149,12 +193,17 @@ describe('deliveries by grower code API (real PostgreSQL)', () => {
       .executeTakeFirstOrThrow();
     seasonId = link.season_id;
     linkId = link.id;
-    const row = await db()
+    const rows = await db()
       .selectFrom('growers')
       .select(['id', 'user_id'])
       .where('deactivated_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    grower = { id: row.id, userId: row.user_id };
+      .orderBy('id')
+      .limit(4)
+      .execute();
+    const found = rows.map((row) => ({ id: row.id, userId: row.user_id }));
+    expect(found).toHaveLength(4);
+    grower = found[0]!;
+    others = found.slice(1);
   }, 240_000);
   afterAll(async () => app?.close());
 
@@ -198,9 +247,7 @@ describe('deliveries by grower code API (real PostgreSQL)', () => {
     const before = await walletOf(supplier.id);
     const industrialBefore = await walletOf(aggregator.id);
     const answers = await Promise.all(
-      Array.from({ length: 12 }, () =>
-        call(supplier, 'POST', `/api/input-provider/make-delivery/${requestId}`),
-      ),
+      Array.from({ length: 12 }, () => confirm(supplier, requestId, 'AGW_100002')),
     );
     const codes = answers.map((a) => a.statusCode);
     expect(codes.filter((c) => c === 200)).toHaveLength(1);
@@ -233,38 +280,29 @@ describe('deliveries by grower code API (real PostgreSQL)', () => {
   it('the same Idempotency-Key repeated answers the first delivery; the industrial may confirm too', async () => {
     const requestId = await acceptedRequest('AGW_100003', 10);
     const headers = { 'idempotency-key': 'deliver-once-1' };
-    const url = `/api/input-provider/make-delivery/${requestId}`;
-    const first = await call(supplier, 'POST', url, headers);
-    const again = await call(supplier, 'POST', url, headers);
+    const first = await confirm(supplier, requestId, 'AGW_100003', headers);
+    const again = await confirm(supplier, requestId, 'AGW_100003', headers);
     expect(first.statusCode, first.body).toBe(200);
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(first.json());
     expect(await countEvents('InputDelivered', requestId)).toBe(1);
 
     const byIndustrial = await acceptedRequest('AGW_100004', 10);
-    const res = await call(aggregator, 'POST', `/api/input-provider/make-delivery/${byIndustrial}`);
+    const res = await confirm(aggregator, byIndustrial, 'AGW_100004');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().providerUserId).toBe(supplier.id);
   });
 
   it('reach: a provider without that line 403, another industrial 403; a line without provider 422', async () => {
     const requestId = await acceptedRequest('AGW_100005', 5);
-    expect(
-      (await call(plast, 'POST', `/api/input-provider/make-delivery/${requestId}`)).statusCode,
-    ).toBe(403);
-    expect(
-      (await call(second, 'POST', `/api/input-provider/make-delivery/${requestId}`)).statusCode,
-    ).toBe(403);
-    expect(
-      (await call(admin, 'POST', `/api/input-provider/make-delivery/${requestId}`)).statusCode,
-    ).toBe(403);
+    expect((await confirm(plast, requestId, 'AGW_100005')).statusCode).toBe(403);
+    expect((await confirm(second, requestId, 'AGW_100005')).statusCode).toBe(403);
+    expect((await confirm(admin, requestId, 'AGW_100005')).statusCode).toBe(403);
     const sulphate = await acceptedRequest('AGW_100006', 5, 3);
-    const res = await call(aggregator, 'POST', `/api/input-provider/make-delivery/${sulphate}`);
+    const res = await confirm(aggregator, sulphate, 'AGW_100006');
     expect(res.statusCode).toBe(422);
     expect(res.json().message).toContain('Aucun fournisseur actif');
-    expect(
-      (await call(supplier, 'POST', '/api/input-provider/make-delivery/123456789')).statusCode,
-    ).toBe(404);
+    expect((await confirm(supplier, 123456789, 'AGW_100005')).statusCode).toBe(404);
   });
 
   it('the lists: the provider its lines, the industrial its own, search and pages of 10; DONE rows', async () => {
@@ -358,5 +396,132 @@ describe('deliveries by grower code API (real PostgreSQL)', () => {
       expect(references(page)).toEqual([reference]);
     }
     expect(paid.some((r: string) => r.startsWith('input-assignment-'))).toBe(false);
+  });
+
+  it('make-delivery takes the grower’s code: missing or wrong, nothing is paid or owed; the right one pays once', async () => {
+    const requestId = await acceptedRequest('AGW_200001', 10);
+    const provider0 = await walletOf(supplier.id);
+    const industrial0 = await walletOf(aggregator.id);
+    const missing = await confirm(supplier, requestId, undefined);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toContain(
+      'Saisissez le code du producteur : il prouve que le producteur a reçu ses intrants',
+    );
+    const noBody = await call(supplier, 'POST', `/api/input-provider/make-delivery/${requestId}`);
+    expect(noBody.statusCode).toBe(400);
+    expect((await confirm(supplier, requestId, '   ')).statusCode).toBe(400);
+    for (const [user, code] of [
+      [supplier, 'AGW_200002'],
+      [aggregator, 'AGW_999998'],
+      [supplier, 'nimportequoi'],
+    ] as const) {
+      const wrong = await confirm(user, requestId, code);
+      expect(wrong.statusCode, wrong.body).toBe(422);
+      expect(wrong.json()).toMatchObject({
+        message: 'Le code du producteur que vous avez saisi est incorrect',
+        reason: 'INCORRECT_CODE',
+      });
+    }
+    expect(await countEvents('InputDelivered', requestId)).toBe(0);
+    expect(await countEvents('DebtOpened', requestId)).toBe(0);
+    const provider1 = await walletOf(supplier.id);
+    const industrial1 = await walletOf(aggregator.id);
+    expect(provider1.balance).toBe(provider0.balance);
+    expect(industrial1.balance).toBe(industrial0.balance);
+    expect(industrial1.held).toBe(industrial0.held);
+    expect(industrial1.availableBalance).toBe(industrial0.availableBalance);
+    await project();
+    const row = await db()
+      .selectFrom('season_requests')
+      .select(['delivery_status', 'provider_user_id'])
+      .where('id', '=', requestId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ delivery_status: 'CREATED', provider_user_id: null });
+
+    // The code as the grower reads it out: case and spaces do not matter.
+    const ok = await confirm(supplier, requestId, ' agw_200001 ');
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ status: 'DONE', amount: 3_500 });
+    expect((await confirm(supplier, requestId, 'AGW_200001')).statusCode).toBe(409);
+    expect(await countEvents('InputDelivered', requestId)).toBe(1);
+    expect(await countEvents('DebtOpened', requestId)).toBe(1);
+    expect((await walletOf(supplier.id)).balance - provider0.balance).toBe(3_500);
+    expect(industrial0.balance - (await walletOf(aggregator.id)).balance).toBe(3_500);
+  });
+
+  it('guessing one grower’s codes: past 5 wrong codes (any caller) a French 429, even with the right code; nothing paid; other growers unaffected', async () => {
+    const limited = await freshApp();
+    try {
+      const [target, bystander] = others as [typeof grower, typeof grower];
+      const requestId = await acceptedRequest('AGW_300001', 5, 1, target);
+      const sameGrower = await acceptedRequest('AGW_300002', 5, 1, target);
+      const elsewhere = await acceptedRequest('AGW_300003', 5, 1, bystander);
+      const wrongs = [
+        [supplier, 'AGW_399991'],
+        [supplier, 'AGW_399992'],
+        [supplier, 'AGW_399993'],
+        [aggregator, 'AGW_399994'],
+        [aggregator, 'AGW_399995'],
+      ] as const;
+      for (const [user, code] of wrongs) {
+        expect((await confirm(user, requestId, code, {}, limited)).statusCode).toBe(422);
+      }
+      for (const [user, id, code] of [
+        [supplier, requestId, 'AGW_300001'],
+        [aggregator, requestId, 'AGW_300001'],
+        [supplier, sameGrower, 'AGW_300002'],
+      ] as const) {
+        const refused = await confirm(user, id, code, {}, limited);
+        expect(refused.statusCode, refused.body).toBe(429);
+        expect(refused.json().message).toMatch(
+          /^Trop de codes incorrects pour ce producteur\. Réessayez dans \d+ minutes?\.$/,
+        );
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      expect(await countEvents('InputDelivered', requestId)).toBe(0);
+      expect(await countEvents('DebtOpened', requestId)).toBe(0);
+      expect(await countEvents('InputDelivered', sameGrower)).toBe(0);
+      // Another grower's request: the same provider still delivers it.
+      const other = await confirm(supplier, elsewhere, 'AGW_300003', {}, limited);
+      expect(other.statusCode, other.body).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('guessing codes as one provider: past 10 wrong codes (find-by-code and make-delivery together) a French 429; other callers unaffected', async () => {
+    const limited = await freshApp();
+    try {
+      const [a, b, c] = others as [typeof grower, typeof grower, typeof grower];
+      const first = await acceptedRequest('AGW_400001', 5, 1, a);
+      const second = await acceptedRequest('AGW_400002', 5, 1, b);
+      const third = await acceptedRequest('AGW_400003', 5, 1, c);
+      for (const code of ['AGW_499991', 'AGW_499992', 'AGW_499993', 'AGW_499994']) {
+        expect((await findCode(supplier, code, limited)).statusCode).toBe(404);
+      }
+      for (const [id, code] of [
+        [first, 'AGW_499995'],
+        [first, 'AGW_499996'],
+        [first, 'AGW_499997'],
+        [second, 'AGW_499998'],
+        [second, 'AGW_499999'],
+        [second, 'AGW_499990'],
+      ] as const) {
+        expect((await confirm(supplier, id, code, {}, limited)).statusCode).toBe(422);
+      }
+      const tooMany = /^Trop de codes incorrects\. Réessayez dans \d+ minutes?\.$/;
+      const blocked = await confirm(supplier, third, 'AGW_400003', {}, limited);
+      expect(blocked.statusCode, blocked.body).toBe(429);
+      expect(blocked.json().message).toMatch(tooMany);
+      const lookup = await findCode(supplier, 'AGW_400003', limited);
+      expect(lookup.statusCode).toBe(429);
+      expect(lookup.json().message).toMatch(tooMany);
+      expect(await countEvents('InputDelivered', third)).toBe(0);
+      // The aggregator is another caller, and that grower was never guessed.
+      const byIndustrial = await confirm(aggregator, third, 'AGW_400003', {}, limited);
+      expect(byIndustrial.statusCode, byIndustrial.body).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -1,13 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { storableString } from '@filiere/platform';
+import { NotFoundError, storableString, TooManyRequestsError } from '@filiere/platform';
+import { guessLimit, type GuessLimit } from '@filiere/platform';
 import type { SignedInUser } from '../../../kernel/actor.js';
 import type { HttpRegistration } from '../../../kernel/module.js';
 import { ROLE } from '../../../kernel/roles.js';
 import type { SeasonActor } from '../../domain/index.js';
 import { inputsDb } from '../../inputs/index.js';
 import { DeliveryCommands } from '../commands/delivery-commands.js';
+import { codeGuessCounters, DELIVERY_MESSAGES } from '../domain/index.js';
 import { DeliveryQueries } from '../queries.js';
 
 const tags = ['seasons'];
@@ -59,12 +61,36 @@ const deliveryAnswer = z.object({
   message: z.string(),
 });
 
+const deliveryBody = z.object(
+  {
+    /** The grower's code (AGW_123456): its proof that the inputs were handed over. */
+    code: storableString({ message: DELIVERY_MESSAGES.codeRequired })
+      .trim()
+      .min(1, { message: DELIVERY_MESSAGES.codeRequired })
+      .max(40, { message: DELIVERY_MESSAGES.incorrectCode }),
+  },
+  { message: DELIVERY_MESSAGES.codeRequired },
+);
+
 const actorOf = (user: SignedInUser): SeasonActor => ({ userId: user.id, role: user.role_code });
+
+/** A 429 of the guess limit carries its wait as Retry-After too. */
+async function withRetryAfter<T>(reply: FastifyReply, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof TooManyRequestsError) {
+      reply.header('retry-after', String(error.data.retryAfter ?? 60));
+    }
+    throw error;
+  }
+}
 
 export function deliveryRoutes(
   scope: FastifyInstance,
   commands: DeliveryCommands,
   queries: DeliveryQueries,
+  guesses: GuessLimit,
 ): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   // The role guard runs before validation (onRequest): a caller without the role gets 401/403,
@@ -81,16 +107,27 @@ export function deliveryRoutes(
         tags,
         security,
         summary:
-          'La demande d’intrants d’un code producteur (AGW_123456) : 404 « code incorrect » si inconnu ou hors de portée, 409 si déjà livrée',
+          'La demande d’intrants d’un code producteur (AGW_123456) : 404 « code incorrect » si inconnu ou hors de portée, 409 si déjà livrée ; 429 après trop de codes incorrects',
         params: z.object({ code: storableString().max(40) }),
         response: { 200: z.object({ isOk: z.literal(true), request: deliveryRow }) },
       },
       ...guard(DELIVERY_ROUTE_ROLES.deliver),
     },
-    async (request) => ({
-      isOk: true as const,
-      request: await queries.findByCode(actorOf(request.actor!), request.params.code),
-    }),
+    async (request, reply) =>
+      withRetryAfter(reply, async () => {
+        // A wrong code here is a guess too, on the caller's counter (no grower is known); a
+        // right one (found, or already delivered) is refused while the caller is at its limit.
+        const counters = codeGuessCounters(request.actor!.id);
+        try {
+          const found = await queries.findByCode(actorOf(request.actor!), request.params.code);
+          await guesses.check(counters);
+          return { isOk: true as const, request: found };
+        } catch (error) {
+          if (error instanceof NotFoundError) await guesses.take(counters);
+          else if (!(error instanceof TooManyRequestsError)) await guesses.check(counters);
+          throw error;
+        }
+      }),
   );
 
   app.post(
@@ -100,8 +137,9 @@ export function deliveryRoutes(
         tags,
         security,
         summary:
-          'Confirmer la livraison d’une demande d’intrants : le fournisseur est payé sur la réservation de l’agrégateur, le producteur doit l’avance ; une seule fois (409 ensuite)',
+          'Confirmer la livraison d’une demande d’intrants avec le code du producteur (sa preuve) : le fournisseur est payé sur la réservation de l’agrégateur, le producteur doit l’avance ; une seule fois (409 ensuite) ; code absent 400, incorrect 422 sans rien payer ; 429 après trop de codes incorrects (par fournisseur, par producteur)',
         headers: idempotencyHeaders,
+        body: deliveryBody,
         params: z.object({
           requestId: z.coerce
             .number({ message: 'Identifiant invalide' })
@@ -113,14 +151,16 @@ export function deliveryRoutes(
       },
       ...guard(DELIVERY_ROUTE_ROLES.deliver),
     },
-    async (request) => {
-      const answer = await commands.deliver(
-        actorOf(request.actor!),
-        request.params.requestId,
-        request.headers['idempotency-key'],
-      );
-      return { ...answer, message: 'Producteur livré avec succès !' };
-    },
+    async (request, reply) =>
+      withRetryAfter(reply, async () => {
+        const answer = await commands.deliver(
+          actorOf(request.actor!),
+          request.params.requestId,
+          request.body.code,
+          request.headers['idempotency-key'],
+        );
+        return { ...answer, message: 'Producteur livré avec succès !' };
+      }),
   );
 
   app.get(
@@ -147,13 +187,15 @@ export function deliveryRoutes(
 
 export const registerDeliveries: HttpRegistration = async (app) => {
   const db = inputsDb(app.deps.db);
+  const guesses = guessLimit({ redis: app.deps.redis, logger: app.deps.logger });
   const commands = new DeliveryCommands({
     db,
     pipeline: app.commands,
+    guesses,
     ...(app.deps.clock ? { now: app.deps.clock } : {}),
   });
   const queries = new DeliveryQueries(db);
-  await app.register(async (scope) => deliveryRoutes(scope, commands, queries), {
+  await app.register(async (scope) => deliveryRoutes(scope, commands, queries, guesses), {
     prefix: '/api',
   });
 };

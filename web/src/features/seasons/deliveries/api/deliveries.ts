@@ -44,6 +44,11 @@ export const findByCode = (code: string) =>
     `/input-provider/find-by-code/${encodeURIComponent(code)}`,
   );
 
-/** `POST input-provider/make-delivery/{id}`: pays the provider, once. */
-export const makeDelivery = (requestId: number, key: IdempotencyKey) =>
-  command<{ message: string }>(`/input-provider/make-delivery/${requestId}`, key);
+/**
+ * `POST input-provider/make-delivery/{id}` with the grower's code (its proof of delivery: the
+ * server pays nothing without it): pays the provider, once.
+ */
+export const makeDelivery = (requestId: number, code: string, key: IdempotencyKey) =>
+  command<{ message: string }>(`/input-provider/make-delivery/${requestId}`, key, {
+    body: { code },
+  });

@@ -18,7 +18,7 @@ import { deliveryKeys, findByCode, makeDelivery, type DeliveryRow } from '../api
 
 type Step =
   | { name: 'entry' }
-  | { name: 'correct'; request: DeliveryRow }
+  | { name: 'correct'; request: DeliveryRow; code: string }
   | { name: 'incorrect' }
   | { name: 'success' };
 
@@ -38,7 +38,8 @@ function warn(message: string): void {
  * 'code-correct' (reference, grower and phone, input type and name, kg, aggregator, confirm)
  * or 'code-incorrect' (empty or unknown: 'Le code du producteur que vous avez saisi est
  * incorrect', 'Réessayer'); confirming shows 'Producteur livré avec succès !' and the list
- * reloads. A confirmation repeated after a lost answer sends the same Idempotency-Key.
+ * reloads. The confirmation sends the code found (the grower's proof of delivery); one
+ * repeated after a lost answer sends the same Idempotency-Key.
  */
 export function DeliverByCodeModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation('seasonInputs');
@@ -59,9 +60,9 @@ export function DeliverByCodeModal({ opened, onClose }: { opened: boolean; onClo
 
   const find = useMutation({
     mutationFn: (code: string) => findByCode(code),
-    onSuccess: (answer) => {
+    onSuccess: (answer, code) => {
       key.renew();
-      setStep({ name: 'correct', request: answer.request });
+      setStep({ name: 'correct', request: answer.request, code });
     },
     onError: (error) => {
       if (isApiError(error, 404)) setStep({ name: 'incorrect' });
@@ -69,7 +70,8 @@ export function DeliverByCodeModal({ opened, onClose }: { opened: boolean; onClo
     },
   });
   const deliver = useMutation({
-    mutationFn: (requestId: number) => makeDelivery(requestId, key.current()),
+    mutationFn: ({ requestId, code }: { requestId: number; code: string }) =>
+      makeDelivery(requestId, code, key.current()),
     onSuccess: async () => {
       key.renew();
       setStep({ name: 'success' });
@@ -135,7 +137,10 @@ export function DeliverByCodeModal({ opened, onClose }: { opened: boolean; onClo
             />
           </SimpleGrid>
           <Group justify="flex-end">
-            <Button loading={deliver.isPending} onClick={() => deliver.mutate(step.request.id)}>
+            <Button
+              loading={deliver.isPending}
+              onClick={() => deliver.mutate({ requestId: step.request.id, code: step.code })}
+            >
               {t('deliveries.confirm')}
             </Button>
           </Group>
