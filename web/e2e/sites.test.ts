@@ -276,4 +276,39 @@ describe.skipIf(missing !== null)('stores and zones in Chromium', { timeout: 240
       'Allada, Atlantique, Bénin',
     ]);
   });
+
+  it('the offline map names the communes, and the departments once zoomed out', async () => {
+    const page = await signedInPage(
+      browser,
+      server.baseUrl,
+      'agregateur@demo.filiere.bj',
+      server.password,
+      '/industriel/mes-magasins',
+    );
+    await page.getByRole('button', { name: 'Ajouter un magasin' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Ajouter un lieu' });
+    await dialog.waitFor();
+    await offlineMap(page);
+    const name = (text: string) =>
+      dialog.getByTestId('map-label').filter({ hasText: new RegExp(`^${text}$`) });
+    // Zoom 12 on Cotonou: the communes' names, as the reference data spells them.
+    await name('COTONOU').waitFor();
+    await name('SEME-PODJI').waitFor();
+    expect(await name('LITTORAL').isVisible()).toBe(false);
+    expect(await dialog.getByTestId('map-label').count()).toBe(12 + 77);
+    await check(page, 'offline-map-communes');
+    const zoomOut = dialog.getByRole('button', { name: 'Zoom arrière' });
+    // Zoomed out below 9 (a click at a time until it shows): the departments' names instead.
+    await expect
+      .poll(async () => {
+        await zoomOut.click();
+        return name('LITTORAL').isVisible();
+      })
+      .toBe(true);
+    for (const department of ['LITTORAL', 'ATLANTIQUE', 'OUEME', 'MONO']) {
+      await name(department).waitFor();
+    }
+    await name('COTONOU').waitFor({ state: 'hidden' });
+    await check(page, 'offline-map-departments');
+  });
 });
