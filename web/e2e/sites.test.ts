@@ -97,6 +97,14 @@ describe.skipIf(missing !== null)('stores and zones in Chromium', { timeout: 240
     await address.fill('acclohou');
     await page.getByRole('option', { name: 'ACCLOHOUE, AGBANOU, ALLADA, ATLANTIQUE' }).click();
     await expect.poll(() => address.inputValue()).toBe('ACCLOHOUE, AGBANOU, ALLADA, ATLANTIQUE');
+    // A place of the reference data has no coordinates: the form says so and sets none; the
+    // map moves to its commune (Allada, 6.65, 2.15 in the bundled positions).
+    const unplaced = dialog
+      .getByRole('status')
+      .getByText("Ce lieu n'a pas de coordonnées : placez le point sur la carte.");
+    await unplaced.waitFor();
+    expect(await dialog.getByLabel(/^Latitude/).inputValue()).toBe('');
+    expect(await submit.isEnabled()).toBe(false);
 
     await canvas.click({ position: { x: 180, y: 140 } });
     const latitude = dialog.getByLabel(/^Latitude/);
@@ -106,9 +114,10 @@ describe.skipIf(missing !== null)('stores and zones in Chromium', { timeout: 240
     const lng = await longitude.inputValue();
     expect(decimals(lat)).toBeLessThanOrEqual(7);
     expect(decimals(lng)).toBeLessThanOrEqual(7);
-    // Near the default centre (6.37, 2.39, zoom 12): a few km at most.
-    expect(Math.abs(Number(lat) - 6.37)).toBeLessThan(0.1);
-    expect(Math.abs(Number(lng) - 2.39)).toBeLessThan(0.1);
+    // Near Allada, where the suggestion moved the map (zoom 12): a few km at most.
+    expect(Math.abs(Number(lat) - 6.65)).toBeLessThan(0.1);
+    expect(Math.abs(Number(lng) - 2.15)).toBeLessThan(0.1);
+    await unplaced.waitFor({ state: 'detached' });
     // The address is the point's plus code (no geocoder reachable).
     await expect.poll(() => address.inputValue()).toBe(plusCode(Number(lat), Number(lng)));
     await dialog.locator('[data-testid="site-marker"]').waitFor();
@@ -185,5 +194,121 @@ describe.skipIf(missing !== null)('stores and zones in Chromium', { timeout: 240
     const zoneRow = page.getByRole('row', { name: /Zone de Sékou/ });
     await zoneRow.waitFor();
     expect(await zoneRow.textContent()).toContain('3 points');
+  });
+
+  it('a suggestion of the geocoder moves the marker and the map, and is saved', async () => {
+    const page = await signedInPage(
+      browser,
+      server.baseUrl,
+      'agregateur@demo.filiere.bj',
+      server.password,
+      '/industriel/mes-magasins',
+    );
+    // A stand-in for the configured Nominatim (GEOCODER_URL's default), answering like it.
+    const searched: string[] = [];
+    await page.route('https://nominatim.openstreetmap.org/**', async (route) => {
+      const url = new URL(route.request().url());
+      const headers = { 'access-control-allow-origin': '*' };
+      if (url.pathname === '/search') {
+        searched.push(url.searchParams.get('q') ?? '');
+        return route.fulfill({
+          headers,
+          json: [
+            {
+              display_name: 'Allada, Atlantique, Bénin',
+              lat: '6.66548215',
+              lon: '2.15137094',
+            },
+            {
+              display_name: 'Allada Centre, Allada, Atlantique, Bénin',
+              lat: '6.6601',
+              lon: '2.1502',
+            },
+          ],
+        });
+      }
+      return route.fulfill({ headers, json: { display_name: 'Allada, Atlantique, Bénin' } });
+    });
+    await page.getByRole('heading', { name: 'Magasins' }).waitFor();
+    await page.getByRole('button', { name: 'Ajouter un magasin' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Ajouter un lieu' });
+    await dialog.waitFor();
+    const canvas = await offlineMap(page);
+    await dialog.getByLabel(/^Nom de l'emplacement/).fill('Magasin d’Allada nord');
+    const latitude = dialog.getByLabel(/^Latitude/);
+    const longitude = dialog.getByLabel(/^Longitude/);
+    // A first point near the default centre (Cotonou), as a user clicking before typing.
+    await canvas.click({ position: { x: 180, y: 140 } });
+    await expect.poll(() => latitude.inputValue()).not.toBe('');
+    expect(Math.abs(Number(await latitude.inputValue()) - 6.37)).toBeLessThan(0.1);
+
+    const address = dialog.getByLabel(/^Adresse/);
+    await address.fill('Allada');
+    await page.getByRole('option', { name: 'Allada, Atlantique, Bénin', exact: true }).click();
+    expect(searched).toContain('Allada');
+    // The suggestion's point, rounded to 7 decimals, in the fields and under the marker.
+    await expect.poll(() => latitude.inputValue()).toBe('6.6654822');
+    await expect.poll(() => longitude.inputValue()).toBe('2.1513709');
+    expect(await address.inputValue()).toBe('Allada, Atlantique, Bénin');
+    const marker = dialog.locator('[data-testid="site-marker"]');
+    const mapBox = (await canvas.boundingBox())!;
+    // The map is centred on the chosen place, and the marker's tip with it.
+    const offCentre = async () => {
+      const box = (await marker.boundingBox())!;
+      return [
+        Math.abs(box.x + box.width / 2 - (mapBox.x + mapBox.width / 2)) < 3,
+        Math.abs(box.y + box.height - (mapBox.y + mapBox.height / 2)) < 20,
+      ];
+    };
+    await expect.poll(offCentre).toEqual([true, true]);
+    const submit = dialog.getByRole('button', { name: 'Ajouter', exact: true });
+    await expect.poll(() => submit.isEnabled()).toBe(true);
+    await submit.click();
+    await page.getByText('lieu sélectioné avec succès').first().waitFor();
+    const saved = await server.db.db
+      .selectFrom('user_sites')
+      .select(['latitude', 'longitude', 'address'])
+      .where('label', '=', 'Magasin d’Allada nord')
+      .executeTakeFirstOrThrow();
+    expect([Number(saved.latitude), Number(saved.longitude), saved.address]).toEqual([
+      6.6654822,
+      2.1513709,
+      'Allada, Atlantique, Bénin',
+    ]);
+  });
+
+  it('the offline map names the communes, and the departments once zoomed out', async () => {
+    const page = await signedInPage(
+      browser,
+      server.baseUrl,
+      'agregateur@demo.filiere.bj',
+      server.password,
+      '/industriel/mes-magasins',
+    );
+    await page.getByRole('button', { name: 'Ajouter un magasin' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Ajouter un lieu' });
+    await dialog.waitFor();
+    await offlineMap(page);
+    const name = (text: string) =>
+      dialog.getByTestId('map-label').filter({ hasText: new RegExp(`^${text}$`) });
+    // Zoom 12 on Cotonou: the communes' names, as the reference data spells them.
+    await name('COTONOU').waitFor();
+    await name('SEME-PODJI').waitFor();
+    expect(await name('LITTORAL').isVisible()).toBe(false);
+    expect(await dialog.getByTestId('map-label').count()).toBe(12 + 77);
+    await check(page, 'offline-map-communes');
+    const zoomOut = dialog.getByRole('button', { name: 'Zoom arrière' });
+    // Zoomed out below 9 (a click at a time until it shows): the departments' names instead.
+    await expect
+      .poll(async () => {
+        await zoomOut.click();
+        return name('LITTORAL').isVisible();
+      })
+      .toBe(true);
+    for (const department of ['LITTORAL', 'ATLANTIQUE', 'OUEME', 'MONO']) {
+      await name(department).waitFor();
+    }
+    await name('COTONOU').waitFor({ state: 'hidden' });
+    await check(page, 'offline-map-departments');
   });
 });

@@ -29,6 +29,7 @@ import {
   type FormMode,
   type PlaceValues,
 } from '../model/forms.js';
+import { communePointOf, loadBeninPlaces } from '../model/benin-labels.js';
 import type { AddressSuggestion } from '../model/geocoder.js';
 import { roundPoint, type Point } from '../model/geometry.js';
 import { SiteMap } from './SiteMap.js';
@@ -79,6 +80,12 @@ export function PlaceFormOverlay({
     typeof latitude === 'number' && typeof longitude === 'number' ? { latitude, longitude } : null;
   const [focus, setFocus] = useState<Point | null>(null);
   const [locating, setLocating] = useState(false);
+  /** A suggestion without coordinates was chosen: the point is still to be placed. */
+  const [unplaced, setUnplaced] = useState(false);
+  const close = () => {
+    setUnplaced(false);
+    onClose();
+  };
 
   const [typed] = useDebouncedValue(address ?? '', 300);
   const [suggestions, setSuggestions] = useState<AddressSuggestion[]>([]);
@@ -105,6 +112,7 @@ export function PlaceFormOverlay({
   /** A click or a drag: the point, then its address (plus code, and the geocoder's). */
   const pick = async (point: Point) => {
     const rounded = setPoint(point);
+    setUnplaced(false);
     if (!geocoder) return;
     setLocating(true);
     try {
@@ -125,7 +133,7 @@ export function PlaceFormOverlay({
     onSuccess: async () => {
       notify('success', t(mode === 'MOD' ? 'place.updated' : 'place.added'));
       await queryClient.invalidateQueries({ queryKey: siteKeys.sites });
-      onClose();
+      close();
     },
     onError: (error) => {
       notify('error', errorText(error));
@@ -136,13 +144,35 @@ export function PlaceFormOverlay({
       }
     },
   });
+  /**
+   * A chosen suggestion: the geocoder's has a position, which becomes the point. One of the
+   * reference data has none: the previous point no longer matches the address, so it is
+   * cleared, the map moves to the suggestion's commune and the form asks for the point.
+   */
+  const choose = (label: string) => {
+    const chosen = suggestions.find((s) => s.label === label);
+    setSearchFor(null);
+    if (chosen?.point) {
+      setFocus(setPoint(chosen.point));
+      setUnplaced(false);
+      return;
+    }
+    form.setValue('latitude', undefined, { shouldValidate: true, shouldDirty: true });
+    form.setValue('longitude', undefined, { shouldValidate: true, shouldDirty: true });
+    setUnplaced(true);
+    void loadBeninPlaces().then((places) => {
+      const near = communePointOf(places, label);
+      if (near) setFocus(near);
+    });
+  };
+
   const text = (error: Parameters<typeof fieldError>[0]) =>
     error?.type === 'server' ? error.message : fieldError(error);
 
   return (
     <Modal
       opened={opened}
-      onClose={onClose}
+      onClose={close}
       fullScreen
       title={t(mode === 'MOD' ? 'place.editTitle' : 'place.addTitle')}
       closeButtonProps={{ 'aria-label': t('common:close') }}
@@ -178,14 +208,7 @@ export function PlaceFormOverlay({
                   }}
                   data={[...new Set(suggestions.map((s) => s.label))]}
                   filter={({ options }) => options}
-                  onOptionSubmit={(label) => {
-                    const chosen = suggestions.find((s) => s.label === label);
-                    setSearchFor(null);
-                    if (chosen?.point) {
-                      setPoint(chosen.point);
-                      setFocus(chosen.point);
-                    }
-                  }}
+                  onOptionSubmit={choose}
                   label={t('place.address')}
                   placeholder={t('place.addressPlaceholder')}
                   description={t(
@@ -203,6 +226,13 @@ export function PlaceFormOverlay({
           <Text size="sm" c="dark.4" id="place-map-help">
             {t('place.mapHelp')}
           </Text>
+          <div role="status">
+            {unplaced ? (
+              <Text size="sm" fw={600} c="orange.9">
+                {t('place.unplaced')}
+              </Text>
+            ) : null}
+          </div>
           {settings.data ? (
             <SiteMap
               settings={settings.data}
@@ -239,7 +269,7 @@ export function PlaceFormOverlay({
             ))}
           </SimpleGrid>
           <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
+            <Button variant="default" onClick={close}>
               {t('common:cancel')}
             </Button>
             <Button type="submit" disabled={!formState.isValid} loading={save.isPending}>

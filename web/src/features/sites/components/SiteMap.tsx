@@ -13,6 +13,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MapSettings } from '../api/sites.js';
 import { roundPoint, type Point } from '../model/geometry.js';
+import { labelKindAt, labelsOf, loadBeninPlaces } from '../model/benin-labels.js';
 import { offlineStyle, remoteStyle, type StyleKind } from '../model/map-style.js';
 
 setWorkerUrl(workerUrl);
@@ -32,6 +33,26 @@ export interface SiteMapProps {
   onPick: (point: Point) => void;
   height?: number | string;
 }
+
+/** A name of the offline map: HTML over the canvas (MapLibre's text layers need glyph files). */
+const labelElement = (kind: 'department' | 'commune', name: string): HTMLElement => {
+  const element = document.createElement('div');
+  element.textContent = name;
+  element.dataset.kind = kind;
+  element.dataset.testid = 'map-label';
+  Object.assign(element.style, {
+    pointerEvents: 'none',
+    whiteSpace: 'nowrap',
+    font:
+      kind === 'department'
+        ? '700 13px/1.2 system-ui, sans-serif'
+        : '600 11px/1.2 system-ui, sans-serif',
+    letterSpacing: kind === 'department' ? '0.08em' : '0.02em',
+    color: kind === 'department' ? '#5c3b00' : '#1f2f1f',
+    textShadow: '0 0 2px #fff, 0 0 2px #fff, 0 0 3px #fff',
+  });
+  return element;
+};
 
 const zoneData = (points: readonly Point[]): GeoJSON.FeatureCollection => {
   const ring = points.map((p) => [p.longitude, p.latitude]);
@@ -59,7 +80,8 @@ const zoneData = (points: readonly Point[]): GeoJSON.FeatureCollection => {
 /**
  * The sites' map (MapLibre): MAP_STYLE_URL's tiles, or — configured 'offline', or when they
  * fail to load or take too long — the bundled country outlines, so the map works with no
- * internet. A click picks a point; the marker can be dragged; a zone's polygon is drawn.
+ * internet, with the names of Benin's departments (below zoom 9) or communes (from it). A
+ * click picks a point; the marker can be dragged; a zone's polygon is drawn.
  * `data-style` says which style is drawn ('remote' or 'offline'), `data-loaded` which one has
  * finished loading.
  */
@@ -139,9 +161,33 @@ export function SiteMap({ settings, marker, polygon, focus, onPick, height = 420
         },
       });
     };
+    /** The offline map's names, drawn once, one level shown at a time. */
+    const names: Marker[] = [];
+    const showNames = () => {
+      const kind = labelKindAt(instance.getZoom());
+      for (const name of names) {
+        const element = name.getElement();
+        element.style.display = element.dataset.kind === kind ? '' : 'none';
+      }
+    };
+    const drawNames = async () => {
+      if (names.length) return;
+      const places = await loadBeninPlaces();
+      if (disposed || names.length) return;
+      for (const label of labelsOf(places)) {
+        names.push(
+          new Marker({ element: labelElement(label.kind, label.name) })
+            .setLngLat([label.point.longitude, label.point.latitude])
+            .addTo(instance),
+        );
+      }
+      showNames();
+      instance.on('zoom', showNames);
+    };
     instance.on('style.load', () => {
       if (disposed) return;
       drawZone();
+      if (applied === 'offline') void drawNames();
       if (applied !== 'pending') setLoaded(applied);
     });
 
@@ -180,6 +226,7 @@ export function SiteMap({ settings, marker, polygon, focus, onPick, height = 420
       clearTimeout(timer);
       pin.current?.remove();
       pin.current = null;
+      for (const name of names) name.remove();
       instance.remove();
       map.current = null;
       draw.current = null;
