@@ -184,6 +184,33 @@ describe.skipIf(missing !== null)('user management in Chromium', { timeout: 120_
     await manager.close();
   });
 
+  it('a cluster manager’s Comptable needs its organisation (the platform auditor is the super admin’s)', async () => {
+    const manager = await signIn('gestionnaire@demo.filiere.bj');
+    await addEditDelete(
+      manager,
+      'cluster manager, Comptable',
+      {
+        lastname: 'Hounkpè',
+        firstname: 'Comlan',
+        email: 'comlan.hounkpe@exemple.bj',
+        role: 'Comptable',
+      },
+      async (dialog) => {
+        // Without an organisation it would be the platform's auditor: the form says so.
+        await dialog
+          .getByText(
+            'Un comptable doit être rattaché à une organisation : seul le super administrateur nomme l’auditeur de la plateforme',
+          )
+          .waitFor();
+        const submit = dialog.getByRole('button', { name: 'Ajouter', exact: true });
+        expect(await submit.isEnabled()).toBe(false);
+        await check(manager, 'users-accountant-organisation');
+        await choose(dialog, 'Organisation', 'Ananas Export SA');
+      },
+    );
+    await manager.close();
+  });
+
   it('the SFD manages its organisation’s staff: staff roles only, edit and delete icons', async () => {
     const sfd = await signIn('sfd@demo.filiere.bj');
     await sfd.getByTestId('users-empty').waitFor();

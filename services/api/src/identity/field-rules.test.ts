@@ -148,7 +148,7 @@ describe('field rules: cluster, activation, deletion, names', () => {
       needsCurrentPassword: false,
     });
     expect(allowed(grower, grower, { field: 'lastname' })).toBe(true);
-    expect(allowed(manager, farAway, { field: 'organization' })).toBe(false);
+    expect(allowed(manager, farAway, { field: 'organization', to: 'O' })).toBe(false);
   });
 });
 
@@ -181,7 +181,7 @@ describe('field rules: an aggregator or an SFD and its organisation’s staff', 
         message: RULE_MESSAGES.staffRoles,
       });
       expect(allowed(m, secretary, { field: 'role', to: 'ROLE_INDUSTRIAL' })).toBe(false);
-      expect(mayChange(m, secretary, { field: 'organization' })).toEqual({
+      expect(mayChange(m, secretary, { field: 'organization', to: 'P' })).toEqual({
         allowed: false,
         message: RULE_MESSAGES.organizationByManager,
       });
@@ -210,7 +210,7 @@ describe('field rules: an aggregator or an SFD and its organisation’s staff', 
 
   it('given anybody, when it changes its own organisation, then it is refused (an organisation gives reach over its staff)', () => {
     for (const who of [...managers, superAdmin, admin, grower]) {
-      expect(mayChange(who, who, { field: 'organization' })).toEqual({
+      expect(mayChange(who, who, { field: 'organization', to: 'P' })).toEqual({
         allowed: false,
         message: RULE_MESSAGES.ownOrganization,
       });
@@ -253,6 +253,68 @@ describe('field rules: creation', () => {
     expect(mayCreate(admin, 'ROLE_ADMIN', null).allowed).toBe(false);
     expect(mayCreate(admin, 'ROLE_CLUSTER_MANAGER', 'B').allowed).toBe(true);
     expect(clusterOfNewUser(admin, 'B')).toBe('B');
+  });
+});
+
+describe('field rules: the platform’s auditor is the super admin’s to make', () => {
+  const refused = { allowed: false, message: RULE_MESSAGES.platformAuditor };
+  const accountant = (organizationId: string | null): Party => ({
+    id: 'ac',
+    role: 'ROLE_ACCOUNTING',
+    clusterId: 'A',
+    organizationId,
+  });
+
+  it('given an admin or a cluster manager, when it creates an accountant without an organisation, then it is refused; with one, allowed', () => {
+    for (const actor of [admin, manager]) {
+      expect(mayCreate(actor, 'ROLE_ACCOUNTING', null, null)).toEqual(refused);
+      expect(mayCreate(actor, 'ROLE_ACCOUNTING', null, 'O').allowed).toBe(true);
+      // Other roles need no organisation.
+      expect(mayCreate(actor, 'ROLE_SECRETARY', null, null).allowed).toBe(true);
+    }
+  });
+
+  it('given the super admin, when it creates the platform auditor, then it is allowed', () => {
+    expect(mayCreate(superAdmin, 'ROLE_ACCOUNTING', null, null).allowed).toBe(true);
+  });
+
+  it('given an aggregator or an SFD, when it creates an accountant, then it is its organisation’s', () => {
+    const m: Party = { id: 'ag', role: 'ROLE_INDUSTRIAL', clusterId: 'A', organizationId: 'O' };
+    expect(mayCreate(m, 'ROLE_ACCOUNTING', null, null).allowed).toBe(true);
+    expect(organizationOfNewUser(m, null)).toBe('O');
+  });
+
+  it('given a user without an organisation, when an admin or a cluster manager makes it an accountant, then it is refused unless the same request gives it an organisation', () => {
+    for (const actor of [admin, manager]) {
+      expect(mayChange(actor, grower, { field: 'role', to: 'ROLE_ACCOUNTING' })).toEqual(refused);
+      expect(
+        allowed(actor, grower, { field: 'role', to: 'ROLE_ACCOUNTING', organizationId: 'O' }),
+      ).toBe(true);
+      const secretary = { ...grower, role: 'ROLE_SECRETARY' as const, organizationId: 'O' };
+      expect(allowed(actor, secretary, { field: 'role', to: 'ROLE_ACCOUNTING' })).toBe(true);
+      expect(
+        mayChange(actor, secretary, { field: 'role', to: 'ROLE_ACCOUNTING', organizationId: null }),
+      ).toEqual(refused);
+    }
+    expect(allowed(superAdmin, grower, { field: 'role', to: 'ROLE_ACCOUNTING' })).toBe(true);
+  });
+
+  it('given an organisation’s accountant, when an admin or a cluster manager takes it out of its organisation, then it is refused; the super admin may', () => {
+    for (const actor of [admin, manager]) {
+      expect(mayChange(actor, accountant('O'), { field: 'organization', to: null })).toEqual(
+        refused,
+      );
+      expect(allowed(actor, accountant('O'), { field: 'organization', to: 'P' })).toBe(true);
+      // Out of the organisation as it becomes a secretary: no auditor is made.
+      expect(
+        allowed(actor, accountant('O'), {
+          field: 'organization',
+          to: null,
+          role: 'ROLE_SECRETARY',
+        }),
+      ).toBe(true);
+    }
+    expect(allowed(superAdmin, accountant('O'), { field: 'organization', to: null })).toBe(true);
   });
 });
 

@@ -1,3 +1,4 @@
+import { isPlatformAuditor } from '../kernel/actor.js';
 import { ROLE, type RoleCode } from '../kernel/roles.js';
 import {
   canManageUser,
@@ -26,6 +27,10 @@ import {
  *   its own, to users in its reach whose current role is also below its own. The super
  *   admin assigns any role to others. An aggregator or an SFD assigns only the staff roles
  *   (secretary, accounting, director) to its own organisation's staff.
+ * - The platform's auditor (ROLE_ACCOUNTING outside any organisation) reads every wallet and
+ *   every audit trail: only the super admin makes one, by creation, by a role change or by
+ *   taking an accountant out of its organisation. Everybody else's accountant belongs to an
+ *   organisation and reads that organisation's wallets only.
  * - Cluster: only an admin or the super admin moves a user it manages, never itself.
  * - Activation and deletion: users in reach, never oneself.
  * - Names: oneself or users in reach. Organisation: users in reach, never one's own (an
@@ -97,6 +102,8 @@ export const RULE_MESSAGES = {
   pinGrowerOnly: 'Seul le code PIN d’un producteur peut être réinitialisé',
   pinByManager: 'Seul le gestionnaire de cluster du producteur peut réinitialiser son code PIN',
   notManager: 'Vous n’avez pas accès à cette ressource',
+  platformAuditor:
+    'Seul le super administrateur peut nommer l’auditeur de la plateforme : rattachez ce comptable à une organisation',
   currentPasswordRequired: 'Saisissez votre mot de passe actuel pour confirmer',
   currentPasswordWrong: 'Mot de passe actuel incorrect',
 } as const;
@@ -142,11 +149,31 @@ export function missingScopeMessage(actor: Party): string | undefined {
   return undefined;
 }
 
-/** A change of one field of `target`, with the new value where the rule depends on it. */
+/**
+ * A change of one field of `target`, with the new value where the rule depends on it. A role
+ * change names the organisation the user has once the whole request is applied, and an
+ * organisation change the role (absent: the target's current one).
+ */
 export type FieldChange =
-  | { field: 'role'; to: RoleCode }
+  | { field: 'role'; to: RoleCode; organizationId?: string | null }
+  | { field: 'organization'; to: string | null; role?: RoleCode }
   | { field: 'cluster'; to: string | null }
-  | { field: Exclude<UserField, 'role' | 'cluster'> };
+  | { field: Exclude<UserField, 'role' | 'cluster' | 'organization'> };
+
+/**
+ * Refuses to anybody but the super admin a user that would end up the platform's auditor
+ * (ROLE_ACCOUNTING without an organisation): its reach is every wallet and every audit trail.
+ */
+export function mayMakePlatformAuditor(
+  actor: Party,
+  role: RoleCode,
+  organizationId: string | null,
+): Verdict {
+  if (actor.role === ROLE.SUPER_ADMIN) return allow();
+  return isPlatformAuditor({ role_code: role, organization_id: organizationId })
+    ? refuse(RULE_MESSAGES.platformAuditor)
+    : allow();
+}
 
 /** May `actor` make `change` on the existing user `target`? */
 export function mayChange(actor: Party, target: Party, change: FieldChange): Verdict {
@@ -166,7 +193,15 @@ export function mayChange(actor: Party, target: Party, change: FieldChange): Ver
       if (actor.role !== ROLE.SUPER_ADMIN && rankOf(target.role) >= rankOf(actor.role)) {
         return refuse(RULE_MESSAGES.targetRank);
       }
-      return mayAssignRole(actor, change.to);
+      const assign = mayAssignRole(actor, change.to);
+      if (!assign.allowed) return assign;
+      return mayMakePlatformAuditor(
+        actor,
+        change.to,
+        change.organizationId === undefined
+          ? (target.organizationId ?? null)
+          : change.organizationId,
+      );
     }
     case 'cluster':
       if (self) return refuse(RULE_MESSAGES.ownCluster);
@@ -184,7 +219,7 @@ export function mayChange(actor: Party, target: Party, change: FieldChange): Ver
       if (self) return refuse(RULE_MESSAGES.ownOrganization);
       if (!canManageUser(actor, target)) return refuse(RULE_MESSAGES.reach);
       if (isOrganizationManager(actor.role)) return refuse(RULE_MESSAGES.organizationByManager);
-      return allow();
+      return mayMakePlatformAuditor(actor, change.role ?? target.role, change.to);
   }
 }
 
@@ -219,7 +254,7 @@ export function mayCreate(
       return refuse(RULE_MESSAGES.organizationByManager);
     }
   }
-  return allow();
+  return mayMakePlatformAuditor(actor, role, organizationOfNewUser(actor, organizationId));
 }
 
 /**

@@ -145,6 +145,66 @@ describe('attempt limits on sign-in and password routes', () => {
     await app.close();
   });
 
+  const signIn = (app: FastifyInstance, email: string, remoteAddress: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: TEST_PASSWORD },
+      remoteAddress,
+    });
+
+  it('only failures count: successful sign-ins never lock an account or an address; 10 failures do', async () => {
+    const app = await buildTestApp(testDb.db);
+    const user = await seedUser(testDb.db, 'ROLE_GROWER');
+    const successes: number[] = [];
+    // Twice the limits, from one address: the owner signing in again and again.
+    for (let i = 0; i < 2 * ATTEMPT.perSubject.max; i++) {
+      successes.push((await signIn(app, user.email, '10.14.0.1')).statusCode);
+    }
+    expect(successes).toEqual(Array(2 * ATTEMPT.perSubject.max).fill(200));
+    // Then a guesser, from as many addresses: its 10 failures lock the account.
+    const guesses: number[] = [];
+    for (let i = 1; i <= ATTEMPT.perSubject.max + 1; i++) {
+      guesses.push((await loginAttempt(app, user.email, `10.14.1.${i}`)).statusCode);
+    }
+    expect(guesses).toEqual([...Array(ATTEMPT.perSubject.max).fill(401), 429]);
+    const owner = await signIn(app, user.email, '10.14.0.1');
+    expect(owner.statusCode).toBe(429);
+    expect(owner.json().message).toBe(PER_ACCOUNT_MESSAGE);
+    await app.close();
+  });
+
+  it('a success clears no failure: 9 failures, a sign-in, then the 10th failure locks the account', async () => {
+    const app = await buildTestApp(testDb.db);
+    const user = await seedUser(testDb.db, 'ROLE_GROWER');
+    const statuses: number[] = [];
+    for (let i = 1; i < ATTEMPT.perSubject.max; i++) {
+      statuses.push((await loginAttempt(app, user.email, `10.15.0.${i}`)).statusCode);
+    }
+    statuses.push((await signIn(app, user.email, '10.15.1.1')).statusCode);
+    statuses.push((await loginAttempt(app, user.email, '10.15.1.2')).statusCode);
+    statuses.push((await signIn(app, user.email, '10.15.1.3')).statusCode);
+    expect(statuses).toEqual([...Array(ATTEMPT.perSubject.max - 1).fill(401), 200, 401, 429]);
+    await app.close();
+  });
+
+  it('one address: successful sign-ins of many accounts pass; its failures still count', async () => {
+    const app = await buildTestApp(testDb.db);
+    // A cooperative's office: everyone signs in from one address.
+    const statuses: number[] = [];
+    for (let i = 0; i <= ATTEMPT.perIp.max; i++) {
+      const user = await seedUser(testDb.db, 'ROLE_SECRETARY');
+      statuses.push((await signIn(app, user.email, '10.16.0.1')).statusCode);
+    }
+    expect(statuses).toEqual(Array(ATTEMPT.perIp.max + 1).fill(200));
+    const failures: number[] = [];
+    for (let i = 0; i <= ATTEMPT.perIp.max; i++) {
+      failures.push((await loginAttempt(app, `faux${i}@exemple.bj`, '10.16.0.1')).statusCode);
+    }
+    expect(failures).toEqual([...Array(ATTEMPT.perIp.max).fill(401), 429]);
+    await app.close();
+  });
+
   it('an address over its limit does not count against the accounts it tries', async () => {
     const app = await buildTestApp(testDb.db);
     const user = await seedUser(testDb.db, 'ROLE_GROWER');
@@ -316,6 +376,32 @@ describeWithRedis('attempt limits shared through Redis', (redisUrl) => {
     }
     expect(byAccount).toEqual([...Array(ATTEMPT.perSubject.max).fill(401), 429]);
     expect(await client().exists(`${REDIS_PREFIX}attempt|ip|/api/auth/login|${ip}`)).toBe(1);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('two API instances on one Redis: successes are given back, failures lock the account', async () => {
+    const [a, b] = await Promise.all([
+      buildTestApp(testDb.db, { redis: client(), realtime: noPushes }),
+      buildTestApp(testDb.db, { redis: client(), realtime: noPushes }),
+    ]);
+    const user = await seedUser(testDb.db, 'ROLE_GROWER', { email: freshEmail('partage') });
+    const ip = freshIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 2 * ATTEMPT.perSubject.max; i++) {
+      const response = await (i % 2 ? b : a).inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: user.email, password: TEST_PASSWORD },
+        remoteAddress: ip,
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual(Array(2 * ATTEMPT.perSubject.max).fill(200));
+    const guesses: number[] = [];
+    for (let i = 0; i <= ATTEMPT.perSubject.max; i++) {
+      guesses.push((await loginAttempt(i % 2 ? b : a, user.email, freshIp())).statusCode);
+    }
+    expect(guesses).toEqual([...Array(ATTEMPT.perSubject.max).fill(401), 429]);
     await Promise.all([a.close(), b.close()]);
   });
 

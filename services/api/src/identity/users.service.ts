@@ -372,14 +372,24 @@ export class UsersService {
       check({ field: 'lastname' });
       values.lastname = body.lastname;
     }
-    if (body.organizationId !== undefined && body.organizationId !== target.organization_id) {
-      check({ field: 'organization' });
-      values.organization_id = body.organizationId;
+    // Role and organisation are judged together: the user they leave decides whether the
+    // change makes a platform auditor (field-rules.ts mayMakePlatformAuditor).
+    const roleSent =
+      body.roleId != null && body.roleId !== target.role_id
+        ? ROLES.find((r) => r.id === body.roleId)!
+        : undefined;
+    const organizationSent =
+      body.organizationId !== undefined && body.organizationId !== target.organization_id
+        ? { to: body.organizationId }
+        : undefined;
+    if (organizationSent) {
+      check({ field: 'organization', to: organizationSent.to, role: roleSent?.code });
+      values.organization_id = organizationSent.to;
     }
     let revoked = false;
-    if (body.roleId != null && body.roleId !== target.role_id) {
-      const role = ROLES.find((r) => r.id === body.roleId)!;
-      check({ field: 'role', to: role.code });
+    const role = roleSent;
+    if (role) {
+      check({ field: 'role', to: role.code, organizationId: organizationSent?.to });
       values.role_id = role.id;
       revoked = true;
       events.push(

@@ -5,6 +5,8 @@ import { ROLE_CODES, type RouteAccess, type RoleCode } from '../http/auth.js';
 import { userStreamId } from '../identity/catalogue.js';
 import {
   mayChange,
+  mayCreate,
+  organizationOfNewUser,
   USER_FIELDS,
   type FieldChange,
   type UserField,
@@ -196,6 +198,79 @@ describe('authorization matrix: every route of the route table × every role and
   });
 
   /**
+   * Internal creation (POST /users/invitation/signup?typeUser=user), generated from
+   * identity/field-rules.ts: every role × every role it could give × without or with an
+   * organisation (its own for an aggregator or an SFD). 201 exactly when `mayCreate` allows
+   * it, else 403 and no account. The platform's
+   * auditor (a Comptable without an organisation) is the super admin's to make.
+   */
+  it('POST /users/invitation/signup?typeUser=user: which role each role creates, with or without an organisation (generated from field-rules.ts)', async () => {
+    const shared = await seedOrganization(testDb.db, 'Création SARL');
+    const wrong: string[] = [];
+    const table: Record<string, Record<string, string>> = {};
+    let n = 0;
+    for (const role of ROLE_CODES) {
+      const caller = world.byRole.get(role)!;
+      await refresh(caller);
+      const own = organizationOf.get(role) ?? null;
+      const party = { id: caller.id, role, clusterId: caller.clusterId, organizationId: own };
+      for (const target of ROLE_CODES) {
+        for (const organizationId of [null, own ?? shared]) {
+          // The route is public (self-registration): typeUser=user asks for a signed-in
+          // caller, and `mayCreate` refuses whoever manages no user (notManager).
+          const want = mayCreate(party, target, null, organizationId).allowed ? 201 : 403;
+          const email = `creation.${++n}.${Date.now()}@securite.bj`;
+          const res = await app.inject({
+            method: 'POST',
+            url: '/api/users/invitation/signup?typeUser=user',
+            headers: caller.headers,
+            remoteAddress: `10.10.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`,
+            payload: {
+              firstname: 'Koffi',
+              lastname: 'Agossou',
+              email,
+              phone: `0196${String(n).padStart(6, '0')}`,
+              roleCode: target,
+              ...(organizationId ? { organizationId } : {}),
+            },
+          });
+          const cell = `${target}, ${organizationId ? 'an organisation' : 'no organisation'}`;
+          (table[role] ??= {})[cell] = String(res.statusCode);
+          if (res.statusCode !== want) {
+            wrong.push(
+              `${role} creates ${cell}: ${res.statusCode}, expected ${want} (${res.body.slice(0, 200)})`,
+            );
+            continue;
+          }
+          const row = await testDb.db
+            .selectFrom('users')
+            .select('organization_id')
+            .where('email', '=', email)
+            .executeTakeFirst();
+          if (want === 403 && row) wrong.push(`${role} creates ${cell}: refused but made`);
+          const organization = organizationOfNewUser(party, organizationId);
+          if (want === 201 && row?.organization_id !== organization) {
+            wrong.push(
+              `${role} creates ${cell}: organisation ${row?.organization_id}, expected ${organization}`,
+            );
+          }
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    // The platform's auditor: the super admin's only. An accountant made by anybody else
+    // belongs to an organisation (the aggregator's and the SFD's, their own).
+    expect(table.ROLE_SUPER_ADMIN!['ROLE_ACCOUNTING, no organisation']).toBe('201');
+    for (const role of ['ROLE_ADMIN', 'ROLE_CLUSTER_MANAGER'] as const) {
+      expect(table[role]!['ROLE_ACCOUNTING, no organisation']).toBe('403');
+      expect(table[role]!['ROLE_ACCOUNTING, an organisation']).toBe('201');
+    }
+    for (const role of ['ROLE_INDUSTRIAL', 'ROLE_SFD'] as const) {
+      expect(table[role]!['ROLE_ACCOUNTING, no organisation']).toBe('201');
+    }
+  }, 300_000);
+
+  /**
    * The field-level rules of PATCH /users/{id} (and the activation toggle), generated from
    * identity/field-rules.ts: for every role, every field of a user, and four targets (a
    * grower of the caller's cluster, one of another cluster, a secretary of the caller's
@@ -233,16 +308,10 @@ describe('authorization matrix: every route of the route table × every role and
       lastname: () => [
         { change: { field: 'lastname' }, body: { lastname: `Nom${++n}` }, event: '' },
       ],
-      organization: (target) => [
-        {
-          change: { field: 'organization' },
-          body: {
-            organizationId:
-              target.organizationId === organization.id ? staffOrganization : organization.id,
-          },
-          event: '',
-        },
-      ],
+      organization: (target) => {
+        const to = target.organizationId === organization.id ? staffOrganization : organization.id;
+        return [{ change: { field: 'organization', to }, body: { organizationId: to }, event: '' }];
+      },
       email: () => [
         {
           change: { field: 'email' },
@@ -356,7 +425,10 @@ describe('authorization matrix: every route of the route table × every role and
                     remoteAddress: `10.9.${Math.floor(n / 250) % 250}.${(n++ % 250) + 1}`,
                   },
             );
-            const label = `${probe.change.field}${'to' in probe.change ? `→${probe.change.to}` : ''}`;
+            // An organisation's id says nothing to the reader: its cell is the field's name.
+            const change = probe.change;
+            const to = change.field === 'role' || change.field === 'cluster' ? `→${change.to}` : '';
+            const label = `${change.field}${to}`;
             (table[role] ??= {})[`${kind}: ${label}`] = String(res.statusCode);
             const who = `${role} on ${kind}, ${label}`;
             if (res.statusCode !== want) {
@@ -397,6 +469,11 @@ describe('authorization matrix: every route of the route table × every role and
       expect(row['in reach: firstname']).toBe('403');
       expect(row['self: organization']).toBe('403');
     }
+    // The platform's auditor (a Comptable without an organisation) is the super admin's to
+    // make: the grower in reach has no organisation.
+    expect(table.ROLE_SUPER_ADMIN!['in reach: role→ROLE_ACCOUNTING']).toBe('200');
+    expect(table.ROLE_ADMIN!['in reach: role→ROLE_ACCOUNTING']).toBe('403');
+    expect(table.ROLE_CLUSTER_MANAGER!['in reach: role→ROLE_ACCOUNTING']).toBe('403');
     // A cluster manager does not reach a secretary outside its cluster.
     expect(table.ROLE_CLUSTER_MANAGER!['organisation staff: firstname']).toBe('403');
   }, 300_000);

@@ -3,6 +3,7 @@ import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { TooManyRequestsError, type Logger } from '@filiere/platform';
+import { localAttemptCounter, redisAttemptCounter } from './failed-attempts.js';
 
 interface Window {
   max: number;
@@ -12,7 +13,11 @@ interface Window {
 /**
  * Two counters per route and kind of route: one per client address (IPv6 by /64), one per
  * e-mail the request is about (or, signed in, per user).
- * - `attempt`: sign-in and password routes (guessing a password or a link's token).
+ * - `attempt`: sign-in and password routes (guessing a password or a link's token). Only
+ *   failures count: an attempt that succeeds (a 2xx or 3xx answer) is given back to both
+ *   counters, so an account is locked by 10 failed attempts in 15 minutes, never by its
+ *   owner signing in. A success clears nothing else: the failures stay counted until their
+ *   window ends (else each sign-in of the owner would give a guesser 10 more tries).
  * - `mail`: routes that send a mail or tell whether an address is known (registration,
  *   invitation resend, reset link): enumeration and mail bombing.
  * - `linkCheck`: the check of an invitation or reset link when its page opens.
@@ -56,9 +61,10 @@ function subjectOf(request: FastifyRequest): string | undefined {
 type Limiter = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 /**
- * Registers `@fastify/rate-limit` in the identity scope (`global: false`) and answers the
- * `attempt` limiter; `attemptLimit(scope, 'mail')` gives the other. With Redis the counters
- * live there, shared by every API process; without it, in the process.
+ * Registers `@fastify/rate-limit` in the identity scope (`global: false`), for the `mail` and
+ * `linkCheck` limiters (`attemptLimit(scope, kind)`), and answers the `attempt` limiter, which
+ * counts failures only (failed-attempts.ts). With Redis the counters live there, shared by
+ * every API process; without it, in the process.
  */
 export async function registerAttemptLimit(scope: FastifyInstance): Promise<Limiter> {
   const { redis, logger } = scope.deps;
@@ -66,7 +72,39 @@ export async function registerAttemptLimit(scope: FastifyInstance): Promise<Limi
     global: false,
     ...(redis ? { store: sharedStore(redis, logger) } : {}),
   });
-  return attemptLimit(scope, 'attempt');
+  const counter = redis ? redisAttemptCounter(redis, REDIS_PREFIX, logger) : localAttemptCounter();
+  const limits = LIMITS.attempt;
+  /** The counters each request took, given back when it succeeds. */
+  const taken = new WeakMap<FastifyRequest, string[]>();
+  // onSend: before the answer leaves, so the next attempt already finds the count given back.
+  scope.addHook('onSend', async (request, reply, payload) => {
+    const keys = taken.get(request);
+    if (keys && reply.statusCode < 400) await Promise.all(keys.map((k) => counter.giveBack(k)));
+    return payload;
+  });
+  /**
+   * Counts the request per address, then, if the address is within its limit, per subject:
+   * 429 with a French message and Retry-After when either is over. Counting the subject only
+   * for addresses within their limit keeps one client from locking many accounts at once.
+   */
+  return async function limitAttempts(request, reply) {
+    const subject = subjectOf(request);
+    const counters: { name: string; window: Window; id: string }[] = [
+      { name: 'ip', window: limits.perIp, id: normalizeIP(request.ip) },
+    ];
+    if (subject) counters.push({ name: 'subject', window: limits.perSubject, id: subject });
+    const keys: string[] = [];
+    taken.set(request, keys);
+    for (const { name, window, id } of counters) {
+      const key = `attempt|${name}|${request.routeOptions.url}|${id}`;
+      const { count, ttlMs } = await counter.take(key, window.windowMs);
+      keys.push(key);
+      if (count > window.max) {
+        reply.header('retry-after', Math.max(1, Math.ceil(ttlMs / 1000)));
+        throw new TooManyRequestsError(tooManyMessage(ttlMs));
+      }
+    }
+  };
 }
 
 /**
@@ -75,7 +113,7 @@ export async function registerAttemptLimit(scope: FastifyInstance): Promise<Limi
  * French message and Retry-After when either is over. Counting the subject only for
  * addresses within their limit keeps one client from locking many accounts at once.
  */
-export function attemptLimit(scope: FastifyInstance, kind: LimitKind): Limiter {
+export function attemptLimit(scope: FastifyInstance, kind: Exclude<LimitKind, 'attempt'>): Limiter {
   const limits = LIMITS[kind];
   const counter = (name: 'ip' | 'subject', window: Window, key: (r: FastifyRequest) => string) =>
     scope.createRateLimit({

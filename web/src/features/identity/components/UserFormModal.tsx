@@ -11,8 +11,8 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconCheck } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useEffect, useState } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
 import { useCurrentUser } from '../../../shared/auth/current-user.js';
@@ -34,9 +34,9 @@ import {
   formFieldsFor,
   toCreateInput,
   toEditInput,
+  organizationRequired,
   toFormValues,
-  userEditSchema,
-  userFormSchema,
+  userFormSchemaFor,
   type UserFormValues,
 } from '../model/user-form.js';
 import { notify } from '../../../shared/ui/notify.js';
@@ -59,11 +59,27 @@ export function UserFormModal({ user, onClose }: { user: User | 'new'; onClose: 
   const clusters = useQuery({ ...clustersQuery, enabled: fields.cluster }).data?.data ?? [];
   const organizations =
     useQuery({ ...organizationsQuery, enabled: fields.organization }).data?.data ?? [];
+  const initial = isNew ? emptyUserForm : toFormValues(user);
   const form = useForm<UserFormValues>({
-    resolver: zodResolver(isNew ? userFormSchema : userEditSchema),
+    resolver: zodResolver(userFormSchemaFor(isNew, roles, myRole, isNew ? undefined : initial)),
     mode: 'onChange',
-    defaultValues: isNew ? emptyUserForm : toFormValues(user),
+    defaultValues: initial,
   });
+  const roleId = useWatch({ control: form.control, name: 'roleId' });
+  const organizationId = useWatch({ control: form.control, name: 'organizationId' });
+  // Picking 'Comptable' asks for its organisation at once (not only on submit).
+  const needsOrganization =
+    fields.organization &&
+    organizationRequired(
+      { roleId, organizationId: '' },
+      roles,
+      myRole,
+      isNew ? undefined : initial,
+    );
+  const { trigger } = form;
+  useEffect(() => {
+    if (form.formState.dirtyFields.roleId) void trigger('organizationId');
+  }, [roleId, organizationId, trigger, form.formState.dirtyFields.roleId]);
 
   const mutation = useMutation({
     mutationFn: (v: UserFormValues) =>
@@ -179,7 +195,7 @@ export function UserFormModal({ user, onClose }: { user: User | 'new'; onClose: 
                 'organizationId',
                 t('form.organization'),
                 organizations.map((o) => ({ value: o.id, label: o.denomination })),
-                false,
+                needsOrganization,
                 self,
               )}
             {fields.cluster &&

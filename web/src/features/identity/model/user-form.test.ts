@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Role, User } from '../../../shared/auth/user.js';
 import {
+  ACCOUNTANT_ORGANIZATION,
   assignableRoles,
   formFieldsFor,
   missingScopeOf,
   toCreateInput,
   toEditInput,
+  organizationRequired,
   toFormValues,
   userEditSchema,
   userFormSchema,
+  userFormSchemaFor,
 } from './user-form.js';
 
 /** `GET /role` as the API answers it: numeric ids. */
@@ -92,5 +95,39 @@ describe('the user form model', () => {
     expect(missingScopeOf({ ...cm, clusterId: 'c1' })).toBeNull();
     expect(missingScopeOf({ ...cm, role: { code: 'ROLE_SFD' } })).toBe('noOrganization');
     expect(missingScopeOf({ ...cm, role: { code: 'ROLE_ADMIN' } })).toBeNull();
+  });
+
+  it('asks anybody but the super admin for the organisation of a Comptable (the platform auditor is the super admin’s)', () => {
+    const newAccountant = {
+      ...toFormValues(user),
+      email: 'comptable@exemple.bj',
+      phone: '97000043',
+      roleId: '7',
+      organizationId: '',
+    };
+    for (const role of ['ROLE_ADMIN', 'ROLE_CLUSTER_MANAGER']) {
+      const parsed = userFormSchemaFor(true, ROLES, role).safeParse(newAccountant);
+      expect(parsed.success, role).toBe(false);
+      expect(parsed.error?.issues).toEqual([
+        expect.objectContaining({ path: ['organizationId'], message: ACCOUNTANT_ORGANIZATION }),
+      ]);
+      const withOrganization = { ...newAccountant, organizationId: 'o1' };
+      expect(userFormSchemaFor(true, ROLES, role).safeParse(withOrganization).success).toBe(true);
+      // Other roles need none.
+      const grower = { ...newAccountant, roleId: '3' };
+      expect(userFormSchemaFor(true, ROLES, role).safeParse(grower).success).toBe(true);
+    }
+    expect(
+      userFormSchemaFor(true, ROLES, 'ROLE_SUPER_ADMIN').safeParse(newAccountant).success,
+    ).toBe(true);
+    // An aggregator's or SFD's accountant is its own organisation's (the server sets it).
+    expect(organizationRequired(newAccountant, ROLES, 'ROLE_SFD')).toBe(false);
+    // Editing the platform auditor's names grants nothing; making a grower one does.
+    const auditor = { ...newAccountant, roleId: '7', organizationId: '' };
+    expect(organizationRequired(auditor, ROLES, 'ROLE_ADMIN', auditor)).toBe(false);
+    const grower = toFormValues(user);
+    expect(organizationRequired({ ...grower, roleId: '7' }, ROLES, 'ROLE_ADMIN', grower)).toBe(
+      true,
+    );
   });
 });

@@ -103,6 +103,43 @@ export function toEditInput(v: UserFormValues, fields: UserFormFields): Partial<
   };
 }
 
+/** The message of the organisation select when a Comptable needs one (an i18n key). */
+export const ACCOUNTANT_ORGANIZATION = 'users:form.accountantOrganization';
+
+/**
+ * The platform's auditor — a Comptable without an organisation — reads every wallet, so only
+ * the super admin makes one (the server's field rules, mayMakePlatformAuditor): anybody else who
+ * picks 'Comptable' chooses its organisation too. A user that already was the platform's
+ * auditor keeps none while an administrator edits its names (that grants nothing). An
+ * aggregator's or SFD's staff always get its organisation: no select, nothing to ask.
+ */
+export function organizationRequired(
+  values: Pick<UserFormValues, 'roleId' | 'organizationId'>,
+  roles: Role[],
+  myRole: string | undefined,
+  initial?: Pick<UserFormValues, 'roleId' | 'organizationId'>,
+): boolean {
+  if (myRole === ROLES.SUPER_ADMIN || isOrganizationManager(myRole)) return false;
+  if (values.organizationId) return false;
+  const role = roles.find((r) => String(r.id) === values.roleId);
+  if (role?.code !== ROLES.ACCOUNTING) return false;
+  return !(initial && initial.roleId === values.roleId && !initial.organizationId);
+}
+
+/** The form's schema for `myRole`: creation or edition, with the Comptable's organisation. */
+export function userFormSchemaFor(
+  isNew: boolean,
+  roles: Role[],
+  myRole: string | undefined,
+  initial?: UserFormValues,
+) {
+  return (isNew ? userFormSchema : userEditSchema).superRefine((values, ctx) => {
+    if (organizationRequired(values, roles, myRole, initial)) {
+      ctx.addIssue({ code: 'custom', path: ['organizationId'], message: ACCOUNTANT_ORGANIZATION });
+    }
+  });
+}
+
 /** Which selects the form shows to `myRole` (the server fixes the others). */
 export interface UserFormFields {
   /** The organisation: an aggregator's or SFD's staff are always its own. */
