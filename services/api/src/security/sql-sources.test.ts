@@ -35,6 +35,8 @@ const JUSTIFIED: Record<string, string> = {
     'tests: CREATE/DROP DATABASE of a generated name (t_<uuid>), identifiers cannot be bound',
   'projections/src/pg-listen.ts: query(`…${}`)':
     'LISTEN of a channel name from code, quoted with pg.escapeIdentifier',
+  'services/api/src/kernel/references.ts: sql.lit':
+    "a movement code's length (CODE_DIGITS), a constant of code",
   'services/api/src/wallet/export/cursor-pages.ts: sql.raw':
     'FETCH count: a number from code (page size), FETCH takes no parameter',
 };
