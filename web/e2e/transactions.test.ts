@@ -8,7 +8,7 @@ import { DEMO_REFUSED_BANK_ACCOUNT } from '@filiere/api/wallet';
 import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
 import { browserMissingReason, explainFailures, launchBrowser } from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
-import { signedInPage } from './support/session.js';
+import { movementsTable, signedInPage } from './support/session.js';
 
 const missing = browserMissingReason();
 
@@ -66,10 +66,10 @@ describe.skipIf(missing !== null)('transactions as the user sees them, in Chromi
     }
   };
 
-  const rows = (on: Page) => on.getByRole('table').locator('tbody tr');
+  const rows = (on: Page) => movementsTable(on).locator('tbody tr');
   /** The cells of a table row, by column title. */
   const cellsOf = async (on: Page, row: Locator) => {
-    const titles = (await on.getByRole('table').locator('thead th').allTextContents()).map(plain);
+    const titles = (await movementsTable(on).locator('thead th').allTextContents()).map(plain);
     const cells = (await row.locator('td').allTextContents()).map(plain);
     return Object.fromEntries(titles.map((title, i) => [title, cells[i] ?? '']));
   };
@@ -115,15 +115,31 @@ describe.skipIf(missing !== null)('transactions as the user sees them, in Chromi
     await check(page, 'transactions-wallet');
   }, 120_000);
 
-  it('Retirer: a refusal shows the server’s reason, not “La transation a échouée”', async () => {
-    const dialog = await openWithdraw('Mobile money', 50_000_000);
-    await dialog.getByRole('button', { name: 'Retirer', exact: true }).click();
-    await page.getByText('Solde disponible insuffisant').waitFor();
-    expect(await page.getByText('La transation a échouée').count()).toBe(0);
-    // The form stays open with its values, for another try.
-    expect(await dialog.getByRole('heading', { name: "Retirer de l'argent" }).count()).toBe(1);
-    await dialog.getByRole('button', { name: 'Annuler' }).click();
-    await expect.poll(() => dialog.count()).toBe(0);
+  it('Retirer: more than the available balance is refused in the form, before any call', async () => {
+    const posts: string[] = [];
+    const onRequest = (request: { method: () => string; url: () => string }) => {
+      if (request.method() === 'POST') posts.push(request.url());
+    };
+    page.on('request', onRequest);
+    try {
+      const dialog = await openWithdraw('Mobile money', 50_000_000);
+      await dialog
+        .getByText(
+          /^Le solde disponible de votre wallet est insuffisant\. Il manque [\d\s]+ F CFA$/u,
+        )
+        .waitFor();
+      expect(await dialog.getByRole('button', { name: 'Retirer', exact: true }).isDisabled()).toBe(
+        true,
+      );
+      expect(await page.getByText('La transation a échouée').count()).toBe(0);
+      // The form stays open with its values, for another amount.
+      expect(await dialog.getByRole('heading', { name: "Retirer de l'argent" }).count()).toBe(1);
+      await dialog.getByRole('button', { name: 'Annuler' }).click();
+      await expect.poll(() => dialog.count()).toBe(0);
+      expect(posts.filter((url) => url.includes('/api/wallet/make-debit'))).toEqual([]);
+    } finally {
+      page.off('request', onRequest);
+    }
   }, 60_000);
 
   it('Retirer: says the withdrawal is under way and where it goes; its end arrives live', async () => {

@@ -14,7 +14,7 @@ import {
   pollLikePages,
 } from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
-import { signedInPage } from './support/session.js';
+import { movementsTable, signedInPage } from './support/session.js';
 
 const missing = browserMissingReason();
 
@@ -77,7 +77,7 @@ describe.skipIf(missing !== null)('wallet flows in Chromium', () => {
 
   const available = (page: Page) => page.getByTestId('wallet-available').textContent().then(digits);
   /** Text of the first rows of the wallet's transaction table (newest first). */
-  const rowTexts = (page: Page) => page.getByRole('table').locator('tbody tr').allTextContents();
+  const rowTexts = (page: Page) => movementsTable(page).locator('tbody tr').allTextContents();
 
   /** One 'Retirer' through every dialog step; returns once the success step was closed. */
   const withdraw = async (

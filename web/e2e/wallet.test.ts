@@ -12,7 +12,7 @@ import {
   pollLikePages,
 } from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
-import { signedInPage } from './support/session.js';
+import { movementsTable, signedInPage } from './support/session.js';
 
 const missing = browserMissingReason();
 
@@ -142,8 +142,7 @@ describe.skipIf(missing !== null)('wallet screens in Chromium', () => {
     await ensureAggregator();
     await aggregator.goto(`${server.baseUrl}/wallet`);
     await aggregator.getByRole('cell', { name: 'Transfert' }).first().waitFor();
-    const references = await aggregator
-      .getByRole('table')
+    const references = await movementsTable(aggregator)
       .locator('tbody tr td:first-child')
       .allTextContents();
     const [download] = await Promise.all([

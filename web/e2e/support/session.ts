@@ -61,3 +61,10 @@ export async function signedInPage(
   }
   return page;
 }
+
+/**
+ * The page's list of movements: its table other than Mon Wallet's holds ('Montants réservés
+ * par contrat', `data-testid="wallet-holds"`), which stands above it on the same page.
+ */
+export const movementsTable = (page: Page) =>
+  page.locator('table:not([data-testid="wallet-holds"])');
