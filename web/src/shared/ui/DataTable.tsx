@@ -34,7 +34,10 @@ export function DataTable<T extends { id: string | number }>({
 }) {
   const { t } = useTranslation();
   const message = loading && !rows?.length ? t('loading') : !rows?.length ? t('empty') : null;
-  const stacked = useMediaQuery(STACK_QUERY) ?? false;
+  // Read on the first render (no server rendering here): the rows never flash in columns on a
+  // phone before stacking.
+  const stacked =
+    useMediaQuery(STACK_QUERY, undefined, { getInitialValueInEffect: false }) ?? false;
   const labelOf = (c: Column<T>) => c.label ?? (typeof c.title === 'string' ? c.title : null);
   const table = (
     <Table
