@@ -740,7 +740,7 @@ async function writeSection(
       ' and workers), from /proc, the PostgreSQL processes of the bench’s own connections (the lag probe) left out; client CPU = the load generator. Flags of this run:' +
       ` ${f.flags ?? runFlags()}.`,
     '',
-    'Issue 17’s figures, as ratios within one run (the machine is shared: compare a run’s' +
+    'The figures, as ratios within one run (the machine is shared: compare a run’s' +
       ' transfers with its own ceiling, and CPU per transfer across runs):',
     '',
     ...(before ? summary('Before', before) : []),
