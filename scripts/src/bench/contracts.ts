@@ -37,7 +37,7 @@ import { writeBenchmarkSection } from './report.js';
 import { printStatements, resetStatements, statementSettings } from './statements.js';
 
 /**
- * `npm run bench:contracts` (issue 14): CONTRACTS delivered contracts of as many growers, a
+ * `npm run bench:contracts`: CONTRACTS delivered contracts of as many growers, a
  * third of the growers owing a debt (input advance and pineapple advance kept by the
  * aggregator, social financing repaid to an SFD), run in ONE request
  * (`POST /api/contracts/run-contracts`, the aggregator's JWT) against the API in its own
