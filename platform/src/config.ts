@@ -392,7 +392,8 @@ export const configDocs: Record<ConfigVariable, VariableDoc> = {
   },
   FEDAPAY_CHECKOUT_SCRIPT_URL: {
     area: 'Payments',
-    meaning: "FedaPay's checkout script, handed to the browser as `KKIAPAY_WIDGET_SCRIPT_URL`.",
+    meaning:
+      "FedaPay's checkout script, served to the browser and allowed by the CSP as `KKIAPAY_WIDGET_SCRIPT_URL` is.",
   },
   PAYMENT_WIDGET_FRAME_ORIGINS: {
     area: 'Payments',
