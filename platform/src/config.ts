@@ -2,8 +2,8 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
- * The whole configuration, parsed once from the environment. Every variable is
- * documented in the README's configuration table; keep the two in step.
+ * The whole configuration, parsed once from the environment. Every variable is documented in
+ * `configDocs` below, which `npm run docs:config` renders into docs/configuration.md.
  */
 const portSchema = z.coerce
   .number({ message: 'must be a number' })
@@ -153,80 +153,58 @@ const maps = {
   GEOCODER_URL: mapSetting('https://nominatim.openstreetmap.org'),
 };
 
-export const configSchema = z
-  .object({
-    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-    HOST: z.string().min(1).default('127.0.0.1'),
-    PORT: portSchema.default(3000),
-    PUBLIC_URL: z.string().url('must be a URL').optional(),
-    DATABASE_URL: urlWithProtocols(['postgres', 'postgresql']).optional(),
-    REDIS_URL: urlWithProtocols(['redis', 'rediss']).optional(),
-    DATA_DIR: z.string().min(1).default('.data'),
-    JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-    LOG_LEVEL: z
-      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-      .default('info'),
-    SMTP_URL: urlWithProtocols(['smtp', 'smtps']).optional(),
-    MAIL_FROM: z.string().min(3).default('Filière <no-reply@filiere.bj>'),
-    COMMAND_BATCH_MAX: positiveInt(256),
-    COMMAND_BATCH_WAIT_MS: z.coerce
-      .number({ message: 'must be a number' })
-      .min(0, 'must be 0 or more')
-      .default(2),
-    PROJECTION_BATCH_SIZE: positiveInt(1000),
-    /**
-     * Least milliseconds between two runs of the projectors (in the API's background thread, or
-     * a worker's group job): under a steady flow the events of that time gather into one batch,
-     * whose cost hardly depends on its size; after a quiet spell a run starts at once. 0: a run
-     * as soon as woken (a batch per append under load).
-     */
-    PROJECTION_GATHER_MS: z.coerce
-      .number({ message: 'must be a number' })
-      .int('must be a whole number')
-      .min(0, 'must be 0 or more')
-      .max(1000, 'must be 1000 or less')
-      .default(20),
-    /**
-     * Nice value (0–19, Linux) of the API's background thread (no REDIS_URL: projectors, payouts,
-     * ledger verification) and of `npm run worker` processes (with REDIS_URL): that work yields
-     * the CPU to requests and commands, and catches up when they leave it some. 0: the same
-     * priority as the API's thread.
-     */
-    BACKGROUND_NICE: z.coerce
-      .number({ message: 'must be a number' })
-      .int('must be a whole number')
-      .min(0, 'must be 0 or more')
-      .max(19, 'must be 19 or less')
-      .default(10),
-    /** Days before a season invitation (an industrial attached, PENDING) expires (CANCELED). */
-    SEASON_INVITATION_DAYS: positiveInt(7),
-    /**
-     * Minutes after which a mobile-money or card supply the provider knows no payment for is
-     * given up (FAILED, with its reason) by the background check; a payment proven later is
-     * still credited.
-     */
-    SUPPLY_ABANDON_MINUTES: positiveInt(30),
-    CORS_ORIGINS: z.string().optional(),
-    PAYMENT_PROVIDER: z.enum(['sandbox', 'kkiapay', 'fedapay']).default('sandbox'),
-    KKIAPAY_BASE_URL: z.string().url('must be a URL').default('https://api.kkiapay.me'),
-    KKIAPAY_PUBLIC_KEY: z.string().optional(),
-    KKIAPAY_PRIVATE_KEY: z.string().optional(),
-    KKIAPAY_SECRET_KEY: z.string().optional(),
-    FEDAPAY_BASE_URL: z.string().url('must be a URL').default('https://api.fedapay.com'),
-    FEDAPAY_PUBLIC_KEY: z.string().optional(),
-    FEDAPAY_SECRET_KEY: z.string().optional(),
-    /** Who pays withdrawals out; defaults to PAYMENT_PROVIDER (KKiaPay has no payout API). */
-    PAYOUT_PROVIDER: z.enum(['sandbox', 'fedapay']).optional(),
-    /** Bearer token a Prometheus scraper sends to /api/metrics (admins' JWTs work too). */
-    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-    /** Proxies whose X-Forwarded-For is believed (see trustProxySchema); off by default. */
-    TRUST_PROXY: trustProxySchema,
-    SUPPLY_BANK_NAME: z.string().min(2).default(DEMO_SUPPLY_BANK.name),
-    SUPPLY_BANK_ACCOUNT: z.string().min(5).default(DEMO_SUPPLY_BANK.account),
-    ...maps,
-    ...moneyLimits,
-    ...paymentWidgets,
-  })
+const configShape = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: portSchema.default(3000),
+  PUBLIC_URL: z.string().url('must be a URL').optional(),
+  DATABASE_URL: urlWithProtocols(['postgres', 'postgresql']).optional(),
+  REDIS_URL: urlWithProtocols(['redis', 'rediss']).optional(),
+  DATA_DIR: z.string().min(1).default('.data'),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SMTP_URL: urlWithProtocols(['smtp', 'smtps']).optional(),
+  MAIL_FROM: z.string().min(3).default('Filière <no-reply@filiere.bj>'),
+  COMMAND_BATCH_MAX: positiveInt(256),
+  COMMAND_BATCH_WAIT_MS: z.coerce
+    .number({ message: 'must be a number' })
+    .min(0, 'must be 0 or more')
+    .default(2),
+  PROJECTION_BATCH_SIZE: positiveInt(1000),
+  PROJECTION_GATHER_MS: z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .max(1000, 'must be 1000 or less')
+    .default(20),
+  BACKGROUND_NICE: z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .max(19, 'must be 19 or less')
+    .default(10),
+  SEASON_INVITATION_DAYS: positiveInt(7),
+  SUPPLY_ABANDON_MINUTES: positiveInt(30),
+  CORS_ORIGINS: z.string().optional(),
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'kkiapay', 'fedapay']).default('sandbox'),
+  KKIAPAY_BASE_URL: z.string().url('must be a URL').default('https://api.kkiapay.me'),
+  KKIAPAY_PUBLIC_KEY: z.string().optional(),
+  KKIAPAY_PRIVATE_KEY: z.string().optional(),
+  KKIAPAY_SECRET_KEY: z.string().optional(),
+  FEDAPAY_BASE_URL: z.string().url('must be a URL').default('https://api.fedapay.com'),
+  FEDAPAY_PUBLIC_KEY: z.string().optional(),
+  FEDAPAY_SECRET_KEY: z.string().optional(),
+  PAYOUT_PROVIDER: z.enum(['sandbox', 'fedapay']).optional(),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  TRUST_PROXY: trustProxySchema,
+  SUPPLY_BANK_NAME: z.string().min(2).default(DEMO_SUPPLY_BANK.name),
+  SUPPLY_BANK_ACCOUNT: z.string().min(5).default(DEMO_SUPPLY_BANK.account),
+  ...maps,
+  ...moneyLimits,
+  ...paymentWidgets,
+});
+
+export const configSchema = configShape
   .superRefine((env, ctx) => {
     if (env.MAX_COMMAND_AMOUNT > env.MAX_BALANCE) {
       ctx.addIssue({
@@ -288,6 +266,212 @@ export const configSchema = z
   }));
 
 export type Config = z.infer<typeof configSchema>;
+
+/** The sections of docs/configuration.md, in order. */
+export const CONFIG_AREAS = [
+  'Server',
+  'Storage',
+  'Access and security',
+  'Mail',
+  'Payments',
+  'Money limits',
+  'Background work',
+  'Seasons',
+  'Maps',
+] as const;
+
+export type ConfigVariable = keyof typeof configShape.shape;
+
+interface VariableDoc {
+  area: (typeof CONFIG_AREAS)[number];
+  /** Markdown. */
+  meaning: string;
+  /** Markdown, when the schema's default is not the whole story (none, computed, refused). */
+  default?: string;
+}
+
+/**
+ * What every variable means, the one source of docs/configuration.md (`npm run docs:config`;
+ * a test fails when the committed page differs). The defaults shown come from the schema
+ * unless `default` says more.
+ */
+export const configDocs: Record<ConfigVariable, VariableDoc> = {
+  NODE_ENV: {
+    area: 'Server',
+    meaning:
+      "`production` never loads demo data and refuses the demo defaults: it requires `JWT_SECRET` (not the development one), `PAYMENT_PROVIDER` `kkiapay` or `fedapay` with FedaPay paying out, `SUPPLY_BANK_NAME` and `SUPPLY_BANK_ACCOUNT`; it never serves the sandbox widget, and `/api/docs` and the details of `/api/ready` need `METRICS_TOKEN` or an admin's token.",
+  },
+  HOST: { area: 'Server', meaning: 'Interface to listen on (`0.0.0.0` in Docker).' },
+  PORT: { area: 'Server', meaning: 'Port of the API and the web app.' },
+  PUBLIC_URL: {
+    area: 'Server',
+    default: '`http://localhost:$PORT`',
+    meaning: 'Address users reach; used in mailed links.',
+  },
+  LOG_LEVEL: {
+    area: 'Server',
+    meaning: 'pino level (`silent` … `trace`); logs are JSON lines, pretty in a terminal.',
+  },
+  CORS_ORIGINS: {
+    area: 'Server',
+    default: 'none (closed)',
+    meaning: 'Comma-separated origins allowed to call the API from another origin.',
+  },
+  TRUST_PROXY: {
+    area: 'Server',
+    default: 'off',
+    meaning:
+      "Proxies whose `X-Forwarded-For` gives the client address (attempt limits, logs): `true` (every peer: only when nothing but the proxy reaches the API), a hop count (the n nearest hops), or a comma-separated list of addresses/CIDRs (`10.0.0.5`, `172.16.0.0/12`) or `loopback`, `linklocal`, `uniquelocal`. Set it to the reverse proxy's address when there is one; leave it off when clients connect directly, so a client cannot pick its own address and escape the per-IP attempt limits.",
+  },
+  DATABASE_URL: {
+    area: 'Storage',
+    default: 'none (embedded)',
+    meaning: 'PostgreSQL URL; without it an embedded PostgreSQL runs in `$DATA_DIR/postgres`.',
+  },
+  REDIS_URL: {
+    area: 'Storage',
+    default: 'none (in-process)',
+    meaning:
+      'Redis URL; with it projections run in BullMQ workers (`npm run worker`), pushes go through Redis pub/sub, and the sign-in and registration attempt counters are shared by all API processes.',
+  },
+  DATA_DIR: {
+    area: 'Storage',
+    meaning:
+      'Where the embedded PostgreSQL keeps its files, and background exports (`exports/`, removed after 24 h; the API and every worker must see the same directory).',
+  },
+  JWT_SECRET: {
+    area: 'Access and security',
+    default: 'a development secret, refused in production',
+    meaning:
+      'HMAC secret of access tokens, 32+ characters; required in production, where the published development secret is refused.',
+  },
+  METRICS_TOKEN: {
+    area: 'Access and security',
+    meaning:
+      "Bearer token for `/api/metrics` (16+ characters), and in production for `/api/docs` and the details of `/api/ready`; admins' tokens work too.",
+  },
+  SMTP_URL: {
+    area: 'Mail',
+    default: 'none (outbox)',
+    meaning:
+      '`smtp://` or `smtps://` server for mail; without it mails go to the `outbox` table and the log.',
+  },
+  MAIL_FROM: { area: 'Mail', meaning: 'Sender of mails.' },
+  PAYMENT_PROVIDER: {
+    area: 'Payments',
+    default: '`sandbox`, refused in production',
+    meaning:
+      '`sandbox` (built-in widget, development and tests only), `kkiapay` or `fedapay`; production requires `kkiapay` or `fedapay`.',
+  },
+  PAYOUT_PROVIDER: {
+    area: 'Payments',
+    default: '= `PAYMENT_PROVIDER`',
+    meaning:
+      'Who pays withdrawals out: `fedapay` or `sandbox`; required with `kkiapay`, which has no payout API; production requires FedaPay (set, or by default with `PAYMENT_PROVIDER=fedapay`).',
+  },
+  KKIAPAY_BASE_URL: { area: 'Payments', meaning: "KKiaPay's API." },
+  KKIAPAY_PUBLIC_KEY: { area: 'Payments', meaning: 'KKiaPay credential (required when selected).' },
+  KKIAPAY_PRIVATE_KEY: {
+    area: 'Payments',
+    meaning: 'KKiaPay credential (required when selected).',
+  },
+  KKIAPAY_SECRET_KEY: { area: 'Payments', meaning: 'KKiaPay credential (required when selected).' },
+  FEDAPAY_BASE_URL: { area: 'Payments', meaning: "FedaPay's API." },
+  FEDAPAY_PUBLIC_KEY: {
+    area: 'Payments',
+    meaning: 'FedaPay credential (required when selected for supplies or payouts).',
+  },
+  FEDAPAY_SECRET_KEY: {
+    area: 'Payments',
+    meaning: 'FedaPay credential (required when selected for supplies or payouts).',
+  },
+  KKIAPAY_WIDGET_SCRIPT_URL: {
+    area: 'Payments',
+    meaning:
+      "KKiaPay's checkout script, which the web loads for mobile-money and card supplies (http(s)): handed to the browser by the API, never built into the web app, and the only script origin besides the site's that the CSP allows (the selected provider's).",
+  },
+  FEDAPAY_CHECKOUT_SCRIPT_URL: {
+    area: 'Payments',
+    meaning:
+      "FedaPay's checkout script, served to the browser and allowed by the CSP as `KKIAPAY_WIDGET_SCRIPT_URL` is.",
+  },
+  PAYMENT_WIDGET_FRAME_ORIGINS: {
+    area: 'Payments',
+    default: "the selected provider's",
+    meaning:
+      "Comma-separated origins of the payment windows the provider's script opens, the CSP's `frame-src` (by default `https://widget-v3.kkiapay.me`, or `https://checkout.fedapay.com` and `https://sandbox-checkout.fedapay.com`).",
+  },
+  SUPPLY_BANK_NAME: {
+    area: 'Payments',
+    default: 'a demo bank, refused in production',
+    meaning: 'The one bank accepted for supplies by transfer; required in production.',
+  },
+  SUPPLY_BANK_ACCOUNT: {
+    area: 'Payments',
+    default: 'a demo account, refused in production',
+    meaning:
+      'The account of that bank; required in production, where the demo account number is refused.',
+  },
+  SUPPLY_ABANDON_MINUTES: {
+    area: 'Payments',
+    meaning:
+      'Minutes after which a mobile-money or card supply its provider knows no payment for is given up by the background check (FAILED, with its reason); a payment proven later is still credited.',
+  },
+  MAX_COMMAND_AMOUNT: {
+    area: 'Money limits',
+    meaning:
+      'The most one supply, transfer, withdrawal or financing may move, in F CFA (400 above it); at most 10¹⁵ and at most `MAX_BALANCE`.',
+  },
+  MAX_BALANCE: {
+    area: 'Money limits',
+    meaning:
+      'The most a wallet may hold, in F CFA: a command that would take a wallet past it is refused (422); at most 10¹⁵, so a sum over a million wallets at the maximum stays an exact integer.',
+  },
+  COMMAND_BATCH_MAX: {
+    area: 'Background work',
+    meaning: 'Group commit: most commands in one transaction.',
+  },
+  COMMAND_BATCH_WAIT_MS: {
+    area: 'Background work',
+    meaning: 'Group commit: longest wait, in milliseconds, to gather a batch.',
+  },
+  PROJECTION_BATCH_SIZE: {
+    area: 'Background work',
+    meaning:
+      'Events a projection batch reads (one transaction for the in-process group of projectors).',
+  },
+  PROJECTION_GATHER_MS: {
+    area: 'Background work',
+    meaning:
+      "Least milliseconds (0–1000) between two runs of the projectors (the API's background thread, a worker's group job): under a steady flow the events of that time make one batch, whose cost hardly depends on its size; after a quiet spell a run starts at once. 0: a run as soon as woken (a batch per append under load).",
+  },
+  BACKGROUND_NICE: {
+    area: 'Background work',
+    meaning:
+      "Nice value (0–19, Linux) of the API's background thread without `REDIS_URL` (projectors, payouts, ledger verification) and of `npm run worker` processes, and of their PostgreSQL connections' server processes when PostgreSQL runs on this machine: that work yields the CPU to requests, commands and contract runs, and catches up when they leave it some. 0: the priority of the API's thread.",
+  },
+  SEASON_INVITATION_DAYS: {
+    area: 'Seasons',
+    meaning:
+      "Days an aggregator has to accept a season's invitation (PENDING) before the expiry job cancels it (CANCELED).",
+  },
+  MAP_STYLE_URL: {
+    area: 'Maps',
+    meaning:
+      "The sites' maps (stores, places, coverage zones): a raster tile template with `{z}/{x}/{y}`, a MapLibre style JSON URL, or `offline` (the bundled Natural Earth country outlines only); its origin joins the CSP's `img-src` and `connect-src`.",
+  },
+  GEOCODER_URL: {
+    area: 'Maps',
+    meaning:
+      'A Nominatim-compatible service the browser calls (`/search`, `/reverse`), or `offline` (address search from the locations reference data, reverse geocoding to the plus code); its origin joins `connect-src`.',
+  },
+};
+
+/** The value a variable takes when it is not set, from the schema (undefined: none). */
+export function configDefault(name: ConfigVariable): unknown {
+  const parsed = configShape.shape[name].safeParse(undefined);
+  return parsed.success ? parsed.data : undefined;
+}
 
 const DEV_SECRET = 'filiere-development-secret-not-for-production-use';
 

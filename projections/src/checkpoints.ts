@@ -64,8 +64,8 @@ export async function tryLockCheckpoint<DB extends ProjectionTables>(
  * and checkpoint together — atomicity is unchanged — so the projector re-applies those events
  * from the durable log: exactly-once in effect holds. The events themselves are committed
  * synchronously (visible only once durable), and projectors write only their read tables.
- * Each projector's commit used to wait for its own WAL flush beside the appends' (~1 ms fdatasync
- * on this VM's disk, serialized with the appends' group commits).
+ * Waiting, each projector's commit would queue its own WAL flush beside the appends' (~1 ms
+ * fdatasync on a VM's disk, serialized with the appends' group commits).
  */
 export async function lockForBatch<DB extends ProjectionTables>(
   trx: Kysely<DB>,

@@ -113,9 +113,9 @@ describe('npm start (embedded mode)', () => {
   }, 180_000);
 
   /**
-   * `npm start` in a terminal, stopped with Ctrl-C (issue 16, item 15): the terminal signals its
-   * whole foreground process group. The embedded PostgreSQL used to be in that group and began
-   * its fast shutdown with our stop, cutting the API's connections under it ('events LISTEN
+   * `npm start` in a terminal, stopped with Ctrl-C: the terminal signals its
+   * whole foreground process group. In that group the embedded PostgreSQL would begin its
+   * fast shutdown with our stop, cutting the API's connections under it ('events LISTEN
    * connection lost', a warning with a stack trace). Here the group is signalled in the worst
    * order a terminal may deliver it — PostgreSQL first when it is in the group — and the stop
    * must log nothing at warning level or above. It is also the second start on the data

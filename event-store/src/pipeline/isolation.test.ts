@@ -16,8 +16,8 @@ import type { EventStoreTables } from '../schema/tables.js';
 /**
  * A command whose values pass every check in JavaScript but that PostgreSQL refuses at the
  * insert (a NUL character or a lone surrogate in a jsonb string, a NUL in a text key) must
- * fail alone: before the fix, the group-commit batch it was gathered in failed whole, and every
- * other command of the batch got its error.
+ * fail alone, never the group-commit batch it was gathered in (every other command of the
+ * batch would get its error).
  */
 const database = useTestDatabase<EventStoreTables>();
 

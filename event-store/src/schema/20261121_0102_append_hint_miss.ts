@@ -3,8 +3,8 @@ import { APPEND_LOCK_KEY } from './20261121_0100_events.js';
 import { up as createAppendFunctionV2 } from './20261121_0101_append_with_hashes.js';
 
 /**
- * `filiere_append_events` v3: when the writer sends its own hashes it no longer
- * sends the canonical texts; if the head moved meanwhile the function appends
+ * `filiere_append_events` v3: when the writer sends its own hashes it sends
+ * no canonical texts; if the head moved meanwhile the function appends
  * nothing and returns a null head, and the writer sends the texts instead.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -37,7 +37,7 @@ import { writeBenchmarkSection } from './report.js';
 import { printStatements, resetStatements, statementSettings } from './statements.js';
 
 /**
- * `npm run bench:contracts` (issue 14): CONTRACTS delivered contracts of as many growers, a
+ * `npm run bench:contracts`: CONTRACTS delivered contracts of as many growers, a
  * third of the growers owing a debt (input advance and pineapple advance kept by the
  * aggregator, social financing repaid to an SFD), run in ONE request
  * (`POST /api/contracts/run-contracts`, the aggregator's JWT) against the API in its own
@@ -596,25 +596,23 @@ async function main(): Promise<void> {
   await writeSection(result, !env.BENCH_DATABASE_URL);
 }
 
-/** What the figures mean, measured 2026-11-23 (kept with the section on each rewrite). */
+/** What the figures mean (kept with the section on each rewrite). */
 const ANALYSIS = [
-  'Where the time goes (2026-11-29, 10,000 contracts, on a machine about twice as slow as that of' +
-    ' 2026-11-23: the same code took 35 s to COMPLETED here against 18.8 s there). What moved it, each' +
-    ' measured on this machine: the append sends a command’s payloads as one jsonb array (append v4);' +
-    ' the projectors run in the API’s background thread as one group (each event read and decoded' +
-    ' once per batch) and write a batch in a few constant-shape statements (the contracts projector' +
-    ' 34,077 → 658 statements over the run’s log); the payouts run there too; the run settles in two' +
-    ' lanes of batches and records its 10,000 items with one array parameter each (its start 0.7–1.7' +
-    ' → 0.4 s); a 64 MB semi-space halves the promoted bytes; the thread runs at nice 10 with its' +
-    ' PostgreSQL server processes; and the run is the API’s foreground: the thread’s payouts and' +
-    ' projectors wait while it settles (30 s at most in a row). COMPLETED: 35 s → 14.3–17.8 s (nice' +
-    ' only) → 9.7–11.8 s (foreground), server CPU until then 25–31 → 16.1–20 s; every payout settled' +
-    ' 40–53 s after the POST (about 70 s at the start of the day). Run alone (the payouts and' +
-    ' projectors held back 25 s by hand): 8.5–9.9 s, 14–19 CPU-s, so the run itself is about 1.6 server' +
-    ' CPU-ms per contract, half on its one Node thread. The figures move by ±2 s between runs on this' +
-    ' shared virtual machine. The next limits: the POST itself (0.5–0.9 s for 10,000 ids: the body,' +
-    ' zod, and 20,000 rows inserted), then the run’s Node thread (settle commands, canonical JSON and' +
-    ' hashes, pg’s array escaping of the appends’ text arrays, 0.7 s).',
+  'Where the time goes: run alone (the payouts and projectors held back), a run of 10,000' +
+    ' contracts takes 8.5–9.9 s and 14–19 server CPU-s, so the run itself is about 1.6 server' +
+    ' CPU-ms per contract, half on its one Node thread. The run is the API’s foreground: the' +
+    ' background thread’s payouts and projectors wait while it settles (30 s at most in a row).' +
+    ' The next limits are the POST itself (0.5–0.9 s for 10,000 ids: the body, zod, and 20,000 rows' +
+    ' inserted), then the run’s Node thread (settle commands, canonical JSON and hashes, pg’s array' +
+    ' escaping of the appends’ text arrays, 0.7 s). Figures move by ±2 s between runs on a shared' +
+    ' virtual machine.',
+  '',
+  '| date | machine | to COMPLETED | server CPU-s until then | what changed |',
+  '| --- | --- | ---: | ---: | --- |',
+  '| 2026-11-23 | 2-core reference | 18.8 s | | |',
+  '| 2026-11-29 | shared 2-core, ≈ 2× slower | 35 s | 25–31 | the same code |',
+  '| 2026-11-29 | shared 2-core | 14.3–17.8 s | | append v4; projectors as one group in the background thread, batch writes in constant-shape statements (the contracts projector 34,077 → 658 statements over a run); payouts in that thread; two settle lanes; items recorded with one array parameter each (the run’s start 0.7–1.7 → 0.4 s); 64 MB semi-space; background at nice 10 |',
+  '| 2026-11-29 | shared 2-core | 9.7–11.8 s | 16.1–20 | the run as the API’s foreground; every payout settled 40–53 s after the POST (about 70 s before) |',
   '',
 ];
 

@@ -37,7 +37,7 @@ import { ProviderStub } from '../torture/provider-stub.js';
 import { writeBenchmarkSection } from './report.js';
 
 /**
- * `npm run bench:dashboard` (issue 15): a ledger of BENCH_EVENTS events (default 1,000,000)
+ * `npm run bench:dashboard`: a ledger of BENCH_EVENTS events (default 1,000,000)
  * — BENCH_AGGREGATORS aggregators in 4 clusters buying from BENCH_GROWERS growers over a
  * year: bank supplies funding the aggregators, debts opened (input advances, pineapple
  * advances, social financings to an SFD), delivery contracts created (hold), confirmed,

@@ -151,12 +151,12 @@ try {
         ` plus PostgreSQL): on 2 idle cores it cannot take less than ${((node + pg) / 2).toFixed(1)} s;` +
         ' with other work on the machine the wall clock is longer than it would be alone.',
       'Peak RSS is the kernel’s high-water mark (`VmHWM`) of the whole process, tsx and the' +
-        ' bench’s own setup included. With the former hand-written ZIP writer (zlib.crc32): 28.5 s,' +
-        ' 11.4 CPU-s Node + 3.0 PostgreSQL, 187 MiB, load 16.8 (2026-11-22 02:16); yazl’s JS CRC-32' +
-        ' and piped stages cost 2.5–3.3 CPU-s more per 1,000,000 rows (docs/wallet-read-side.md).' +
-        ' Before that (exceljs `WorkbookWriter`, keyset pages): 79.6 s and' +
-        ' 333 MiB for the same rows on a loaded machine; exceljs alone spent about 6.5 CPU-s per' +
-        ' 100,000 rows (3.2 without styles), over the budget before any row was read.',
+        ' bench’s own setup included. Writers measured on the same rows (2026-11-22, loaded' +
+        ' machine): a hand-written ZIP writer (zlib.crc32) 28.5 s, 11.4 CPU-s Node + 3.0' +
+        ' PostgreSQL, 187 MiB (yazl’s JS CRC-32 and piped stages cost 2.5–3.3 CPU-s more per' +
+        ' 1,000,000 rows, docs/wallet-read-side.md); exceljs’s `WorkbookWriter` with keyset pages' +
+        ' 79.6 s and 333 MiB, about 6.5 CPU-s per 100,000 rows (3.2 without styles), over the' +
+        ' budget before any row is read.',
       '',
     ]);
   }

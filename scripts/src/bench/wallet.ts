@@ -36,7 +36,7 @@ import { openLoop, type OpenLoopRequest } from './open-loop.js';
  * generated here (autocannon, closed loop: BENCH_CONNECTIONS keep-alive connections).
  * Then the projection lag (event appended → every read table updated) at a steady
  * open-loop rate (BENCH_LAG_RATES, default `half`: half the best transfers/s just measured,
- * as issue 17's target states it; `half-projected`: half the best counting the time its
+ * as the lag target states it; `half-projected`: half the best counting the time its
  * projections took to catch up after the run; or a list of rates), without Redis (projectors
  * in the API process) and with Redis (BullMQ jobs run by `npm run worker` processes).
  * Rewrites the "## Wallet" section of docs/benchmarks.md (not with BENCH_DRY=1).
@@ -671,7 +671,7 @@ const withProjectionsRate = (r: Run) =>
   Math.round(r.requests / (r.seconds + (r.projected?.catchUpSeconds ?? 0)));
 const ms = (x: number) => x.toFixed(2);
 
-/** The summary table of one run: ceiling, transfers, ratio, latency, CPU, lag (issue 17's figures). */
+/** The summary table of one run: ceiling, transfers, ratio, latency, CPU, lag against their targets. */
 function summary(title: string, f: Figures): string[] {
   const best = (label: string) =>
     f.runs.filter((r) => r.label === label).sort((a, b) => rate(b) - rate(a))[0];
@@ -740,7 +740,7 @@ async function writeSection(
       ' and workers), from /proc, the PostgreSQL processes of the bench’s own connections (the lag probe) left out; client CPU = the load generator. Flags of this run:' +
       ` ${f.flags ?? runFlags()}.`,
     '',
-    'Issue 17’s figures, as ratios within one run (the machine is shared: compare a run’s' +
+    'The figures, as ratios within one run (the machine is shared: compare a run’s' +
       ' transfers with its own ceiling, and CPU per transfer across runs):',
     '',
     ...(before ? summary('Before', before) : []),

@@ -26,7 +26,7 @@ const CREDITS = 7;
  * A ledger written before the amount ceilings existed: a wallet credited 7 times with
  * 2^53 − 1 (its balance is past 2^55), then paying part of it to another wallet. The live
  * tables were projected event by event (PostgreSQL adds exactly); a replay applies them all
- * in one batch, where JavaScript numbers used to round the sum.
+ * in one batch, where JavaScript numbers would round the sum.
  */
 beforeAll(async () => {
   const catalogue = new EventCatalogue(walletModule.events);

@@ -23,7 +23,7 @@ const UNTYPED = /\bKysely<\s*any\s*[,>]|\bcreateDb<\s*any\s*>/;
 const isMigration = (file: string) => file.split('/').includes('migrations');
 
 /**
- * Files of contexts still being written when this check landed (issue 11, item 5), each
+ * Files not typed yet, each
  * named so that nothing is excluded silently. Type them (their tables beside their
  * migrations, `narrowDb<…>()(db)`, see docs/architecture.md) and remove them from here:
  * the check fails while a file listed here is typed, so the list only shrinks.

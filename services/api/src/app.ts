@@ -97,7 +97,7 @@ type Middleware = (
 /**
  * Helmet's headers middleware, built ONCE from its options (CSP parsed once): @fastify/helmet
  * 13 calls `helmet(options)` on every request, rebuilding it and parsing the CSP each time
- * (~20 µs a request, issue 17). Helmet is @fastify/helmet's own dependency, loaded from it.
+ * (~20 µs a request). Helmet is @fastify/helmet's own dependency, loaded from it.
  */
 function securityHeaders(options: Record<string, unknown>): Middleware {
   const fromFastifyHelmet = createRequire(

@@ -22,7 +22,7 @@ const registerContractsAndAreas: HttpRegistration = async (app) => {
 };
 
 /**
- * Contracts (issue 14): delivery contracts (LIVRAISON) from creation to their settlement,
+ * Contracts: delivery contracts (LIVRAISON) from creation to their settlement,
  * and the debts growers owe (advances, social financing) netted when a contract is run.
  * Streams `contract-<id>` and `debt-<id>`; money moves only through the wallet's deciders,
  * in the same append as the contract's events.

@@ -7,8 +7,8 @@ import type { RoleCode } from './auth.js';
 import type { Database } from '../database.js';
 
 /**
- * Security issue #10, item 5: roles and account state were taken from the token. The guard
- * now loads the user on every request and authorizes with its current role and state; a
+ * Roles and account state come from the database, not the token: the guard loads the user
+ * on every request and authorizes with its current role and state; a
  * password change or reset, a deactivation, a deletion or a role change revokes the tokens
  * issued before (token_version).
  */

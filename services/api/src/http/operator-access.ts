@@ -18,7 +18,7 @@ export function metricsAccess(app: FastifyInstance) {
     if (presented === undefined) throw new UnauthorizedError(NOT_AUTHENTICATED);
     if (expected && timingSafeEqual(digest(presented), expected)) return;
     // As the guard of every route: the user as it is now (a deleted or demoted admin's
-    // token no longer reads the metrics).
+    // token reads no metrics).
     const user = await app.userOfToken(presented);
     if (!METRICS_ROLES.has(user.role_code)) {
       throw new ForbiddenError('Vous n’avez pas accès à cette ressource');

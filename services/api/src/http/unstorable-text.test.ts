@@ -17,8 +17,8 @@ import type { Database } from '../database.js';
 /**
  * Text PostgreSQL cannot store (NUL, a lone UTF-16 surrogate) is refused at validation with
  * a 400 and a French field message, on every route (validator.ts checks every string of the
- * body, query, params and headers). Before, a transfer reason holding "\u0000" passed
- * validation and failed its whole group-commit batch: every transfer sent with it got 400.
+ * body, query, params and headers). Past validation, a transfer reason holding "\u0000"
+ * would fail its whole group-commit batch: every transfer sent with it would get 400.
  */
 describe('text PostgreSQL cannot store, sent to the API', () => {
   const testDb = useTestDatabase<Database>();

@@ -8,7 +8,7 @@ import { seedCluster, seedOrganization, seedUser } from './test-support.js';
 import type { Database } from '../database.js';
 
 /**
- * 'Utilisateurs' for the aggregator and the SFD (issue 16, item 2): they manage their own
+ * 'Utilisateurs' for the aggregator and the SFD: they manage their own
  * organisation's staff (secretary, accounting, director); a cluster manager without a cluster
  * and an aggregator without an organisation are told what is missing; the super admin gives a
  * self-registered cluster manager its cluster.

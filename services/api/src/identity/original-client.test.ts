@@ -8,8 +8,8 @@ import { seedCluster, seedUser, TEST_PASSWORD } from './test-support.js';
 import type { Database } from '../database.js';
 
 /**
- * The calls of the original client, as it sends them (platform-and-wallet.md §7): each was
- * refused before (issue 16, item 14) and must answer as the spec says.
+ * The calls of the original client, as it sends them (platform-and-wallet.md §7): each must
+ * answer as the spec says.
  */
 describe('the original client’s calls', () => {
   const testDb = useTestDatabase<Database>();
@@ -265,7 +265,7 @@ describe('the original client’s calls', () => {
 });
 
 /**
- * The set-password pages check their link when they open (issue 16, item 9): a link killed by
+ * The set-password pages check their link when they open: a link killed by
  * a newer mail, used or expired says so before the user types a password.
  */
 describe('POST /users/link/check: is an invitation or reset link still good, without spending it', () => {

@@ -16,10 +16,10 @@ import { seedCluster, seedUser, TEST_PASSWORD } from './test-support.js';
 import type { Database } from '../database.js';
 
 /**
- * Security issue #10, item 1: a cluster manager (or an admin) could take over a wallet in its
- * reach by changing the user's e-mail (then asking a reset link to the new address) or its
- * payout account. Field rules (field-rules.ts) now keep e-mail, phone and payout accounts to
- * their owner, with the current password.
+ * A cluster manager (or an admin) must not take over a wallet in its reach by changing the
+ * user's e-mail (then asking a reset link to the new address) or its payout account: field
+ * rules (field-rules.ts) keep e-mail, phone and payout accounts to their owner, with the
+ * current password.
  */
 describe('account takeover through user edits', () => {
   const testDb = useTestDatabase<Database>();

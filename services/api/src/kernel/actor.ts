@@ -40,7 +40,7 @@ export interface SignedInUser {
 }
 
 /**
- * The platform's auditor: a ROLE_ACCOUNTING account outside any organisation (issue 15). It
+ * The platform's auditor: a ROLE_ACCOUNTING account outside any organisation. It
  * reads every wallet's history and every audit trail; an organisation's accountant (staff an
  * aggregator or an SFD names, with an `organization_id`) reads its organisation's only.
  */

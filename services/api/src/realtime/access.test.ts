@@ -9,9 +9,7 @@ import { buildTestApp } from '../test-app.js';
 import type { Database } from '../database.js';
 
 /**
- * Security issue #10, item 5, websocket side: the hub accepted tokens of deactivated users and
- * kept sockets open after their user lost access. It now checks the token as the HTTP guard
- * does, and closes (4401) the sockets of a user who is deactivated, deleted, changes role or
+ * The websocket side of token revocation: the hub checks the token as the HTTP guard does, and closes (4401) the sockets of a user who is deactivated, deleted, changes role or
  * has its tokens revoked: at once in the process that made the change, through the push
  * channel in the others, and by a periodic recheck for changes made outside the API.
  */

@@ -57,7 +57,7 @@ export function startBackgroundThread(options: {
     logger: options.logger,
     name: 'projections',
     // A young generation of 3 × 64 MB, as the API's own (`--max-semi-space-size=64`): batches
-    // keep their objects across awaits, and a small one promoted most of them to the old one.
+    // keep their objects across awaits, and a small one would promote most of them to the old one.
     resourceLimits: { maxYoungGenerationSizeMb: 192 },
     onMessage: (message) => {
       if (message.type === 'ready') {

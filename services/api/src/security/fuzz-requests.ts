@@ -312,7 +312,7 @@ export function requestArb(op: Operation, world: World): fc.Arbitrary<FuzzReques
 /**
  * One arbitrary per route, taken in turn by the fuzzer (request i goes to route
  * i mod routes): every route is reached once the count passes the number of routes, where
- * drawing the route at random missed one now and then as routes were added.
+ * drawing the route at random can miss one.
  */
 export function everyRouteArbs(operations: Operation[], world: World): fc.Arbitrary<FuzzRequest>[] {
   return operations.map((op) => requestArb(op, world));

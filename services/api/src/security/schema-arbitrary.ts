@@ -85,8 +85,8 @@ export const HOSTILE_NUMBERS = [
 
 /**
  * Text PostgreSQL cannot store (NUL, lone UTF-16 surrogates): every route must refuse it
- * with a 400, wherever the request carries it. Before, a transfer reason holding one
- * passed validation and failed its whole group-commit batch.
+ * with a 400, wherever the request carries it. Past validation, a transfer reason holding
+ * one would fail its whole group-commit batch.
  */
 export const UNSTORABLE_TEXTS = [
   '\u0000',

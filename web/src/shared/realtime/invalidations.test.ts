@@ -58,8 +58,8 @@ describe('realtime push → query invalidations', () => {
     expect(invalidationsFor(push({ type: 'user.industrialToAdd', data: { userId: 'u' } }))).toEqual(
       [['seasons', 'catalogue', 'industrials']],
     );
-    // The old substring match sent every type holding "supply" or "user" to the wallet's
-    // and the users' queries; each type now says exactly what it refreshes.
+    // Each type says exactly what it refreshes (a substring match would send every type
+    // holding "supply" or "user" to the wallet's and the users' queries).
     for (const type of Object.keys(INVALIDATIONS) as PushType[]) {
       const keys = INVALIDATIONS[type](null as never).map((k) => k[0]);
       if (!type.startsWith('user.')) expect(keys, type).not.toContain('users');

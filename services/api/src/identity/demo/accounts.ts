@@ -20,7 +20,7 @@ export const demoAccounts = [
   },
   { email: 'sfd@demo.filiere.bj', role: 'ROLE_SFD', label: 'SFD (microfinance)' },
   { email: 'producteur@demo.filiere.bj', role: 'ROLE_GROWER', label: 'Producteur' },
-  // The platform's auditor: ROLE_ACCOUNTING outside any organisation (issue 15).
+  // The platform's auditor: ROLE_ACCOUNTING outside any organisation.
   {
     email: 'auditeur@demo.filiere.bj',
     role: 'ROLE_ACCOUNTING',

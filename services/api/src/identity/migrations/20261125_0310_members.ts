@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Members (issue 12): growers, carriers, cooperatives' and input suppliers' representatives
+ * Members: growers, carriers, cooperatives' and input suppliers' representatives
  * are users that staff register (identity/members.ts).
  * - `users.email` becomes nullable: a grower or a carrier may have none (the unique index on
  *   lower(email) ignores nulls).
@@ -9,8 +9,8 @@ import { sql, type Kysely } from 'kysely';
  * - `users.bank_name`: the bank of `bank_account_number`.
  * - A phone identifies a member (the index below is dropped again by 0311: see there): unique among the non-deleted users of the member roles
  *   (grower 3, carrier 4, input provider 9, farmer organisation 10). The API also checks it
- *   against every non-deleted user before writing (409 PHONE_ALREADY_EXIST); staff accounts
- *   registered before this issue may share a phone, so the index covers the member roles only.
+ *   against every non-deleted user before writing (409 PHONE_ALREADY_EXIST); existing staff
+ *   accounts may share a phone, so the index covers the member roles only.
  * - `sms_outbox`: the SMS port's default adapter (identity/sms/) writes every SMS there.
  */
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The super admin's reporting board (issue 15; spec actors-contracts-admin.md §2.8 and §7
+ * The super admin's reporting board (spec actors-contracts-admin.md §2.8 and §7
  * `reporting/growers-stats`, `reporting/transactions-stats`). Read from the reporting
  * projections (reporting/board/read-model) only.
  *

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The dashboard's questions and answers (issue 15; spec platform-and-wallet.md "Dashboard
+ * The dashboard's questions and answers (spec platform-and-wallet.md "Dashboard
  * (tableauBord)", §3 "Dashboard blocks", §7 `contracts/stats`). Every figure is read from the
  * reporting projections (reporting/dashboard/read-model), never folded per request.
  *

@@ -1,5 +1,5 @@
 /**
- * The wallet's history (issue 15): balances at any instant and statements between two days,
+ * The wallet's history: balances at any instant and statements between two days,
  * read from `wallet_balance_history` (one row per wallet event, filled by its projector from
  * the wallet stream's own fold). Block 20261127_04NN.
  */

@@ -132,11 +132,11 @@ function referenceOf(event: WalletEvent): string | null {
  * the log does).
  *
  * One insert per batch whatever its size: one array per column, spread by `unnest` (a
- * multi-row VALUES had 11 bind parameters a row, which Kysely compiled node by node and
- * PostgreSQL parsed and planned anew for every batch size). No `on conflict do nothing`: the
+ * multi-row VALUES would bind 11 parameters a row, which Kysely would compile node by node and
+ * PostgreSQL parse and plan anew for every batch size). No `on conflict do nothing`: the
  * engine applies each event once (rows and checkpoint commit together), so a row already there
- * would be an engine bug, which the primary key now reports instead of skipping the batch's
- * rows in silence; the conflict check was a sixth of the insert's PostgreSQL time.
+ * would be an engine bug, which the primary key reports instead of skipping the batch's
+ * rows in silence; a conflict check would cost a sixth of the insert's PostgreSQL time.
  */
 export const balanceHistoryProjector = defineProjector<WalletHistoryTables>({
   name: 'wallet-balance-history',

@@ -160,7 +160,7 @@ describe('wallet jobs and their lease', () => {
     const deps = { ...app.wallet.deps, provider };
     const runner = new WalletJobRunner(() => deps, testDb.db, logger);
     await runner.runDue();
-    // One after another (the old runner), no two payouts were ever in flight at once.
+    // All asked together: paid one after another, no two would ever be in flight.
     expect(most).toBe(ids.length);
     expect(ids.map((id) => paid.get(id))).toEqual([1, 1, 1]);
     const left = await new JobStore(testDb.db).list();

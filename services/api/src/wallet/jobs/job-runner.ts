@@ -151,7 +151,7 @@ export class WalletJobRunner<
     // The first recovery of a process and every `fullSweepEvery`-th read every withdrawal of
     // the log; the others only those appended since the previous one began (less a margin),
     // through the partial index events_withdrawal_requested_idx: a lost job insert is found
-    // by the next sweep all the same, and a sweep no longer reads the whole log every minute.
+    // by the next sweep all the same, without reading the whole log every minute.
     const full = this.sweptHead === null || this.sweepsSinceFull >= this.fullSweepEvery;
     const since = full ? 0 : Math.max(0, this.sweptHead! - this.sweepMargin);
     const head = Number(

@@ -3,9 +3,8 @@ import type { Kysely } from 'kysely';
 /**
  * `claim_token` on the wallet's two leased job tables (`wallet_jobs`, `wallet_exports`),
  * for platform's one leased job store (`LeasedJobs`): every claim writes a fresh token and
- * every later write of that claim's runner names it. Before, `wallet_jobs` fenced by the
- * lease's time (`locked_until`) and `wallet_exports` by the attempt number; one token does
- * both jobs and leaves `attempts` to mean what each table counts.
+ * every later write of that claim's runner names it. One token fences both tables (a lease's
+ * time or an attempt number would not) and leaves `attempts` to mean what each table counts.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   for (const table of ['wallet_jobs', 'wallet_exports']) {

@@ -53,8 +53,8 @@ export function ValidateSupplyModal({
       await invalidate();
       close();
     },
-    // The spec only logged validation errors; a refusal the admin can hit (the supply was
-    // rejected or validated meanwhile) is now shown as the server says it. The list reloads.
+    // A refusal the admin can hit (the supply was rejected or validated meanwhile) is shown
+    // as the server says it, where the spec only logs it. The list reloads.
     onError: async (error) => {
       console.error('validate supply', error);
       notify('error', errorText(error));

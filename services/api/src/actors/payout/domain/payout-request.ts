@@ -1,8 +1,8 @@
 import { ROLE, type RoleCode } from '../../../kernel/roles.js';
 
 /**
- * The four-eyes rules of a change of a member's payout account (issue 12: redirecting a
- * grower's payments is the fraud to fear). Pure: the service brings the parties and the rows.
+ * The four-eyes rules of a change of a member's payout account (redirecting a grower's
+ * payments is the fraud to fear). Pure: the service brings the parties and the rows.
  *
  * - Who asks: staff who may see the member — the super admin, an admin (every member, or its
  *   cluster's when it has one), a cluster manager (its cluster's members; none without a

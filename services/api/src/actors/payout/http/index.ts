@@ -20,7 +20,7 @@ const tags = ['payout-requests'];
 const security = [{ bearer: [] }];
 
 /**
- * Four-eyes payout-account requests under /api/payout-requests (issue 12). The guard runs at
+ * Four-eyes payout-account requests under /api/payout-requests. The guard runs at
  * onRequest too, so a caller without the role gets 403 before its body is validated.
  */
 export async function registerPayout(app: FastifyInstance & { deps: AppDeps }): Promise<void> {

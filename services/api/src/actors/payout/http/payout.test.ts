@@ -8,7 +8,7 @@ import { buildTestApp } from '../../../test-app.js';
 import type { Database } from '../../../database.js';
 
 /**
- * The four-eyes payout-account requests over HTTP (issue 12): staff in reach ask, a super
+ * The four-eyes payout-account requests over HTTP: staff in reach ask, a super
  * admin who did not ask approves (the account changes then, not before) or rejects with a
  * reason; the old and the new number get an SMS at each step; each step is in the member's
  * audit trail; every other role and reach is refused in French.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Four-eyes payout-account requests (issue 12): staff ask, a super admin other than the
+ * Four-eyes payout-account requests: staff ask, a super admin other than the
  * requester approves (the change is then applied to `users` by identity) or rejects with a
  * reason. One pending request per member at a time (a partial unique index): a second one
  * would let the approver see one change and apply another.

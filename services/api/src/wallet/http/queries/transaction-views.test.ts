@@ -10,7 +10,7 @@ import { fund, walletUser, withKey, type TestUser } from '../commands/test-suppo
 import type { Database } from '../../../database.js';
 
 /**
- * What a user reads of its own movements (issue 16, items 6 and 7): 'Paiements effectués'
+ * What a user reads of its own movements: 'Paiements effectués'
  * lists only what the user paid, and a transaction's detail names its real means and the
  * other side, whichever side the caller is on. Made with the real commands and payout job.
  */

@@ -4,7 +4,7 @@ import { PAGE_SIZE } from '../../../../shared/search/list-search.js';
 import { downloadSpreadsheet } from '../../../wallet/api/export.js';
 
 /**
- * The super admin's reporting board (issue 15; spec actors-contracts-admin §2.8, §7
+ * The super admin's reporting board (spec actors-contracts-admin §2.8, §7
  * `reporting/growers-stats`, `reporting/transactions-stats`). The answers mirror the API's zod
  * schemas (services/api/src/reporting/board/schemas.ts).
  */

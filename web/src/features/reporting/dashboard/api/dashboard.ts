@@ -3,7 +3,7 @@ import { api } from '../../../../shared/api/client.js';
 import type { DayRange } from '../model/presets.js';
 
 /**
- * The dashboard's calls (issue 15; spec platform-and-wallet §2 "Dashboard (tableauBord)", §3
+ * The dashboard's calls (spec platform-and-wallet §2 "Dashboard (tableauBord)", §3
  * "Dashboard blocks", §7 `contracts/stats`). The answers mirror the API's zod schemas
  * (services/api/src/reporting/dashboard/schemas.ts): money is integer F CFA, quantities are
  * tonnes, dates Benin days.

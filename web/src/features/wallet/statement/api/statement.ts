@@ -3,7 +3,7 @@ import { api } from '../../../../shared/api/client.js';
 import { downloadSpreadsheet } from '../../api/export.js';
 
 /**
- * A wallet's history (issue 15): its balances at an instant and its statement between two
+ * A wallet's history: its balances at an instant and its statement between two
  * days (services/api/src/wallet/history/routes.ts). Keys start with 'audit' (the auditor's
  * screens) and 'wallet' (a movement refreshes them with the wallet's own pushes).
  */
