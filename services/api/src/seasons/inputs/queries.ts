@@ -4,7 +4,7 @@ import { ForbiddenError, NotFoundError } from '@filiere/platform';
 import { ROLE } from '../../kernel/roles.js';
 import type { SeasonActor } from '../domain/index.js';
 import { INPUT_MESSAGES } from './domain/index.js';
-import type { InputsDb } from './tables.js';
+import type { InputsDb } from './db.js';
 
 const like = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
