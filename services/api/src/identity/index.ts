@@ -117,3 +117,4 @@ export {
   findDemoUser,
   type DemoUserRef,
 } from './demo/identity.js';
+export { identityUsers } from './public.js';

@@ -1,0 +1,124 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const API_SRC = 'services/api/src';
+
+/**
+ * A query on identity's `users` table: a Kysely call naming it, or SQL text reading it.
+ * Other contexts read users through identity's public face (`identityUsers()`, a derived
+ * table of the columns they may see; identity/public.ts), never the table itself.
+ */
+const USERS_TABLE = [
+  /\b(?:selectFrom|innerJoin|leftJoin|rightJoin|fullJoin|updateTable|insertInto|deleteFrom)\(\s*'(?:public\.)?users(?:\s+as\s+\w+)?'/,
+  /\b(?:from|join|update|into)\s+(?:public\.)?users\b(?!\s*\()(?=\s+(?:\w+\s+)?(?:on|where|set|join|left|inner|order|group|limit|\)|$))/im,
+];
+
+/**
+ * Files of other contexts that still query `users` directly, each named so that nothing is
+ * excluded silently. Move their reads to identity's public face and remove them from here:
+ * the check fails while a file listed here no longer queries the table, so the list only
+ * shrinks.
+ */
+const PENDING: readonly string[] = [
+  'services/api/src/actors/carriers/queries.ts',
+  'services/api/src/actors/carriers/service.ts',
+  'services/api/src/actors/clusters/queries.ts',
+  'services/api/src/actors/clusters/service.ts',
+  'services/api/src/actors/cooperatives/growers-of-organization.ts',
+  'services/api/src/actors/cooperatives/pushes.ts',
+  'services/api/src/actors/cooperatives/queries.ts',
+  'services/api/src/actors/growers/export.ts',
+  'services/api/src/actors/growers/queries.ts',
+  'services/api/src/actors/payout/demo/payout.ts',
+  'services/api/src/actors/payout/service.ts',
+  'services/api/src/actors/suppliers/queries.ts',
+  'services/api/src/contracts/advances/queries.ts',
+  'services/api/src/contracts/batches/commands/batch-commands.ts',
+  'services/api/src/contracts/batches/demo/batches.ts',
+  'services/api/src/contracts/batches/queries.ts',
+  'services/api/src/contracts/batches/template.ts',
+  'services/api/src/contracts/carriage/commands/carriage-commands.ts',
+  'services/api/src/contracts/carriage/demo/carriage.ts',
+  'services/api/src/contracts/carriage/queries.ts',
+  'services/api/src/contracts/commands/delivery-contract-commands.ts',
+  'services/api/src/contracts/pdf/service.ts',
+  'services/api/src/contracts/pdf/statement.ts',
+  'services/api/src/contracts/queries.ts',
+  'services/api/src/contracts/run/settle-contract.ts',
+  'services/api/src/reporting/audit/verifier.ts',
+  'services/api/src/reporting/board/queries.ts',
+  'services/api/src/reporting/board/read-model/projector.ts',
+  'services/api/src/reporting/dashboard/queries.ts',
+  'services/api/src/reporting/dashboard/read-model/projector.ts',
+  'services/api/src/seasons/commands/season-commands.ts',
+  'services/api/src/seasons/deliveries/commands/delivery-commands.ts',
+  'services/api/src/seasons/deliveries/queries.ts',
+  'services/api/src/seasons/funding.ts',
+  'services/api/src/seasons/inputs/commands/input-commands.ts',
+  'services/api/src/seasons/inputs/queries.ts',
+  'services/api/src/seasons/queries.ts',
+  'services/api/src/seasons/read-model/projector.ts',
+  'services/api/src/seasons/requests/commands/request-commands.ts',
+  'services/api/src/seasons/requests/demo/requests.ts',
+  'services/api/src/seasons/requests/queries.ts',
+  'services/api/src/wallet/balance-of.ts',
+  'services/api/src/wallet/commands/supply-notices.ts',
+  'services/api/src/wallet/commands/users.ts',
+  'services/api/src/wallet/demo/wallet.ts',
+  'services/api/src/wallet/export/export-rows.ts',
+  'services/api/src/wallet/history/routes.ts',
+  'services/api/src/wallet/http/queries/caller.ts',
+  'services/api/src/wallet/http/queries/financing.routes.ts',
+  'services/api/src/wallet/http/queries/supplies.routes.ts',
+  'services/api/src/wallet/http/queries/transactions.repository.ts',
+  'services/api/src/wallet/http/queries/wallet.routes.ts',
+  'services/api/src/wallet/read-model/supplies.ts',
+];
+
+/**
+ * Identity owns the table; tests and the security tests' tooling (security/) seed it;
+ * migrations run before the types hold.
+ */
+const exempt = (file: string) =>
+  file.startsWith(`${API_SRC}/identity/`) ||
+  file.startsWith(`${API_SRC}/security/`) ||
+  /\.test\.ts$|(^|\/)test-[^/]*\.ts$|\/testing\//.test(file) ||
+  file.split('/').includes('migrations');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const file = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return sourceFiles(file);
+    return /\.tsx?$/.test(entry.name) ? [file] : [];
+  });
+}
+
+/** The API's files (contexts, plumbing, app) that query identity's `users` table. */
+function readersOfUsers(): string[] {
+  return sourceFiles(API_SRC)
+    .filter((file) => !exempt(file))
+    .filter((file) => {
+      const text = readFileSync(path.join(root, file), 'utf8');
+      return USERS_TABLE.some((pattern) => pattern.test(text));
+    })
+    .sort();
+}
+
+describe("identity's users are read through its public face", () => {
+  it('no file outside identity queries the users table, but those still listed', () => {
+    expect(readersOfUsers()).toEqual([...PENDING].sort());
+  });
+
+  it('finds a query on the table, in Kysely or in SQL text', () => {
+    const finds = (text: string) => USERS_TABLE.some((pattern) => pattern.test(text));
+    expect(finds("db.selectFrom('users').select('id')")).toBe(true);
+    expect(finds(".innerJoin('users as u', 'u.id', 'g.user_id')")).toBe(true);
+    expect(finds('sql`select u.id from users u join roles r on r.id = u.role_id`')).toBe(true);
+    expect(finds('sql`select id from public.users where id = ${id}`')).toBe(true);
+    expect(finds(".innerJoin(identityUsers().as('u'), 'u.id', 'g.user_id')")).toBe(false);
+    expect(finds('// the wallet reads from users through identity')).toBe(false);
+  });
+});
