@@ -38,11 +38,6 @@ const PENDING: readonly string[] = [
   'services/api/src/actors/carriers/service.ts',
   'services/api/src/wallet/demo/wallet.ts',
   // Not moved yet.
-  'services/api/src/reporting/audit/verifier.ts',
-  'services/api/src/reporting/board/queries.ts',
-  'services/api/src/reporting/board/read-model/projector.ts',
-  'services/api/src/reporting/dashboard/queries.ts',
-  'services/api/src/reporting/dashboard/read-model/projector.ts',
   'services/api/src/seasons/deliveries/queries.ts',
   'services/api/src/seasons/funding.ts',
   'services/api/src/seasons/inputs/queries.ts',
