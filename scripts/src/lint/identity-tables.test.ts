@@ -38,13 +38,6 @@ const PENDING: readonly string[] = [
   'services/api/src/actors/carriers/service.ts',
   'services/api/src/wallet/demo/wallet.ts',
   // Not moved yet.
-  'services/api/src/seasons/deliveries/queries.ts',
-  'services/api/src/seasons/funding.ts',
-  'services/api/src/seasons/inputs/queries.ts',
-  'services/api/src/seasons/queries.ts',
-  'services/api/src/seasons/read-model/projector.ts',
-  'services/api/src/seasons/requests/demo/requests.ts',
-  'services/api/src/seasons/requests/queries.ts',
   'services/api/src/wallet/balance-of.ts',
   'services/api/src/wallet/commands/supply-notices.ts',
   'services/api/src/wallet/commands/users.ts',
