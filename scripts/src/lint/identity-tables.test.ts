@@ -37,18 +37,6 @@ const PENDING: readonly string[] = [
   // payout accounts. They need a command of identity's, not a view.
   'services/api/src/actors/carriers/service.ts',
   'services/api/src/wallet/demo/wallet.ts',
-  // Not moved yet.
-  'services/api/src/wallet/balance-of.ts',
-  'services/api/src/wallet/commands/supply-notices.ts',
-  'services/api/src/wallet/commands/users.ts',
-  'services/api/src/wallet/export/export-rows.ts',
-  'services/api/src/wallet/history/routes.ts',
-  'services/api/src/wallet/http/queries/caller.ts',
-  'services/api/src/wallet/http/queries/financing.routes.ts',
-  'services/api/src/wallet/http/queries/supplies.routes.ts',
-  'services/api/src/wallet/http/queries/transactions.repository.ts',
-  'services/api/src/wallet/http/queries/wallet.routes.ts',
-  'services/api/src/wallet/read-model/supplies.ts',
 ];
 
 /**
