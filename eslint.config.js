@@ -17,6 +17,14 @@ const readJson = (file) => JSON.parse(fs.readFileSync(path.join(ROOT, file), 'ut
  * a workspace does not declare is refused), and the contexts are the folders of
  * services/api/src that are not API plumbing. Adding a context or a dependency needs no
  * edit here. Dynamic `import()` is not checked: it is how a module lazily loads its routes.
+ *
+ * No cycle between contexts: the graph of which context imports which is read from the
+ * sources when the config loads (static imports and re-exports, type-only ones included,
+ * tests left out as everywhere here), and an import that closes a cycle is refused at both
+ * ends, with the cycle in the message. No-cycle plugins (import-x's `no-cycle`,
+ * dependency-cruiser) check files, not contexts: they would refuse the cycles inside a
+ * context that its areas may have, miss a cycle between contexts that passes through
+ * different files of each, and resolve the whole module graph on every lint.
  */
 const WORKSPACES = readJson('package.json').workspaces;
 const PACKAGES = Object.fromEntries(WORKSPACES.map((ws) => [ws, readJson(`${ws}/package.json`)]));
@@ -30,6 +38,65 @@ const CONTEXTS = fs
 /** Tests and their helpers may reach further (seed another context, build the app). */
 const TESTS = ['**/*.test.ts', '**/test-*.ts', '**/testing/**'];
 const MAX_DEPTH = 6;
+const isTest = (file) => /\.test\.ts$|(^|\/)test-[^/]*\.ts$|(^|\/)testing\//.test(file);
+
+/** The static imports and re-exports of a source (`import type` included, `import()` not). */
+const STATIC_IMPORT = /^\s*(?:import|export)\b[^;'"`]*?\bfrom\s+'([^']+)'|^\s*import\s+'([^']+)'/gm;
+
+/** context → the contexts its files (tests left out) import, read from services/api/src. */
+export function contextGraph(root = ROOT) {
+  const src = path.join(root, API_SRC);
+  const graph = Object.fromEntries(CONTEXTS.map((c) => [c, new Set()]));
+  for (const context of CONTEXTS) {
+    const files = fs.readdirSync(path.join(src, context), { recursive: true, encoding: 'utf8' });
+    for (const file of files.filter((f) => /\.tsx?$/.test(f) && !isTest(f))) {
+      const from = path.join(src, context, file);
+      for (const [, spec, bare] of fs.readFileSync(from, 'utf8').matchAll(STATIC_IMPORT)) {
+        const target = spec ?? bare;
+        if (!target.startsWith('.')) continue;
+        const [top] = path.relative(src, path.resolve(path.dirname(from), target)).split(path.sep);
+        if (top !== context && CONTEXTS.includes(top)) graph[context].add(top);
+      }
+    }
+  }
+  return graph;
+}
+
+/**
+ * The edges of `graph` that lie on a cycle, each with one cycle through it:
+ * `[{from, to, cycle: [from, to, …, from]}]`.
+ */
+export function contextCycles(graph) {
+  const pathBetween = (start, goal) => {
+    const previous = new Map([[start, null]]);
+    const queue = [start];
+    while (queue.length) {
+      const node = queue.shift();
+      if (node === goal) {
+        const way = [];
+        for (let at = goal; at !== null; at = previous.get(at)) way.unshift(at);
+        return way;
+      }
+      for (const next of [...(graph[node] ?? [])].sort()) {
+        if (!previous.has(next)) {
+          previous.set(next, node);
+          queue.push(next);
+        }
+      }
+    }
+    return null;
+  };
+  return Object.keys(graph)
+    .sort()
+    .flatMap((from) =>
+      [...graph[from]].sort().flatMap((to) => {
+        const back = pathBetween(to, from);
+        return back ? [{ from, to, cycle: [from, ...back] }] : [];
+      }),
+    );
+}
+
+const CYCLES = contextCycles(contextGraph());
 
 function declaredPackages(ws) {
   const pkg = PACKAGES[ws];
@@ -70,6 +137,10 @@ function contextPatterns(context, depth, inHttp) {
   return [
     ...declaredPackages('services/api'),
     INTO_ANOTHER_WORKSPACE,
+    ...CYCLES.filter((edge) => edge.from === context).map((edge) => ({
+      regex: `^${toSrc}${edge.to}/`,
+      message: `a cycle between contexts (${edge.cycle.join(' → ')}): dependencies between contexts point one way; what the lower one needs from the higher goes through a port it declares (docs/architecture.md)`,
+    })),
     ...(others.length
       ? [
           {
@@ -119,6 +190,15 @@ const boundaries = [
           regex: `^\\.\\./((${CONTEXTS.join('|')})/|(${APP_FILES})\\.js$|(realtime|security)/)`,
           message: `${folder}/ is below the contexts and the app: it imports neither`,
         },
+        ...(folder === 'kernel'
+          ? [
+              {
+                regex: '^\\.\\./http/',
+                message:
+                  'kernel/ is the bottom of the API: http/ builds on it, not the other way round',
+              },
+            ]
+          : []),
         ...(folder === 'kernel' ? [NO_FASTIFY] : []),
       ],
     ),

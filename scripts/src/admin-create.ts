@@ -31,6 +31,7 @@ import {
   type SignupBody,
   type UserRow,
 } from '@filiere/api/identity';
+import { requireEmptyWallet } from '@filiere/api/wallet';
 
 /**
  * `npm run admin:create -- --email a@b.bj --firstname … --lastname … [--phone …]`: the first
@@ -170,6 +171,7 @@ async function create(
       commands: app.commands,
       sign: (claims) => app.jwt.sign(claims),
       accessChanged: (userIds) => app.accessChanged(userIds),
+      userDeletionCheck: requireEmptyWallet,
     });
     if (await repo.findByEmail(input.email)) throw refuseTaken();
     await users.createInternal(CONSOLE_OPERATOR, {

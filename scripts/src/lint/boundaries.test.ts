@@ -2,6 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error the ESLint config is plain JavaScript, without declarations
+import { contextCycles, contextGraph } from '../../../eslint.config.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const eslint = new ESLint({ cwd: root });
@@ -101,5 +103,52 @@ describe('import boundaries (eslint.config.js, run by npm run lint)', () => {
         "export { writeBenchmarkSection } from '../../../../../scripts/src/bench/report.js';",
       ),
     ).toEqual([expect.stringContaining('into another workspace')]);
+  });
+
+  it('kernel/ imports nothing above it, the HTTP plumbing included', async () => {
+    expect(
+      await boundaryErrors(
+        'services/api/src/kernel/fixture.ts',
+        "export type { ReadinessCheck } from '../http/health.js';",
+      ),
+    ).toEqual([expect.stringContaining('kernel/ is the bottom of the API')]);
+    expect(
+      await boundaryErrors(
+        'services/api/src/http/fixture.ts',
+        "export type { ReadinessCheck } from '../kernel/app-deps.js';",
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('no cycle between contexts (eslint.config.js reads the graph from the sources)', () => {
+  type Graph = Record<string, Set<string>>;
+  const cyclesOf = (graph: Graph) =>
+    (contextCycles(graph) as { from: string; to: string; cycle: string[] }[]).map(
+      (edge) => `${edge.from}→${edge.to}: ${edge.cycle.join(' → ')}`,
+    );
+
+  it("the contexts' imports form no cycle: every edge points one way", () => {
+    const graph = contextGraph() as Graph;
+    expect(cyclesOf(graph)).toEqual([]);
+    // Identity is below the wallet: the wallet's deletion check reaches it through a port.
+    expect([...graph.identity!]).toEqual([]);
+    expect([...graph.wallet!]).toEqual(['identity']);
+  });
+
+  it('an import that closes a cycle is refused at both ends, with the cycle named', () => {
+    const graph: Graph = {
+      identity: new Set(),
+      wallet: new Set(['identity']),
+      seasons: new Set(['wallet', 'identity']),
+    };
+    expect(cyclesOf(graph)).toEqual([]);
+    graph.identity!.add('seasons');
+    expect(cyclesOf(graph)).toEqual([
+      'identity→seasons: identity → seasons → identity',
+      'seasons→identity: seasons → identity → seasons',
+      'seasons→wallet: seasons → wallet → identity → seasons',
+      'wallet→identity: wallet → identity → seasons → wallet',
+    ]);
   });
 });

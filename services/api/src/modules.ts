@@ -6,7 +6,7 @@ import { locationsModule } from './locations/index.js';
 import { reportingModule } from './reporting/index.js';
 import { seasonsModule } from './seasons/index.js';
 import { sitesModule } from './sites/index.js';
-import { walletModule } from './wallet/index.js';
+import { requireEmptyWallet, walletModule } from './wallet/index.js';
 
 /**
  * Every bounded context, in registration order. This list drives the API (routes, command
@@ -17,7 +17,8 @@ import { walletModule } from './wallet/index.js';
  * Loading this file loads no route and no Fastify: the worker imports it.
  */
 export const modules: readonly ContextModule[] = [
-  identityModule,
+  // Identity asks the wallet before deleting a user (identity/ports.ts).
+  identityModule({ userDeletionCheck: requireEmptyWallet }),
   walletModule,
   locationsModule,
   actorsModule,

@@ -16,6 +16,7 @@ import {
   type SettlementBreakdown,
 } from './domain/index.js';
 import type { ContractsTables } from './tables.js';
+import { identityUsers } from '../identity/index.js';
 
 /**
  * The list filters of §2.5 → statuses (decisions.md); `delivered` (DELIVERED, 'Livraison
@@ -187,7 +188,7 @@ export class ContractQueries {
     }
     let base = this.db
       .selectFrom('delivery_contracts as dc')
-      .innerJoin('users as u', 'u.id', 'dc.grower_user_id')
+      .innerJoin(identityUsers().as('u'), 'u.id', 'dc.grower_user_id')
       .where('dc.aggregator_user_id', '=', userId);
     const status = CONTRACT_FILTERS[query.filter];
     if (status !== null) base = base.where('dc.status', '=', status);
@@ -247,7 +248,7 @@ export class ContractQueries {
   ): Promise<{ data: DeliveryContractRow[]; count: number }> {
     let base = this.db
       .selectFrom('delivery_contracts')
-      .leftJoin('users as gu', 'gu.id', 'delivery_contracts.grower_user_id');
+      .leftJoin(identityUsers().as('gu'), 'gu.id', 'delivery_contracts.grower_user_id');
     if (!seesAll(user)) base = base.where('delivery_contracts.aggregator_user_id', '=', user.id);
     const status = CONTRACT_FILTERS[query.filter];
     if (status !== null) base = base.where('delivery_contracts.status', '=', status);
@@ -370,7 +371,7 @@ export class ContractQueries {
   private async readable(user: SignedInUser, id: string): Promise<Row & GrowerNames> {
     const row = await this.db
       .selectFrom('delivery_contracts')
-      .leftJoin('users as gu', 'gu.id', 'delivery_contracts.grower_user_id')
+      .leftJoin(identityUsers().as('gu'), 'gu.id', 'delivery_contracts.grower_user_id')
       .selectAll('delivery_contracts')
       .select(['gu.firstname as grower_firstname', 'gu.lastname as grower_lastname'])
       .where('delivery_contracts.id', '=', id)

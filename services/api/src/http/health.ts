@@ -2,9 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { ReadinessCheck } from '../kernel/app-deps.js';
 import { metricsAccess } from './operator-access.js';
-
-export type ReadinessCheck = () => Promise<{ ok: boolean; details?: unknown }>;
 
 /**
  * `/api/health`: the process answers (public). `/api/ready`: every dependency answers

@@ -7,23 +7,30 @@ import { identityEvents, identityStreams } from './catalogue.js';
 import { identityDemoStep } from './demo/identity.js';
 import { identityMigrations } from './migrations/index.js';
 import { USER_PUSH } from './notify.js';
+import type { IdentityPorts } from './ports.js';
 import { IdentityRepository } from './repository.js';
 
 /**
  * Identity and access: users, organisations, clusters, sign-in, invitations. Its tables are
  * the state the API reads; every change of an account is also an event of its `user-<id>`
- * stream (the audit trail); its routes are under /api (http/).
+ * stream (the audit trail); its routes are under /api (http/). What it asks of the contexts
+ * above it (ports.ts) is given by the module list (modules.ts).
  */
-export const identityModule: ContextModule = {
-  name: 'identity',
-  events: identityEvents,
-  streams: identityStreams,
-  migrations: identityMigrations,
-  projectors: [],
-  demo: [identityDemoStep],
-  pushes: Object.values(USER_PUSH),
-  http: async () => (await import('./http/index.js')).registerIdentity,
-};
+export function identityModule(ports: IdentityPorts): ContextModule {
+  return {
+    name: 'identity',
+    events: identityEvents,
+    streams: identityStreams,
+    migrations: identityMigrations,
+    projectors: [],
+    demo: [identityDemoStep],
+    pushes: Object.values(USER_PUSH),
+    http: async () => {
+      const { registerIdentity } = await import('./http/index.js');
+      return (app) => registerIdentity(app, ports);
+    },
+  };
+}
 
 // The public face: what other contexts and the scripts may use.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -67,6 +74,7 @@ export { hashPassword } from './password.js';
 export { userDirectory } from './user-directory.js';
 export type { IdentityTables } from './tables.js';
 export { createMailer, identityServices, type IdentityServiceDeps } from './services.js';
+export type { IdentityPorts, UserDeletionCheck } from './ports.js';
 export {
   drawPin,
   members,
@@ -109,3 +117,4 @@ export {
   findDemoUser,
   type DemoUserRef,
 } from './demo/identity.js';
+export { identityUsers } from './public.js';

@@ -3,10 +3,10 @@ import type { IdentityTables } from './tables.js';
 import type { CommandPipeline, EventStoreTables } from '@filiere/event-store';
 import type { Config, Logger } from '@filiere/platform';
 import type { RoleCode } from '../kernel/roles.js';
-import { requireEmptyWallet } from '../wallet/index.js';
 import { AuthService } from './auth.service.js';
 import { IdentityJournal } from './journal.js';
 import type { UserPushType } from './notify.js';
+import type { UserDeletionCheck } from './ports.js';
 import type { Mailer } from './mail/mailer.js';
 import { outboxMailer } from './mail/outbox-mailer.js';
 import { smtpMailer } from './mail/smtp-mailer.js';
@@ -34,6 +34,8 @@ export interface IdentityServiceDeps<DB extends IdentityTables = IdentityTables>
   accessChanged(userIds: string[]): Promise<void>;
   /** Tells the super admins (websocket), e.g. of a new inactive account. */
   notifySuperAdmins?: (type: UserPushType, data: Record<string, unknown>) => Promise<void>;
+  /** Asked before a user is deleted (ports.ts): refuses while the user still holds money. */
+  userDeletionCheck: UserDeletionCheck;
 }
 
 /**
@@ -58,7 +60,7 @@ export function identityServices<DB extends IdentityTables & EventStoreTables>(
     repo,
     auth,
     deps.notifySuperAdmins,
-    (userId) => requireEmptyWallet(deps.db, userId),
+    (userId) => deps.userDeletionCheck(deps.db, userId),
     journal,
     deps.accessChanged,
   );

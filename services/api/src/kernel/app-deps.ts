@@ -3,8 +3,10 @@ import type { Kysely } from 'kysely';
 import type { CommandPipeline, EventStore } from '@filiere/event-store';
 import type { Config, Foreground, Logger } from '@filiere/platform';
 import type { PushSource } from '@filiere/projections';
-import type { ReadinessCheck } from '../http/health.js';
 import type { ProductTables } from './tables.js';
+
+/** A dependency's readiness, as `/api/ready` reports it (http/health.ts). */
+export type ReadinessCheck = () => Promise<{ ok: boolean; details?: unknown }>;
 
 /**
  * What the app is built with (buildApp), and the decorations every context's routes

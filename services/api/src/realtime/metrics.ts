@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { Gauge, Registry } from 'prom-client';
 import { projectionLag, readHead, type ProjectionTables } from '@filiere/projections';
-import type { ReadinessCheck } from '../http/health.js';
+import type { ReadinessCheck } from '../kernel/app-deps.js';
 import { metricsAccess } from '../http/operator-access.js';
 import { product } from '../modules.js';
 

@@ -6,6 +6,7 @@ import {
   type WalletEvent,
 } from '../wallet/index.js';
 import type { SeasonsDb } from './tables.js';
+import { identityUsers } from '../identity/index.js';
 
 export interface Funding {
   availableBalance: number;
@@ -27,7 +28,7 @@ export type AvailableBalanceOf = (userId: string) => Promise<number>;
 export function availableBalanceReader(db: SeasonsDb, store: EventStore): AvailableBalanceOf {
   return async (userId) => {
     const user = await db
-      .selectFrom('users')
+      .selectFrom(identityUsers().as('users'))
       .select('wallet_id')
       .where('id', '=', userId)
       .executeTakeFirst();

@@ -3,6 +3,7 @@ import { ForbiddenError, NotFoundError } from '@filiere/platform';
 import { ROLE } from '../kernel/roles.js';
 import { SEASON_MESSAGES } from './domain/index.js';
 import type { SeasonsDb } from './tables.js';
+import { identityUsers } from '../identity/index.js';
 
 /** A page request: `page` from 1, `limit` (10 by default on the screens). */
 export interface PageQuery {
@@ -138,7 +139,7 @@ export class SeasonQueries {
   private links(seasonId: number) {
     return this.db
       .selectFrom('season_links')
-      .innerJoin('users', 'users.id', 'season_links.user_id')
+      .innerJoin(identityUsers().as('users'), 'users.id', 'season_links.user_id')
       .select([
         'season_links.id as linkId',
         'season_links.season_id as seasonId',

@@ -10,6 +10,7 @@ import {
   withdrawalStreamId,
   type WalletEvent,
 } from './domain/index.js';
+import { identityUsers } from '../identity/index.js';
 
 /** Only the wallet's own streams are read here. */
 const walletCatalogue = new EventCatalogue(walletEvents);
@@ -34,7 +35,7 @@ export async function walletBalanceOf<DB extends BalanceTables>(
   userId: string,
 ): Promise<WalletHoldings> {
   const user = await narrowDb<BalanceTables>()(db)
-    .selectFrom('users')
+    .selectFrom(identityUsers().as('users'))
     .select('wallet_id')
     .where('id', '=', userId)
     .executeTakeFirst();

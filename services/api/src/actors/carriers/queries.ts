@@ -6,6 +6,7 @@ import { likePattern, momoOperator } from '../cooperatives/queries.js';
 import type { CooperativesTables } from '../cooperatives/tables.js';
 import type { CarrierDto, ListQuery } from './schemas.js';
 import type { CarriersTables } from './tables.js';
+import { identityUsers } from '../../identity/index.js';
 
 export type CarriersDb = Kysely<CarriersTables & CooperativesTables & IdentityTables>;
 export const carriersDb = narrowDb<CarriersTables & CooperativesTables & IdentityTables>();
@@ -13,7 +14,7 @@ export const carriersDb = narrowDb<CarriersTables & CooperativesTables & Identit
 function rows(db: CarriersDb) {
   return db
     .selectFrom('carriers as c')
-    .innerJoin('users as u', 'u.id', 'c.user_id')
+    .innerJoin(identityUsers().as('u'), 'u.id', 'c.user_id')
     .select([
       'c.id',
       'c.reference',
@@ -142,7 +143,7 @@ export function carriersExportSql(scope: Exclude<Scope, { kind: 'refused' }>) {
         'capacity', v.capacity) order by v.created_at, v.registration)
         from vehicles v where v.carrier_id = c.id), '[]'::json) as vehicles
     from carriers c
-    join users u on u.id = c.user_id
+    join ${identityUsers().as('u')} on u.id = c.user_id
     join clusters cl on cl.id = c.cluster_id
     where c.deactivated_at is null ${where}
     order by u.lastname, u.firstname, c.id`;

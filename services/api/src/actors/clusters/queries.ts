@@ -5,6 +5,7 @@ import type { CooperativesTables } from '../cooperatives/tables.js';
 import type { GrowersTables } from '../growers/tables.js';
 import type { ClustersTables } from './tables.js';
 import type { Candidate } from './domain/configuration.js';
+import { identityUsers } from '../../identity/index.js';
 
 /**
  * What the clusters area reads: its settings, identity's clusters, users and organisations,
@@ -56,7 +57,7 @@ export async function findIndustrial(
   userId: string,
 ): Promise<IndustrialOption | undefined> {
   const row = await db
-    .selectFrom('users')
+    .selectFrom(identityUsers().as('users'))
     .innerJoin('roles', 'roles.id', 'users.role_id')
     .leftJoin('organizations', 'organizations.id', 'users.organization_id')
     .select([
@@ -96,7 +97,7 @@ export async function searchIndustrials(
   limit: number,
 ): Promise<{ data: IndustrialOption[]; count: number }> {
   let query = db
-    .selectFrom('users')
+    .selectFrom(identityUsers().as('users'))
     .innerJoin('roles', 'roles.id', 'users.role_id')
     .leftJoin('organizations', 'organizations.id', 'users.organization_id')
     .where('roles.code', '=', 'ROLE_INDUSTRIAL')
@@ -138,7 +139,7 @@ export async function readConfig(
 ): Promise<ClusterConfigView> {
   const settings = await db
     .selectFrom('cluster_settings')
-    .leftJoin('users as manager', 'manager.id', 'cluster_settings.manager_user_id')
+    .leftJoin(identityUsers().as('manager'), 'manager.id', 'cluster_settings.manager_user_id')
     .select([
       'cluster_settings.industrial_user_id',
       'cluster_settings.updated_at',
@@ -162,7 +163,7 @@ export async function readConfig(
     .execute();
   const growers = await db
     .selectFrom('growers as g')
-    .innerJoin('users as u', 'u.id', 'g.user_id')
+    .innerJoin(identityUsers().as('u'), 'u.id', 'g.user_id')
     .select(['g.id', 'g.cluster_id', 'u.firstname', 'u.lastname', 'u.phone'])
     .where('g.deactivated_at', 'is', null)
     .where('g.cooperative_id', 'is', null)
@@ -206,7 +207,7 @@ async function readIndustrial(
   userId: string,
 ): Promise<IndustrialOption | undefined> {
   const row = await db
-    .selectFrom('users')
+    .selectFrom(identityUsers().as('users'))
     .leftJoin('organizations', 'organizations.id', 'users.organization_id')
     .select([
       'users.id',
@@ -245,7 +246,7 @@ export async function growerCandidates(
   if (!ids.length) return new Map();
   const rows = await db
     .selectFrom('growers as g')
-    .innerJoin('users as u', 'u.id', 'g.user_id')
+    .innerJoin(identityUsers().as('u'), 'u.id', 'g.user_id')
     .select(['g.id', 'u.firstname', 'u.lastname', 'g.cluster_id', 'g.cooperative_id'])
     .where('g.deactivated_at', 'is', null)
     .where('g.id', 'in', [...ids])

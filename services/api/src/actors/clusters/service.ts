@@ -23,6 +23,7 @@ import {
   type ClusterConfigView,
   type ClustersDb,
 } from './queries.js';
+import { identityUsers } from '../../identity/index.js';
 
 /**
  * Moves users into a cluster (their `users.cluster_id`, audited on their own streams):
@@ -59,7 +60,7 @@ export class ClusterService {
       throw new ForbiddenError(CLUSTER_MESSAGES.notYourCluster);
     }
     const user = await this.db
-      .selectFrom('users')
+      .selectFrom(identityUsers().as('users'))
       .select(['id', 'cluster_id'])
       .where('id', '=', userId)
       .where('deleted_at', 'is', null)

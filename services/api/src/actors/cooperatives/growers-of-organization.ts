@@ -6,6 +6,7 @@ import type { ProductTables } from '../../kernel/tables.js';
 import type { GrowersTables } from '../growers/tables.js';
 import { likePattern } from './queries.js';
 import type { ListQuery } from './schemas.js';
+import { identityUsers } from '../../identity/index.js';
 
 /**
  * GET organization/{id}/growers: the active growers of a cooperative, read from the growers
@@ -33,7 +34,7 @@ export async function organizationGrowers(
   const db = narrowDb<GrowersTables & IdentityTables>()(pool);
   let q = db
     .selectFrom('growers as g')
-    .innerJoin('users as u', 'u.id', 'g.user_id')
+    .innerJoin(identityUsers().as('u'), 'u.id', 'g.user_id')
     .where('g.cooperative_id', '=', organizationId)
     .where('g.deactivated_at', 'is', null);
   if (query.q) {

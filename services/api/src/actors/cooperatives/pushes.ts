@@ -3,6 +3,7 @@ import { narrowDb } from '@filiere/platform';
 import type { PushMessage, PushPublisher } from '@filiere/projections';
 import type { IdentityTables } from '../../identity/index.js';
 import { ROLE } from '../../kernel/roles.js';
+import { identityUsers } from '../../identity/index.js';
 
 /**
  * The push types of the cooperatives and carriers areas: a row was registered, changed,
@@ -20,7 +21,7 @@ export const actorPush = (msg: PushMessage & { type: ActorPushType }): PushMessa
 /** The active users who see the rows of `clusterId`. */
 export async function watchersOf<DB extends IdentityTables>(pool: Kysely<DB>, clusterId: string) {
   const rows = await narrowDb<IdentityTables>()(pool)
-    .selectFrom('users as u')
+    .selectFrom(identityUsers().as('u'))
     .innerJoin('roles as r', 'r.id', 'u.role_id')
     .select('u.id')
     .where('u.deleted_at', 'is', null)

@@ -4,6 +4,7 @@ import type { IdentityTables } from '../../identity/index.js';
 import type { Scope } from './domain/reach.js';
 import type { CooperativeDto, ListQuery } from './schemas.js';
 import type { CooperativesTables } from './tables.js';
+import { identityUsers } from '../../identity/index.js';
 
 export type CooperativesDb = Kysely<CooperativesTables & IdentityTables>;
 export const cooperativesDb = narrowDb<CooperativesTables & IdentityTables>();
@@ -20,7 +21,7 @@ function base(db: CooperativesDb) {
   return db
     .selectFrom('cooperatives as c')
     .innerJoin('organizations as o', 'o.id', 'c.organization_id')
-    .innerJoin('users as u', 'u.id', 'c.user_id');
+    .innerJoin(identityUsers().as('u'), 'u.id', 'c.user_id');
 }
 
 function rows(db: CooperativesDb) {
@@ -131,7 +132,7 @@ export async function organizationUsers(
   query: ListQuery,
 ) {
   let q = db
-    .selectFrom('users as u')
+    .selectFrom(identityUsers().as('u'))
     .innerJoin('roles as r', 'r.id', 'u.role_id')
     .where('u.organization_id', '=', organizationId)
     .where('u.deleted_at', 'is', null);
@@ -186,7 +187,7 @@ export function cooperativesExportSql(scope: Exclude<Scope, { kind: 'refused' }>
       c.rccm, c.ifu, u.momo_account_number, u.bank_account_number, cl.label as cluster
     from cooperatives c
     join organizations o on o.id = c.organization_id
-    join users u on u.id = c.user_id
+    join ${identityUsers().as('u')} on u.id = c.user_id
     join clusters cl on cl.id = c.cluster_id
     where c.deactivated_at is null ${where}
     order by o.denomination, c.organization_id`;

@@ -7,6 +7,7 @@ import { forEachCursorPage, writeSheetXlsx, type SheetCells } from '../../wallet
 import { momoOperator } from './domain/payout.js';
 import { growersQuery, type GrowerFilter } from './queries.js';
 import type { GrowersTables } from './tables.js';
+import { identityUsers } from '../../identity/index.js';
 
 /** One grower as the download writes it. */
 interface GrowerExportRow {
@@ -111,7 +112,7 @@ export async function writeGrowersXlsx(
 ): Promise<number> {
   const db = narrowDb<GrowersTables & IdentityTables>()(pool);
   const query = growersQuery(db, filter)
-    .innerJoin('users as u', 'u.id', 'g.user_id')
+    .innerJoin(identityUsers().as('u'), 'u.id', 'g.user_id')
     .leftJoin('organizations as o', 'o.id', 'g.cooperative_id')
     .select([
       'g.reference',

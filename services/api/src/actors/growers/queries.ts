@@ -9,6 +9,7 @@ import {
   type PlotDto,
 } from './schemas.js';
 import type { GrowersTables } from './tables.js';
+import { identityUsers } from '../../identity/index.js';
 
 /** The growers area reads its own tables and identity's (users, organisations, clusters). */
 export type GrowersDb = Kysely<GrowersTables & IdentityTables>;
@@ -91,7 +92,7 @@ export async function listGrowers(
   const rows = db
     .selectFrom(ids.as('pg'))
     .innerJoin('growers as g', 'g.id', 'pg.id')
-    .innerJoin('users as u', 'u.id', 'g.user_id')
+    .innerJoin(identityUsers().as('u'), 'u.id', 'g.user_id')
     .leftJoin('organizations as o', 'o.id', 'g.cooperative_id')
     .select([
       'g.id',
@@ -289,7 +290,7 @@ export async function growerDetail(
 ): Promise<GrowerDetailDto | undefined> {
   const r = await db
     .selectFrom('growers as g')
-    .innerJoin('users as u', 'u.id', 'g.user_id')
+    .innerJoin(identityUsers().as('u'), 'u.id', 'g.user_id')
     .leftJoin('organizations as o', 'o.id', 'g.cooperative_id')
     .leftJoin('clusters as c', 'c.id', 'g.cluster_id')
     .select([
@@ -416,7 +417,7 @@ export async function growerWatchers(
   grower: { clusterId: string; cooperativeId: string | null },
 ): Promise<string[]> {
   const rows = await db
-    .selectFrom('users as u')
+    .selectFrom(identityUsers().as('u'))
     .innerJoin('roles as r', 'r.id', 'u.role_id')
     .select('u.id')
     .where('u.deleted_at', 'is', null)

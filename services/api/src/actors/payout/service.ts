@@ -10,6 +10,7 @@ import {
   type Logger,
 } from '@filiere/platform';
 import {
+  identityUsers,
   maskNumber,
   payoutApprovedSms,
   payoutRejectedSms,
@@ -122,7 +123,7 @@ export class PayoutRequestsService {
 
   private async memberRow(userId: string) {
     return this.db
-      .selectFrom('users as u')
+      .selectFrom(identityUsers().as('u'))
       .innerJoin('roles as r', 'r.id', 'u.role_id')
       .select(['u.id', 'r.code as role', 'u.cluster_id', 'u.phone'])
       .where('u.id', '=', userId)
@@ -294,10 +295,10 @@ export class PayoutRequestsService {
   private query() {
     return this.db
       .selectFrom('payout_requests as p')
-      .innerJoin('users as m', 'm.id', 'p.user_id')
+      .innerJoin(identityUsers().as('m'), 'm.id', 'p.user_id')
       .innerJoin('roles as r', 'r.id', 'm.role_id')
-      .innerJoin('users as rq', 'rq.id', 'p.requested_by')
-      .leftJoin('users as dc', 'dc.id', 'p.decided_by')
+      .innerJoin(identityUsers().as('rq'), 'rq.id', 'p.requested_by')
+      .leftJoin(identityUsers().as('dc'), 'dc.id', 'p.decided_by')
       .select([
         'p.id',
         'p.status',

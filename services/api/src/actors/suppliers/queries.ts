@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { narrowDb } from '@filiere/platform';
-import { phoneOperator, type IdentityTables } from '../../identity/index.js';
+import { type IdentityTables, identityUsers, phoneOperator } from '../../identity/index.js';
 import type { ListQuery, SupplierDto, SupplierListItem } from './schemas.js';
 import type { SuppliersTables } from './tables.js';
 
@@ -20,7 +20,7 @@ export async function listSuppliers(
 ): Promise<{ data: SupplierListItem[]; count: number }> {
   let base = db
     .selectFrom('input_suppliers as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
+    .innerJoin(identityUsers().as('u'), 'u.id', 's.user_id')
     .innerJoin('organizations as o', 'o.id', 's.organization_id')
     .where('s.deactivated_at', query.status === 'inactive' ? 'is not' : 'is', null);
   if (clusterId) base = base.where('s.cluster_id', '=', clusterId);
@@ -80,7 +80,7 @@ export async function listSuppliers(
 export async function findSupplier(db: SuppliersDb, id: string): Promise<SupplierDto | undefined> {
   const row = await db
     .selectFrom('input_suppliers as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
+    .innerJoin(identityUsers().as('u'), 'u.id', 's.user_id')
     .innerJoin('organizations as o', 'o.id', 's.organization_id')
     .select([
       's.id',
@@ -242,7 +242,7 @@ export async function supplierWatchers(
   clusterId: string | null,
 ): Promise<string[]> {
   const rows = await db
-    .selectFrom('users as u')
+    .selectFrom(identityUsers().as('u'))
     .innerJoin('roles as r', 'r.id', 'u.role_id')
     .select('u.id')
     .where('u.deleted_at', 'is', null)

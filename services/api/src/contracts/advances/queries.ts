@@ -8,6 +8,7 @@ import { ROLE } from '../../kernel/roles.js';
 import type { DebtKind } from '../domain/index.js';
 import type { ContractsTables } from '../tables.js';
 import type { AdvancesTables } from './tables.js';
+import { identityUsers } from '../../identity/index.js';
 
 export type AdvanceQueryTables = AdvancesTables &
   Pick<ContractsTables, 'grower_debts' | 'delivery_contracts'> &
@@ -50,7 +51,7 @@ export class AdvanceQueries {
     return this.db
       .selectFrom('grower_debts as d')
       .innerJoin('growers as g', 'g.id', 'd.debtor_grower_id')
-      .innerJoin('users as u', 'u.id', 'g.user_id');
+      .innerJoin(identityUsers().as('u'), 'u.id', 'g.user_id');
   }
 
   private columns() {

@@ -8,6 +8,7 @@ import { kgToTonnes } from '../domain/index.js';
 import { CONTRACT_FILTERS, type ContractFilter } from '../queries.js';
 import type { ContractsTables } from '../tables.js';
 import type { BatchesTables } from './tables.js';
+import { identityUsers } from '../../identity/index.js';
 
 export type BatchQueryTables = BatchesTables &
   Pick<ContractsTables, 'delivery_contracts'> &
@@ -47,7 +48,7 @@ export class BatchQueries {
     const rows = await this.db
       .selectFrom('contract_batch_preview_rows as r')
       .innerJoin('growers as g', 'g.id', 'r.grower_id')
-      .innerJoin('users as u', 'u.id', 'r.grower_user_id')
+      .innerJoin(identityUsers().as('u'), 'u.id', 'r.grower_user_id')
       .innerJoin('plots as p', 'p.id', 'r.plot_id')
       .select([
         'r.line',
@@ -174,7 +175,7 @@ export class BatchQueries {
     }
     let base = this.db
       .selectFrom('delivery_contracts as dc')
-      .innerJoin('users as u', 'u.id', 'dc.grower_user_id')
+      .innerJoin(identityUsers().as('u'), 'u.id', 'dc.grower_user_id')
       .innerJoin('growers as g', 'g.id', 'dc.grower_id')
       .innerJoin('plots as p', 'p.id', 'dc.plot_id')
       .where('dc.parent_id', '=', parentId);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ActorsTables } from '../../actors/index.js';
 import type { IdentityTables } from '../../identity/index.js';
 import { FILE_COLUMNS } from './domain/contract-file.js';
+import { identityUsers } from '../../identity/index.js';
 
 export type TemplateTables = Pick<IdentityTables, 'users'> &
   Pick<ActorsTables, 'growers' | 'plots'>;
@@ -19,7 +20,7 @@ export async function contractTemplate(
   const rows = growerIds.length
     ? await db
         .selectFrom('growers as g')
-        .innerJoin('users as u', 'u.id', 'g.user_id')
+        .innerJoin(identityUsers().as('u'), 'u.id', 'g.user_id')
         .innerJoin('plots as p', 'p.grower_id', 'g.id')
         .select(['g.reference', 'u.phone', 'p.name', 'p.estimated_production'])
         .where('g.id', 'in', growerIds)

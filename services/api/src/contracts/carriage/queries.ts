@@ -7,6 +7,7 @@ import { ROLE } from '../../kernel/roles.js';
 import { isoDay } from '../queries.js';
 import { CARRIAGE_MESSAGES, type CarriageStatus } from './domain/carriage.js';
 import type { CarriageTables } from './tables.js';
+import { identityUsers } from '../../identity/index.js';
 
 export type CarriageQueryTables = CarriageTables &
   Pick<IdentityTables, 'users'> &
@@ -61,8 +62,8 @@ export class CarriageQueries {
   private base() {
     return this.db
       .selectFrom('carriage_contracts as c')
-      .innerJoin('users as a', 'a.id', 'c.aggregator_user_id')
-      .innerJoin('users as u', 'u.id', 'c.carrier_user_id');
+      .innerJoin(identityUsers().as('a'), 'a.id', 'c.aggregator_user_id')
+      .innerJoin(identityUsers().as('u'), 'u.id', 'c.carrier_user_id');
   }
 
   private async page(scope: Scope, query: CarriageListQuery) {

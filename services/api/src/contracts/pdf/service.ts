@@ -12,6 +12,7 @@ import { renderContractPdf, type ContractPdfData } from './contract-pdf.js';
 import { signPdfLink, verifyPdfLink } from './links.js';
 import { renderGrowerStatementPdf } from './statement-pdf.js';
 import type { GrowerStatements, GrowerStatementTables } from './statement.js';
+import { identityUsers } from '../../identity/index.js';
 
 export type ContractPdfTables = Pick<ContractsTables, 'delivery_contracts'> &
   Pick<IdentityTables, 'users' | 'organizations'> &
@@ -87,9 +88,9 @@ export class ContractPdfs {
   async data(contractId: string): Promise<ContractPdfData> {
     const row = await this.db
       .selectFrom('delivery_contracts as dc')
-      .innerJoin('users as a', 'a.id', 'dc.aggregator_user_id')
+      .innerJoin(identityUsers().as('a'), 'a.id', 'dc.aggregator_user_id')
       .leftJoin('organizations as ao', 'ao.id', 'a.organization_id')
-      .innerJoin('users as gu', 'gu.id', 'dc.grower_user_id')
+      .innerJoin(identityUsers().as('gu'), 'gu.id', 'dc.grower_user_id')
       .innerJoin('growers as g', 'g.id', 'dc.grower_id')
       .leftJoin('organizations as co', 'co.id', 'g.cooperative_id')
       .leftJoin('plots as p', 'p.id', 'dc.plot_id')

@@ -12,6 +12,7 @@ import { isoDay } from '../queries.js';
 import type { ContractsTables } from '../tables.js';
 import { signPdfLink } from './links.js';
 import type { GrowerStatementData } from './statement-pdf.js';
+import { identityUsers } from '../../identity/index.js';
 
 export type GrowerStatementTables = Pick<ContractsTables, 'delivery_contracts' | 'grower_debts'> &
   AdvancesTables &
@@ -134,7 +135,7 @@ export class GrowerStatements {
   async data(growerId: string, period: { from: string; to: string }): Promise<GrowerStatementData> {
     const grower = await this.db
       .selectFrom('growers as g')
-      .innerJoin('users as u', 'u.id', 'g.user_id')
+      .innerJoin(identityUsers().as('u'), 'u.id', 'g.user_id')
       .leftJoin('organizations as co', 'co.id', 'g.cooperative_id')
       .select([
         'g.id',
@@ -152,7 +153,7 @@ export class GrowerStatements {
       sql<string>`(${sql.ref(column)} at time zone 'Africa/Porto-Novo')::date`;
     const contracts = await this.db
       .selectFrom('delivery_contracts as dc')
-      .innerJoin('users as a', 'a.id', 'dc.aggregator_user_id')
+      .innerJoin(identityUsers().as('a'), 'a.id', 'dc.aggregator_user_id')
       .leftJoin('organizations as ao', 'ao.id', 'a.organization_id')
       .select([
         'dc.id',

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { makeGuard, type IdentityContext } from '../context.js';
 import type { Mailer } from '../mail/mailer.js';
 import { superAdminNotifier } from '../notify.js';
+import type { IdentityPorts } from '../ports.js';
 import { IdentityRepository } from '../repository.js';
 import { createMailer, identityServices } from '../services.js';
 import { authRoutes } from './auth.routes.js';
@@ -18,7 +19,7 @@ import { usersRoutes } from './users.routes.js';
  * SMTP_URL is set, else to the outbox table and the log. Changes of an account are
  * recorded as events of its `user-<id>` stream, through the app's command pipeline.
  */
-export async function registerIdentity(app: FastifyInstance): Promise<void> {
+export async function registerIdentity(app: FastifyInstance, ports: IdentityPorts): Promise<void> {
   const { config, db, logger } = app.deps;
   const mailer: Mailer = createMailer(config, db, logger);
   if (mailer.close) app.addHook('onClose', async () => mailer.close!());
@@ -35,6 +36,7 @@ export async function registerIdentity(app: FastifyInstance): Promise<void> {
         // The websocket hub (realtime/, registered after identity) closes the sockets that lost access.
         accessChanged: (userIds) => app.accessChanged(userIds),
         notifySuperAdmins: superAdminNotifier(app, new IdentityRepository(db)),
+        userDeletionCheck: ports.userDeletionCheck,
       });
       const ctx: IdentityContext = {
         repo: services.repo,

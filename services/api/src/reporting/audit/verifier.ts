@@ -5,6 +5,7 @@ import type { PushPublisher } from '@filiere/projections';
 import type { IdentityTables } from '../../identity/index.js';
 import { ROLE } from '../../kernel/roles.js';
 import type { AuditTables } from './tables.js';
+import { identityUsers } from '../../identity/index.js';
 
 /** Events one run recomputes at most, at the tail and in the re-check sweep each. */
 export const VERIFY_PAGE = 5_000;
@@ -213,7 +214,7 @@ export class IntegrityVerifier implements LoopRunner {
   /** `audit.integrity` to every active super admin and platform auditor (after the commit). */
   private async pushBroken(brokenAt: number): Promise<void> {
     const users = await this.db
-      .selectFrom('users')
+      .selectFrom(identityUsers().as('users'))
       .innerJoin('roles', 'roles.id', 'users.role_id')
       .select('users.id')
       .where((eb) =>

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { IdentityTables } from '../../identity/index.js';
 import type { BoardTables } from './tables.js';
 import type { GrowersStatsAnswer, TransactionsStatsAnswer } from './schemas.js';
+import { identityUsers } from '../../identity/index.js';
 
 /** Its tables, and identity's users (names, phones, a wallet owner's cluster). */
 export type BoardQueryTables = BoardTables & Pick<IdentityTables, 'users' | 'clusters'>;
@@ -18,7 +19,9 @@ export class BoardQueries {
   constructor(private readonly db: Kysely<BoardQueryTables>) {}
 
   private growers(clusterId: string | undefined) {
-    let q = this.db.selectFrom('board_growers as g').innerJoin('users as u', 'u.id', 'g.user_id');
+    let q = this.db
+      .selectFrom('board_growers as g')
+      .innerJoin(identityUsers().as('u'), 'u.id', 'g.user_id');
     if (clusterId) q = q.where('g.cluster_id', '=', clusterId);
     return q;
   }
@@ -129,7 +132,9 @@ export class BoardQueries {
         sum('total_transfer').as('totalTransfer'),
       ]);
     if (clusterId) {
-      q = q.innerJoin('users as u', 'u.id', 'w.user_id').where('u.cluster_id', '=', clusterId);
+      q = q
+        .innerJoin(identityUsers().as('u'), 'u.id', 'w.user_id')
+        .where('u.cluster_id', '=', clusterId);
     }
     return q.executeTakeFirstOrThrow();
   }

@@ -4,6 +4,7 @@ import type { IdentityTables } from '../../identity/index.js';
 import { EVERYONE, type DashboardTables } from './tables.js';
 import { monthsOfYear, type DayRange } from './range.js';
 import type { ContractsStatsAnswer, PersonalDashboardAnswer } from './schemas.js';
+import { identityUsers } from '../../identity/index.js';
 
 /** Whose contracts a `contracts/stats` answer sums. */
 export type StatsScope =
@@ -91,7 +92,7 @@ export class DashboardQueries {
     if (scope.kind === 'ALL') return [EVERYONE];
     if (scope.kind === 'AGGREGATOR') return [scope.aggregatorId];
     return this.db
-      .selectFrom('users')
+      .selectFrom(identityUsers().as('users'))
       .select(sql<string>`id::text`.as('user_id'))
       .where('cluster_id', '=', scope.clusterId);
   }

@@ -5,6 +5,7 @@ import type { SeasonActor } from '../domain/index.js';
 import type { InputsDb } from '../inputs/index.js';
 import { DELIVERY_CODE } from '../requests/index.js';
 import { DELIVERY_MESSAGES } from './domain/index.js';
+import { identityUsers } from '../../identity/index.js';
 
 const like = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -34,8 +35,8 @@ export class DeliveryQueries {
   private base() {
     return this.db
       .selectFrom('season_requests as r')
-      .innerJoin('users as g', 'g.id', 'r.grower_user_id')
-      .innerJoin('users as i', 'i.id', 'r.industrial_user_id')
+      .innerJoin(identityUsers().as('g'), 'g.id', 'r.grower_user_id')
+      .innerJoin(identityUsers().as('i'), 'i.id', 'r.industrial_user_id')
       .innerJoin('fertilizers as f', 'f.id', 'r.fertilizer_id')
       .innerJoin('fertilizer_types as ft', 'ft.id', 'f.type_id')
       .where('r.type', '=', 'INPUT')
@@ -51,7 +52,7 @@ export class DeliveryQueries {
 
   private async roleOf(userId: string): Promise<string | undefined> {
     const row = await this.db
-      .selectFrom('users')
+      .selectFrom(identityUsers().as('users'))
       .innerJoin('roles', 'roles.id', 'users.role_id')
       .select('roles.code')
       .where('users.id', '=', userId)

@@ -32,7 +32,7 @@ export {
   type AssignmentState,
 } from './domain/index.js';
 export { runWithFacts, StaleFactsError } from './commands/run.js';
-export { inputsDb, type InputsDb, type InputsDbTables } from './tables.js';
+export { inputsDb, type InputsDb, type InputsDbTables } from './db.js';
 export { assignmentStream } from './catalogue.js';
 export { assignmentsOfLink } from './commands/input-commands.js';
 export { assignmentReference } from './queries.js';

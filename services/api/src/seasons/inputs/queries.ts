@@ -4,7 +4,8 @@ import { ForbiddenError, NotFoundError } from '@filiere/platform';
 import { ROLE } from '../../kernel/roles.js';
 import type { SeasonActor } from '../domain/index.js';
 import { INPUT_MESSAGES } from './domain/index.js';
-import type { InputsDb } from './tables.js';
+import type { InputsDb } from './db.js';
+import { identityUsers } from '../../identity/index.js';
 
 const like = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -87,7 +88,7 @@ export class InputQueries {
   /** 'Prénom Nom' of a user, for the messages. */
   async userName(userId: string): Promise<string> {
     const u = await this.db
-      .selectFrom('users')
+      .selectFrom(identityUsers().as('users'))
       .select(['firstname', 'lastname'])
       .where('id', '=', userId)
       .executeTakeFirst();
@@ -97,7 +98,7 @@ export class InputQueries {
   private base() {
     return this.db
       .selectFrom('season_input_providers as sip')
-      .innerJoin('users as u', 'u.id', 'sip.provider_user_id')
+      .innerJoin(identityUsers().as('u'), 'u.id', 'sip.provider_user_id')
       .innerJoin('fertilizers as f', 'f.id', 'sip.fertilizer_id')
       .innerJoin('fertilizer_types as ft', 'ft.id', 'sip.type_id')
       .leftJoin('input_suppliers as s', 's.user_id', 'sip.provider_user_id');
@@ -205,7 +206,7 @@ export class InputQueries {
       throw new ForbiddenError(INPUT_REACH.notYourContracts);
     }
     const target = await this.db
-      .selectFrom('users')
+      .selectFrom(identityUsers().as('users'))
       .innerJoin('roles', 'roles.id', 'users.role_id')
       .select('roles.code')
       .where('users.id', '=', userId)
@@ -214,7 +215,7 @@ export class InputQueries {
     let base = this.db
       .selectFrom('season_input_providers as sip')
       .innerJoin(
-        'users as u',
+        identityUsers().as('u'),
         'u.id',
         asProvider ? 'sip.industrial_user_id' : 'sip.provider_user_id',
       )
@@ -280,8 +281,8 @@ export class InputQueries {
     const r = await this.db
       .selectFrom('season_input_providers as sip')
       .innerJoin('seasons as s', 's.id', 'sip.season_id')
-      .innerJoin('users as i', 'i.id', 'sip.industrial_user_id')
-      .innerJoin('users as p', 'p.id', 'sip.provider_user_id')
+      .innerJoin(identityUsers().as('i'), 'i.id', 'sip.industrial_user_id')
+      .innerJoin(identityUsers().as('p'), 'p.id', 'sip.provider_user_id')
       .innerJoin('fertilizers as f', 'f.id', 'sip.fertilizer_id')
       .innerJoin('fertilizer_types as ft', 'ft.id', 'sip.type_id')
       .select([

@@ -1,7 +1,4 @@
-import type { ColumnType, Kysely } from 'kysely';
-import { narrowDb } from '@filiere/platform';
-import type { ActorsTables } from '../../actors/index.js';
-import type { SeasonsDbTables } from '../tables.js';
+import type { ColumnType } from 'kysely';
 
 type Int8 = ColumnType<number, number | string, number | string>;
 type Int8Default = ColumnType<number, number | string | undefined, number | string>;
@@ -31,12 +28,3 @@ export interface InputsTables {
     updated_at: Time;
   };
 }
-
-/** What the inputs area's services read: the seasons' tables, the log, the suppliers. */
-export type InputsDbTables = SeasonsDbTables &
-  Pick<ActorsTables, 'input_suppliers' | 'supplier_fertilizers'>;
-
-export type InputsDb = Kysely<InputsDbTables>;
-
-/** Narrows the product's pool to the inputs area's view of it. */
-export const inputsDb = narrowDb<InputsDbTables>();

@@ -5,6 +5,7 @@ import { ROLE } from '../../kernel/roles.js';
 import { SEASON_EVENT_TYPES, type SeasonEvent } from '../domain/index.js';
 import { seasonPush } from '../pushes.js';
 import type { SeasonReadTables } from '../tables.js';
+import { identityUsers } from '../../identity/index.js';
 
 /** The roles whose 'Saisons' list and season detail follow every season's changes. */
 export const SEASON_STAFF_ROLES = [ROLE.SUPER_ADMIN, ROLE.CLUSTER_MANAGER];
@@ -17,7 +18,7 @@ export const SEASON_STAFF_ROLES = [ROLE.SUPER_ADMIN, ROLE.CLUSTER_MANAGER];
 async function seasonStaff(trx: Kysely<IdentityTables>): Promise<string[]> {
   const rows = await trx
     .withSchema('public')
-    .selectFrom('users as u')
+    .selectFrom(identityUsers('public').as('u'))
     .innerJoin('roles as r', 'r.id', 'u.role_id')
     .select('u.id')
     .where('r.code', 'in', SEASON_STAFF_ROLES)

@@ -2,6 +2,7 @@ import { ForbiddenError, NotFoundError } from '@filiere/platform';
 import { ROLE } from '../../kernel/roles.js';
 import type { RequestsDb } from './commands/request-commands.js';
 import type { RequestStatus, RequestType } from './domain/index.js';
+import { identityUsers } from '../../identity/index.js';
 
 export interface RequestViewer {
   userId: string;
@@ -49,7 +50,7 @@ export class RequestQueries {
     const role = admin
       ? (
           await this.db
-            .selectFrom('users')
+            .selectFrom(identityUsers().as('users'))
             .innerJoin('roles', 'roles.id', 'users.role_id')
             .select('roles.code')
             .where('users.id', '=', userId)
@@ -78,11 +79,11 @@ export class RequestQueries {
     let q = this.db
       .selectFrom('season_requests as r')
       .innerJoin('growers as g', 'g.id', 'r.grower_id')
-      .innerJoin('users as gu', 'gu.id', 'r.grower_user_id')
+      .innerJoin(identityUsers().as('gu'), 'gu.id', 'r.grower_user_id')
       .innerJoin('seasons as s', 's.id', 'r.season_id')
       .leftJoin('fertilizers as f', 'f.id', 'r.fertilizer_id')
       .leftJoin('fertilizer_types as ft', 'ft.id', 'f.type_id')
-      .leftJoin('users as hu', (join) =>
+      .leftJoin(identityUsers().as('hu'), (join) =>
         join.on((eb) => eb('hu.id', '=', eb.fn.coalesce('r.industrial_user_id', 'r.sfd_user_id'))),
       )
       .where('r.type', '=', type);
@@ -220,7 +221,7 @@ export class RequestQueries {
   async filingGrowers(viewer: RequestViewer, query: { q?: string | undefined; limit: number }) {
     let q = this.db
       .selectFrom('growers as g')
-      .innerJoin('users as u', 'u.id', 'g.user_id')
+      .innerJoin(identityUsers().as('u'), 'u.id', 'g.user_id')
       .where('g.deactivated_at', 'is', null)
       .where('u.is_active', '=', true);
     if (viewer.role === ROLE.GROWER) q = q.where('g.user_id', '=', viewer.userId);
@@ -295,7 +296,7 @@ export class RequestQueries {
   /** The active SFD accounts a SOCIAL request may be asked of. */
   async sfds() {
     const rows = await this.db
-      .selectFrom('users')
+      .selectFrom(identityUsers().as('users'))
       .innerJoin('roles', 'roles.id', 'users.role_id')
       .leftJoin('organizations as o', 'o.id', 'users.organization_id')
       .select(['users.id', 'users.firstname', 'users.lastname', 'o.denomination'])

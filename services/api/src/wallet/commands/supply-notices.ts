@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Config, Logger } from '@filiere/platform';
-import { createMailer, type Mail, type Mailer } from '../../identity/index.js';
+import { createMailer, identityUsers, type Mail, type Mailer } from '../../identity/index.js';
 import type { IdentityTables } from '../../identity/index.js';
 import { formatFcfa } from '../domain/index.js';
 import type { WalletDb } from '../tables.js';
@@ -60,7 +60,7 @@ export async function mailSupplyRejected(
 ): Promise<void> {
   try {
     const owner = await deps.db
-      .selectFrom('users')
+      .selectFrom(identityUsers().as('users'))
       .select(['email', 'firstname'])
       .where('id', '=', ownerUserId)
       .where('deleted_at', 'is', null)

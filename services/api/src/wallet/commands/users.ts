@@ -4,6 +4,7 @@ import { NotFoundError } from '@filiere/platform';
 import type { GuardedUser, SignedInUser } from '../../kernel/actor.js';
 import type { Actor, RecipientStatus } from '../domain/index.js';
 import type { WalletDb } from '../tables.js';
+import { identityUsers } from '../../identity/index.js';
 
 /**
  * What the wallet needs to know about ANOTHER user (a recipient, a target), from the identity
@@ -86,7 +87,7 @@ async function lookUp(db: Kysely<WalletDb>, lookups: Lookup[]): Promise<void> {
     const { rows } = await sql<Record<string, unknown>>`
       select u.id, r.code as role_code, u.wallet_id, u.cluster_id, u.firstname, u.lastname,
         u.phone, u.momo_account_number, u.bank_account_number, u.is_active, u.deleted_at
-      from users u join roles r on r.id = u.role_id
+      from ${identityUsers().as('u')} join roles r on r.id = u.role_id
       where (u.id = any(${ids}::uuid[]) or u.wallet_id = any(${ids}::uuid[]))
         and (${lookups.some((l) => l.includeDeleted)} or u.deleted_at is null)`.execute(db);
     const users = rows.map(toUser);

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { forEachCursorPage } from './cursor-pages.js';
+import { identityUsers } from '../../identity/index.js';
 
 /** One transaction row as the export writes it (names joined, date as epoch seconds). */
 export interface ExportRow {
@@ -36,8 +37,8 @@ export async function forEachExportPage<DB>(
         su.firstname || ' ' || su.lastname as source_name,
         du.firstname || ' ' || du.lastname as destination_name
       from wallet_transactions t
-      left join users su on su.id::text = t.source_user_id
-      left join users du on du.id::text = t.destination_user_id
+      left join ${identityUsers().as('su')} on su.id::text = t.source_user_id
+      left join ${identityUsers().as('du')} on du.id::text = t.destination_user_id
       where t.wallet_id = ${walletId}
       order by t.id`,
     onPage,

@@ -11,6 +11,7 @@ import { balanceAt, statementOf } from './point-in-time.js';
 import { writeStatementXlsx } from './statement-xlsx.js';
 import type { WalletTables } from '../tables.js';
 import type { WalletHistoryTables } from './tables.js';
+import { identityUsers } from '../../identity/index.js';
 
 const tags = ['wallet'];
 const security = [{ bearer: [] }];
@@ -129,7 +130,7 @@ async function readableWallet(
 ): Promise<{ firstname: string; lastname: string }> {
   const actor = request.actor!;
   const owner = await db
-    .selectFrom('users')
+    .selectFrom(identityUsers().as('users'))
     .select(['firstname', 'lastname', 'organization_id'])
     // On the uuid column (its unique index): `wallet_id::text = …` read every user (a
     // sequential scan, about a millisecond with 5,000 users, on every balance or statement).
@@ -263,7 +264,7 @@ export const registerWalletHistory: HttpRegistration = async (app) => {
           const { q, page, limit } = request.query;
           const actor = request.actor!;
           let query = db
-            .selectFrom('users')
+            .selectFrom(identityUsers().as('users'))
             .innerJoin('roles', 'roles.id', 'users.role_id')
             .leftJoin('wallet_balances', (j) =>
               j.on(sql`wallet_balances.wallet_id`, '=', sql`users.wallet_id::text`),

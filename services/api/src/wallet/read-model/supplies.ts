@@ -5,6 +5,7 @@ import type { IdentityTables } from '../../identity/index.js';
 import { walletPush } from '../pushes.js';
 import { asWalletEvent, defined } from './events.js';
 import { ROLE } from '../../kernel/roles.js';
+import { identityUsers } from '../../identity/index.js';
 
 /** The roles whose open 'Approvisionnements' (admin) list follows every bank supply. */
 export const SUPPLY_ADMIN_ROLES = [ROLE.SUPER_ADMIN, ROLE.ADMIN];
@@ -17,7 +18,7 @@ export const SUPPLY_ADMIN_ROLES = [ROLE.SUPER_ADMIN, ROLE.ADMIN];
 async function supplyAdmins(trx: Kysely<SupplyTables>): Promise<string[]> {
   const rows = await trx
     .withSchema('public')
-    .selectFrom('users as u')
+    .selectFrom(identityUsers('public').as('u'))
     .innerJoin('roles as r', 'r.id', 'u.role_id')
     .select('u.id')
     .where('r.code', 'in', SUPPLY_ADMIN_ROLES)

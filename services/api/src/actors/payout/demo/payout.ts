@@ -3,6 +3,7 @@ import { narrowDb, parseConfig } from '@filiere/platform';
 import {
   createSms,
   findDemoUser,
+  identityUsers,
   membersOf,
   userLoader,
   type IdentityTables,
@@ -50,7 +51,7 @@ async function loadPayoutDemo(app: FastifyInstance): Promise<void> {
     throw new Error('demo cluster manager or super admin missing (run the identity demo step)');
   }
   const growers = await own
-    .selectFrom('users as u')
+    .selectFrom(identityUsers().as('u'))
     .innerJoin('roles as r', 'r.id', 'u.role_id')
     .select(['u.id'])
     .where('r.code', '=', ROLE.GROWER)

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { narrowDb, parseConfig } from '@filiere/platform';
 import type { ActorsTables } from '../../../actors/index.js';
-import { findDemoUser, type IdentityTables } from '../../../identity/index.js';
+import { findDemoUser, type IdentityTables, identityUsers } from '../../../identity/index.js';
 import type { DemoContext, DemoStep } from '../../../kernel/module.js';
 import { ROLE } from '../../../kernel/roles.js';
 import { evolveWallet, initialWalletState, type WalletEvent } from '../../../wallet/index.js';
@@ -40,7 +40,7 @@ async function loadCarriageDemo(app: FastifyInstance, ctx: DemoContext): Promise
   >()(ctx.db);
   const aggregator = await findDemoUser(ctx.db, 'agregateur@demo.filiere.bj');
   const { cluster_id: clusterId, wallet_id: walletId } = await db
-    .selectFrom('users')
+    .selectFrom(identityUsers().as('users'))
     .select(['cluster_id', 'wallet_id'])
     .where('id', '=', aggregator.id)
     .executeTakeFirstOrThrow();

@@ -4,6 +4,7 @@ import type { IdentityTables } from '../../../identity/index.js';
 import { ROLE } from '../../../kernel/roles.js';
 import { boardPush } from '../pushes.js';
 import type { BoardTables } from '../tables.js';
+import { identityUsers } from '../../../identity/index.js';
 
 /** The event types the board follows: the growers area's and the wallet's, by catalogue name. */
 export const BOARD_EVENT_TYPES = [
@@ -311,7 +312,7 @@ export const boardProjector = defineProjector<Tables>({
     if (!batch.growersChanged && !totals) return;
     const admins = await trx
       .withSchema('public')
-      .selectFrom('users as u')
+      .selectFrom(identityUsers('public').as('u'))
       .innerJoin('roles as r', 'r.id', 'u.role_id')
       .select('u.id')
       .where('r.code', '=', ROLE.SUPER_ADMIN)

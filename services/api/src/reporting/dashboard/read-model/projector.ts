@@ -12,7 +12,7 @@ import {
   texts,
   unnest,
 } from '@filiere/projections';
-import type { IdentityTables } from '../../../identity/index.js';
+import { identityUsers, type IdentityTables } from '../../../identity/index.js';
 import { ROLE } from '../../../kernel/roles.js';
 import { EVERYONE, type DashboardTables } from '../tables.js';
 import { dashboardPush } from '../pushes.js';
@@ -885,12 +885,12 @@ function recipients(batch: Batch): Recipients | undefined {
 function watchers(r: Recipients) {
   const { SUPER_ADMIN, ADMIN, CLUSTER_MANAGER, FARMER_ORGANIZATION } = ROLE;
   return sql`select 'U' as k, u.id::text as a, null::text as b
-    from public.roles r join public.users u on u.role_id = r.id
+    from public.roles r join ${identityUsers('public').as('u')} on u.role_id = r.id
     where r.code in (${SUPER_ADMIN}, ${ADMIN}, ${CLUSTER_MANAGER}, ${FARMER_ORGANIZATION})
       and u.deleted_at is null and u.is_active
       and (r.code in (${SUPER_ADMIN}, ${ADMIN})
         or (r.code = ${CLUSTER_MANAGER} and (u.cluster_id = ${anyUuid(r.clusters)}
-          or u.cluster_id in (select s.cluster_id from public.users s
+          or u.cluster_id in (select s.cluster_id from ${identityUsers('public').as('s')}
             where s.id = ${anyUuid(r.staff)} and s.cluster_id is not null)))
         or (r.code = ${FARMER_ORGANIZATION} and u.organization_id = ${anyUuid(r.cooperatives)}))`;
 }

@@ -17,7 +17,7 @@ import {
   type InputEvent,
   type ProviderFacts,
 } from '../domain/index.js';
-import type { InputsDb } from '../tables.js';
+import type { InputsDb } from '../db.js';
 import { runWithFacts, StaleFactsError } from './run.js';
 
 export interface AssignRequest {

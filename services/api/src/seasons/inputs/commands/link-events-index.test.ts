@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { narrowDb } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
-import type { InputsDbTables } from '../tables.js';
+import type { InputsDbTables } from '../db.js';
 import { linkEvents } from './input-commands.js';
 import type { Database } from '../../../database.js';
 

@@ -8,7 +8,7 @@ import { ROLE } from '../../../kernel/roles.js';
 import type { SeasonActor } from '../../domain/index.js';
 import { InputCommands } from '../commands/input-commands.js';
 import { InputQueries } from '../queries.js';
-import { inputsDb } from '../tables.js';
+import { inputsDb } from '../db.js';
 import { INPUT_MESSAGES } from '../domain/index.js';
 
 const tags = ['seasons'];

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { narrowDb, parseConfig } from '@filiere/platform';
 import type { ActorsTables } from '../../../actors/index.js';
-import { findDemoUser, type IdentityTables } from '../../../identity/index.js';
+import { findDemoUser, type IdentityTables, identityUsers } from '../../../identity/index.js';
 import type { DemoContext, DemoStep } from '../../../kernel/module.js';
 import { ROLE, type RoleCode } from '../../../kernel/roles.js';
 import type { EventStoreTables } from '@filiere/event-store';
@@ -72,7 +72,7 @@ async function loadRequestsDemo(app: FastifyInstance, ctx: DemoContext): Promise
   // The aggregator's cluster's active growers, by reference (deterministic).
   const growers = await db
     .selectFrom('growers as g')
-    .innerJoin('users as u', 'u.id', 'g.user_id')
+    .innerJoin(identityUsers().as('u'), 'u.id', 'g.user_id')
     .leftJoin('cooperatives as c', 'c.organization_id', 'g.cooperative_id')
     .select(['g.id', 'g.user_id', 'c.user_id as coop_user'])
     .where('g.cluster_id', '=', aggregator.clusterId!)
@@ -148,7 +148,7 @@ async function loadRequestsDemo(app: FastifyInstance, ctx: DemoContext): Promise
   await at(127);
   // SOCIAL: the administrator funds the SFD (admins may pay anyone), which pays one.
   const wallets = await db
-    .selectFrom('users')
+    .selectFrom(identityUsers().as('users'))
     .select(['id', 'wallet_id'])
     .where('id', 'in', [admin.id, sfd.id])
     .execute();

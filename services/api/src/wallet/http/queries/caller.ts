@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '@filiere/platform';
 import { ROLE } from '../../../kernel/roles.js';
 import type { WalletDb } from '../../tables.js';
+import { identityUsers } from '../../../identity/index.js';
 
 /**
  * The signed-in user as the wallet's queries need it: the user the auth guard loaded from
@@ -41,7 +42,7 @@ export async function targetUser(
     throw new ForbiddenError('Vous n’avez pas accès aux données de cet utilisateur');
   }
   const row = await db
-    .selectFrom('users')
+    .selectFrom(identityUsers().as('users'))
     .select(['id', 'wallet_id'])
     .where('id', '=', userId)
     .executeTakeFirst();

@@ -17,6 +17,7 @@ import {
 } from './schemas.js';
 import { narrowDb } from '@filiere/platform';
 import type { WalletDb } from '../../tables.js';
+import { identityUsers } from '../../../identity/index.js';
 
 const financingSchema = z.object({
   reference: z.string(),
@@ -53,7 +54,7 @@ export function financingRoutes(scope: FastifyInstance): void {
       const base = () => {
         let query = db()
           .selectFrom('wallet_financings as f')
-          .leftJoin('users as a', (j) =>
+          .leftJoin(identityUsers().as('a'), (j) =>
             j.on(
               sql`a.id::text`,
               '=',

@@ -19,6 +19,7 @@ import {
 import { ROLE } from '../../../kernel/roles.js';
 import { narrowDb } from '@filiere/platform';
 import type { WalletDb } from '../../tables.js';
+import { identityUsers } from '../../../identity/index.js';
 
 /** Who asked for the supply, joined from `users` at read time (names are never projected). */
 const requesterSchema = z
@@ -74,7 +75,9 @@ async function listSupplies(db: Kysely<WalletDb>, f: SupplyFilter) {
   const base = () => {
     let q = db
       .selectFrom('wallet_supplies as s')
-      .leftJoin('users as u', (j) => j.on(sql`u.id::text`, '=', sql.ref('s.owner_user_id')))
+      .leftJoin(identityUsers().as('u'), (j) =>
+        j.on(sql`u.id::text`, '=', sql.ref('s.owner_user_id')),
+      )
       .leftJoin('organizations as o', 'o.id', 'u.organization_id');
     if (f.userId) q = q.where('s.owner_user_id', '=', f.userId);
     if (f.methods) q = q.where('s.method', 'in', f.methods);

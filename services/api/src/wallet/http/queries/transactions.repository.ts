@@ -1,6 +1,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { iso, likePattern, pageOf, type ListQuery } from './schemas.js';
 import type { WalletDb } from '../../tables.js';
+import { identityUsers } from '../../../identity/index.js';
 
 export interface TransactionFilter extends ListQuery {
   status?: string | undefined;
@@ -17,8 +18,12 @@ const name = (alias: string) =>
 function base(db: Kysely<WalletDb>, f: TransactionFilter): SelectQueryBuilder<any, any, object> {
   let q = db
     .selectFrom('wallet_transactions as t')
-    .leftJoin('users as su', (j) => j.on(sql`su.id::text`, '=', sql.ref('t.source_user_id')))
-    .leftJoin('users as du', (j) => j.on(sql`du.id::text`, '=', sql.ref('t.destination_user_id')));
+    .leftJoin(identityUsers().as('su'), (j) =>
+      j.on(sql`su.id::text`, '=', sql.ref('t.source_user_id')),
+    )
+    .leftJoin(identityUsers().as('du'), (j) =>
+      j.on(sql`du.id::text`, '=', sql.ref('t.destination_user_id')),
+    );
   if (f.walletId !== undefined) q = q.where('t.wallet_id', '=', f.walletId);
   if (f.status) q = q.where('t.status', '=', f.status);
   if (f.direction) q = q.where('t.direction', '=', f.direction);
@@ -106,8 +111,12 @@ const columns = [
 function withNames(db: Kysely<WalletDb>, rows: SelectQueryBuilder<any, any, any>) {
   return db
     .selectFrom(rows.as('t'))
-    .leftJoin('users as su', (j) => j.on(sql`su.id::text`, '=', sql.ref('t.source_user_id')))
-    .leftJoin('users as du', (j) => j.on(sql`du.id::text`, '=', sql.ref('t.destination_user_id')))
+    .leftJoin(identityUsers().as('su'), (j) =>
+      j.on(sql`su.id::text`, '=', sql.ref('t.source_user_id')),
+    )
+    .leftJoin(identityUsers().as('du'), (j) =>
+      j.on(sql`du.id::text`, '=', sql.ref('t.destination_user_id')),
+    )
     .select([...columns]);
 }
 
@@ -185,8 +194,12 @@ export async function transactionsPage(
         .limit(size)
         .as('t'),
     )
-    .leftJoin('users as su', (j) => j.on(sql`su.id::text`, '=', sql.ref('t.source_user_id')))
-    .leftJoin('users as du', (j) => j.on(sql`du.id::text`, '=', sql.ref('t.destination_user_id')))
+    .leftJoin(identityUsers().as('su'), (j) =>
+      j.on(sql`su.id::text`, '=', sql.ref('t.source_user_id')),
+    )
+    .leftJoin(identityUsers().as('du'), (j) =>
+      j.on(sql`du.id::text`, '=', sql.ref('t.destination_user_id')),
+    )
     .select([...columns])
     .orderBy('t.id', 'asc')
     .execute();

@@ -9,6 +9,7 @@ import { callerOf, isAdminRole, requireWalletAccess } from './caller.js';
 import { moneyOf, moneyText } from './money.js';
 import { iso, likePattern, listOf, security, tags } from './schemas.js';
 import type { WalletDb } from '../../tables.js';
+import { identityUsers } from '../../../identity/index.js';
 
 const statsSchema = z.object({
   balance: z.number(),
@@ -118,7 +119,7 @@ export function walletRoutes(scope: FastifyInstance): void {
       const { year } = request.params;
       // The original client sends its user id here: a user's id stands for its wallet.
       const owner = await db()
-        .selectFrom('users')
+        .selectFrom(identityUsers().as('users'))
         .select('wallet_id')
         .where(sql<string>`id::text`, '=', request.params.walletId)
         .executeTakeFirst();
@@ -218,7 +219,7 @@ export function walletRoutes(scope: FastifyInstance): void {
       if (!isAdminRole(caller.role) && caller.clusterId === null) return { data: [], count: 0 };
       const like = likePattern(q);
       let query = db()
-        .selectFrom('users as u')
+        .selectFrom(identityUsers().as('u'))
         .innerJoin('roles as r', 'r.id', 'u.role_id')
         .select(['u.id', 'u.firstname', 'u.lastname', 'u.phone', 'u.wallet_id', 'r.code'])
         .where('u.deleted_at', 'is', null)
