@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDEMPOTENCY_KEY_REUSED as REUSED } from '@filiere/event-store';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { seedCluster } from '../../../identity/test-support.js';
 import { buildTestApp } from '../../../test-app.js';
@@ -15,8 +16,6 @@ import {
 import type { Database } from '../../../database.js';
 
 const MISSING = 'L’en-tête Idempotency-Key est obligatoire pour une opération sur le portefeuille';
-const REUSED =
-  'Cette Idempotency-Key a déjà servi pour une autre requête : utilisez une nouvelle clé pour une nouvelle opération';
 
 /**
  * Every money command carries an `Idempotency-Key` (400 without), and a key answers the
