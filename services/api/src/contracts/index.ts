@@ -45,6 +45,7 @@ export const contractsModule: ContextModule = {
 /** The core's tables and the areas'. */
 export type ContractsTables = CoreContractsTables & BatchesTables & AdvancesTables & CarriageTables;
 export {
+  debtStream,
   debtStreamId,
   openDebt,
   DEBT_KINDS,

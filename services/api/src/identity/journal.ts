@@ -1,9 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely, Transaction } from 'kysely';
 import type { IdentityTables } from './tables.js';
-import type { CommandPipeline } from '@filiere/event-store';
-import { ConcurrencyError, narrowDb } from '@filiere/platform';
-import { userStreamId, type IdentityEvent } from './catalogue.js';
+import { handleCommand, streamRef, type CommandPipeline } from '@filiere/event-store';
+import { narrowDb } from '@filiere/platform';
+import { userStream, userStreamId, type IdentityEvent } from './catalogue.js';
 import { IdentityRepository } from './repository.js';
 
 const journals = new WeakMap<CommandPipeline, unknown>();
@@ -99,20 +98,11 @@ export class IdentityJournal<DB extends IdentityTables = IdentityTables> {
   }
 
   private async append(change: IdentityChange<unknown>): Promise<void> {
-    const streamId = userStreamId(change.userId);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.pipeline.handle({
-          streams: [streamId],
-          metadata: { userId: change.actorId },
-          decide: () => ({ writes: [{ streamId, events: change.events }], result: undefined }),
-        });
-        return;
-      } catch (error) {
-        // Another API process appended to the same stream first; nothing was written.
-        if (!(error instanceof ConcurrencyError) || attempt >= 10) throw error;
-        await sleep(1 + Math.random() * 10);
-      }
-    }
+    const user = streamRef(userStream, userStreamId(change.userId));
+    await handleCommand(this.pipeline, {
+      streams: { user },
+      metadata: { userId: change.actorId },
+      decide: () => ({ writes: [{ streamId: user.id, events: change.events }], result: undefined }),
+    });
   }
 }

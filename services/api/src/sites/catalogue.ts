@@ -1,12 +1,12 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import {
   defineEvent,
+  handleCommand,
+  streamRef,
   type CommandPipeline,
   type EventDefinition,
   type StreamType,
 } from '@filiere/event-store';
-import { ConcurrencyError } from '@filiere/platform';
 
 /**
  * The sites' audit events, one stream per owner (`sites-<userId>`): who added, changed or
@@ -79,18 +79,10 @@ export async function appendSitesEvent(
   commands: CommandPipeline,
   event: SitesEvent,
 ): Promise<void> {
-  const streamId = sitesStreamId(event.data.userId);
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await commands.handle({
-        streams: [streamId],
-        metadata: { userId: event.data.actorId },
-        decide: () => ({ writes: [{ streamId, events: [event] }], result: undefined }),
-      });
-      return;
-    } catch (error) {
-      if (!(error instanceof ConcurrencyError) || attempt >= 10) throw error;
-      await sleep(1 + Math.random() * 10);
-    }
-  }
+  const stream = streamRef(sitesStream, sitesStreamId(event.data.userId));
+  await handleCommand(commands, {
+    streams: { stream },
+    metadata: { userId: event.data.actorId },
+    decide: () => ({ writes: [{ streamId: stream.id, events: [event] }], result: undefined }),
+  });
 }

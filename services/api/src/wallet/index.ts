@@ -68,6 +68,7 @@ export {
   postingsOf,
   walletAccount,
   walletEvent,
+  walletStream,
   walletStreamId,
   type HoldBook,
   type WalletEvent,
@@ -99,7 +100,7 @@ export {
 } from './domain/index.js';
 export { schedulePayoutJob, schedulePayoutJobs } from './jobs/system-payout.js';
 /** Opens (in the same append) the wallets a command credits that were never opened. */
-export { openingWallets } from './commands/run-command.js';
+export { openingWallets } from './commands/opening-wallets.js';
 /** The wallet's stream types on another pipeline (a worker job appending to wallets). */
 export { registerWalletStreams } from './catalogue.js';
 export type { WalletJobsTables } from './jobs/job-store.js';

@@ -1,9 +1,13 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { CommandPipeline, EventStore } from '@filiere/event-store';
-import { ConcurrencyError, ConflictError, ForbiddenError, NotFoundError } from '@filiere/platform';
+import {
+  handleCommand,
+  streamRef,
+  type CommandPipeline,
+  type EventStore,
+} from '@filiere/event-store';
+import { ConflictError, ForbiddenError, NotFoundError } from '@filiere/platform';
 import { isPlatformAuditor, type SignedInUser } from '../../kernel/actor.js';
 import { ROLE } from '../../kernel/roles.js';
-import { clusterStreamId, type ClusterEvent } from './catalogue.js';
+import { clusterStream, clusterStreamId, type ClusterEvent } from './catalogue.js';
 import {
   CLUSTER_MESSAGES,
   CLUSTER_READERS_ALL,
@@ -200,20 +204,11 @@ export class ClusterService {
   }
 
   private async append(clusterId: string, actorId: string, event: ClusterEvent): Promise<void> {
-    const streamId = clusterStreamId(clusterId);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.commands.handle({
-          streams: [streamId],
-          metadata: { userId: actorId },
-          decide: () => ({ writes: [{ streamId, events: [event] }], result: undefined }),
-        });
-        return;
-      } catch (error) {
-        // Another process appended to the same stream first; nothing was written.
-        if (!(error instanceof ConcurrencyError) || attempt >= 10) throw error;
-        await sleep(1 + Math.random() * 10);
-      }
-    }
+    const cluster = streamRef(clusterStream, clusterStreamId(clusterId));
+    await handleCommand(this.commands, {
+      streams: { cluster },
+      metadata: { userId: actorId },
+      decide: () => ({ writes: [{ streamId: cluster.id, events: [event] }], result: undefined }),
+    });
   }
 }

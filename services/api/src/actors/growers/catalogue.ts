@@ -1,12 +1,12 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import {
   defineEvent,
+  handleCommand,
+  streamRef,
   type CommandPipeline,
   type EventDefinition,
   type StreamType,
 } from '@filiere/event-store';
-import { ConcurrencyError } from '@filiere/platform';
 
 /**
  * The growers area's audit events, one stream per grower (`grower-<id>`): who registered it,
@@ -89,19 +89,10 @@ export async function appendGrowerEvents(
   events: GrowerEvent[],
 ): Promise<void> {
   if (!events.length) return;
-  const streamId = growerStreamId(growerId);
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await commands.handle({
-        streams: [streamId],
-        metadata: { userId: actorId },
-        decide: () => ({ writes: [{ streamId, events }], result: undefined }),
-      });
-      return;
-    } catch (error) {
-      // Another process appended to the same stream first; nothing was written.
-      if (!(error instanceof ConcurrencyError) || attempt >= 10) throw error;
-      await sleep(1 + Math.random() * 10);
-    }
-  }
+  const stream = streamRef(growerStream, growerStreamId(growerId));
+  await handleCommand(commands, {
+    streams: { stream },
+    metadata: { userId: actorId },
+    decide: () => ({ writes: [{ streamId: stream.id, events }], result: undefined }),
+  });
 }

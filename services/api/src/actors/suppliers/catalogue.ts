@@ -1,12 +1,12 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import {
   defineEvent,
+  handleCommand,
+  streamRef,
   type CommandPipeline,
   type EventDefinition,
   type StreamType,
 } from '@filiere/event-store';
-import { ConcurrencyError } from '@filiere/platform';
 
 /**
  * The suppliers area's audit events, one stream per supplier (`supplier-<id>`): who changed
@@ -62,18 +62,10 @@ export async function appendSupplierEvent(
   commands: CommandPipeline,
   event: SupplierEvent,
 ): Promise<void> {
-  const streamId = supplierStreamId(event.data.supplierId);
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await commands.handle({
-        streams: [streamId],
-        metadata: { userId: event.data.actorId },
-        decide: () => ({ writes: [{ streamId, events: [event] }], result: undefined }),
-      });
-      return;
-    } catch (error) {
-      if (!(error instanceof ConcurrencyError) || attempt >= 10) throw error;
-      await sleep(1 + Math.random() * 10);
-    }
-  }
+  const stream = streamRef(supplierStream, supplierStreamId(event.data.supplierId));
+  await handleCommand(commands, {
+    streams: { stream },
+    metadata: { userId: event.data.actorId },
+    decide: () => ({ writes: [{ streamId: stream.id, events: [event] }], result: undefined }),
+  });
 }

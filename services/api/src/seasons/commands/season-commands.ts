@@ -1,7 +1,13 @@
 import { sql } from 'kysely';
-import { EventCatalogue, readStream, type CommandPipeline } from '@filiere/event-store';
+import {
+  EventCatalogue,
+  handleCommand,
+  readStream,
+  streamRef,
+  type CommandPipeline,
+} from '@filiere/event-store';
 import { NotFoundError } from '@filiere/platform';
-import { seasonEvents } from '../catalogue.js';
+import { seasonEvents, seasonStream } from '../catalogue.js';
 import {
   acceptInvitation,
   activateSeason,
@@ -29,7 +35,7 @@ import {
   type SeasonState,
 } from '../domain/index.js';
 import type { SeasonsDb } from '../tables.js';
-import { fingerprintOf, runSeasonCommand, scopedKey } from './run-command.js';
+import { scopedKey } from './keys.js';
 
 /** A season as the routes give it: a line's type may be left to the catalogue. */
 export type SeasonRequest = Omit<SeasonInput, 'fertilizers'> & {
@@ -115,13 +121,11 @@ export class SeasonCommands {
     key: string | undefined,
     decide: (state: SeasonState) => Decision<R>,
   ): Promise<R> {
-    const streamId = seasonStreamId(seasonId);
-    return runSeasonCommand(this.deps.pipeline, {
-      idempotencyKey: scopedKey(actor.userId, command, key),
-      fingerprint: fingerprintOf(command, { seasonId, input }),
-      streams: [streamId],
-      userId: actor.userId,
-      decide: (states) => decide(states[streamId]!.state as SeasonState),
+    return handleCommand(this.deps.pipeline, {
+      streams: { season: streamRef(seasonStream, seasonStreamId(seasonId)) },
+      idempotency: scopedKey(actor.userId, command, key, { seasonId, input }),
+      metadata: { userId: actor.userId },
+      decide: ({ season }) => decide(season),
     });
   }
 
@@ -132,18 +136,11 @@ export class SeasonCommands {
     const seasonId = await this.nextId('season_ids');
     const today = beninToday(this.now());
     // The key's first answer names the season created first; a repeat draws an id it never uses.
-    return runSeasonCommand(this.deps.pipeline, {
-      idempotencyKey: scopedKey(actor.userId, 'create', key),
-      fingerprint: fingerprintOf('create', input),
-      streams: [seasonStreamId(seasonId)],
-      userId: actor.userId,
-      decide: (states) =>
-        createSeason(states[seasonStreamId(seasonId)]!.state as SeasonState, input, {
-          actor,
-          seasonId,
-          today,
-          catalogue,
-        }),
+    return handleCommand(this.deps.pipeline, {
+      streams: { season: streamRef(seasonStream, seasonStreamId(seasonId)) },
+      idempotency: scopedKey(actor.userId, 'create', key, input),
+      metadata: { userId: actor.userId },
+      decide: ({ season }) => createSeason(season, input, { actor, seasonId, today, catalogue }),
     });
   }
 
@@ -245,12 +242,10 @@ export class SeasonCommands {
    */
   expire(seasonId: number, userId: string): Promise<{ expired: boolean }> {
     const now = this.now();
-    const streamId = seasonStreamId(seasonId);
-    return runSeasonCommand(this.deps.pipeline, {
-      streams: [streamId],
-      userId: 'system',
-      decide: (states) =>
-        expireInvitation(states[streamId]!.state as SeasonState, { userId }, { now }),
+    return handleCommand(this.deps.pipeline, {
+      streams: { season: streamRef(seasonStream, seasonStreamId(seasonId)) },
+      metadata: { userId: 'system' },
+      decide: ({ season }) => expireInvitation(season, { userId }, { now }),
     });
   }
 

@@ -128,6 +128,16 @@ describe('seasons API (real PostgreSQL)', () => {
       .where(sql<boolean>`data->>'label' in ('Saison idempotente', 'Autre')`)
       .executeTakeFirstOrThrow();
     expect(Number(created.n)).toBe(1);
+    // Stored as `<userId>:seasons.create:<key>` with its fingerprint, as keys recorded before.
+    const recorded = await db()
+      .selectFrom('commands')
+      .select('result')
+      .where('key', '=', `${admin.id}:seasons.create:${key}`)
+      .executeTakeFirstOrThrow();
+    expect(recorded.result).toMatchObject({
+      $fingerprint: expect.any(String),
+      $result: { seasonId: first.json().seasonId },
+    });
     // Archived at once: the list assertions below count the main season only.
     expect((await call(admin, 'DELETE', `/api/clusters/${first.json().seasonId}`)).statusCode).toBe(
       200,

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { CommandPipeline } from '@filiere/event-store';
+import type { CommandPipeline, Idempotency } from '@filiere/event-store';
 import type { Logger } from '@filiere/platform';
 import type { UserDirectory } from '../../kernel/actor.js';
 import type { AcceptedBank, AmountLimits } from '../domain/index.js';
@@ -46,11 +46,15 @@ export function acceptedBank(name: string, accountNumber: string): AcceptedBank 
   return { code, name, accountNumber };
 }
 
-/** Scopes a client's Idempotency-Key by user and command, so keys never collide across users. */
+/**
+ * A client's Idempotency-Key scoped by user and command (`<userId>:<command>:<key>`, so keys
+ * never collide across users), with the fingerprint of its request; none without a key.
+ */
 export function scopedKey(
   userId: string,
   command: string,
   key: string | undefined,
-): string | undefined {
-  return key ? `${userId}:${command}:${key}` : undefined;
+  fingerprint: string,
+): Idempotency | undefined {
+  return key ? { key: `${userId}:${command}:${key}`, fingerprint } : undefined;
 }

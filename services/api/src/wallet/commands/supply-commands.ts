@@ -1,3 +1,4 @@
+import { handleCommand, requestFingerprint, streamRef } from '@filiere/event-store';
 import {
   BusinessRuleError,
   ForbiddenError,
@@ -8,17 +9,19 @@ import {
   cancelSupply,
   initiateSupply,
   markSupplyPending,
+  opensWallet,
   rejectBankSupply,
+  supplyStream,
   supplyStreamId,
   validateBankSupply,
   verifySupply,
+  walletStream,
   walletStreamId,
   type Actor,
   type PaymentMethod,
   type SupplyAnswer,
   type SupplyState,
   type SupplyStatus,
-  type WalletState,
 } from '../domain/index.js';
 import { beninPhone } from '../providers/fedapay.js';
 import {
@@ -28,7 +31,6 @@ import {
 } from '../providers/port.js';
 import { scopedKey, type WalletDeps } from './context.js';
 import { newReference } from './references.js';
-import { openingWallets, requestFingerprint, runCommand } from './run-command.js';
 import { actorOf } from './users.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import { ROLE } from '../../kernel/roles.js';
@@ -82,28 +84,30 @@ export async function createSupply(
   }
   const walletId = actor.walletId!;
   const reference = newReference('APP');
-  const walletStream = walletStreamId(walletId);
-  const stream = supplyStreamId(reference);
-  const answer = await runCommand(deps.pipeline, {
-    idempotencyKey: scopedKey(actor.userId, 'supply', idempotencyKey),
-    fingerprint: requestFingerprint('supply', {
-      ...input,
-      bank: input.bank ?? null,
-      phone: input.phone ?? null,
-    }),
-    streams: [walletStream, stream],
-    userId: actor.userId,
-    decide: openingWallets([{ walletId, ownerUserId: actor.userId }], (states) =>
+  const answer = await handleCommand(deps.pipeline, {
+    streams: {
+      wallet: streamRef(walletStream, walletStreamId(walletId)),
+      supply: streamRef(supplyStream, supplyStreamId(reference)),
+    },
+    open: { wallet: opensWallet({ walletId, ownerUserId: actor.userId }) },
+    idempotency: scopedKey(
+      actor.userId,
+      'supply',
+      idempotencyKey,
+      requestFingerprint('supply', {
+        ...input,
+        bank: input.bank ?? null,
+        phone: input.phone ?? null,
+      }),
+    ),
+    metadata: { userId: actor.userId },
+    decide: (states) =>
       initiateSupply(
-        {
-          wallet: states[walletStream]!.state as WalletState,
-          supply: states[stream]!.state as SupplyState,
-        },
+        states,
         { reference, walletId, method: input.accountType, amount: input.amount, payerPhone },
         actor,
         { bank: deps.bank, limits: deps.limits },
       ),
-    ),
   });
   const bank = input.accountType === 'BANK';
   // From now on the server finds the payment by itself: a page lost after paying, or never
@@ -139,15 +143,11 @@ export interface SupplySummary {
 
 /** A supply's current state, folded from its stream (404 when there is none). */
 export async function loadSupply(deps: WalletDeps, reference: string): Promise<SupplyState> {
-  let state: SupplyState | undefined;
-  await deps.pipeline.handle({
-    streams: [supplyStreamId(reference)],
-    decide: (states) => {
-      state = states[supplyStreamId(reference)]!.state as SupplyState;
-      return { writes: [], result: null };
-    },
+  const state = await handleCommand(deps.pipeline, {
+    streams: { supply: streamRef(supplyStream, supplyStreamId(reference)) },
+    decide: ({ supply }) => ({ writes: [], result: supply }),
   });
-  if (!state?.exists) throw new NotFoundError('Approvisionnement introuvable');
+  if (!state.exists) throw new NotFoundError('Approvisionnement introuvable');
   return state;
 }
 
@@ -174,26 +174,19 @@ export async function applyVerification(
   request?: { idempotencyKey: string | undefined; fingerprint: string },
 ): Promise<SupplySummary> {
   const supply = await loadSupply(deps, reference);
-  const stream = supplyStreamId(reference);
-  const walletStream = walletStreamId(supply.walletId!);
   let state = supply;
-  const answer = await runCommand(deps.pipeline, {
-    ...(request
-      ? {
-          idempotencyKey: scopedKey(actor.userId, 'verify', request.idempotencyKey),
-          fingerprint: request.fingerprint,
-        }
-      : {}),
-    streams: [stream, walletStream],
-    userId: actor.userId,
+  const answer = await handleCommand(deps.pipeline, {
+    streams: {
+      supply: streamRef(supplyStream, supplyStreamId(reference)),
+      wallet: streamRef(walletStream, walletStreamId(supply.walletId!)),
+    },
+    idempotency: request
+      ? scopedKey(actor.userId, 'verify', request.idempotencyKey, request.fingerprint)
+      : undefined,
+    metadata: { userId: actor.userId },
     decide: (states) => {
-      state = states[stream]!.state as SupplyState;
-      return verifySupply(
-        { supply: state, wallet: states[walletStream]!.state as WalletState },
-        { reference },
-        actor,
-        { verification, limits: deps.limits },
-      );
+      state = states.supply;
+      return verifySupply(states, { reference }, actor, { verification, limits: deps.limits });
     },
   });
   return summary(state, answer);
@@ -240,14 +233,13 @@ export async function markPending(
   actor: Actor,
   reference: string,
 ): Promise<SupplySummary> {
-  const stream = supplyStreamId(reference);
   let state: SupplyState | undefined;
-  const answer = await runCommand(deps.pipeline, {
-    streams: [stream],
-    userId: actor.userId,
-    decide: (states) => {
-      state = states[stream]!.state as SupplyState;
-      return markSupplyPending(state, { reference }, actor);
+  const answer = await handleCommand(deps.pipeline, {
+    streams: { supply: streamRef(supplyStream, supplyStreamId(reference)) },
+    metadata: { userId: actor.userId },
+    decide: ({ supply }) => {
+      state = supply;
+      return markSupplyPending(supply, { reference }, actor);
     },
   });
   return summary(state!, answer);
@@ -269,22 +261,27 @@ export async function validateBankSupplyByReference(
   }
   const reference = input.reference ?? input.retypedReference;
   const supply = await loadSupply(deps, reference);
-  const stream = supplyStreamId(reference);
-  const walletStream = walletStreamId(supply.walletId!);
   let state = supply;
-  const answer = await runCommand(deps.pipeline, {
-    idempotencyKey: scopedKey(actor.userId, 'validate-supply', idempotencyKey),
-    // By path or by body, the same supply and retyped reference are the same request.
-    fingerprint: requestFingerprint('validate-supply', {
-      reference,
-      retypedReference: input.retypedReference,
-    }),
-    streams: [stream, walletStream],
-    userId: actor.userId,
+  const answer = await handleCommand(deps.pipeline, {
+    streams: {
+      supply: streamRef(supplyStream, supplyStreamId(reference)),
+      wallet: streamRef(walletStream, walletStreamId(supply.walletId!)),
+    },
+    idempotency: scopedKey(
+      actor.userId,
+      'validate-supply',
+      idempotencyKey,
+      // By path or by body, the same supply and retyped reference are the same request.
+      requestFingerprint('validate-supply', {
+        reference,
+        retypedReference: input.retypedReference,
+      }),
+    ),
+    metadata: { userId: actor.userId },
     decide: (states) => {
-      state = states[stream]!.state as SupplyState;
+      state = states.supply;
       return validateBankSupply(
-        { supply: state, wallet: states[walletStream]!.state as WalletState },
+        states,
         { reference, retypedReference: input.retypedReference },
         actor,
         { limits: deps.limits },
@@ -354,16 +351,19 @@ export async function cancelSupplyByReference(
   const supply = await loadSupply(deps, reference);
   // Another user's supply is not even named: 404, as when reading it.
   if (supply.walletId !== actor.walletId) throw new NotFoundError('Approvisionnement introuvable');
-  const stream = supplyStreamId(reference);
   let state = supply;
-  const answer = await runCommand(deps.pipeline, {
-    idempotencyKey: scopedKey(actor.userId, 'cancel-supply', idempotencyKey),
-    fingerprint: requestFingerprint('cancel-supply', { reference }),
-    streams: [stream],
-    userId: actor.userId,
-    decide: (states) => {
-      state = states[stream]!.state as SupplyState;
-      return cancelSupply(state, { reference }, actor);
+  const answer = await handleCommand(deps.pipeline, {
+    streams: { supply: streamRef(supplyStream, supplyStreamId(reference)) },
+    idempotency: scopedKey(
+      actor.userId,
+      'cancel-supply',
+      idempotencyKey,
+      requestFingerprint('cancel-supply', { reference }),
+    ),
+    metadata: { userId: actor.userId },
+    decide: ({ supply: current }) => {
+      state = current;
+      return cancelSupply(current, { reference }, actor);
     },
   });
   return summary(state, answer);
@@ -384,17 +384,20 @@ export async function rejectBankSupplyByReference(
     throw new ForbiddenError('Seul un super administrateur rejette un approvisionnement');
   }
   const supply = await loadSupply(deps, input.reference);
-  const stream = supplyStreamId(input.reference);
   let state = supply;
   let wrote = false;
-  const answer = await runCommand(deps.pipeline, {
-    idempotencyKey: scopedKey(actor.userId, 'reject-supply', idempotencyKey),
-    fingerprint: requestFingerprint('reject-supply', input),
-    streams: [stream],
-    userId: actor.userId,
-    decide: (states) => {
-      state = states[stream]!.state as SupplyState;
-      const decided = rejectBankSupply(state, input, actor);
+  const answer = await handleCommand(deps.pipeline, {
+    streams: { supply: streamRef(supplyStream, supplyStreamId(input.reference)) },
+    idempotency: scopedKey(
+      actor.userId,
+      'reject-supply',
+      idempotencyKey,
+      requestFingerprint('reject-supply', input),
+    ),
+    metadata: { userId: actor.userId },
+    decide: ({ supply: current }) => {
+      state = current;
+      const decided = rejectBankSupply(current, input, actor);
       // The last decision taken is the one appended (a retried batch decides again).
       wrote = decided.writes.length > 0;
       return decided;

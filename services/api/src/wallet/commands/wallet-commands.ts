@@ -1,11 +1,14 @@
-import type { ReadGuard } from '@filiere/event-store';
+import { handleCommand, requestFingerprint, streamRef, type ReadGuard } from '@filiere/event-store';
 import { ValidationError } from '@filiere/platform';
 import type { GuardedUser, SignedInUser } from '../../kernel/actor.js';
 import {
   finance,
+  opensWallet,
   requestWithdrawal,
   transfer,
+  walletStream,
   walletStreamId,
+  withdrawalStream,
   withdrawalStreamId,
   type Actor,
   type Decision,
@@ -14,11 +17,9 @@ import {
   type Recipient,
   type WalletState,
   type WithdrawalAnswer,
-  type WithdrawalState,
 } from '../domain/index.js';
 import { scopedKey, type WalletDeps } from './context.js';
 import { newReference } from './references.js';
-import { openingWallets, requestFingerprint, runCommand } from './run-command.js';
 import {
   actorOf,
   findWalletUsers,
@@ -118,24 +119,26 @@ export async function makeWithdrawal(
   const destination =
     input.paiementMethod === 'BANK' ? me.bank_account_number : (me.momo_account_number ?? me.phone);
   const withdrawalId = newReference('RET');
-  const walletStream = walletStreamId(walletId);
-  const stream = withdrawalStreamId(withdrawalId);
-  const answer = await runCommand(deps.pipeline, {
-    idempotencyKey: scopedKey(actor.userId, 'withdrawal', idempotencyKey),
-    fingerprint: requestFingerprint('withdrawal', { id: target, ...input }),
-    streams: [walletStream, stream],
-    userId: actor.userId,
-    decide: openingWallets(ownWallets(actor, walletId), (states) =>
+  const answer = await handleCommand(deps.pipeline, {
+    streams: {
+      wallet: streamRef(walletStream, walletStreamId(walletId)),
+      withdrawal: streamRef(withdrawalStream, withdrawalStreamId(withdrawalId)),
+    },
+    open: { wallet: ownWallet(actor, walletId) },
+    idempotency: scopedKey(
+      actor.userId,
+      'withdrawal',
+      idempotencyKey,
+      requestFingerprint('withdrawal', { id: target, ...input }),
+    ),
+    metadata: { userId: actor.userId },
+    decide: (states) =>
       requestWithdrawal(
-        {
-          wallet: states[walletStream]!.state as WalletState,
-          withdrawal: states[stream]!.state as WithdrawalState,
-        },
+        states,
         { withdrawalId, walletId, method: input.paiementMethod, amount: input.amount },
         actor,
         { destination, limits: deps.limits },
       ),
-    ),
   });
   // After the commit: the payout job (a repeat with the same key re-schedules the same
   // withdrawal, which the job table deduplicates).
@@ -209,13 +212,15 @@ function ownWalletOr(actor: Actor, id: string): string {
   return wanted === actor.userId ? actor.walletId! : wanted;
 }
 
-/** The actor's wallet to open on first use, when `walletId` is it (never another's). */
-const ownWallets = (actor: Actor, walletId: string) =>
-  walletId === actor.walletId ? [{ walletId, ownerUserId: actor.userId }] : [];
+/** Opens the actor's wallet on first use, when `walletId` is it (never another's). */
+const ownWallet = (actor: Actor, walletId: string) =>
+  walletId === actor.walletId ? opensWallet({ walletId, ownerUserId: actor.userId }) : undefined;
 
 /**
  * A wallet-to-wallet movement (transfer, financing): one command over both streams (a
  * wallet used for the first time is opened in the same append), keyed per user and command.
+ * A movement from a wallet to itself reads its one stream as both sides, for the decider to
+ * refuse it.
  */
 async function moveBetweenWallets(
   deps: WalletDeps,
@@ -244,34 +249,39 @@ async function moveBetweenWallets(
     sourceWalletId: from,
     destinationWalletId: recipient.walletId,
   };
-  const fromStream = walletStreamId(from);
-  const toStream = walletStreamId(recipient.walletId);
-  const answer = await runCommand(deps.pipeline, {
-    idempotencyKey: scopedKey(actor.userId, move.command, move.idempotencyKey),
-    fingerprint: move.fingerprint,
+  const facts = {
+    recipient: {
+      userId: recipient.id,
+      role: recipient.role,
+      clusterId: recipient.clusterId,
+      status: recipientStatus(recipient),
+    },
+    limits: deps.limits,
+  };
+  const source = streamRef(walletStream, walletStreamId(from));
+  const command = {
+    idempotency: scopedKey(actor.userId, move.command, move.idempotencyKey, move.fingerprint),
+    metadata: { userId: actor.userId },
     ...(move.guards ? { guards: move.guards } : {}),
-    streams: [fromStream, toStream],
-    userId: actor.userId,
-    decide: openingWallets(
-      [...ownWallets(actor, from), { walletId: recipient.walletId, ownerUserId: recipient.id }],
-      (states) =>
-        move.decide(
-          {
-            source: states[fromStream]!.state as WalletState,
-            destination: states[toStream]!.state as WalletState,
+  };
+  const answer =
+    from === recipient.walletId
+      ? await handleCommand(deps.pipeline, {
+          ...command,
+          streams: { source },
+          decide: ({ source }) => move.decide({ source, destination: source }, ids, facts),
+        })
+      : await handleCommand(deps.pipeline, {
+          ...command,
+          streams: {
+            source,
+            destination: streamRef(walletStream, walletStreamId(recipient.walletId)),
           },
-          ids,
-          {
-            recipient: {
-              userId: recipient.id,
-              role: recipient.role,
-              clusterId: recipient.clusterId,
-              status: recipientStatus(recipient),
-            },
-            limits: deps.limits,
+          open: {
+            source: ownWallet(actor, from),
+            destination: opensWallet({ walletId: recipient.walletId, ownerUserId: recipient.id }),
           },
-        ),
-    ),
-  });
+          decide: (states) => move.decide(states, ids, facts),
+        });
   return { answer, from };
 }

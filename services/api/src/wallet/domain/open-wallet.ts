@@ -1,6 +1,6 @@
 import { ConflictError, ValidationError } from '@filiere/platform';
 import { decision, type Decision } from './decision.js';
-import { walletEvent } from './events.js';
+import { walletEvent, type WalletEvent } from './events.js';
 import { walletStreamId, type WalletState } from './wallet-stream.js';
 
 export interface OpenWallet {
@@ -27,3 +27,12 @@ export function openWallet(
     },
   );
 }
+
+/**
+ * The `open` hook of a command that may be a wallet's first use: the events that open it for
+ * its owner, or none when it is open already.
+ */
+export const opensWallet =
+  (command: OpenWallet) =>
+  (wallet: WalletState): WalletEvent[] =>
+    wallet.opened ? [] : openWallet(wallet, command).writes.flatMap((write) => write.events);

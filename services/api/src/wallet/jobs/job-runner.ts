@@ -2,21 +2,27 @@ import { sql, type Kysely } from 'kysely';
 import { persistently, type Logger } from '@filiere/platform';
 import { applyVerification, loadSupply } from '../commands/supply-commands.js';
 import type { JobScheduler, WalletDeps } from '../commands/context.js';
-import { runCommand } from '../commands/run-command.js';
-import { readStream, readStreams } from '@filiere/event-store';
+import {
+  handleCommand,
+  readStream,
+  readStreams,
+  requestFingerprint,
+  streamRef,
+} from '@filiere/event-store';
 import {
   completeWithdrawal,
   evolveWithdrawal,
   expireSupply,
+  supplyStream,
   supplyStreamId,
   failWithdrawal,
   initialWithdrawalState,
   systemActor,
+  walletStream,
   walletStreamId,
+  withdrawalStream,
   withdrawalStreamId,
   type WalletEvent,
-  type SupplyState,
-  type WalletState,
   type WithdrawalState,
 } from '../domain/index.js';
 import type { PayoutRequest, ProviderTransaction } from '../providers/port.js';
@@ -344,24 +350,28 @@ export class WalletJobRunner<
       if (answer.providerId && answer.providerId !== known) await remember(answer.providerId);
       return { done: false, error: `payout PENDING (${answer.providerId ?? 'no id'})` };
     }
-    const walletStream = walletStreamId(w.walletId!);
-    await runCommand(deps.pipeline, {
-      idempotencyKey: `payout-${answer.status}-${withdrawalId}`,
-      streams: [stream, walletStream],
-      userId: systemActor.userId,
-      decide: (states) => {
-        const current = states[stream]!.state as WithdrawalState;
-        return answer.status === 'SUCCESS'
+    // The key names the whole request (one completion or one refund of one withdrawal).
+    await handleCommand(deps.pipeline, {
+      streams: {
+        withdrawal: streamRef(withdrawalStream, stream),
+        wallet: streamRef(walletStream, walletStreamId(w.walletId!)),
+      },
+      idempotency: {
+        key: `payout-${answer.status}-${withdrawalId}`,
+        fingerprint: requestFingerprint('payout', { withdrawalId, status: answer.status }),
+      },
+      metadata: { userId: systemActor.userId },
+      decide: (states) =>
+        answer.status === 'SUCCESS'
           ? completeWithdrawal(
-              current,
+              states.withdrawal,
               { withdrawalId, providerId: answer.providerId ?? null },
               { bankCode: deps.bank.code },
             )
-          : failWithdrawal(
-              { withdrawal: current, wallet: states[walletStream]!.state as WalletState },
-              { withdrawalId, reason: answer.reason ?? 'Paiement refusé par le fournisseur' },
-            );
-      },
+          : failWithdrawal(states, {
+              withdrawalId,
+              reason: answer.reason ?? 'Paiement refusé par le fournisseur',
+            }),
     });
     return { done: true };
   }
@@ -415,14 +425,16 @@ export class WalletJobRunner<
 
   /** Gives up a supply no payment was found for (idempotent: one FAILED, whoever runs it). */
   private async expire(reference: string): Promise<void> {
-    const stream = supplyStreamId(reference);
-    await runCommand(this.deps().pipeline, {
-      idempotencyKey: `supply-expired-${reference}`,
-      streams: [stream],
-      userId: systemActor.userId,
-      decide: (states) =>
+    await handleCommand(this.deps().pipeline, {
+      streams: { supply: streamRef(supplyStream, supplyStreamId(reference)) },
+      idempotency: {
+        key: `supply-expired-${reference}`,
+        fingerprint: requestFingerprint('supply-expired', { reference }),
+      },
+      metadata: { userId: systemActor.userId },
+      decide: ({ supply }) =>
         expireSupply(
-          states[stream]!.state as SupplyState,
+          supply,
           { reference, reason: abandonReason(this.supplyAbandonMs) },
           systemActor,
         ),

@@ -1,9 +1,9 @@
-import type { CommandPipeline, StreamState } from '@filiere/event-store';
+import { handleCommand, streamRef, type CommandPipeline } from '@filiere/event-store';
 import { BusinessRuleError, isAppError, NotFoundError } from '@filiere/platform';
-import type { DebtState } from '../../../contracts/index.js';
+import { debtStream } from '../../../contracts/index.js';
 import type { GuessLimit } from '@filiere/platform';
-import { initialWalletState, walletStreamId, type WalletState } from '../../../wallet/index.js';
-import { fingerprintOf, scopedKey } from '../../commands/run-command.js';
+import { initialWalletState, walletStream, walletStreamId } from '../../../wallet/index.js';
+import { scopedKey } from '../../commands/keys.js';
 import type { SeasonActor } from '../../domain/index.js';
 import {
   assignmentsOfLink,
@@ -13,7 +13,7 @@ import {
   type InputsDb,
 } from '../../inputs/index.js';
 
-import { requestStreamId, type RequestState } from '../../requests/index.js';
+import { requestStream, requestStreamId } from '../../requests/index.js';
 import {
   codeGuessCounters,
   debtStreamId,
@@ -57,16 +57,6 @@ export class DeliveryCommands {
       .where('id', '=', userId)
       .executeTakeFirst();
     return row?.wallet_id ? String(row.wallet_id) : null;
-  }
-
-  /** A stream's state and version, as the pipeline knows them (nothing written). */
-  private async snapshot<S>(streamId: string): Promise<{ state: S; version: number }> {
-    const { result } = await this.deps.pipeline.handle<StreamState<S>>({
-      streams: [streamId],
-      metadata: { userId: 'system' },
-      decide: (states) => ({ writes: [], result: states[streamId] as StreamState<S> }),
-    });
-    return { state: result.state, version: result.version };
   }
 
   /**
@@ -127,50 +117,49 @@ export class DeliveryCommands {
     key: string | undefined,
   ): Promise<DeliveryAnswer> {
     const industrialWallet = await this.walletOf(row.industrialUserId!);
-    const walletStream = walletStreamId(industrialWallet ?? 'none');
-    const requestStream = requestStreamId(requestId);
-    const debtStream = debtStreamId(deliveryDebtId(requestId));
+    const wallet = streamRef(walletStream, walletStreamId(industrialWallet ?? 'none'));
     const linkId = row.linkId!;
     const line = { linkId, fertilizerId: row.fertilizerId };
     const now = this.now();
     return runWithFacts(this.deps.pipeline, {
-      idempotencyKey: scopedKey(actor.userId, 'deliveries.deliver', key),
-      fingerprint: fingerprintOf('deliveries.deliver', {
+      idempotency: scopedKey(actor.userId, 'deliveries.deliver', key, {
         requestId,
         code: normalizeDeliveryCode(code),
       }),
-      userId: actor.userId,
+      metadata: { userId: actor.userId },
       // The industrial's wallet first, then the link's assignments: each assignment and ban
       // appends to that wallet, so a decide seeing a newer wallet reads them again.
       facts: async () => {
-        const wallet = await this.snapshot<WalletState>(walletStream);
+        const read = await handleCommand(this.deps.pipeline, {
+          streams: { wallet },
+          metadata: { userId: 'system' },
+          decide: (states, versions) => ({
+            writes: [],
+            result: { state: states.wallet, version: versions.wallet },
+          }),
+        });
         const assignments = await assignmentsOfLink(this.deps.db, linkId);
         const assignment: AssignmentState | null = payingAssignment(
           line,
           actor,
           assignments,
-          wallet.state,
+          read.state,
         );
         const providerWalletId = assignment ? await this.walletOf(assignment.providerUserId) : null;
-        return { walletVersion: wallet.version, assignment, providerWalletId };
+        return { walletVersion: read.version, assignment, providerWalletId };
       },
-      streams: (facts) => [
-        requestStream,
-        walletStream,
-        ...(facts.providerWalletId ? [walletStreamId(facts.providerWalletId)] : []),
-        debtStream,
-      ],
-      decide: (states, facts) => {
-        if (states[walletStream]!.version > facts.walletVersion) throw new StaleFactsError();
+      streams: (facts) => ({
+        request: streamRef(requestStream, requestStreamId(requestId)),
+        wallet,
+        ...(facts.providerWalletId
+          ? { providerWallet: streamRef(walletStream, walletStreamId(facts.providerWalletId)) }
+          : {}),
+        debt: streamRef(debtStream, debtStreamId(deliveryDebtId(requestId))),
+      }),
+      decide: ({ providerWallet, ...states }, versions, facts) => {
+        if (versions.wallet > facts.walletVersion) throw new StaleFactsError();
         return deliverInput(
-          {
-            request: states[requestStream]!.state as RequestState,
-            wallet: states[walletStream]!.state as WalletState,
-            providerWallet: facts.providerWalletId
-              ? (states[walletStreamId(facts.providerWalletId)]!.state as WalletState)
-              : initialWalletState(),
-            debt: states[debtStream]!.state as DebtState,
-          },
+          { ...states, providerWallet: providerWallet ?? initialWalletState() },
           {
             actor,
             code,

@@ -1,9 +1,11 @@
 import { sql } from 'kysely';
-import type { CommandPipeline } from '@filiere/event-store';
+import { handleCommand, streamRef, type CommandPipeline } from '@filiere/event-store';
 import { NotFoundError } from '@filiere/platform';
-import { walletStreamId, type WalletState } from '../../../wallet/index.js';
-import { fingerprintOf, scopedKey } from '../../commands/run-command.js';
-import { seasonStreamId, type SeasonActor, type SeasonState } from '../../domain/index.js';
+import { walletStream, walletStreamId } from '../../../wallet/index.js';
+import { seasonStream } from '../../catalogue.js';
+import { scopedKey } from '../../commands/keys.js';
+import { seasonStreamId, type SeasonActor } from '../../domain/index.js';
+import { assignmentStream } from '../catalogue.js';
 import {
   assignmentStreamId,
   assignProvider,
@@ -161,31 +163,28 @@ export class InputCommands {
     const provider = await this.providerFacts(request.inputProviderId);
     const assignmentId = await this.nextId();
     const now = this.now();
-    const walletStream = walletStreamId(link.walletId ?? 'none');
-    const seasonStream = seasonStreamId(link.seasonId);
-    const assignmentStream = assignmentStreamId(assignmentId);
+    const wallet = streamRef(walletStream, walletStreamId(link.walletId ?? 'none'));
     return runWithFacts(this.deps.pipeline, {
-      idempotencyKey: scopedKey(actor.userId, 'inputs.assign', key),
-      fingerprint: fingerprintOf('inputs.assign', request),
-      streams: [assignmentStream, seasonStream, walletStream],
-      userId: actor.userId,
+      idempotency: scopedKey(actor.userId, 'inputs.assign', key, request),
+      metadata: { userId: actor.userId },
+      streams: () => ({
+        assignment: streamRef(assignmentStream, assignmentStreamId(assignmentId)),
+        season: streamRef(seasonStream, seasonStreamId(link.seasonId)),
+        wallet,
+      }),
       // The wallet's version first, then the link's assignments: every assignment and ban of
       // the link appends to that wallet, so a decide that sees a newer wallet reads them again.
       facts: async () => {
-        const walletVersion = await versionOf(this.deps.db, walletStream);
+        const walletVersion = await versionOf(this.deps.db, wallet.id);
         return {
           walletVersion,
           assignments: await assignmentsOfLink(this.deps.db, request.linkId),
         };
       },
-      decide: (states, facts) => {
-        if (states[walletStream]!.version > facts.walletVersion) throw new StaleFactsError();
+      decide: (states, versions, facts) => {
+        if (versions.wallet > facts.walletVersion) throw new StaleFactsError();
         return assignProvider(
-          {
-            assignment: states[assignmentStream]!.state as AssignmentState,
-            season: states[seasonStream]!.state as SeasonState,
-            wallet: states[walletStream]!.state as WalletState,
-          },
+          states,
           {
             linkId: request.linkId,
             fertilizerId: request.fertilizerId,
@@ -212,22 +211,15 @@ export class InputCommands {
     if (!row) throw new NotFoundError(INPUT_MESSAGES.assignmentNotFound);
     const { linkId } = row.data as { linkId: number };
     const link = await this.linkOf(linkId);
-    const walletStream = walletStreamId(link.walletId ?? 'none');
-    const assignmentStream = assignmentStreamId(assignmentId);
     return runWithFacts(this.deps.pipeline, {
-      idempotencyKey: scopedKey(actor.userId, 'inputs.ban', key),
-      fingerprint: fingerprintOf('inputs.ban', { assignmentId }),
-      streams: [assignmentStream, walletStream],
-      userId: actor.userId,
+      idempotency: scopedKey(actor.userId, 'inputs.ban', key, { assignmentId }),
+      metadata: { userId: actor.userId },
+      streams: () => ({
+        assignment: streamRef(assignmentStream, assignmentStreamId(assignmentId)),
+        wallet: streamRef(walletStream, walletStreamId(link.walletId ?? 'none')),
+      }),
       facts: async () => null,
-      decide: (states) =>
-        banProvider(
-          {
-            assignment: states[assignmentStream]!.state as AssignmentState,
-            wallet: states[walletStream]!.state as WalletState,
-          },
-          { actor, now: this.now() },
-        ),
+      decide: (states) => banProvider(states, { actor, now: this.now() }),
     });
   }
 
@@ -240,15 +232,11 @@ export class InputCommands {
     industrialUserId: string,
     fertilizerId: number,
   ): Promise<number> {
-    const season = await this.deps.pipeline.handle<SeasonState>({
-      streams: [seasonStreamId(seasonId)],
+    const state = await handleCommand(this.deps.pipeline, {
+      streams: { season: streamRef(seasonStream, seasonStreamId(seasonId)) },
       metadata: { userId: industrialUserId },
-      decide: (states) => ({
-        writes: [],
-        result: states[seasonStreamId(seasonId)]!.state as SeasonState,
-      }),
+      decide: ({ season }) => ({ writes: [], result: season }),
     });
-    const state = season.result;
     const link = state.links[industrialUserId];
     if (!state.exists || !link) throw new NotFoundError(INPUT_MESSAGES.linkNotFound);
     const assignments = await assignmentsOfLink(this.deps.db, link.linkId);

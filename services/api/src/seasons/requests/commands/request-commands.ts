@@ -1,29 +1,33 @@
 import { randomInt } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
-import type { CommandPipeline, StreamState } from '@filiere/event-store';
-import { AppError, BusinessRuleError, ConcurrencyError, NotFoundError } from '@filiere/platform';
+import {
+  handleCommand,
+  streamRef,
+  type CommandPipeline,
+  type StreamRef,
+} from '@filiere/event-store';
+import { AppError, BusinessRuleError, NotFoundError } from '@filiere/platform';
 import type { ActorsTables } from '../../../actors/index.js';
 import type { IdentityTables } from '../../../identity/index.js';
-import type { Recipient, WalletState } from '../../../wallet/index.js';
-import type { DebtState } from '../../../contracts/index.js';
-import { IDEMPOTENCY_KEY_REUSED, fingerprintOf, scopedKey } from '../../commands/run-command.js';
+import { walletStream, walletStreamId, type Recipient } from '../../../wallet/index.js';
+import { debtStream, debtStreamId } from '../../../contracts/index.js';
+import { seasonStream } from '../../catalogue.js';
+import { scopedKey } from '../../commands/keys.js';
 import { assignmentsOfLink, type InputsDb } from '../../inputs/index.js';
 import { beninToday, seasonStreamId, type SeasonState } from '../../domain/index.js';
 import type { SeasonsDbTables } from '../../tables.js';
 import {
   acceptRequest,
-  acceptStreams,
   fileRequest,
   rejectRequest,
+  requestDebtId,
   REQUEST_MESSAGES,
+  requestStream,
   requestStreamId,
-  type Decision,
   type FileRequestFacts,
   type FileRequestInput,
   type RequestActor,
   type RequestAnswer,
-  type RequestState,
 } from '../domain/index.js';
 
 /** What the requests' commands read besides the event log. */
@@ -48,11 +52,6 @@ export type BulkItem =
   | { id: number; ok: true; request: RequestAnswer }
   | { id: number; ok: false; statusCode: number; message: string; missingAmount?: number };
 
-interface Fingerprinted<R> {
-  $fingerprint: string;
-  $result: R;
-}
-
 /**
  * The growers' requests' command services. Each command is ONE pipeline command: filing
  * writes the request's stream; accepting a PINEAPLE or SOCIAL request writes the request,
@@ -68,50 +67,19 @@ export class RequestCommands {
   }
 
   /** A stream's current state through the pipeline (its cache), writing nothing. */
-  private async stateOf<S>(streamId: string): Promise<S> {
-    const { result } = await this.deps.pipeline.handle<S>({
-      streams: [streamId],
-      decide: (states) => ({ writes: [], result: states[streamId]!.state as S }),
+  private stateOf<S>(stream: StreamRef<S>): Promise<S> {
+    return handleCommand(this.deps.pipeline, {
+      streams: { stream },
+      decide: (states) => ({ writes: [], result: states.stream }),
     });
-    return result;
   }
 
-  private async run<R>(
-    actor: RequestActor,
-    command: string,
-    input: unknown,
-    key: string | undefined,
-    streams: string[],
-    decide: (states: Record<string, StreamState>) => Decision<R>,
-  ): Promise<R> {
-    const idempotencyKey = scopedKey(actor.userId, `request.${command}`, key);
-    const fingerprint = fingerprintOf(`request.${command}`, input);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const { result } = await this.deps.pipeline.handle<unknown>({
-          ...(idempotencyKey ? { idempotencyKey } : {}),
-          streams,
-          metadata: { userId: actor.userId },
-          decide: (states) => {
-            const decided = decide(states);
-            if (!idempotencyKey) return decided;
-            return {
-              writes: decided.writes,
-              result: { $fingerprint: fingerprint, $result: decided.result },
-            };
-          },
-        });
-        if (!idempotencyKey) return result as R;
-        const stored = result as Fingerprinted<R>;
-        if (stored.$fingerprint !== fingerprint) {
-          throw new BusinessRuleError(IDEMPOTENCY_KEY_REUSED, { reason: 'IDEMPOTENCY_KEY_REUSED' });
-        }
-        return stored.$result;
-      } catch (error) {
-        if (!(error instanceof ConcurrencyError) || attempt >= 30) throw error;
-        await sleep(1 + Math.random() * Math.min(50, 2 * (attempt + 1)));
-      }
-    }
+  /** The key (`<userId>:seasons.request.<command>:<key>`) and author of a command. */
+  private keyed(actor: RequestActor, command: string, input: unknown, key: string | undefined) {
+    return {
+      idempotency: scopedKey(actor.userId, `request.${command}`, key, input),
+      metadata: { userId: actor.userId },
+    };
   }
 
   private async nextRequestId(): Promise<number> {
@@ -194,7 +162,7 @@ export class RequestCommands {
   async file(actor: RequestActor, input: FileRequestInput, key?: string): Promise<RequestAnswer> {
     const now = this.now();
     const grower = await this.growerFacts(input.growerId);
-    const season = await this.stateOf<SeasonState>(seasonStreamId(input.seasonId));
+    const season = await this.stateOf(streamRef(seasonStream, seasonStreamId(input.seasonId)));
     const link =
       grower && input.type !== 'SOCIAL' && season.exists
         ? await this.clusterLink(season, grower.cluster_id)
@@ -228,9 +196,11 @@ export class RequestCommands {
         : null,
     };
     // The key's first answer names the request filed first; a repeat draws an id it never uses.
-    return this.run(actor, 'file', input, key, [requestStreamId(requestId)], (states) =>
-      fileRequest(states[requestStreamId(requestId)]!.state as RequestState, input, facts),
-    );
+    return handleCommand(this.deps.pipeline, {
+      ...this.keyed(actor, 'file', input, key),
+      streams: { request: streamRef(requestStream, requestStreamId(requestId)) },
+      decide: ({ request }) => fileRequest(request, input, facts),
+    });
   }
 
   /**
@@ -263,7 +233,8 @@ export class RequestCommands {
 
   /** Accepts one request (INPUT: code; PINEAPLE, SOCIAL: the transfer and the debt). */
   async accept(actor: RequestActor, requestId: number, key?: string): Promise<RequestAnswer> {
-    const request = await this.stateOf<RequestState>(requestStreamId(requestId));
+    const ownStream = streamRef(requestStream, requestStreamId(requestId));
+    const request = await this.stateOf(ownStream);
     if (!request.exists) throw new NotFoundError(REQUEST_MESSAGES.notFound);
     const now = this.now();
     const input = { requestId };
@@ -274,12 +245,12 @@ export class RequestCommands {
         ? await this.hasActiveProvider(request.linkId!, request.fertilizerId!)
         : false;
       const code = open && hasActiveProvider ? await this.claimCode(requestId) : undefined;
-      return this.run(actor, 'accept', input, key, [requestStreamId(requestId)], (states) =>
-        acceptRequest(
-          { request: states[requestStreamId(requestId)]!.state as RequestState },
-          { actor, now, hasActiveProvider, ...(code ? { code } : {}) },
-        ),
-      );
+      return handleCommand(this.deps.pipeline, {
+        ...this.keyed(actor, 'accept', input, key),
+        streams: { request: ownStream },
+        decide: (states) =>
+          acceptRequest(states, { actor, now, hasActiveProvider, ...(code ? { code } : {}) }),
+      });
     }
     const payerId = request.type === 'SOCIAL' ? request.sfdUserId! : request.industrialUserId!;
     const payer = await this.userFacts(payerId);
@@ -292,18 +263,17 @@ export class RequestCommands {
       clusterId: grower.cluster_id,
       status: grower.deleted_at ? 'DELETED' : grower.is_active ? 'ACTIVE' : 'INACTIVE',
     };
-    const streams = acceptStreams(requestId, request.type!, wallets);
-    return this.run(actor, 'accept', input, key, streams, (states) =>
-      acceptRequest(
-        {
-          request: states[streams[0]!]!.state as RequestState,
-          payer: states[streams[1]!]!.state as WalletState,
-          grower: states[streams[2]!]!.state as WalletState,
-          debt: states[streams[3]!]!.state as DebtState,
-        },
-        { actor, now, ...wallets, recipient, limits: this.deps.limits },
-      ),
-    );
+    return handleCommand(this.deps.pipeline, {
+      ...this.keyed(actor, 'accept', input, key),
+      streams: {
+        request: ownStream,
+        payer: streamRef(walletStream, walletStreamId(wallets.payerWalletId)),
+        grower: streamRef(walletStream, walletStreamId(wallets.growerWalletId)),
+        debt: streamRef(debtStream, debtStreamId(requestDebtId(requestId))),
+      },
+      decide: (states) =>
+        acceptRequest(states, { actor, now, ...wallets, recipient, limits: this.deps.limits }),
+    });
   }
 
   /** Rejects one request with its reason. */
@@ -314,10 +284,11 @@ export class RequestCommands {
     key?: string,
   ): Promise<RequestAnswer> {
     const now = this.now();
-    const streamId = requestStreamId(requestId);
-    return this.run(actor, 'reject', { requestId, reason }, key, [streamId], (states) =>
-      rejectRequest(states[streamId]!.state as RequestState, { reason }, { actor, now }),
-    );
+    return handleCommand(this.deps.pipeline, {
+      ...this.keyed(actor, 'reject', { requestId, reason }, key),
+      streams: { request: streamRef(requestStream, requestStreamId(requestId)) },
+      decide: ({ request }) => rejectRequest(request, { reason }, { actor, now }),
+    });
   }
 
   /** Each id its own command (its own key `<key>:<id>`); the answer per id, in order. */

@@ -6,13 +6,12 @@ import {
   NotFoundError,
   ValidationError,
 } from '@filiere/platform';
-import { debtStreamId, openDebt, type DebtState } from '../../../contracts/index.js';
+import { openDebt, type DebtState } from '../../../contracts/index.js';
 import { ROLE } from '../../../kernel/roles.js';
 import {
   evolveWallet,
   openWallet,
   transfer,
-  walletStreamId,
   type Recipient,
   type WalletState,
 } from '../../../wallet/index.js';
@@ -444,22 +443,6 @@ export function acceptRequest(states: AcceptStates, facts: AcceptFacts): Decisio
     result: { ...answerOf(state), status: 'CONFIRMED' },
   };
 }
-
-/** The streams an acceptance reads, besides the request's. */
-export const acceptStreams = (
-  requestId: number,
-  type: RequestType,
-  wallets: { payerWalletId: string; growerWalletId: string } | null,
-): string[] => {
-  const own = requestStreamId(requestId);
-  if (type === 'INPUT' || !wallets) return [own];
-  return [
-    own,
-    walletStreamId(wallets.payerWalletId),
-    walletStreamId(wallets.growerWalletId),
-    debtStreamId(requestDebtId(requestId)),
-  ];
-};
 
 /** The handler rejects a CREATED request with a reason (required, at most 1000 characters). */
 export function rejectRequest(

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDEMPOTENCY_KEY_REUSED as REUSED, requestFingerprint } from '@filiere/event-store';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { seedCluster } from '../../../identity/test-support.js';
 import { buildTestApp } from '../../../test-app.js';
@@ -15,8 +16,6 @@ import {
 import type { Database } from '../../../database.js';
 
 const MISSING = 'L’en-tête Idempotency-Key est obligatoire pour une opération sur le portefeuille';
-const REUSED =
-  'Cette Idempotency-Key a déjà servi pour une autre requête : utilisez une nouvelle clé pour une nouvelle opération';
 
 /**
  * Every money command carries an `Idempotency-Key` (400 without), and a key answers the
@@ -167,6 +166,56 @@ describe('Idempotency-Key on money commands', () => {
     }
     expect(await countEvents(testDb.db, 'TransferSent')).toBe(before);
     expect((await walletState(app, grower.walletId)).balance).toBe(1_000);
+  });
+
+  it('records a key as `<userId>:transfer:<key>` with its request fingerprint, so keys recorded before still answer', async () => {
+    const key = randomUUID();
+    const payload = {
+      source: aggregator.walletId,
+      destination: grower.walletId,
+      amount: 150,
+      reason: 'Avance',
+    };
+    const send = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/wallet/make-transfer',
+        headers: withKey(aggregator, key),
+        payload,
+      });
+    const first = await send();
+    expect(first.statusCode, first.body).toBe(201);
+    const row = await testDb.db
+      .selectFrom('commands')
+      .select('result')
+      .where('key', '=', `${aggregator.id}:transfer:${key}`)
+      .executeTakeFirstOrThrow();
+    expect(row.result).toMatchObject({
+      $fingerprint: requestFingerprint('transfer', payload),
+      $result: { reference: first.json().reference, amount: 150 },
+    });
+
+    // A row as recorded before fingerprints existed answers its result as it is.
+    const older = randomUUID();
+    const recorded = { reference: 'TRF-RECORDED', amount: 150, balance: 1, availableBalance: 1 };
+    await testDb.db
+      .insertInto('commands')
+      .values({
+        key: `${aggregator.id}:transfer:${older}`,
+        result: JSON.stringify(recorded),
+        positions: JSON.stringify([]),
+      })
+      .execute();
+    const before = await countEvents(testDb.db, 'TransferSent');
+    const repeat = await app.inject({
+      method: 'POST',
+      url: '/api/wallet/make-transfer',
+      headers: withKey(aggregator, older),
+      payload,
+    });
+    expect(repeat.statusCode, repeat.body).toBe(201);
+    expect(repeat.json()).toMatchObject({ reference: 'TRF-RECORDED' });
+    expect(await countEvents(testDb.db, 'TransferSent')).toBe(before);
   });
 
   it('two requests with one key in the same instant: one takes effect, the other body is refused', async () => {

@@ -30,7 +30,7 @@ export const IDEMPOTENCY_KEY_MISSING =
 /**
  * Every money command requires `Idempotency-Key` (400 without): a repeat of the same request
  * with the same key has one effect and answers the first result; the key reused for another
- * request is refused (422, see run-command.ts).
+ * request is refused (422, see handleCommand in @filiere/event-store).
  */
 export const idempotencyHeaders = z.looseObject({
   'idempotency-key': storableString({
