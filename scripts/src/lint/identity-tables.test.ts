@@ -29,10 +29,6 @@ const PENDING: readonly string[] = [
   'services/api/src/contracts/carriage/commands/carriage-commands.ts',
   'services/api/src/contracts/commands/delivery-contract-commands.ts',
   'services/api/src/contracts/run/settle-contract.ts',
-  'services/api/src/seasons/commands/season-commands.ts',
-  'services/api/src/seasons/deliveries/commands/delivery-commands.ts',
-  'services/api/src/seasons/inputs/commands/input-commands.ts',
-  'services/api/src/seasons/requests/commands/request-commands.ts',
   // Writes, not reads: a carrier's username is its phone; the wallet's demo step sets users'
   // payout accounts. They need a command of identity's, not a view.
   'services/api/src/actors/carriers/service.ts',

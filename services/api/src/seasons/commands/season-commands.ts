@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { identityUsers } from '../../identity/index.js';
 import {
   EventCatalogue,
   handleCommand,
@@ -170,7 +171,7 @@ export class SeasonCommands {
 
   private async industrialFacts(userId: string): Promise<IndustrialFacts | null> {
     const user = await this.deps.db
-      .selectFrom('users')
+      .selectFrom(identityUsers().as('users'))
       .innerJoin('roles', 'roles.id', 'users.role_id')
       .select(['users.id', 'roles.code', 'users.is_active', 'users.deleted_at'])
       .where('users.id', '=', userId)

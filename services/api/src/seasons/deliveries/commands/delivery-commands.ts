@@ -1,4 +1,5 @@
 import { handleCommand, streamRef, type CommandPipeline } from '@filiere/event-store';
+import { identityUsers } from '../../../identity/index.js';
 import { BusinessRuleError, isAppError, NotFoundError } from '@filiere/platform';
 import { debtStream } from '../../../contracts/index.js';
 import type { GuessLimit } from '@filiere/platform';
@@ -52,7 +53,7 @@ export class DeliveryCommands {
 
   private async walletOf(userId: string): Promise<string | null> {
     const row = await this.deps.db
-      .selectFrom('users')
+      .selectFrom(identityUsers().as('users'))
       .select('wallet_id')
       .where('id', '=', userId)
       .executeTakeFirst();

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { identityUsers } from '../../../identity/index.js';
 import { handleCommand, streamRef, type CommandPipeline } from '@filiere/event-store';
 import { NotFoundError } from '@filiere/platform';
 import { walletStream, walletStreamId } from '../../../wallet/index.js';
@@ -108,7 +109,7 @@ export class InputCommands {
     if (!attached) throw new NotFoundError(INPUT_MESSAGES.linkNotFound);
     const { seasonId, userId } = attached.data as { seasonId: number; userId: string };
     const user = await this.deps.db
-      .selectFrom('users')
+      .selectFrom(identityUsers().as('users'))
       .select('wallet_id')
       .where('id', '=', userId)
       .executeTakeFirst();
@@ -118,7 +119,7 @@ export class InputCommands {
   private async providerFacts(inputProviderId: string): Promise<ProviderFacts | null> {
     const supplier = await this.deps.db
       .selectFrom('input_suppliers')
-      .innerJoin('users', 'users.id', 'input_suppliers.user_id')
+      .innerJoin(identityUsers().as('users'), 'users.id', 'input_suppliers.user_id')
       .select([
         'input_suppliers.id',
         'input_suppliers.user_id',

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { identityUsers } from '../../../identity/index.js';
 import { sql, type Kysely } from 'kysely';
 import {
   handleCommand,
@@ -93,7 +94,7 @@ export class RequestCommands {
   private async growerFacts(growerId: string) {
     const row = await this.deps.db
       .selectFrom('growers as g')
-      .innerJoin('users as u', 'u.id', 'g.user_id')
+      .innerJoin(identityUsers().as('u'), 'u.id', 'g.user_id')
       .leftJoin('cooperatives as c', 'c.organization_id', 'g.cooperative_id')
       .select([
         'g.id',
@@ -128,7 +129,7 @@ export class RequestCommands {
     const byConfig = confirmed.find((l) => l.userId === configured?.industrial_user_id);
     if (byConfig) return { linkId: byConfig.linkId, industrialUserId: byConfig.userId };
     const inCluster = await this.deps.db
-      .selectFrom('users')
+      .selectFrom(identityUsers().as('users'))
       .select('id')
       .where('cluster_id', '=', clusterId)
       .where(
@@ -144,7 +145,7 @@ export class RequestCommands {
 
   private async userFacts(userId: string) {
     return this.deps.db
-      .selectFrom('users')
+      .selectFrom(identityUsers().as('users'))
       .innerJoin('roles', 'roles.id', 'users.role_id')
       .select([
         'users.id',
