@@ -286,13 +286,17 @@ describe.skipIf(missing !== null)('growers in Chromium', { timeout: 240_000 }, (
   });
 
   it('the cooperative sees its growers without the cooperative column and cannot add', async () => {
+    // The demo's Allada cooperative: its growers, the demo grower account among them.
     const page = await signIn('cooperative@demo.filiere.bj');
     await page.getByRole('columnheader', { name: 'Nom', exact: true }).waitFor();
     expect(await page.getByRole('columnheader', { name: 'Coopérative' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Ajouter un producteur' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('row').count()).toBeGreaterThan(1);
     await check(page, 'growers-cooperative');
-    // Its own growers only: not the grower registered without cooperative.
-    await search(page, GROWER.lastname);
+    await search(page, 'Ahouandjinou');
+    await page.getByRole('row').filter({ hasText: 'Basile' }).first().waitFor();
+    // Its own growers only: not the grower registered without cooperative (found by phone).
+    await search(page, GROWER.phone);
     await page.getByText('Aucun élément trouvé').waitFor();
     await page.goto(`${server.baseUrl}/producteurs/create`);
     await page.waitForURL((url) => url.pathname === '/producteurs');
