@@ -303,6 +303,30 @@ describe.skipIf(missing !== null)('growers in Chromium', { timeout: 240_000 }, (
     await page.close();
   });
 
+  it('the cooperative confirms the contract waiting for one of its growers', async () => {
+    // The demo's contract made today for producteur@, a grower of the Allada cooperative.
+    const pending = await server.db.db
+      .selectFrom('delivery_contracts as dc')
+      .innerJoin('growers as g', 'g.id', 'dc.grower_id')
+      .innerJoin('users as u', 'u.id', 'g.user_id')
+      .select(['dc.id', 'dc.reference'])
+      .where('u.email', '=', 'producteur@demo.filiere.bj')
+      .where('dc.status', '=', 'PENDING')
+      .executeTakeFirstOrThrow();
+    const page = await signIn('cooperative@demo.filiere.bj');
+    await page.goto(`${server.baseUrl}/contrats/livraison/show/${pending.id}`);
+    await page
+      .getByRole('heading', { name: `Contrat de livraison ${pending.reference}` })
+      .waitFor();
+    await page.getByRole('button', { name: 'Confirmer' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirmer' }).click();
+    await expect
+      .poll(() => page.getByTestId('contract-status').textContent())
+      .toBe('prêt pour la livraison');
+    await check(page, 'growers-cooperative-confirms');
+    await page.close();
+  });
+
   it('the super admin bans the grower (confirmed) and reinstates it; no PIN reset for it', async () => {
     expect(growerId).not.toBe('');
     // The cluster manager keeps the list open: pushes refresh it, no reload.
