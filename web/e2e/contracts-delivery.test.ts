@@ -26,7 +26,7 @@ const missing = browserMissingReason();
 const AGGREGATOR = 'agregateur@demo.filiere.bj';
 const GROWER = 'producteur@demo.filiere.bj';
 const SUPER_ADMIN = 'superadmin@demo.filiere.bj';
-/** The demo grower account's names (identity's demo), made a grower with a plot below. */
+/** The demo grower account's names (a grower of the actors' demo), given a plot below. */
 const GROWER_NAME = { firstname: 'Basile', lastname: 'Ahouandjinou' };
 /** The plot's estimated production as the API stores it, and as a French field shows it. */
 const PLOT = { name: 'Parcelle des Manguiers', estimate: '42.5', estimateFr: '42,5' };
@@ -87,7 +87,7 @@ describe.skipIf(missing !== null)('delivery contracts in Chromium', { timeout: 3
     mkdirSync(screenshotDir, { recursive: true });
     server = await startE2eServer();
     browser = await launchBrowser();
-    // The demo grower account becomes a grower of the aggregator's cluster with one plot whose
+    // The demo grower account (a grower of the aggregator's cluster) gets one more plot whose
     // estimated production pre-fills the form (as the contracts API tests set one up).
     const db = server.db.db;
     const users = await db

@@ -286,16 +286,44 @@ describe.skipIf(missing !== null)('growers in Chromium', { timeout: 240_000 }, (
   });
 
   it('the cooperative sees its growers without the cooperative column and cannot add', async () => {
+    // The demo's Allada cooperative: its growers, the demo grower account among them.
     const page = await signIn('cooperative@demo.filiere.bj');
     await page.getByRole('columnheader', { name: 'Nom', exact: true }).waitFor();
     expect(await page.getByRole('columnheader', { name: 'Coopérative' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Ajouter un producteur' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('row').count()).toBeGreaterThan(1);
     await check(page, 'growers-cooperative');
-    // Its own growers only: not the grower registered without cooperative.
-    await search(page, GROWER.lastname);
+    await search(page, 'Ahouandjinou');
+    await page.getByRole('row').filter({ hasText: 'Basile' }).first().waitFor();
+    // Its own growers only: not the grower registered without cooperative (found by phone).
+    await search(page, GROWER.phone);
     await page.getByText('Aucun élément trouvé').waitFor();
     await page.goto(`${server.baseUrl}/producteurs/create`);
     await page.waitForURL((url) => url.pathname === '/producteurs');
+    await page.close();
+  });
+
+  it('the cooperative confirms the contract waiting for one of its growers', async () => {
+    // The demo's contract made today for producteur@, a grower of the Allada cooperative.
+    const pending = await server.db.db
+      .selectFrom('delivery_contracts as dc')
+      .innerJoin('growers as g', 'g.id', 'dc.grower_id')
+      .innerJoin('users as u', 'u.id', 'g.user_id')
+      .select(['dc.id', 'dc.reference'])
+      .where('u.email', '=', 'producteur@demo.filiere.bj')
+      .where('dc.status', '=', 'PENDING')
+      .executeTakeFirstOrThrow();
+    const page = await signIn('cooperative@demo.filiere.bj');
+    await page.goto(`${server.baseUrl}/contrats/livraison/show/${pending.id}`);
+    await page
+      .getByRole('heading', { name: `Contrat de livraison ${pending.reference}` })
+      .waitFor();
+    await page.getByRole('button', { name: 'Confirmer' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirmer' }).click();
+    await expect
+      .poll(() => page.getByTestId('contract-status').textContent())
+      .toBe('prêt pour la livraison');
+    await check(page, 'growers-cooperative-confirms');
     await page.close();
   });
 

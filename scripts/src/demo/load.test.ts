@@ -1,10 +1,16 @@
 import type { FastifyInstance } from 'fastify';
+import { inflateSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beninDay, createLogger, parseConfig } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { buildApp, type Database } from '@filiere/api';
-import { findDemoUser } from '@filiere/api/identity';
+import {
+  DEMO_COOPERATIVE_EMAIL,
+  DEMO_GROWER_EMAIL,
+  DEMO_PASSWORD,
+  findDemoUser,
+} from '@filiere/api/identity';
 import { loadDemoData } from './load.js';
 
 /** The whole demo as `npm start` loads it (and projects it). */
@@ -131,5 +137,148 @@ describe('the demo is a season in progress', () => {
     const withDebts = all.debts.filter((p) => p.amount > 0).map((p) => p.month);
     const withPurchases = all.purchases.filter((p) => p.tonnes > 0).map((p) => p.month);
     expect(new Set([...withDebts, ...withPurchases]).size).toBeGreaterThanOrEqual(2);
+  });
+});
+
+/** The text of a pdfkit PDF: its content streams inflated, the hex strings of their TJ arrays. */
+function pdfText(pdf: Buffer): string {
+  const raw = pdf.toString('latin1');
+  let content = '';
+  for (const match of raw.matchAll(/(?<!end)stream\r?\n/g)) {
+    const start = match.index + match[0].length;
+    const end = raw.indexOf('endstream', start);
+    try {
+      content += inflateSync(pdf.subarray(start, end)).toString('latin1');
+    } catch {
+      content += raw.slice(start, end);
+    }
+  }
+  const lines: string[] = [];
+  for (const match of content.matchAll(/\[([^\]]*)\]\s*TJ/g)) {
+    const parts = [...match[1]!.matchAll(/<([0-9a-fA-F]*)>/g)].map((m) =>
+      Buffer.from(m[1]!, 'hex').toString('latin1'),
+    );
+    lines.push(parts.join(''));
+  }
+  return lines.join('\n');
+}
+
+describe('every demo account stands for a real record', () => {
+  let client = 0;
+  /** Signs in as the demo account with the demo password (its own client address each time). */
+  async function signIn(email: string): Promise<{ id: string; token: string }> {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: DEMO_PASSWORD },
+      remoteAddress: `10.77.0.${++client}`,
+    });
+    expect(res.statusCode, email).toBe(200);
+    const body = res.json() as { access_token: string; user: { id: string } };
+    return { id: body.user.id, token: body.access_token };
+  }
+  const as = (who: { token: string }, url: string, method: 'GET' | 'PATCH' = 'GET') =>
+    app.inject({ method, url, headers: { authorization: `Bearer ${who.token}` } });
+
+  interface Item {
+    id: string;
+    type: string;
+    status: string;
+  }
+  const growerOf = async (userId: string) =>
+    t.db
+      .selectFrom('growers')
+      .select(['id', 'cooperative_id'])
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+
+  it('cooperative@ represents the Allada cooperative: it sees its growers, has confirmed contracts of theirs and confirms a pending one', async () => {
+    const coop = await signIn(DEMO_COOPERATIVE_EMAIL);
+    const row = await t.db
+      .selectFrom('cooperatives')
+      .select(['organization_id', 'cluster_id'])
+      .where('user_id', '=', coop.id)
+      .executeTakeFirstOrThrow();
+    const aggregator = await findDemoUser(t.db, 'agregateur@demo.filiere.bj');
+    expect(row.cluster_id).toBe(aggregator.clusterId);
+
+    const growers = await as(coop, '/api/grower?limit=100');
+    expect(growers.statusCode).toBe(200);
+    const list = growers.json() as { data: { id: string }[]; count: number };
+    expect(list.count).toBeGreaterThanOrEqual(1);
+    // The demo grower account is one of them.
+    const producteur = await growerOf((await findDemoUser(t.db, DEMO_GROWER_EMAIL)).id);
+    expect(producteur.cooperative_id).toBe(row.organization_id);
+    expect(list.data.map((g) => g.id)).toContain(producteur.id);
+
+    // Contracts of its growers it has already confirmed.
+    const confirmedByIt = await t.db
+      .selectFrom('events')
+      .select('data')
+      .where('type', '=', 'DeliveryContractConfirmed')
+      .where(sql<boolean>`data->>'confirmedBy' = ${coop.id}`)
+      .execute();
+    expect(confirmedByIt.length).toBeGreaterThanOrEqual(1);
+
+    // One waits for it: the cooperative confirms it (the grower's page lists it).
+    const contracts = await as(coop, `/api/grower/contracts/${producteur.id}?limit=100`);
+    expect(contracts.statusCode).toBe(200);
+    const pending = (contracts.json() as { data: Item[] }).data.find(
+      (c) => c.type === 'LIVRAISON' && c.status === 'PENDING',
+    );
+    expect(pending).toBeDefined();
+    const confirmed = await as(
+      coop,
+      `/api/contracts/delivery-contract/${pending!.id}/confirm`,
+      'PATCH',
+    );
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(confirmed.json()).toMatchObject({ contractId: pending!.id, status: 'CONFIRMED' });
+  });
+
+  it('producteur@ is a grower with plots: it sees its contracts, its debts and its statement', async () => {
+    const grower = await signIn(DEMO_GROWER_EMAIL);
+    const record = await growerOf(grower.id);
+    const plots = await t.db
+      .selectFrom('plots')
+      .select('id')
+      .where('grower_id', '=', record.id)
+      .execute();
+    expect(plots.length).toBeGreaterThanOrEqual(1);
+
+    // Its dashboard: its contracts and what it owes (the pineapple advance it was paid).
+    const dashboard = await as(grower, '/api/dashboard/me?preset=ALL');
+    expect(dashboard.statusCode, dashboard.body).toBe(200);
+    const mine = dashboard.json() as {
+      kind: string;
+      contracts: { totalContracts: number };
+      debt: { totalDebt: number; pineappleAdvanceDebt: number };
+    };
+    expect(mine.kind).toBe('GROWER');
+    expect(mine.contracts.totalContracts).toBeGreaterThanOrEqual(1);
+    expect(mine.debt.totalDebt).toBeGreaterThan(0);
+    expect(mine.debt.pineappleAdvanceDebt).toBeGreaterThan(0);
+
+    // Each of its contracts opens for it.
+    const contracts = await t.db
+      .selectFrom('delivery_contracts')
+      .select(['id', 'reference'])
+      .where('grower_id', '=', record.id)
+      .execute();
+    expect(contracts.length).toBeGreaterThanOrEqual(1);
+    for (const c of contracts) {
+      const one = await as(grower, `/api/contracts/delivery-contract/${c.id}`);
+      expect(one.statusCode, one.body).toBe(200);
+    }
+
+    const link = await as(grower, '/api/contracts/statement-download/me');
+    expect(link.statusCode, link.body).toBe(200);
+    const url = new URL((link.json() as { url: string }).url, 'http://localhost');
+    const pdf = await app.inject({ url: `${url.pathname}${url.search}` });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toMatch(/^application\/pdf/);
+    // The statement lists its contracts (their references are printed).
+    const text = pdfText(pdf.rawPayload);
+    for (const c of contracts) expect(text).toContain(c.reference);
   });
 });

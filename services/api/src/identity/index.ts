@@ -109,9 +109,15 @@ export { email, phone, text } from './schemas.js';
 export { TOKEN_TTL_MS } from './tokens.js';
 export type { UserRow } from './repository.js';
 export { ROLES, ORGANIZATION_TYPES } from './roles.js';
-export { demoAccounts, DEMO_PASSWORD } from './demo/accounts.js';
+export {
+  demoAccounts,
+  DEMO_COOPERATIVE_EMAIL,
+  DEMO_GROWER_EMAIL,
+  DEMO_PASSWORD,
+} from './demo/accounts.js';
 export {
   DEMO_CLUSTER,
+  giveDemoPassword,
   DEMO_PENDING_AGGREGATOR,
   DEMO_SECOND_AGGREGATOR,
   findDemoUser,

@@ -120,5 +120,11 @@ export interface DemoClock {
 /** A named, run-once piece of demo data (recorded in platform_meta). */
 export interface DemoStep {
   name: string;
+  /**
+   * The step it runs right after, when it needs records a later context's demo makes (the
+   * wallet pays the demo grower once the actors' demo has registered it). Without it, a step
+   * runs in module order.
+   */
+  after?: string;
   run(ctx: DemoContext): Promise<void>;
 }

@@ -43,7 +43,7 @@ export function assembleProduct(modules: readonly ContextModule[]): Product {
     'job',
     jobs.map((j) => j.name),
   );
-  const demo = modules.flatMap((m) => m.demo ?? []);
+  const demo = demoOrder(modules.flatMap((m) => m.demo ?? []));
   unique(
     'demo step',
     demo.map((s) => s.name),
@@ -62,6 +62,32 @@ export function assembleProduct(modules: readonly ContextModule[]): Product {
       ...modules.map((m) => m.migrations),
     ),
   };
+}
+
+/**
+ * The demo steps in module order, each step naming another in `after` moved right behind it
+ * (several behind one keep their module order). A step after an unknown one is an error.
+ */
+function demoOrder(steps: readonly DemoStep[]): DemoStep[] {
+  const ordered = steps.filter((s) => !s.after);
+  const placed = new Set<DemoStep>(ordered);
+  let moved = true;
+  while (moved) {
+    moved = false;
+    for (const step of steps) {
+      if (placed.has(step)) continue;
+      const at = ordered.findIndex((s) => s.name === step.after);
+      if (at < 0) continue;
+      let end = at + 1;
+      while (end < ordered.length && ordered[end]!.after === step.after) end++;
+      ordered.splice(end, 0, step);
+      placed.add(step);
+      moved = true;
+    }
+  }
+  const lost = steps.find((s) => !placed.has(s));
+  if (lost) throw new Error(`Demo step ${lost.name} runs after ${lost.after}, which no module has`);
+  return ordered;
 }
 
 /** The catalogue of the modules' event types (a type defined twice is an error). */

@@ -1,6 +1,6 @@
 import type { ContextModule, JobModule } from '../kernel/module.js';
 import { walletEvents, walletStreams } from './catalogue.js';
-import { walletDemoStep } from './demo/wallet.js';
+import { walletDemoStep, walletGrowerPaymentsDemoStep } from './demo/wallet.js';
 import { startExportWorker } from './export/export-queue.js';
 import { startWalletJobWorker } from './jobs/bullmq.js';
 import { balanceHistoryProjector, walletHistoryMigrations } from './history/index.js';
@@ -47,7 +47,7 @@ export const walletModule: ContextModule = {
   migrations: { ...walletReadMigrations, ...walletWriteMigrations, ...walletHistoryMigrations },
   projectors: [...walletProjectors, balanceHistoryProjector],
   jobs: [walletJobs, walletExports],
-  demo: [walletDemoStep],
+  demo: [walletDemoStep, walletGrowerPaymentsDemoStep],
   pushes: WALLET_PUSHES,
   http: async () => {
     const { registerWallet } = await import('./http/index.js');

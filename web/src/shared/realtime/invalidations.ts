@@ -53,8 +53,9 @@ export interface PushPayloads {
   /** An input provider assigned to, banned from or paid in a season of mine (industrial, provider; seasons). */
   'seasons.inputs': { seasonId: number };
   /**
-   * One of my contracts changed status (to its aggregator and grower; contracts). Without data
-   * after a large batch, and for a new LIVRAISON_PARENT (to its aggregator: the parents' projection).
+   * One of my contracts changed status (to its aggregator, grower and the grower's cooperative;
+   * contracts). Without data after a large batch, and for a new LIVRAISON_PARENT (to its
+   * aggregator: the parents' projection).
    */
   'contracts.updated': { contractId: string; status: string } | undefined;
   /** A contract of my run finished (COMPLETED or FAILED): the run's live progress (contracts). */

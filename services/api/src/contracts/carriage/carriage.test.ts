@@ -108,7 +108,11 @@ describe('carriage contracts', () => {
     });
     const load = userLoader(db);
     aggregator = (await load((await findDemoUser(db, 'agregateur@demo.filiere.bj')).id))!;
-    grower = (await load((await findDemoUser(db, 'producteur@demo.filiere.bj')).id))!;
+    // A grower's user in the aggregator's cluster, made a grower below (the demo's own grower,
+    // producteur@, is registered by the actors' demo, which does not run here).
+    grower = (await load(
+      (await seedUser(db, 'ROLE_GROWER', { clusterId: aggregator.cluster_id })).id,
+    ))!;
     otherAggregator = (await load(
       (await seedUser(db, 'ROLE_INDUSTRIAL', { clusterId: aggregator.cluster_id })).id,
     ))!;

@@ -7,7 +7,7 @@ import { buildApp } from '../../app.js';
 import type { Database } from '../../database.js';
 import { identityDemoStep } from '../../identity/demo/identity.js';
 import { DEMO_SECOND_AGGREGATOR, findDemoUser, userLoader } from '../../identity/index.js';
-import { bearer, seedCluster, seedUser } from '../../identity/test-support.js';
+import { bearer, seedCluster, seedOrganization, seedUser } from '../../identity/test-support.js';
 import { runDemoSteps } from '../../kernel/index.js';
 import { walletDemoStep } from '../../wallet/demo/wallet.js';
 import { evolveWallet, initialWalletState, type WalletEvent } from '../../wallet/index.js';
@@ -64,7 +64,11 @@ describe('delivery contract commands', () => {
     });
     const load = userLoader(db);
     aggregator = (await load((await findDemoUser(db, 'agregateur@demo.filiere.bj')).id))!;
-    grower = (await load((await findDemoUser(db, 'producteur@demo.filiere.bj')).id))!;
+    // A grower's user in the aggregator's cluster, made a grower below (the demo's own grower,
+    // producteur@, is registered by the actors' demo, which does not run here).
+    grower = (await load(
+      (await seedUser(db, 'ROLE_GROWER', { clusterId: aggregator.cluster_id })).id,
+    ))!;
     const row = await db
       .insertInto('growers')
       .values({
@@ -418,6 +422,15 @@ describe('delivery contract commands', () => {
         headers: who ? bearer(app, who, who.role_code) : {},
         ...(body === undefined ? {} : { payload: body as object }),
       });
+    /** A cooperative's representative in the grower's cluster, its organisation its own. */
+    const cooperativeUser = async (db: Kysely<Database>) => {
+      const organizationId = await seedOrganization(db, 'Coopérative de Sékou', 'COOPERATIVE');
+      const user = await seedUser(db, 'ROLE_FARMER_ORGANIZATION', {
+        clusterId: grower.cluster_id,
+        organizationId,
+      });
+      return (await userLoader(db)(user.id))!;
+    };
     const newContract = async () =>
       (await post(aggregator, { growerId, productId: plotId, quantity: 2, amount: 100_000 })).json()
         .contractId as string;
@@ -428,9 +441,7 @@ describe('delivery contract commands', () => {
       const url = `/api/contracts/delivery-contract/${id}/confirm`;
       expect((await patch(null, url)).statusCode).toBe(401);
       expect((await patch(aggregator, url)).statusCode).toBe(403);
-      const coop = (await userLoader(db)(
-        (await findDemoUser(db, 'cooperative@demo.filiere.bj')).id,
-      ))!;
+      const coop = await cooperativeUser(db);
       // A cooperative the grower is not a member of: 403 with the French reason.
       const refused = await patch(coop, url);
       expect(refused.statusCode).toBe(403);
@@ -456,9 +467,7 @@ describe('delivery contract commands', () => {
 
     it('PATCH confirm by the grower’s cooperative', async () => {
       const db = testDb.db as Kysely<Database>;
-      const coop = (await userLoader(db)(
-        (await findDemoUser(db, 'cooperative@demo.filiere.bj')).id,
-      ))!;
+      const coop = await cooperativeUser(db);
       await db
         .insertInto('cooperatives')
         .values({

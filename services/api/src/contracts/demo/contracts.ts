@@ -23,7 +23,9 @@ const DAY = 86_400_000;
  * paid to the grower and its debt opened in one append, then the contract made, confirmed,
  * delivered and run, three to two months ago), one OUTTIME (made two months ago, its date
  * passed), two DELIVERED ready to run (last week and three days ago), one CONFIRMED for in two
- * weeks, one PENDING made today.
+ * weeks, one PENDING made today. The growers of a cooperative have some confirmed by its user
+ * (the Allada cooperative's is `cooperative@`); the first grower (`producteur@`) has the
+ * canceled and the pending one.
  */
 export const contractsDemoStep: DemoStep = {
   name: 'contracts-delivery',
@@ -44,7 +46,10 @@ async function loadContractsDemo(app: FastifyInstance, ctx: DemoContext): Promis
   const growers = await db
     .selectFrom('growers as g')
     .innerJoin('plots as p', 'p.grower_id', 'g.id')
-    .select(['g.id', 'g.user_id', 'p.id as plot_id'])
+    .leftJoin('cooperatives as c', (join) =>
+      join.onRef('c.organization_id', '=', 'g.cooperative_id').on('c.deactivated_at', 'is', null),
+    )
+    .select(['g.id', 'g.user_id', 'p.id as plot_id', 'c.user_id as coop_user_id'])
     .where('g.cluster_id', '=', aggregator.cluster_id!)
     .where('g.deactivated_at', 'is', null)
     .orderBy('g.reference')
@@ -55,6 +60,9 @@ async function loadContractsDemo(app: FastifyInstance, ctx: DemoContext): Promis
     throw new Error('demo contracts: no grower in the aggregator’s cluster');
   const grower = (i: number) => distinct[i % distinct.length]!;
   const growerUser = async (i: number) => (await load(grower(i).user_id))!;
+  /** The user of the grower's cooperative, who confirms for its members (else the grower). */
+  const cooperativeUser = async (i: number) =>
+    (await load(grower(i).coop_user_id ?? grower(i).user_id))!;
 
   const commands = new DeliveryContractCommands(db, app.commands, ctx.clock.now);
   const at = (daysAgo: number, hour = 10) => ctx.clock.set(ctx.clock.beninMoment(daysAgo, hour));
@@ -116,7 +124,7 @@ async function loadContractsDemo(app: FastifyInstance, ctx: DemoContext): Promis
   await at(25);
   const full = await create(3, 100_000, 2, 20);
   await at(24, 16);
-  await commands.confirm(await growerUser(3), full.contractId);
+  await commands.confirm(await cooperativeUser(3), full.contractId);
   await at(8, 9);
   await deliver(short.contractId, 2.2);
 
@@ -124,12 +132,13 @@ async function loadContractsDemo(app: FastifyInstance, ctx: DemoContext): Promis
   await at(5);
   const confirmed = await create(1, 120_000, 2, 16);
   await at(4, 18);
-  await commands.confirm(await growerUser(1), confirmed.contractId);
+  await commands.confirm(await cooperativeUser(1), confirmed.contractId);
 
   await at(3, 9);
   await deliver(full.contractId, 2);
 
-  // PENDING: made today, waiting for the grower.
+  // PENDING: made today for the first grower (the demo account `producteur@`), waiting for it
+  // or its cooperative (`cooperative@`) to confirm.
   await at(0);
   await create(0, 90_000, 1.5, 21);
 }

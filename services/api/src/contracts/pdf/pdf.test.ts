@@ -65,7 +65,11 @@ describe('contract PDFs', () => {
     const load = userLoader(db);
     aggregator = (await load((await findDemoUser(db, 'agregateur@demo.filiere.bj')).id))!;
     other = (await load((await findDemoUser(db, DEMO_SECOND_AGGREGATOR)).id))!;
-    grower = (await load((await findDemoUser(db, 'producteur@demo.filiere.bj')).id))!;
+    // A grower's user in the aggregator's cluster, made a grower below (the demo's own grower,
+    // producteur@, is registered by the actors' demo, which does not run here).
+    grower = (await load(
+      (await seedUser(db, 'ROLE_GROWER', { clusterId: aggregator.cluster_id })).id,
+    ))!;
     const cooperativeId = await seedOrganization(db, 'Coopérative des Collines', 'COOPERATIVE');
     const coop = await seedUser(db, 'ROLE_FARMER_ORGANIZATION', {
       clusterId: grower.cluster_id,

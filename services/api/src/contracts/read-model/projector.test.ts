@@ -10,6 +10,7 @@ import {
 import { useTestDatabase } from '@filiere/platform/testing';
 import type { Database } from '../../database.js';
 import { sql } from 'kysely';
+import { seedCluster, seedOrganization, seedUser } from '../../identity/test-support.js';
 import { contractsProjector } from './projector.js';
 
 /**
@@ -151,6 +152,58 @@ describe('contracts projector (real PostgreSQL)', () => {
     expect(recovered).toContainEqual(
       expect.objectContaining({ data: { contractId: contract, status: 'COMPLETED' } }),
     );
+  });
+
+  it("tells the grower's cooperative when a contract of its grower changes (it confirms for it)", async () => {
+    const db = testDb.db;
+    const cluster = await seedCluster(db, 'Cluster du projecteur');
+    const organization = await seedOrganization(db, 'Coopérative du projecteur', 'COOPERATIVE');
+    const coop = await seedUser(db, 'ROLE_FARMER_ORGANIZATION', {
+      clusterId: cluster,
+      organizationId: organization,
+    });
+    await db
+      .insertInto('cooperatives')
+      .values({
+        organization_id: organization,
+        user_id: coop.id,
+        cluster_id: cluster,
+        ifu: '3202300000999',
+      })
+      .execute();
+    const member = await seedUser(db, 'ROLE_GROWER', { clusterId: cluster });
+    await db
+      .insertInto('growers')
+      .values({
+        user_id: member.id,
+        cluster_id: cluster,
+        cooperative_id: organization,
+        department_code: 'D03',
+        commune_code: 'C017',
+        arrondissement_code: 'A098',
+        village_code: 'V1',
+      })
+      .execute();
+    const [ofMember, ofOther] = [randomUUID(), randomUUID()];
+    const event = (contractId: string, growerUserId: string) => {
+      const e = created(contractId, 10_000);
+      return { ...e, data: { ...(e.data as Record<string, unknown>), growerUserId } };
+    };
+    const pushes: PushMessage[] = [];
+    await db.transaction().execute(async (trx) => {
+      await contractsProjector.apply(
+        trx as never,
+        [event(ofMember, member.id), event(ofOther, randomUUID())],
+        { push: (m) => pushes.push(m) },
+      );
+    });
+    const to = (contractId: string) =>
+      pushes.find((p) => (p as { data?: { contractId?: string } }).data?.contractId === contractId)!
+        .userIds;
+    expect(to(ofMember)).toHaveLength(3);
+    expect(to(ofMember)).toContain(coop.id);
+    expect(to(ofMember)).toContain(member.id);
+    expect(to(ofOther)).toHaveLength(2);
   });
 
   it('a replay into another schema, one event per batch, gives the rows the live batch wrote, and leaves the live tables alone', async () => {

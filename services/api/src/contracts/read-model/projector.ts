@@ -431,19 +431,47 @@ export const contractsProjector: Projector = {
     const batch = new Batch();
     for (const recorded of events) batch.apply(recorded);
     const written = await write(trx, batch);
-    pushChanges(batch, written, ctx.push);
+    pushChanges(batch, written, await cooperativeUsers(trx, batch, written), ctx.push);
   },
 };
 
 /**
+ * The user of each grower's cooperative today (grower user → cooperative user), for the growers
+ * of the contracts a batch changed, when it changed at most 100 (the pushes that name a
+ * contract): the cooperative confirms for its growers and follows their contracts' pages.
+ */
+async function cooperativeUsers(
+  trx: Kysely<ContractsTables>,
+  batch: Batch,
+  written: Written[],
+): Promise<Map<string, string>> {
+  const growers = new Set<string>();
+  for (const w of written) {
+    if (w.k === 'C' && w.grower_user_id && batch.changed.has(w.id)) growers.add(w.grower_user_id);
+  }
+  if (growers.size === 0 || batch.changed.size > 100) return new Map();
+  const { rows } = await sql<{ grower: string; cooperative: string }>`
+    select g.user_id::text as grower, c.user_id::text as cooperative
+    from growers g
+    join cooperatives c on c.organization_id = g.cooperative_id and c.deactivated_at is null
+    where g.user_id = any(${[...growers]}::uuid[])`.execute(trx);
+  return new Map(rows.map((r) => [r.grower, r.cooperative]));
+}
+
+/**
  * `contracts.updated` to the creditors of the debts opened or recovered (an advance's
  * 'recovered' and 'remaining', its list's open/repaid filter), without data; then
- * {contractId, status} to each changed contract's aggregator and grower, or, after a batch of
- * more than 100 changed contracts (a replay, a big run), one push per user without data. The
- * rows are those the batch's write returned (as when they were read back after it): a contract
- * or debt the projection never saw gets none.
+ * {contractId, status} to each changed contract's aggregator, grower and the grower's
+ * cooperative's user, or, after a batch of more than 100 changed contracts (a replay, a big
+ * run), one push per user without data. The rows are those the batch's write returned (as when
+ * they were read back after it): a contract or debt the projection never saw gets none.
  */
-function pushChanges(batch: Batch, written: Written[], push: (msg: PushMessage) => void) {
+function pushChanges(
+  batch: Batch,
+  written: Written[],
+  cooperatives: Map<string, string>,
+  push: (msg: PushMessage) => void,
+) {
   const creditors = new Set<string>();
   const rows = new Map<string, { status: string; aggregator: string; grower: string }>();
   for (const w of written) {
@@ -464,10 +492,11 @@ function pushChanges(batch: Batch, written: Written[], push: (msg: PushMessage) 
   if (changed.length <= 100) {
     for (const id of changed) {
       const r = rows.get(id)!;
+      const cooperative = cooperatives.get(r.grower);
       push(
         contractsPush({
           type: 'contracts.updated',
-          userIds: [r.aggregator, r.grower],
+          userIds: cooperative ? [r.aggregator, r.grower, cooperative] : [r.aggregator, r.grower],
           data: { contractId: id, status: r.status },
         }),
       );

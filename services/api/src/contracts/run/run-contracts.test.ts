@@ -9,7 +9,7 @@ import { buildApp } from '../../app.js';
 import type { Database } from '../../database.js';
 import { identityDemoStep } from '../../identity/demo/identity.js';
 import { DEMO_SECOND_AGGREGATOR, findDemoUser, userLoader } from '../../identity/index.js';
-import { bearer } from '../../identity/test-support.js';
+import { bearer, seedUser } from '../../identity/test-support.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import { runDemoSteps } from '../../kernel/index.js';
 import { product } from '../../modules.js';
@@ -142,7 +142,11 @@ describe('run contracts', () => {
     const load = userLoader(db());
     const user = async (email: string) => (await load((await findDemoUser(db(), email)).id))!;
     aggregator = await user('agregateur@demo.filiere.bj');
-    grower = await user('producteur@demo.filiere.bj');
+    // A grower's user in the aggregator's cluster, made a grower below (the demo's own grower,
+    // producteur@, is registered by the actors' demo, which does not run here).
+    grower = (await load(
+      (await seedUser(db(), 'ROLE_GROWER', { clusterId: aggregator.cluster_id })).id,
+    ))!;
     sfd = await user('sfd@demo.filiere.bj');
     other = await user(DEMO_SECOND_AGGREGATOR);
     await db()

@@ -1,5 +1,10 @@
 import type { Kysely } from 'kysely';
-import { demoAccounts, DEMO_PASSWORD } from './accounts.js';
+import {
+  demoAccounts,
+  DEMO_COOPERATIVE_EMAIL,
+  DEMO_GROWER_EMAIL,
+  DEMO_PASSWORD,
+} from './accounts.js';
 import type { DemoStep } from '../../kernel/module.js';
 import { narrowDb } from '@filiere/platform';
 import type { IdentityTables } from '../tables.js';
@@ -35,11 +40,6 @@ const ORGANIZATIONS = {
     denomination: 'Intrants du Sud SARL',
     organization_type: 'PROVIDER',
     ifu: '3201900054321',
-  },
-  cooperative: {
-    denomination: 'Coopérative des producteurs d’ananas d’Allada',
-    organization_type: 'COOPERATIVE',
-    ifu: '3201900011111',
   },
   microfinance: {
     denomination: 'Alafia Microfinance',
@@ -89,13 +89,6 @@ const PROFILES: Record<
     phone: '+2290196000004',
     org: 'provider',
   },
-  'cooperative@demo.filiere.bj': {
-    firstname: 'Mariam',
-    lastname: 'Tchibozo',
-    phone: '+2290195000005',
-    org: 'cooperative',
-    inCluster: true,
-  },
   'gestionnaire@demo.filiere.bj': {
     firstname: 'Fidèle',
     lastname: 'Zinsou',
@@ -110,13 +103,6 @@ const PROFILES: Record<
     // The SFD lends to the Allada cluster's growers: its settings and staff are that cluster's.
     inCluster: true,
   },
-  'producteur@demo.filiere.bj': {
-    firstname: 'Basile',
-    lastname: 'Ahouandjinou',
-    phone: '+2290167000008',
-    inCluster: true,
-    nip: '1098765432',
-  },
   // No organisation, no cluster: the platform's auditor, who reads every wallet.
   'auditeur@demo.filiere.bj': {
     firstname: 'Inès',
@@ -124,6 +110,26 @@ const PROFILES: Record<
     phone: '+2290197000077',
   },
 };
+
+/** The demo accounts the actors' demo registers (they stand for a cooperative and a grower). */
+const REGISTERED_BY_ACTORS = new Set<string>([DEMO_COOPERATIVE_EMAIL, DEMO_GROWER_EMAIL]);
+
+/**
+ * Gives a demo account registered through a staff route (a cooperative's representative, a
+ * grower) the demo password, as if it had set it from its invitation: the demo signs in with it.
+ */
+export async function giveDemoPassword<DB extends IdentityTables>(
+  db: Kysely<DB>,
+  email: string,
+): Promise<void> {
+  const updated = await narrowDb<IdentityTables>()(db)
+    .updateTable('users')
+    .set({ password_hash: await hashPassword(DEMO_PASSWORD) })
+    .where('email', '=', email)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) throw new Error(`demo user ${email} not found`);
+}
 
 /** A self-registered aggregator still waiting for activation (the counter shows 1). */
 export const DEMO_PENDING_AGGREGATOR = 'nouvel.agregateur@demo.filiere.bj';
@@ -154,6 +160,7 @@ export const identityDemoStep: DemoStep = {
         .returning('id')
         .executeTakeFirstOrThrow();
       for (const account of demoAccounts) {
+        if (REGISTERED_BY_ACTORS.has(account.email)) continue;
         const profile = PROFILES[account.email]!;
         await trx
           .insertInto('users')
@@ -205,7 +212,10 @@ export const identityDemoStep: DemoStep = {
         })
         .execute();
     });
-    logger.info({ accounts: demoAccounts.length + 2 }, 'demo users loaded');
+    logger.info(
+      { accounts: demoAccounts.length - REGISTERED_BY_ACTORS.size + 2 },
+      'demo users loaded',
+    );
   },
 };
 

@@ -4,11 +4,10 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import { catchUp } from '@filiere/projections';
 import { buildApp } from '../../app.js';
 import type { Database } from '../../database.js';
-import { identityDemoStep } from '../../identity/demo/identity.js';
 import { DEMO_SECOND_AGGREGATOR, findDemoUser } from '../../identity/index.js';
 import { walletProjectors } from '../read-model/index.js';
 import { walletDecoder } from '../read-model/test-support.js';
-import { walletDemoStep } from './wallet.js';
+import { product } from '../../modules.js';
 import { loadDemoSteps } from '../../test-app.js';
 
 const loadDemoData = loadDemoSteps;
@@ -18,8 +17,19 @@ describe('wallet demo data', () => {
 
   it('funds the aggregator through real commands, pays the producteur, refunds the failed withdrawal, funds the second aggregator', async () => {
     const logger = createLogger('silent', false);
-    const steps = [identityDemoStep, walletDemoStep];
-    expect(await loadDemoData({ db: testDb.db, logger }, steps)).toEqual(['identity', 'wallet']);
+    // The payments go to the demo grower: they run right after the actors' growers step.
+    const steps = product.demo.slice(
+      0,
+      product.demo.findIndex((s) => s.name === 'wallet-grower-payments') + 1,
+    );
+    expect(await loadDemoData({ db: testDb.db, logger }, steps)).toEqual([
+      'identity',
+      'wallet',
+      'actors-clusters',
+      'actors-cooperatives',
+      'actors-growers',
+      'wallet-grower-payments',
+    ]);
     expect(await loadDemoData({ db: testDb.db, logger }, steps)).toEqual([]);
 
     const aggregator = await findDemoUser(testDb.db, 'agregateur@demo.filiere.bj');
@@ -47,6 +57,29 @@ describe('wallet demo data', () => {
     expect(await fold(aggregator.walletId)).toBe(2_950_000);
     expect(await fold(grower.walletId)).toBe(250_000);
     expect(await fold(second.walletId)).toBe(100_000);
+    // The producteur is a grower of the aggregator's cluster, paid after it was registered.
+    const record = await testDb.db
+      .selectFrom('growers')
+      .select(['id', 'cluster_id'])
+      .where('user_id', '=', grower.id)
+      .executeTakeFirstOrThrow();
+    expect(record.cluster_id).toBe(aggregator.clusterId);
+    const registered = await testDb.db
+      .selectFrom('events')
+      .select('recorded_at')
+      .where('type', '=', 'GrowerRegistered')
+      .where('stream_id', '=', `grower-${record.id}`)
+      .executeTakeFirstOrThrow();
+    const payments = await testDb.db
+      .selectFrom('events')
+      .select('recorded_at')
+      .where('type', '=', 'TransferReceived')
+      .where('stream_id', '=', `wallet-${grower.walletId}`)
+      .execute();
+    expect(payments).toHaveLength(3);
+    for (const p of payments) {
+      expect(p.recorded_at.getTime()).toBeGreaterThan(registered.recorded_at.getTime());
+    }
     const types = (
       await testDb.db.selectFrom('events').select('type').orderBy('position').execute()
     ).map((r) => r.type);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { parseConfig } from '@filiere/platform';
-import { DEMO_SECOND_AGGREGATOR, findDemoUser } from '../../identity/index.js';
+import { DEMO_GROWER_EMAIL, DEMO_SECOND_AGGREGATOR, findDemoUser } from '../../identity/index.js';
 import type { DemoContext, DemoStep } from '../../kernel/module.js';
 import { ROLE, type RoleCode } from '../../kernel/roles.js';
 
@@ -16,50 +16,57 @@ interface Caller {
 /**
  * The wallet's demo data, made with the real commands through the real API (app.inject):
  * the aggregator tops up through the sandbox widget (mobile money) and by a bank transfer a
- * super admin validates; pays the producteur of its cluster three times; withdraws to its
- * mobile money (paid out); withdraws to a bank account the sandbox refuses (FAILED, then
- * REFUND); funds the second aggregator; and leaves a bank supply pending for the super admin
- * to validate.
+ * super admin validates; withdraws to its mobile money (paid out); withdraws to a bank account
+ * the sandbox refuses (FAILED, then REFUND); funds the second aggregator; and leaves a bank
+ * supply pending for the super admin to validate. Its payments to the demo grower are the
+ * next step's, once the actors' demo has registered that grower.
  */
 export const walletDemoStep: DemoStep = {
   name: 'wallet',
-  async run(ctx: DemoContext) {
-    const env = process.env;
-    const app = await ctx.openApp(
-      parseConfig({
-        NODE_ENV: 'test', // no background loop: the payouts below run explicitly
-        LOG_LEVEL: 'silent',
-        PAYMENT_PROVIDER: 'sandbox',
-        ...(env.SUPPLY_BANK_NAME ? { SUPPLY_BANK_NAME: env.SUPPLY_BANK_NAME } : {}),
-        ...(env.SUPPLY_BANK_ACCOUNT ? { SUPPLY_BANK_ACCOUNT: env.SUPPLY_BANK_ACCOUNT } : {}),
-      }),
-    );
-    try {
-      await loadWalletDemo(app, ctx);
-    } finally {
-      await app.close();
-    }
-  },
+  run: (ctx) => withWalletApp(ctx, loadWalletDemo),
 };
 
-async function loadWalletDemo(app: FastifyInstance, ctx: DemoContext): Promise<void> {
-  const ref = async (email: string, role: RoleCode): Promise<Caller> => {
-    const user = await findDemoUser(ctx.db, email);
-    return { id: user.id, walletId: user.walletId, role };
-  };
-  const aggregator = await ref('agregateur@demo.filiere.bj', ROLE.INDUSTRIAL);
-  const superAdmin = await ref('superadmin@demo.filiere.bj', ROLE.SUPER_ADMIN);
-  const grower = await ref('producteur@demo.filiere.bj', ROLE.GROWER);
-  const second = await ref(DEMO_SECOND_AGGREGATOR, ROLE.INDUSTRIAL);
-  await ctx.db
-    .updateTable('users')
-    .set({ bank_account_number: DEMO_REFUSED_BANK_ACCOUNT })
-    .where('id', '=', aggregator.id)
-    .where('bank_account_number', 'is', null)
-    .execute();
+/**
+ * The aggregator pays the producteur of its cluster three times ('Mon Wallet' of both), in the
+ * days after the growers were registered: it runs right after the actors' growers step, which
+ * registers `producteur@` as a grower of the Allada cluster.
+ */
+export const walletGrowerPaymentsDemoStep: DemoStep = {
+  name: 'wallet-grower-payments',
+  after: 'actors-growers',
+  run: (ctx) => withWalletApp(ctx, loadGrowerPayments),
+};
 
+async function withWalletApp(
+  ctx: DemoContext,
+  load: (app: FastifyInstance, ctx: DemoContext) => Promise<void>,
+): Promise<void> {
+  const env = process.env;
+  const app = await ctx.openApp(
+    parseConfig({
+      NODE_ENV: 'test', // no background loop: the payouts below run explicitly
+      LOG_LEVEL: 'silent',
+      PAYMENT_PROVIDER: 'sandbox',
+      ...(env.SUPPLY_BANK_NAME ? { SUPPLY_BANK_NAME: env.SUPPLY_BANK_NAME } : {}),
+      ...(env.SUPPLY_BANK_ACCOUNT ? { SUPPLY_BANK_ACCOUNT: env.SUPPLY_BANK_ACCOUNT } : {}),
+    }),
+  );
+  try {
+    await load(app, ctx);
+  } finally {
+    await app.close();
+  }
+}
+
+const ref = async (ctx: DemoContext, email: string, role: RoleCode): Promise<Caller> => {
+  const user = await findDemoUser(ctx.db, email);
+  return { id: user.id, walletId: user.walletId, role };
+};
+
+/** The API as `who`, each call with its own idempotency key (`prefix`-n); a refusal throws. */
+function caller(app: FastifyInstance, prefix: string) {
   let n = 0;
-  const call = async (
+  return async (
     who: Caller,
     method: 'GET' | 'POST',
     url: string,
@@ -71,7 +78,7 @@ async function loadWalletDemo(app: FastifyInstance, ctx: DemoContext): Promise<v
       url,
       headers: {
         authorization: `Bearer ${app.jwt.sign({ sub: who.id, role: who.role as never })}`,
-        'idempotency-key': `demo-wallet-${++n}`,
+        'idempotency-key': `${prefix}-${++n}`,
         ...headers,
       },
       ...(payload ? { payload } : {}),
@@ -81,6 +88,39 @@ async function loadWalletDemo(app: FastifyInstance, ctx: DemoContext): Promise<v
     }
     return res;
   };
+}
+
+async function loadGrowerPayments(app: FastifyInstance, ctx: DemoContext): Promise<void> {
+  const aggregator = await ref(ctx, 'agregateur@demo.filiere.bj', ROLE.INDUSTRIAL);
+  const grower = await ref(ctx, DEMO_GROWER_EMAIL, ROLE.GROWER);
+  const call = caller(app, 'demo-wallet-grower');
+  for (const [daysAgo, hour, amount, reason] of [
+    [173, 9, 150_000, 'Avance sur récolte'],
+    [173, 15, 75_000, 'Achat de rejets d’ananas'],
+    [172, 8, 25_000, 'Transport des intrants'],
+  ] as const) {
+    await ctx.clock.set(ctx.clock.beninMoment(daysAgo, hour));
+    await call(aggregator, 'POST', '/api/wallet/make-transfer', {
+      source: aggregator.walletId,
+      destination: grower.walletId,
+      amount,
+      reason,
+    });
+  }
+}
+
+async function loadWalletDemo(app: FastifyInstance, ctx: DemoContext): Promise<void> {
+  const aggregator = await ref(ctx, 'agregateur@demo.filiere.bj', ROLE.INDUSTRIAL);
+  const superAdmin = await ref(ctx, 'superadmin@demo.filiere.bj', ROLE.SUPER_ADMIN);
+  const second = await ref(ctx, DEMO_SECOND_AGGREGATOR, ROLE.INDUSTRIAL);
+  await ctx.db
+    .updateTable('users')
+    .set({ bank_account_number: DEMO_REFUSED_BANK_ACCOUNT })
+    .where('id', '=', aggregator.id)
+    .where('bank_account_number', 'is', null)
+    .execute();
+
+  const call = caller(app, 'demo-wallet');
 
   // The wallet's first months, before the season (Benin time).
   const at = (daysAgo: number, hour = 10) => ctx.clock.set(ctx.clock.beninMoment(daysAgo, hour));
@@ -120,24 +160,7 @@ async function loadWalletDemo(app: FastifyInstance, ctx: DemoContext): Promise<v
     reference: bank.reference,
   });
 
-  // 3. Transfers to the producteur of the aggregator's cluster.
-  let daysAgo = 190;
-  for (const [amount, reason] of [
-    [150_000, 'Avance sur récolte'],
-    [75_000, 'Achat de rejets d’ananas'],
-    [25_000, 'Transport des intrants'],
-  ] as const) {
-    await at(daysAgo);
-    daysAgo -= 3;
-    await call(aggregator, 'POST', '/api/wallet/make-transfer', {
-      source: aggregator.walletId,
-      destination: grower.walletId,
-      amount,
-      reason,
-    });
-  }
-
-  // 4. A withdrawal to mobile money (paid out), and one to the refused bank account
+  // 3. A withdrawal to mobile money (paid out), and one to the refused bank account
   //    (FAILED, refunded).
   await at(183);
   await call(aggregator, 'POST', `/api/wallet/make-debit/${aggregator.id}`, {
@@ -151,11 +174,11 @@ async function loadWalletDemo(app: FastifyInstance, ctx: DemoContext): Promise<v
   while ((await app.wallet.runner.runDue()) > 0);
 
   await at(181);
-  // 5. A financing of the second aggregator ('Financements' of both).
+  // 4. A financing of the second aggregator ('Financements' of both).
   await call(aggregator, 'POST', '/api/financement', { aggregatorId: second.id, amount: 100_000 });
 
   await at(180);
-  // 6. A bank supply waiting for the super admin (admin Approvisionnements → Valider).
+  // 5. A bank supply waiting for the super admin (admin Approvisionnements → Valider).
   await call(aggregator, 'POST', '/api/supply', {
     amount: 500_000,
     walletId: aggregator.walletId,

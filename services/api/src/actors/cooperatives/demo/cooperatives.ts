@@ -1,22 +1,29 @@
 import type { FastifyInstance } from 'fastify';
 import { narrowDb, parseConfig } from '@filiere/platform';
-import { DEMO_CLUSTER, findDemoUser, type IdentityTables } from '../../../identity/index.js';
+import {
+  DEMO_CLUSTER,
+  DEMO_COOPERATIVE_EMAIL,
+  findDemoUser,
+  giveDemoPassword,
+  type IdentityTables,
+} from '../../../identity/index.js';
 import type { DemoContext, DemoStep } from '../../../kernel/module.js';
 import { ROLE } from '../../../kernel/roles.js';
 import { DEMO_SECOND_CLUSTER } from '../../clusters/demo/clusters.js';
 
 /**
  * The three demo cooperatives of Benin's pineapple belt (Atlantique), by denomination: the
- * growers' demo step looks them up by these labels (`organizations.denomination`).
+ * growers' demo step looks them up by these labels (`organizations.denomination`). Allada's
+ * representative is the demo account `cooperative@` (it signs in with the demo password).
  */
 export const DEMO_COOPERATIVES = [
   {
     label: 'Coopérative des Producteurs d’Ananas d’Allada',
     cluster: DEMO_CLUSTER,
-    lastname: 'Houngbédji',
-    firstname: 'Mathieu',
+    lastname: 'Tchibozo',
+    firstname: 'Mariam',
     phone: '69310101',
-    email: 'coop.allada@demo.filiere.bj',
+    email: DEMO_COOPERATIVE_EMAIL,
     ifu: '3202300000101',
     rccm: 'RB/ALD/21 A 0101',
     bank: 'Ecobank Bénin',
@@ -50,8 +57,9 @@ export const DEMO_COOPERATIVES = [
 
 /**
  * Registers the three demo cooperatives through the real route (identity's members create the
- * organisation and the representative, audited), as the super admin. The second cluster is
- * the clusters step's (it runs first); without it, all go to the first.
+ * organisation and the representative, audited), as the super admin, then gives Allada's
+ * representative (`cooperative@`) the demo password. The second cluster is the clusters
+ * step's (it runs first); without it, all go to the first.
  */
 export const cooperativesDemoStep: DemoStep = {
   name: 'actors-cooperatives',
@@ -100,5 +108,6 @@ async function loadCooperativesDemo(app: FastifyInstance, ctx: DemoContext): Pro
       throw new Error(`demo cooperatives: ${coop.label} answered ${res.statusCode} ${res.body}`);
     }
   }
+  await giveDemoPassword(ctx.db, DEMO_COOPERATIVE_EMAIL);
   ctx.logger.info({ cooperatives: DEMO_COOPERATIVES.length }, 'demo cooperatives registered');
 }

@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { narrowDb, parseConfig } from '@filiere/platform';
-import { DEMO_CLUSTER, findDemoUser, type IdentityTables } from '../../../identity/index.js';
+import {
+  DEMO_CLUSTER,
+  DEMO_GROWER_EMAIL,
+  findDemoUser,
+  giveDemoPassword,
+  type IdentityTables,
+} from '../../../identity/index.js';
 import type { DemoContext, DemoStep } from '../../../kernel/module.js';
 import { ROLE } from '../../../kernel/roles.js';
 import { DEMO_SECOND_CLUSTER } from '../../clusters/demo/clusters.js';
@@ -13,7 +19,8 @@ import { DEMO_COOPERATIVES } from '../../cooperatives/demo/cooperatives.js';
  * Allada and Abomey-Calavi are the first cluster's (the Allada cooperative), Zè and
  * Tori-Bossito the second's (the Zè cooperative and the Tori-Bossito union); about one grower
  * in four has no cooperative. Deterministic (a seeded generator): every load gives the same
- * people, plots and coordinates.
+ * people, plots and coordinates. The first, an Allada grower of the Allada cooperative, is the
+ * demo account `producteur@` (Basile Ahouandjinou), given the demo password.
  */
 export const growersDemoStep: DemoStep = {
   name: 'actors-growers',
@@ -196,6 +203,14 @@ const PREFIXES = ['97', '96', '66', '61', '95', '94', '90', '51', '67', '98'];
 const BANKS = ['Ecobank Bénin', 'Orabank Bénin'];
 export const DEMO_GROWER_COUNT = 60;
 
+/** The grower who is the demo account `producteur@` (the first one, in Allada). */
+export const DEMO_GROWER_ACCOUNT = {
+  firstname: 'Basile',
+  lastname: 'Ahouandjinou',
+  nip: '1098765432',
+  email: DEMO_GROWER_EMAIL,
+} as const;
+
 /** A small seeded generator (mulberry32): the demo is the same on every load. */
 function generator(seed: number) {
   let a = seed;
@@ -226,9 +241,15 @@ export function demoGrowerPayloads(
     const commune = DEMO_COMMUNES[i % DEMO_COMMUNES.length]!;
     const [arrondissement, villages] = rnd.pick(commune.arrondissements);
     const village = `${arrondissement}-${String(rnd.int(1, villages)).padStart(3, '0')}`;
-    const woman = rnd.next() < 0.4;
-    const lastname = rnd.pick(LASTNAMES);
-    const firstname = rnd.pick(woman ? WOMEN : MEN);
+    // The account's grower takes its names; the draws are made all the same, so that every
+    // other grower stays who it is.
+    const account = i === 0 ? DEMO_GROWER_ACCOUNT : null;
+    const drawnWoman = rnd.next() < 0.4;
+    const drawnLastname = rnd.pick(LASTNAMES);
+    const drawnFirstname = rnd.pick(drawnWoman ? WOMEN : MEN);
+    const woman = drawnWoman && !account;
+    const lastname = account?.lastname ?? drawnLastname;
+    const firstname = account?.firstname ?? drawnFirstname;
     const phone = `${PREFIXES[i % PREFIXES.length]}47${String(1000 + i * 7).padStart(4, '0')}`;
     // About one grower in four (of each commune) has no cooperative.
     const withCooperative = commune.cooperative && Math.floor(i / DEMO_COMMUNES.length) % 4 !== 3;
@@ -272,9 +293,9 @@ export function demoGrowerPayloads(
         user: {
           lastname,
           firstname,
-          nip: String(1_000_000 + i * 131),
+          nip: account?.nip ?? String(1_000_000 + i * 131),
           phone,
-          email: null,
+          email: account?.email ?? null,
           contactFullname: `${rnd.pick(woman ? MEN : WOMEN)} ${lastname}`,
           contactPhone: `${PREFIXES[(i + 3) % PREFIXES.length]}48${String(1000 + i * 7).padStart(4, '0')}`,
           department: ATLANTIQUE,
@@ -337,5 +358,6 @@ async function loadGrowersDemo(app: FastifyInstance, ctx: DemoContext): Promise<
     }
     plots += (body.products as unknown[]).length;
   }
+  await giveDemoPassword(ctx.db, DEMO_GROWER_EMAIL);
   ctx.logger.info({ growers: DEMO_GROWER_COUNT, plots }, 'demo growers registered');
 }
