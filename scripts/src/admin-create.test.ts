@@ -10,6 +10,7 @@ import { useTestDatabase } from '@filiere/platform/testing';
 import type { Database } from '@filiere/api';
 import { startTestSmtp } from '../../services/api/src/identity/mail/test-smtp.js';
 import { buildTestApp } from '../../services/api/src/test-app.js';
+import { runAdminCreate } from './admin-create-run.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -28,8 +29,8 @@ const PRODUCTION = {
   LOG_LEVEL: 'silent',
 };
 
-/** `npm run admin:create -- …args` as a process: its exit code and its output lines. */
-async function adminCreate(args: string[], env: Record<string, string>) {
+/** `npm run admin:create -- …args` as a process: its exit code and its output. */
+async function adminCreateProcess(args: string[], env: Record<string, string>) {
   try {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
@@ -41,6 +42,22 @@ async function adminCreate(args: string[], env: Record<string, string>) {
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
+}
+
+/**
+ * The same command in this process (what the entry runs, minus the exit): its code and what it
+ * wrote to each stream. A spawned `tsx` loads the whole API again (15-20 s a run on a loaded
+ * machine); the first test runs the real process, the others this.
+ */
+async function adminCreate(args: string[], env: Record<string, string>) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runAdminCreate(
+    args,
+    { ...process.env, ...env },
+    { out: (line) => (stdout += `${line}\n`), err: (line) => (stderr += `${line}\n`) },
+  );
+  return { code, stdout, stderr };
 }
 
 describe('npm run admin:create', () => {
@@ -64,7 +81,7 @@ describe('npm run admin:create', () => {
 
   it('in production: an active super admin, the link mailed (not printed); they set a password, sign in, and act as one', async () => {
     const email = 'chef@exemple.bj';
-    const run = await adminCreate(
+    const run = await adminCreateProcess(
       ['--email', 'Chef@Exemple.bj', '--firstname', 'Sèna', '--lastname', 'Adjovi'].concat([
         '--phone',
         '97 00 00 01',

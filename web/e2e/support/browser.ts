@@ -2,13 +2,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  chromium,
-  type Browser,
-  type BrowserContext,
-  type BrowserContextOptions,
-  type Page,
-} from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -115,8 +109,6 @@ export function nextClientAddress(): string {
 export interface ContextOptions {
   /** The client address the context's requests name (default: a new one). */
   clientAddress?: string;
-  /** Storage the context starts with (a signed-in session: support/session.ts). */
-  storageState?: BrowserContextOptions['storageState'];
   /** Default 1280 × 800. */
   viewport?: { width: number; height: number };
 }
@@ -134,7 +126,6 @@ export async function newContext(
     timezoneId: 'Africa/Porto-Novo',
     viewport: options.viewport ?? { width: 1280, height: 800 },
     extraHTTPHeaders: { 'x-forwarded-for': options.clientAddress ?? nextClientAddress() },
-    ...(options.storageState ? { storageState: options.storageState } : {}),
   });
   await context.addInitScript(stillPage);
   return context;
