@@ -252,6 +252,7 @@ export default tseslint.config(
       '.data/**',
       'coverage/**',
       'web/src/routeTree.gen.ts',
+      'web/src/shared/api/schema.gen.ts',
     ],
   },
   js.configs.recommended,

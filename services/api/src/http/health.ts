@@ -43,6 +43,8 @@ export function registerHealthRoutes(
       schema: {
         tags: ['health'],
         summary: 'Les dépendances répondent (base, Redis, projections)',
+        // Anonymous, or with the credentials that show the details.
+        security: [{}, { bearer: [] }],
         description:
           'En production, le détail des vérifications demande le Bearer METRICS_TOKEN ou le jeton d’un administrateur.',
       },

@@ -19,7 +19,8 @@ export async function registerWebApp(app: FastifyInstance, dir: string): Promise
     wildcard: false,
     index: ['index.html'],
   });
-  app.get('/*', (request, reply) => {
+  // The web app's pages, not an API operation: kept out of the OpenAPI document.
+  app.get('/*', { schema: { hide: true } }, (request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api') {
       return reply.status(404).send({
         statusCode: 404,

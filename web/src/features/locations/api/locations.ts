@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../shared/api/client.js';
+import type { ApiResponse, RowOf } from '../../../shared/api/types.js';
 
 /**
  * Benin's territorial reference data (services/api/src/locations): département → commune →
@@ -7,26 +8,14 @@ import { api } from '../../../shared/api/client.js';
  * in the source data: shown as they are). The data never changes while the app runs, so the
  * answers are cached for the session.
  */
-export interface Department {
-  code: string;
-  name: string;
-}
-export interface Commune extends Department {
-  departmentCode: string;
-}
-export interface Arrondissement extends Department {
-  communeCode: string;
-}
-export interface Village extends Department {
-  arrondissementCode: string;
-}
+export type Department = RowOf<ApiResponse<'/api/departments'>>;
+export type Commune = RowOf<ApiResponse<'/api/commons/{departmentCode}'>>;
+export type Arrondissement = RowOf<ApiResponse<'/api/boroughs/{departmentCode}/{communeCode}'>>;
+export type Village = RowOf<
+  ApiResponse<'/api/districts/{departmentCode}/{communeCode}/{arrondissementCode}'>
+>;
 /** A village with the chain above it (`GET /district/{villageCode}`). */
-export interface VillageChain {
-  department: Department;
-  commune: Department;
-  arrondissement: Department;
-  village: Department;
-}
+export type VillageChain = ApiResponse<'/api/district/{villageCode}'>;
 
 interface List<T> {
   data: T[];

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../shared/api/client.js';
+import type { ApiBody, ApiResponse } from '../../../shared/api/types.js';
 import { PAGE_SIZE, type ListSearch } from '../../../shared/search/list-search.js';
-import type { Point } from '../model/geometry.js';
 
 /**
  * The sites' calls (services/api/src/sites/http): an industrial's stores (spec seasons §7:
@@ -9,44 +9,15 @@ import type { Point } from '../model/geometry.js';
  * its coverage zones (/coverage-zones), the maps' settings and the offline address search.
  */
 
-export interface Site {
-  id: string;
-  userId: string;
-  label: string;
-  address: string;
-  latitude: number;
-  longitude: number;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface SiteInput {
-  label: string;
-  address: string;
-  latitude: number;
-  longitude: number;
-}
-
-export interface Zone {
-  id: string;
-  userId: string;
-  name: string;
-  coordinates: Point[];
-  createdAt: string;
-  updatedAt: string;
-}
-export interface ZoneInput {
-  name: string;
-  coordinates: Point[];
-}
-
-export interface MapSettings {
-  /** A style JSON URL, a raster tile template with {z}/{x}/{y}, or 'offline'. */
-  styleUrl: string;
-  /** A Nominatim-compatible base URL, or 'offline'. */
-  geocoderUrl: string;
-  center: Point;
-  zoom: number;
-}
+export type Site = ApiResponse<'/api/users/add-site/{id}', 'post'>;
+export type SiteInput = ApiBody<'/api/users/add-site/{id}'>;
+export type Zone = ApiResponse<'/api/coverage-zones', 'post'>;
+export type ZoneInput = ApiBody<'/api/coverage-zones'>;
+/**
+ * `styleUrl`: a style JSON URL, a raster tile template with {z}/{x}/{y}, or 'offline';
+ * `geocoderUrl`: a Nominatim-compatible base URL, or 'offline'.
+ */
+export type MapSettings = ApiResponse<'/api/sites/map-settings'>;
 
 export interface Page<T> {
   data: T[];

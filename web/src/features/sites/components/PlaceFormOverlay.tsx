@@ -31,7 +31,7 @@ import {
 } from '../model/forms.js';
 import { communePointOf, loadBeninPlaces } from '../model/benin-labels.js';
 import type { AddressSuggestion } from '../model/geocoder.js';
-import { roundPoint, type Point } from '../model/geometry.js';
+import { roundPoint, type Point } from '@filiere/api/sites/geometry';
 import { SiteMap } from './SiteMap.js';
 import { useGeocoder } from './use-geocoder.js';
 

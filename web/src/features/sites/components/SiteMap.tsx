@@ -12,7 +12,7 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MapSettings } from '../api/sites.js';
-import { roundPoint, type Point } from '../model/geometry.js';
+import { roundPoint, type Point } from '@filiere/api/sites/geometry';
 import { labelKindAt, labelsOf, loadBeninPlaces } from '../model/benin-labels.js';
 import { offlineStyle, remoteStyle, type StyleKind } from '../model/map-style.js';
 

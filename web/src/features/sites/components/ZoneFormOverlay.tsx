@@ -17,7 +17,7 @@ import {
   type FormMode,
   type ZoneValues,
 } from '../model/forms.js';
-import { addPoint, MIN_ZONE_POINTS, type Point } from '../model/geometry.js';
+import { addPoint, MIN_ZONE_POINTS, type Point } from '@filiere/api/sites/geometry';
 import { SiteMap } from './SiteMap.js';
 
 const EMPTY: Point[] = [];

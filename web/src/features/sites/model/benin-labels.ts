@@ -1,4 +1,4 @@
-import type { Point } from './geometry.js';
+import type { Point } from '@filiere/api/sites/geometry';
 
 /** benin-places.json: made by scripts/src/maps/benin-places.ts from the reference data. */
 export interface BeninPlaces {

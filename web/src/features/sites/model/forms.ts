@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import type { ApiError } from '../../../shared/api/api-error.js';
 import type { Site, SiteInput, Zone, ZoneInput } from '../api/sites.js';
-import { MIN_ZONE_POINTS, distinctPoints, roundCoordinate, type Point } from './geometry.js';
+import {
+  MIN_ZONE_POINTS,
+  distinctPoints,
+  roundCoordinate,
+  type Point,
+} from '@filiere/api/sites/geometry';
 
 /** The forms' modes (spec §2.12, §2.13): ADD a new place or zone, MOD an existing one. */
 export type FormMode = 'ADD' | 'MOD';

@@ -1,4 +1,4 @@
-import { roundPoint, type Point } from './geometry.js';
+import { roundPoint, type Point } from '@filiere/api/sites/geometry';
 import { plusCodeOf } from './plus-code.js';
 
 /** An address suggestion; `point` is null for a place of the reference data (no coordinates). */

@@ -1,5 +1,5 @@
 import { OpenLocationCode } from 'open-location-code';
-import type { Point } from './geometry.js';
+import type { Point } from '@filiere/api/sites/geometry';
 
 /** The library's coder: its methods are on instances (its published types say static). */
 const coder = new (

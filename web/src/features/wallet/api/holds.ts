@@ -1,26 +1,11 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../shared/api/client.js';
-
-export type HoldKind = 'DELIVERY_CONTRACT' | 'CARRIAGE_CONTRACT' | 'INPUT_ASSIGNMENT' | 'OTHER';
-
-export interface WalletHold {
-  holdId: string;
-  kind: HoldKind;
-  /** The record's id for its page (a contract's uuid, an assignment's number). */
-  targetId: string | null;
-  reference: string;
-  amount: number;
-  since: string | null;
-}
+import type { ApiResponse, RowOf } from '../../../shared/api/types.js';
 
 /** `GET wallet/holds`: available + held = total, and a page of what holds the money. */
-export interface WalletHolds {
-  available: number;
-  held: number;
-  total: number;
-  data: WalletHold[];
-  count: number;
-}
+export type WalletHolds = ApiResponse<'/api/wallet/holds'>;
+export type WalletHold = RowOf<WalletHolds>;
+export type HoldKind = WalletHold['kind'];
 
 /** Under `['wallet']`: a `wallet.updated` push refreshes it with the balance. */
 export const walletHoldsQuery = (page: number) =>

@@ -1,12 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../shared/api/client.js';
+import type { ApiResponse } from '../../../shared/api/types.js';
 
-export interface WalletStats {
-  balance: number;
-  availableBalance: number;
-  lastTransactionAmout: number | null;
-  lastTransactionDate: string | null;
-}
+export type WalletStats = ApiResponse<'/api/wallet/stats'>;
 
 /** Wallet stats; until the wallet API answers, the card shows '—' (no error toast). */
 export const walletStatsQuery = queryOptions({
@@ -16,10 +12,7 @@ export const walletStatsQuery = queryOptions({
   meta: { silent: true },
 });
 
-export interface WalletLimits {
-  maxCommandAmount: number;
-  maxBalance: number;
-}
+export type WalletLimits = ApiResponse<'/api/wallet/limits'>;
 
 /** The server's money ceilings (configuration: they change only with a restart). */
 export const walletLimitsQuery = queryOptions({

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../../shared/api/client.js';
+import type { ApiResponse } from '../../../../shared/api/types.js';
 import { toPage, type Page } from '../../../../shared/auth/user.js';
 import { PAGE_SIZE, type ListSearch } from '../../../../shared/search/list-search.js';
 
@@ -34,40 +35,9 @@ export const DEFAULT_CAPACITY_KG: Record<CarType, number> = {
 export type CarrierStatus = 'active' | 'inactive';
 export const CARRIER_STATUSES: readonly CarrierStatus[] = ['active', 'inactive'];
 
-export interface Car {
-  id: string;
-  carType: CarType;
-  registration: string;
-  emptyWeight: number | null;
-  capacity: number;
-}
-
-export interface Carrier {
-  id: string;
-  reference: string;
-  userId: string;
-  clusterId: string;
-  organizationId: string | null;
-  isActive: boolean;
-  createdAt: string;
-  user: {
-    id: string;
-    lastname: string;
-    firstname: string;
-    username: string;
-    nip: string | null;
-    phone: string | null;
-    email: string | null;
-    department: string;
-    borough: string;
-    district: string;
-    village: string;
-  };
-  carrier: { address: string };
-  cars: Car[];
-  accountInfo: { providerName: string | null; accountNumber: string | null };
-  momoInfo: { providerName: string | null; momoNumber: string | null };
-}
+/** `GET carrier/{id}` (and what its commands answer). */
+export type Carrier = ApiResponse<'/api/carrier/{id}'>;
+export type Car = Carrier['cars'][number];
 
 export interface CarInput {
   carType: CarType;

@@ -1,42 +1,14 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../../shared/api/client.js';
+import type { ApiBody, ApiResponse, RowOf } from '../../../../shared/api/types.js';
 
 /** An aggregator option (spec §3): id, names, organisation's denomination. */
-export interface IndustrialOption {
-  id: string;
-  firstname: string;
-  lastname: string;
-  organization: { id: string; denomination: string } | null;
-}
+export type IndustrialOption = RowOf<ApiResponse<'/api/clusters/industrials'>>;
 
 /** GET clusters/config/{userId}: the read-back and what the screen offers. */
-export interface ClusterConfig {
-  cluster: { id: string; label: string };
-  industrial: IndustrialOption | null;
-  manager: { id: string; firstname: string; lastname: string } | null;
-  updatedAt: string | null;
-  /** Ids of the cluster's cooperatives (organisation ids). */
-  cooperatives: string[];
-  /** Ids of the cluster's growers without cooperative. */
-  growers: string[];
-  options: {
-    cooperatives: { id: string; label: string; reference: string; clusterId: string | null }[];
-    growers: {
-      id: string;
-      clusterId: string | null;
-      user: { firstname: string; lastname: string; phone: string | null };
-    }[];
-  };
-}
-
+export type ClusterConfig = ApiResponse<'/api/clusters/config/{userId}'>;
 /** POST clusters/create-configs (spec §3 "Cluster config (write)"). */
-export interface ClusterConfigBody {
-  managerUserId: string;
-  clusterName: string;
-  industrialUserId: string;
-  growersId: string[];
-  cooperativeIds: string[];
-}
+export type ClusterConfigBody = ApiBody<'/api/clusters/create-configs'>;
 
 export const clusterConfigQuery = (userId: string) =>
   queryOptions({

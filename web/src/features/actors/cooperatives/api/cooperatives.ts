@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../../shared/api/client.js';
+import type { ApiResponse } from '../../../../shared/api/types.js';
 import { toPage, type Page } from '../../../../shared/auth/user.js';
 import { PAGE_SIZE, type ListSearch } from '../../../../shared/search/list-search.js';
 
@@ -15,28 +16,8 @@ export const BANKS = ['Ecobank Bénin', 'Orabank Bénin'] as const;
 export type CooperativeStatus = 'active' | 'inactive';
 export const COOPERATIVE_STATUSES: readonly CooperativeStatus[] = ['active', 'inactive'];
 
-export interface Cooperative {
-  /** The organisation's id (a grower's farmerOrganizationId). */
-  id: string;
-  reference: string;
-  label: string;
-  userId: string;
-  clusterId: string;
-  isActive: boolean;
-  createdAt: string;
-  user: {
-    id: string;
-    lastname: string;
-    firstname: string;
-    nip: string | null;
-    phone: string | null;
-    email: string | null;
-    rccm: string | null;
-    ifu: string;
-  };
-  accountInfo: { providerName: string | null; accountNumber: string | null };
-  momoInfo: { providerName: string | null; momoNumber: string | null };
-}
+/** `GET farmer-organization/{id}` (the organisation's id is a grower's farmerOrganizationId). */
+export type Cooperative = ApiResponse<'/api/farmer-organization/{id}'>;
 
 export interface CooperativeUserInput {
   lastname: string;

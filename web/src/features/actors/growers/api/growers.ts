@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../../shared/api/client.js';
+import type { ApiBody, ApiResponse, RowOf } from '../../../../shared/api/types.js';
 import { toPage, type Page } from '../../../../shared/auth/user.js';
 import { PAGE_SIZE, type ListSearch } from '../../../../shared/search/list-search.js';
 
@@ -109,15 +110,7 @@ export const growerQuery = (id: string) =>
   });
 
 /** A contract of the grower (`GET grower/contracts/{id}`). */
-export interface GrowerContract {
-  id: string;
-  reference: string;
-  type: string;
-  status: string;
-  createdAt: string;
-  quantity: number | null;
-  amount: number | null;
-}
+export type GrowerContract = RowOf<ApiResponse<'/api/grower/contracts/{id}'>>;
 
 export const growerContractsQuery = (id: string, search: ListSearch<never>) =>
   queryOptions({
@@ -161,49 +154,10 @@ export const cooperativeOptionsQuery = (clusterId: string) =>
 /** The banks offered for a payout account (spec §3: two banks). */
 export const BANKS = ['Ecobank Bénin', 'Orabank Bénin'] as const;
 
-export interface PlotInput {
-  productType: PineappleType;
-  department: string;
-  borough: string;
-  district: string;
-  village: string;
-  location: string;
-  longitude: number | null;
-  latitude: number | null;
-  plantingDate: string | null;
-  tifDate: string | null;
-  areaSown: number;
-  estimatedProduction: number | null;
-}
-
-export interface GrowerUserInput {
-  lastname: string;
-  firstname: string;
-  nip: string | null;
-  phone: string;
-  email: string | null;
-  contactFullname: string | null;
-  contactPhone: string | null;
-  department: string;
-  borough: string;
-  district: string;
-  village: string;
-}
-
-export interface CreateGrowerInput {
-  /** The cooperative's organisation id; null: 'Aucune coopérative'. */
-  farmerOrganizationId: string | null;
-  user: GrowerUserInput;
-  products: PlotInput[];
-  momoInfo: { momoNumber: string };
-  /** Bank optional: both fields or neither. */
-  accountInfo: { providerName: string | null; accountNumber: string | null };
-}
-
-export interface UpdateGrowerInput {
-  farmerOrganizationId: string | null;
-  user: GrowerUserInput;
-}
+export type CreateGrowerInput = ApiBody<'/api/grower/cluster/{id}'>;
+export type GrowerUserInput = CreateGrowerInput['user'];
+export type PlotInput = NonNullable<CreateGrowerInput['products']>[number];
+export type UpdateGrowerInput = ApiBody<'/api/grower/{id}', 'patch'>;
 
 /** `POST grower/cluster/{clusterId}`: 409 PHONE_ALREADY_EXIST when the phone is in use. */
 export const createGrower = (clusterId: string, body: CreateGrowerInput) =>

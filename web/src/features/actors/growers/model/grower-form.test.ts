@@ -159,7 +159,7 @@ describe('payload', () => {
       email: null,
       nip: null,
     });
-    expect(body.products[0]).toMatchObject({
+    expect(body.products?.[0]).toMatchObject({
       productType: 'CAYENNE_LISSE',
       borough: 'C001',
       longitude: 2.1234567,

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../../shared/api/client.js';
+import type { ApiResponse, RowOf } from '../../../../shared/api/types.js';
 import { PAGE_SIZE, type ListSearch } from '../../../../shared/search/list-search.js';
 
 /**
@@ -14,59 +15,12 @@ export const BANKS = ['Ecobank Bénin', 'Orabank Bénin'] as const;
 export type SupplierStatus = 'active' | 'inactive';
 export const SUPPLIER_STATUSES: readonly SupplierStatus[] = ['active', 'inactive'];
 
-export interface SupplierListItem {
-  id: string;
-  reference: string;
-  denomination: string;
-  clusterId: string | null;
-  isActive: boolean;
-  user: {
-    id: string;
-    lastname: string;
-    firstname: string;
-    phone: string | null;
-    email: string | null;
-  };
-}
-
-export interface DeliveryPoint {
-  id: string;
-  label: string;
-  address: string;
-  latitude: number | null;
-  longitude: number | null;
-}
-
-export interface Fertilizer {
-  id: number;
-  label: string;
-  type: { id: number; label: string };
-}
-
-export interface FertilizerType {
-  id: number;
-  code: string;
-  label: string;
-}
-
-export interface Supplier extends Omit<SupplierListItem, 'user'> {
-  organizationId: string;
-  createdAt: string;
-  user: {
-    id: string;
-    lastname: string;
-    firstname: string;
-    email: string | null;
-    nip: string | null;
-    phone: string | null;
-    rccm: string;
-    ifu: string;
-  };
-  locations: DeliveryPoint[];
-  fertilizers: Fertilizer[];
-  accountInfo: { providerName: string | null; accountNumber: string | null };
-  momoInfo: { providerName: string | null; momoNumber: string | null };
-}
+export type SupplierListItem = RowOf<ApiResponse<'/api/input-provider'>>;
+/** `GET input-provider/{id}`. */
+export type Supplier = ApiResponse<'/api/input-provider/{id}'>;
+export type DeliveryPoint = Supplier['locations'][number];
+export type Fertilizer = Supplier['fertilizers'][number];
+export type FertilizerType = RowOf<ApiResponse<'/api/clusters/fertilizer-types'>>;
 
 export interface DeliveryPointInput {
   label: string;

@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ApiError, NetworkError } from '../../../../shared/api/api-error.js';
 import { api, apiResponse, buildUrl, command } from '../../../../shared/api/client.js';
 import type { IdempotencyKey } from '../../../../shared/api/idempotency.js';
+import type { ApiResponse, RowOf } from '../../../../shared/api/types.js';
 import { getToken } from '../../../../shared/auth/session.js';
 import { PAGE_SIZE } from '../../../../shared/search/list-search.js';
 
@@ -18,71 +19,14 @@ export interface FileProblem {
   reason: string;
 }
 
-export interface PreviewSummary {
-  previewId: string;
-  source: 'FILE' | 'GROWERS';
-  fileName: string | null;
-  count: number;
-  totalQuantity: string;
-  totalAmount: number;
-  expiresAt: string;
-  parentId: string | null;
-}
-
-export interface PreviewRow {
-  line: number;
-  growerId: string;
-  growerReference: string;
-  firstname: string;
-  lastname: string;
-  phone: string | null;
-  plotId: string;
-  plotName: string;
-  productType: string | null;
-  quantity: string;
-  amount: number;
-  deliveryDate: string;
-}
-
-export interface ParentAnswer {
-  parentId: string;
-  reference: string;
-  count: number;
-  totalAmount: number;
-}
-
-export interface ParentRow {
-  id: string;
-  reference: string;
-  status: string;
-  createdAt: string;
-  source: string;
-  fileName: string | null;
-  meta: { quantity: string; remaining: string; amount: number };
-  subContracts: number;
-  byStatus: Record<string, number>;
-}
-
-export interface SubContractRow {
-  id: string;
-  reference: string;
-  status: string;
-  createdAt: string;
-  deliveryDate: string;
-  growerReference: string;
-  plotName: string;
-  rightSide: { id: string; firstname: string; lastname: string };
-  meta: { quantity: string; remaining: string; amount: number };
-}
-
-export interface ParentHeader {
-  id: string;
-  reference: string;
-  subContracts: number;
-  quantity: string;
-  amount: number;
-  createdAt: string;
-}
+export type PreviewSummary = ApiResponse<'/api/contracts/batches/from-growers', 'post'>;
+type Preview = ApiResponse<'/api/contracts/batches/{previewId}'>;
+export type PreviewRow = RowOf<Preview>;
+export type ParentAnswer = ApiResponse<'/api/contracts/batches/{previewId}/validate', 'post'>;
+export type ParentRow = RowOf<ApiResponse<'/api/contracts/smarts/{userId}/LIVRAISON_PARENT'>>;
+type SubContracts = ApiResponse<'/api/contracts/sub-smarts/{parentId}'>;
+export type SubContractRow = RowOf<SubContracts>;
+export type ParentHeader = SubContracts['parent'];
 
 /** The file was refused: every problem, for the table of errors. */
 export class FileRefusedError extends Error {
@@ -157,10 +101,9 @@ export const previewQuery = (previewId: string, page: number) =>
   queryOptions({
     queryKey: batchKeys.preview(previewId, page),
     queryFn: () =>
-      api<PreviewSummary & { data: PreviewRow[] }>(
-        `/contracts/batches/${encodeURIComponent(previewId)}`,
-        { query: { page, limit: PAGE_SIZE } },
-      ),
+      api<Preview>(`/contracts/batches/${encodeURIComponent(previewId)}`, {
+        query: { page, limit: PAGE_SIZE },
+      }),
     placeholderData: keepPreviousData,
   });
 
@@ -173,7 +116,7 @@ export const parentsQuery = (userId: string, page: number, q?: string) =>
   queryOptions({
     queryKey: batchKeys.parents(userId, page, q),
     queryFn: () =>
-      api<{ data: ParentRow[]; count: number }>(
+      api<ApiResponse<'/api/contracts/smarts/{userId}/LIVRAISON_PARENT'>>(
         `/contracts/smarts/${encodeURIComponent(userId)}/LIVRAISON_PARENT`,
         { query: { page, limit: PAGE_SIZE, q } },
       ),
@@ -184,10 +127,9 @@ export const subContractsQuery = (parentId: string, page: number, q?: string, fi
   queryOptions({
     queryKey: batchKeys.subs(parentId, page, q, filter),
     queryFn: () =>
-      api<{ parent: ParentHeader; data: SubContractRow[]; count: number }>(
-        `/contracts/sub-smarts/${encodeURIComponent(parentId)}`,
-        { query: { page, limit: PAGE_SIZE, q, filters: filter ?? 'all' } },
-      ),
+      api<SubContracts>(`/contracts/sub-smarts/${encodeURIComponent(parentId)}`, {
+        query: { page, limit: PAGE_SIZE, q, filters: filter ?? 'all' },
+      }),
     placeholderData: keepPreviousData,
     // Right after 'Valider' the parent (its own projection) may show before its sub-contracts
     // (the contracts projection): the contracts projector's `contracts.updated` push refetches

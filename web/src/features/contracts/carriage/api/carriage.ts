@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, command } from '../../../../shared/api/client.js';
 import type { IdempotencyKey } from '../../../../shared/api/idempotency.js';
+import type { ApiBody, ApiResponse } from '../../../../shared/api/types.js';
 import { toPage, type Page } from '../../../../shared/auth/user.js';
 import { PAGE_SIZE } from '../../../../shared/search/list-search.js';
 import type { CarriageSearch, CarriageStatus } from '../model/search.js';
@@ -25,11 +26,7 @@ export interface CarriageRow {
   vehicle: { id: string; carType: string; registration: string };
 }
 
-export interface CarriageAnswer {
-  contractId: string;
-  reference: string;
-  status: CarriageStatus;
-}
+export type CarriageAnswer = ApiResponse<'/api/contracts/carriage-contract', 'post'>;
 
 /** Every key starts with 'contracts' so the `contracts.updated` push refreshes them. */
 export const carriageKeys = {
@@ -67,13 +64,7 @@ export const carrierChoicesQuery = (q: string) =>
     placeholderData: keepPreviousData,
   });
 
-export interface CreateCarriageBody {
-  carrierId: string;
-  vehicleId: string;
-  transportDate: string;
-  amount: number;
-  description?: string | undefined;
-}
+export type CreateCarriageBody = ApiBody<'/api/contracts/carriage-contract'>;
 
 export function createCarriageContract(
   body: CreateCarriageBody,

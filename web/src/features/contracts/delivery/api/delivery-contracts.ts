@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, command } from '../../../../shared/api/client.js';
 import type { IdempotencyKey } from '../../../../shared/api/idempotency.js';
+import type { ApiBody, ApiResponse, RowOf } from '../../../../shared/api/types.js';
 import { toPage, type Page } from '../../../../shared/auth/user.js';
 import { PAGE_SIZE } from '../../../../shared/search/list-search.js';
 import type { ContractFilter, DeliveryContractsSearch } from '../model/statuses.js';
@@ -12,55 +13,17 @@ import type { ContractFilter, DeliveryContractsSearch } from '../model/statuses.
  * delivery, cancel) and the runs that pay growers.
  */
 
-/** `GET contracts/delivery-contract/{id}` (and each row of the admins' list). */
-export interface DeliveryContract {
-  id: string;
-  reference: string;
-  parentId: string | null;
-  aggregatorUserId: string;
-  growerId: string;
-  plotId: string;
-  productType: string | null;
-  /** Tonnes as text ('2.5'). */
-  quantity: string;
-  amount: number;
-  deliveryDate: string;
-  status: string;
-  deliveredQuantity: string | null;
-  deliveredOn: string | null;
-  deliveredAmount: number | null;
-  recoveredAmount: number | null;
-  growerNet: number | null;
-  createdAt: string;
-  /** The grower's names (its user). */
-  grower: { id: string; firstname: string; lastname: string } | null;
-}
-
+/** `GET contracts/delivery-contract/{id}`: the contract, and once run its breakdown. */
+export type DeliveryContractDetail = ApiResponse<'/api/contracts/delivery-contract/{id}'>;
+/** A row of the admins' list `GET contracts/delivery-contract`. */
+export type DeliveryContract = RowOf<ApiResponse<'/api/contracts/delivery-contract'>>;
 /**
  * Where a run contract's money went (F CFA): the input and pineapple advances the aggregator
  * kept, the social financings repaid to the SFDs, and the net paid to the grower.
  */
-export interface SettlementBreakdown {
-  inputAdvances: number;
-  pineappleAdvances: number;
-  socialFinancing: number;
-  growerNet: number;
-}
-
-/** `GET contracts/delivery-contract/{id}`: the contract, and once run its breakdown. */
-export interface DeliveryContractDetail extends DeliveryContract {
-  breakdown: SettlementBreakdown | null;
-}
-
+export type SettlementBreakdown = NonNullable<DeliveryContractDetail['breakdown']>;
 /** A row of `contracts/smarts/{userId}/LIVRAISON` (§3 'Smart contract'). */
-export interface SmartContract {
-  id: string;
-  reference: string;
-  status: string;
-  createdAt: string;
-  rightSide: { id: string; firstname: string; lastname: string };
-  meta: { quantity: string; remaining: string; amount: number; deliveryDate: string };
-}
+export type SmartContract = RowOf<ApiResponse<'/api/contracts/smarts/{userId}/{type}'>>;
 
 /** One row of the screen's list, whichever call answered it. */
 export interface ContractListRow {
@@ -181,19 +144,8 @@ export const deliveryContractQuery = (id: string) =>
   });
 
 /** `POST contracts/delivery-contract` (§3 create payload): quantity in tonnes, amount F CFA. */
-export interface CreateDeliveryContractBody {
-  growerId: string;
-  productId: string;
-  quantity: number;
-  amount: number;
-  deliveryDate: string;
-}
-
-export interface ContractAnswer {
-  contractId: string;
-  reference: string;
-  status: string;
-}
+export type CreateDeliveryContractBody = ApiBody<'/api/contracts/delivery-contract'>;
+export type ContractAnswer = ApiResponse<'/api/contracts/delivery-contract', 'post'>;
 
 export function createDeliveryContract(
   body: CreateDeliveryContractBody,
@@ -228,12 +180,7 @@ export function cancelDeliveryContract(id: string): Promise<ContractAnswer> {
 }
 
 /** `POST contracts/run-contracts {ids}` → 202: the run goes on in the background. */
-export interface RunAnswer {
-  runId: string;
-  status: 'RUNNING' | 'DONE';
-  total: number;
-  done: number;
-}
+export type RunAnswer = ApiResponse<'/api/contracts/run-contracts', 'post'>;
 
 export function runContracts(ids: string[], key: IdempotencyKey): Promise<RunAnswer> {
   return command<RunAnswer>('/contracts/run-contracts', key, { body: { ids } });
@@ -244,25 +191,10 @@ export function runDeliveredContracts(key: IdempotencyKey): Promise<RunAnswer> {
   return command<RunAnswer>('/contracts/run-delivered', key, {});
 }
 
-/** One contract of a run: PENDING until its settlement is COMPLETED (or FAILED, with why). */
-export interface RunItem {
-  contractId: string;
-  reference: string | null;
-  status: 'PENDING' | 'COMPLETED' | 'FAILED';
-  error: string | null;
-  growerNet: number | null;
-  recoveredAmount: number | null;
-  breakdown: SettlementBreakdown | null;
-  payoutId: string | null;
-}
-
 /** `GET contracts/runs/{runId}`: where each contract of a run stands. */
-export interface RunProgress extends RunAnswer {
-  completed: number;
-  failed: number;
-  createdAt: string;
-  items: RunItem[];
-}
+export type RunProgress = ApiResponse<'/api/contracts/runs/{runId}'>;
+/** One contract of a run: PENDING until its settlement is COMPLETED (or FAILED, with why). */
+export type RunItem = RunProgress['items'][number];
 
 export const runQuery = (runId: string) =>
   queryOptions({

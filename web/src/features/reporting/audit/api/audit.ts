@@ -1,29 +1,11 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../../shared/api/client.js';
+import type { ApiResponse, RowOf } from '../../../../shared/api/types.js';
 import { PAGE_SIZE } from '../../../../shared/search/list-search.js';
 
 /** `GET audit/integrity` (services/api/src/reporting/audit/http.ts). */
-export interface Integrity {
-  status: 'OK' | 'BROKEN';
-  lastVerifiedPosition: number;
-  verifiedAt: string | null;
-  brokenAt: number | null;
-  reason: string | null;
-  brokenDetectedAt: string | null;
-  headPosition: number;
-  sweeps: number;
-}
-
-export interface WalletAccount {
-  walletId: string;
-  userId: string;
-  firstname: string;
-  lastname: string;
-  email: string | null;
-  role: string;
-  balance: number;
-  availableBalance: number;
-}
+export type Integrity = ApiResponse<'/api/audit/integrity'>;
+export type WalletAccount = RowOf<ApiResponse<'/api/wallet/accounts'>>;
 
 /** Every key starts with 'audit': the `audit.integrity` push refreshes them. */
 export const integrityQuery = queryOptions({

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../../shared/api/client.js';
+import type { ApiResponse, RowOf } from '../../../../shared/api/types.js';
 import { PAGE_SIZE } from '../../../../shared/search/list-search.js';
 import { downloadSpreadsheet } from '../../../wallet/api/export.js';
 
@@ -9,34 +10,12 @@ import { downloadSpreadsheet } from '../../../wallet/api/export.js';
  * schemas (services/api/src/reporting/board/schemas.ts).
  */
 
-/** One row of the growers table: Nom, Prénoms, Téléphone, Superficie emblavée (ha). */
-export interface GrowerStatsRow {
-  growerId: string;
-  reference: string;
-  lastname: string;
-  firstname: string;
-  phone: string | null;
-  /** The sum of areaSown over the grower's plots (ha). */
-  areaSown: number;
-  plots: number;
-}
-
 /** `GET reporting/growers-stats`: one page, the rows matching `q`, the three grower cards. */
-export interface GrowersStats {
-  data: GrowerStatsRow[];
-  count: number;
-  cards: { growers: number; plots: number; areaSown: number };
-}
-
+export type GrowersStats = ApiResponse<'/api/reporting/growers-stats'>;
+/** One row of the growers table: Nom, Prénoms, Téléphone, Superficie emblavée (ha). */
+export type GrowerStatsRow = RowOf<GrowersStats>;
 /** `GET reporting/transactions-stats`: the six transaction cards (F CFA totals). */
-export interface TransactionsStats {
-  countDebit: number;
-  totalDebit: number;
-  countSupplies: number;
-  totalSupplies: number;
-  countTransfer: number;
-  totalTransfer: number;
-}
+export type TransactionsStats = ApiResponse<'/api/reporting/transactions-stats'>;
 
 export interface GrowersStatsQuery {
   clusterId?: string | undefined;

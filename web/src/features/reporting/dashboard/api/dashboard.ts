@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../../shared/api/client.js';
+import type { ApiResponse } from '../../../../shared/api/types.js';
 import type { DayRange } from '../model/presets.js';
 
 /**
@@ -9,81 +10,18 @@ import type { DayRange } from '../model/presets.js';
  * tonnes, dates Benin days.
  */
 
-/** One month of the purchases chart ('YYYY-MM', tonnes delivered by the contracts settled). */
-export interface PurchasesPoint {
-  month: string;
-  tonnes: number;
-}
-
-/** One month of the debts chart ('YYYY-MM', producers' debt outstanding at the month's end). */
-export interface DebtsPoint {
-  month: string;
-  amount: number;
-}
-
-/** The range the API answered (a preset resolved); `from` null: from the beginning. */
-export interface AnsweredRange {
-  from: string | null;
-  to: string;
-}
-
-/** Producers' debts still owed at the end of the range (F CFA). */
-export interface DebtBlock {
-  totalDebt: number;
-  inputAdvanceDebt: number;
-  financialDebt: number;
-  pineappleAdvanceDebt: number;
-}
-
 /** `GET contracts/stats` (aggregator, cluster manager, admins). */
-export interface ContractsStats {
-  range: AnsweredRange;
-  scope: {
-    kind: 'ALL' | 'CLUSTER' | 'AGGREGATOR';
-    clusterId: string | null;
-    aggregatorId: string | null;
-  };
-  debt: DebtBlock;
-  globals: { waitingDelivery: number; waitingQuantity: number; amountToPaid: number };
-  delivery: {
-    totalContracts: number;
-    totalToConfirm: number;
-    availableProduction: number;
-    executedContracts: number;
-    delayedContracts: number;
-    canceledContracts: number;
-  };
-  carriage: { totalContracts: number; totalToConfirm: number; executedContracts: number };
-  inputAdvance: {
-    totalContracts: number;
-    totalAmount: number;
-    recoveredAmount: number;
-    remainingAmount: number;
-  };
-  purchases: PurchasesPoint[];
-  debts: DebtsPoint[];
-}
-
+export type ContractsStats = ApiResponse<'/api/contracts/stats'>;
 /** `GET dashboard/me` (grower, cooperative, SFD): what concerns them. */
-export interface PersonalDashboard {
-  kind: 'GROWER' | 'FARMER_ORGANIZATION' | 'SFD';
-  range: AnsweredRange;
-  contracts: {
-    totalContracts: number;
-    totalToConfirm: number;
-    waitingDelivery: number;
-    waitingQuantity: number;
-    availableProduction: number;
-    executedContracts: number;
-    delayedContracts: number;
-    amount: number;
-  } | null;
-  debt: DebtBlock;
-  payments: { count: number; total: number } | null;
-  financing: { count: number; principal: number; recovered: number; outstanding: number } | null;
-  purchases: PurchasesPoint[];
-  debts: DebtsPoint[];
-}
+export type PersonalDashboard = ApiResponse<'/api/dashboard/me'>;
+/** One month of the purchases chart ('YYYY-MM', tonnes delivered by the contracts settled). */
+export type PurchasesPoint = ContractsStats['purchases'][number];
+/** One month of the debts chart ('YYYY-MM', producers' debt outstanding at the month's end). */
+export type DebtsPoint = ContractsStats['debts'][number];
+/** The range the API answered (a preset resolved); `from` null: from the beginning. */
+export type AnsweredRange = ContractsStats['range'];
+/** Producers' debts still owed at the end of the range (F CFA). */
+export type DebtBlock = ContractsStats['debt'];
 
 /** What the dashboard asks: the days, and for the admins a cluster ('Tout': none). */
 export interface DashboardQuery extends DayRange {

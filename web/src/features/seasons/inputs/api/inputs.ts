@@ -1,46 +1,20 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, command } from '../../../../shared/api/client.js';
 import type { IdempotencyKey } from '../../../../shared/api/idempotency.js';
+import type { ApiBody, ApiResponse, RowOf } from '../../../../shared/api/types.js';
 import { PAGE_SIZE, type ListSearch } from '../../../../shared/search/list-search.js';
 
 /**
  * The input providers of an industrial's season link (spec seasons §7 "Funding and
  * providers of a season"; services/api/src/seasons/inputs/http).
  */
-export interface SeasonProviderRow {
-  id: number;
-  seasonId: number;
-  linkId: number;
-  /** The supplier's profile id (showFournisseurIntrant). */
-  supplierId: string | null;
-  provider: { userId: string; firstname: string; lastname: string; phone: string | null };
-  fertilizer: { id: number; label: string; type: { id: number; label: string } };
-  quantity: number;
-  unitAmount: number;
-  amount: number;
-  deliveredAmount: number;
-  remainingAmount: number;
-  status: string;
-  createdAt: string;
-}
-
-export interface ProviderOption {
-  id: string;
-  user: { id: string; firstname: string; lastname: string; phone: string | null };
-}
-
-export interface AssignInput {
-  userClusterId: number;
-  inputProviderId: string;
-  fertilizerId: number;
-  quantity: number;
-}
-
-export interface AssignmentAnswer {
-  assignmentId: number;
-  amount: number;
-  computedQte: number;
-}
+export type SeasonProviderRow = RowOf<
+  ApiResponse<'/api/user-cluster-input-provider/{linkId}/input-providers'>
+>;
+/** A supplier the industrial may assign (`GET input-provider`). */
+export type ProviderOption = RowOf<ApiResponse<'/api/input-provider'>>;
+export type AssignInput = ApiBody<'/api/user-cluster-input-provider'>;
+export type AssignmentAnswer = ApiResponse<'/api/user-cluster-input-provider', 'post'>;
 
 export const inputKeys = {
   all: ['season-inputs'] as const,

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, command } from '../../../../shared/api/client.js';
 import type { IdempotencyKey } from '../../../../shared/api/idempotency.js';
+import type { ApiResponse } from '../../../../shared/api/types.js';
 import { PAGE_SIZE } from '../../../../shared/search/list-search.js';
 import type { RequestStatus, RequestType } from '../model/requests.js';
 
@@ -9,57 +10,11 @@ import type { RequestStatus, RequestType } from '../model/requests.js';
  * with 'season-requests': the `seasons.request` and `seasons.requestUpdated` pushes refresh
  * them (shared/realtime/invalidations.ts).
  */
-export interface RequestRow {
-  id: number;
-  reference: string;
-  type: RequestType;
-  status: RequestStatus;
-  seasonId: number;
-  seasonLabel: string;
-  amount: number;
-  quantity: number | null;
-  code: string | null;
-  deliveryStatus: 'CREATED' | 'DONE' | null;
-  reason: string | null;
-  createdAt: string;
-  fertilizer: { id: number; label: string; type: { id: number; label: string } | null } | null;
-  grower: {
-    id: string;
-    reference: string;
-    user: { id: string; firstname: string; lastname: string; phone: string | null };
-  };
-  handler: { id: string; firstname: string; lastname: string } | null;
-}
-
-export interface RequestsPage {
-  count: number;
-  values: RequestRow[];
-}
-
-export interface BulkAnswer {
-  message: string;
-  done: number;
-  failed: number;
-  results: { id: number; ok: boolean; statusCode?: number; message?: string }[];
-}
-
-export interface FilingOptions {
-  growers: {
-    id: string;
-    reference: string;
-    firstname: string;
-    lastname: string;
-    phone: string | null;
-  }[];
-  seasons: {
-    id: number;
-    label: string;
-    from: string;
-    to: string;
-    fertilizers: { fertilizerId: number; label: string; typeLabel: string; unitAmount: number }[];
-  }[];
-  sfds: { userId: string; name: string }[];
-}
+export type RequestsPage =
+  ApiResponse<'/api/user-cluster-grower/get-industrial-requests/{type}/{userId}'>;
+export type RequestRow = RequestsPage['values'][number];
+export type BulkAnswer = ApiResponse<'/api/user-cluster-grower/accept-requests', 'post'>;
+export type FilingOptions = ApiResponse<'/api/season-requests/filing-options'>;
 
 export interface RequestListParams {
   type: RequestType;

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../../shared/api/client.js';
+import type { ApiResponse } from '../../../../shared/api/types.js';
 import { downloadSpreadsheet } from '../../api/export.js';
 
 /**
@@ -7,42 +8,10 @@ import { downloadSpreadsheet } from '../../api/export.js';
  * days (services/api/src/wallet/history/routes.ts). Keys start with 'audit' (the auditor's
  * screens) and 'wallet' (a movement refreshes them with the wallet's own pushes).
  */
-export interface Balances {
-  balance: number;
-  availableBalance: number;
-}
-
-export interface BalanceAt extends Balances {
-  walletId: string;
-  at: string;
-  position: number | null;
-}
-
-export interface Movement {
-  position: number;
-  recordedAt: string;
-  type: string;
-  reference: string | null;
-  amount: number;
-  availableAmount: number;
-  balance: number;
-  availableBalance: number;
-}
-
-export interface Statement {
-  walletId: string;
-  owner: { firstname: string; lastname: string };
-  from: string;
-  to: string;
-  opening: Balances;
-  closing: Balances;
-  credits: number;
-  debits: number;
-  movements: Movement[];
-  count: number;
-  page: number;
-  limit: number;
-}
+export type Statement = ApiResponse<'/api/wallet/{walletId}/statement'>;
+export type Balances = Statement['opening'];
+export type Movement = Statement['movements'][number];
+export type BalanceAt = ApiResponse<'/api/wallet/{walletId}/balance'>;
 
 export const STATEMENT_PAGE_SIZE = 10;
 
