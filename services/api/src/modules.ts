@@ -7,6 +7,10 @@ import { reportingModule } from './reporting/index.js';
 import { seasonsModule } from './seasons/index.js';
 import { sitesModule } from './sites/index.js';
 import { requireEmptyWallet, walletModule } from './wallet/index.js';
+// The route plugins call `app.authenticate`, `app.requireRoles`…, which http/auth.ts declares on
+// Fastify's types: a program type-checking the contexts from this file (the web's tests) needs
+// that declaration in view. Type-only, so loading this file still loads no Fastify.
+import type {} from './http/auth.js';
 
 /**
  * Every bounded context, in registration order. This list drives the API (routes, command
