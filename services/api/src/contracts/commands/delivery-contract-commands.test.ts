@@ -273,7 +273,7 @@ describe('delivery contract commands', () => {
           s.contract,
           [s.debt],
           { userId: aggregator.id, role: aggregator.role_code },
-          { now, aggregatorAvailable: 0 },
+          { now, aggregatorAvailable: 0, payout: null },
         ),
     });
     await catchUp(db, contractsProjector, { decode: catalogueDecoder(product.catalogue) });
