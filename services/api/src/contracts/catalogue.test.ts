@@ -69,6 +69,7 @@ describe('contracts catalogue', () => {
       settleDeliveryContract(store.contract('c1'), store.debts(), aggregator, {
         now: NOW,
         aggregatorAvailable: 0,
+        payout: null,
       }),
     );
     for (const [streamId, events] of store.streams) {

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogueDecoder, catchUp } from '@filiere/projections';
 import { createLogger, parseConfig } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
+import { handleCommand, streamRef } from '@filiere/event-store';
+import { debtStreamType } from '../catalogue.js';
 import { buildApp } from '../../app.js';
 import type { Database } from '../../database.js';
 import { identityDemoStep } from '../../identity/demo/identity.js';
@@ -13,13 +15,7 @@ import { bearer, seedUser } from '../../identity/test-support.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import { runDemoSteps } from '../../kernel/index.js';
 import { product } from '../../modules.js';
-import {
-  contractEvent,
-  debtStreamId,
-  openDebt,
-  type DebtKind,
-  type DebtState,
-} from '../domain/index.js';
+import { contractEvent, debtStreamId, openDebt, type DebtKind } from '../domain/index.js';
 import { contractsProjector } from '../read-model/index.js';
 import { debtRecoveriesProjector } from './read-model/projector.js';
 
@@ -34,11 +30,11 @@ describe('advance families (AVANCE_SUR_INTRANT, AVANCE_SUR_ANANAS, FINANCEMENT_S
   let growerId: string;
 
   const open = (debtId: string, kind: DebtKind, creditorUserId: string, principal: number) =>
-    app.commands.handle({
-      streams: [debtStreamId(debtId)],
-      decide: (states) =>
+    handleCommand(app.commands, {
+      streams: { debt: streamRef(debtStreamType, debtStreamId(debtId)) },
+      decide: ({ debt }) =>
         openDebt(
-          states[debtStreamId(debtId)]!.state as DebtState,
+          debt,
           { debtId, kind, creditorUserId, debtorGrowerId: growerId, principal },
           { now: '2026-11-20T10:00:00.000Z' },
         ),
@@ -80,8 +76,8 @@ describe('advance families (AVANCE_SUR_INTRANT, AVANCE_SUR_ANANAS, FINANCEMENT_S
     await open('request-1', 'AVANCE_SUR_INTRANT', industrial.id, 40_000);
     await open('request-2', 'AVANCE_SUR_ANANAS', industrial.id, 100_000);
     await open('request-3', 'FINANCEMENT_SOCIAL', sfd.id, 25_000);
-    await app.commands.handle({
-      streams: [debtStreamId('request-2')],
+    await handleCommand(app.commands, {
+      streams: { debt: streamRef(debtStreamType, debtStreamId('request-2')) },
       decide: () => ({
         result: null,
         writes: [

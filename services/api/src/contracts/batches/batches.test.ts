@@ -41,7 +41,7 @@ describe('contract batches (LIVRAISON_PARENT)', () => {
     Number(
       (
         await db
-          .selectFrom('events' as never)
+          .selectFrom('events')
           .select((eb) => eb.fn.countAll<string>().as('n'))
           .executeTakeFirstOrThrow()
       ).n,

@@ -41,7 +41,7 @@ describe('carriage contracts', () => {
     Number(
       (
         await db
-          .selectFrom('events' as never)
+          .selectFrom('events')
           .select((eb) => eb.fn.countAll<string>().as('n'))
           .executeTakeFirstOrThrow()
       ).n,

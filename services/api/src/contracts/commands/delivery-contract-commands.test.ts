@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { beninDay, createLogger, narrowDb, parseConfig } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
+import { handleCommand, streamRef } from '@filiere/event-store';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
 import type { Database } from '../../database.js';
@@ -23,9 +24,9 @@ import {
   recordDelivery,
   settleDeliveryContract,
   type ContractState,
-  type DebtState,
   type Decision,
 } from '../domain/index.js';
+import { contractStreamType, debtStreamType } from '../catalogue.js';
 import { contractsProjector } from '../read-model/index.js';
 import {
   DeliveryContractCommands,
@@ -227,54 +228,58 @@ describe('delivery contract commands', () => {
       amount: 200_000,
       contractId,
     });
-    const run = <R>(
-      streams: string[],
-      decide: (states: Record<string, { state: unknown }>) => Decision<R>,
-    ) =>
-      app.commands.handle({
-        streams,
-        metadata: { userId: aggregator.id },
-        decide: decide as never,
-      });
     const now = '2026-11-25T10:00:00.000Z';
-    const contract = contractStreamId(contractId);
-    await run([debtStreamId('debt-1')], (s) =>
-      openDebt(
-        s[debtStreamId('debt-1')]!.state as DebtState,
-        {
-          debtId: 'debt-1',
-          kind: 'AVANCE_SUR_INTRANT',
-          creditorUserId: aggregator.id,
-          debtorGrowerId: growerId,
-          principal: 30_000,
-        },
-        { now },
-      ),
-    );
-    await run([contract], (s) =>
+    const contract = streamRef(contractStreamType, contractStreamId(contractId));
+    const debt = streamRef(debtStreamType, debtStreamId('debt-1'));
+    const onContract = <R>(decide: (state: ContractState) => Decision<R>) =>
+      handleCommand(app.commands, {
+        streams: { contract },
+        metadata: { userId: aggregator.id },
+        decide: (s) => decide(s.contract),
+      });
+    await handleCommand(app.commands, {
+      streams: { debt },
+      metadata: { userId: aggregator.id },
+      decide: (s) =>
+        openDebt(
+          s.debt,
+          {
+            debtId: 'debt-1',
+            kind: 'AVANCE_SUR_INTRANT',
+            creditorUserId: aggregator.id,
+            debtorGrowerId: growerId,
+            principal: 30_000,
+          },
+          { now },
+        ),
+    });
+    await onContract((state) =>
       confirmDeliveryContract(
-        s[contract]!.state as ContractState,
+        state,
         { userId: grower.id, role: grower.role_code },
         { now, cooperativeUserId: null },
       ),
     );
-    await run([contract], (s) =>
+    await onContract((state) =>
       recordDelivery(
-        s[contract]!.state as ContractState,
+        state,
         { deliveredKg: 1_500, deliveredOn: '2026-11-25' },
         { userId: aggregator.id, role: aggregator.role_code },
         { now },
       ),
     );
     // the settlement's events alone (the wallet side waits for the wallet's settleHold)
-    await run([contract, debtStreamId('debt-1')], (s) =>
-      settleDeliveryContract(
-        s[contract]!.state as ContractState,
-        [s[debtStreamId('debt-1')]!.state as DebtState],
-        { userId: aggregator.id, role: aggregator.role_code },
-        { now, aggregatorAvailable: 0 },
-      ),
-    );
+    await handleCommand(app.commands, {
+      streams: { contract, debt },
+      metadata: { userId: aggregator.id },
+      decide: (s) =>
+        settleDeliveryContract(
+          s.contract,
+          [s.debt],
+          { userId: aggregator.id, role: aggregator.role_code },
+          { now, aggregatorAvailable: 0, payout: null },
+        ),
+    });
     await catchUp(db, contractsProjector, { decode: catalogueDecoder(product.catalogue) });
     const row = await db
       .selectFrom('delivery_contracts')
@@ -632,9 +637,9 @@ describe('delivery contract commands', () => {
       const created = async () =>
         (
           await db
-            .selectFrom('events' as never)
+            .selectFrom('events')
             .select((eb) => eb.fn.countAll<string>().as('n'))
-            .where('type' as never, '=', 'DeliveryContractCreated' as never)
+            .where('type', '=', 'DeliveryContractCreated')
             .executeTakeFirstOrThrow()
         ).n;
       const before = await created();

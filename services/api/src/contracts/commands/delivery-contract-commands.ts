@@ -1,11 +1,18 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { canonicalJson, type CommandPipeline, type StreamState } from '@filiere/event-store';
-import { beninDay, BusinessRuleError, NotFoundError, ValidationError } from '@filiere/platform';
+import {
+  handleCommand,
+  requestFingerprint,
+  streamRef,
+  type CommandPipeline,
+  type Decided,
+} from '@filiere/event-store';
+import { beninDay, NotFoundError, ValidationError } from '@filiere/platform';
 import type { ActorsTables } from '../../actors/index.js';
 import type { IdentityTables } from '../../identity/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
-import { placeHold, releaseHold, walletStreamId, type WalletState } from '../../wallet/index.js';
+import { placeHold, releaseHold, walletStream, walletStreamId } from '../../wallet/index.js';
+import { contractStreamType } from '../catalogue.js';
 import {
   cancelDeliveryContract,
   confirmDeliveryContract,
@@ -33,10 +40,6 @@ export interface DeliveryContractRequest {
   deliveryDate?: string | undefined;
   contractId?: string | undefined;
 }
-
-/** The wallet's and seasons' wording for a key reused for another request. */
-export const IDEMPOTENCY_KEY_REUSED =
-  'Cette Idempotency-Key a déjà servi pour une autre requête : utilisez une nouvelle clé pour une nouvelle opération';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -98,24 +101,23 @@ export class DeliveryContractCommands {
     const contractId = request.contractId ?? randomUUID();
     const reference = `LIV-${contractId.slice(0, 8).toUpperCase()}`;
     const now = this.clock().toISOString();
-    const walletStream = walletStreamId(walletId);
-    const contractStream = contractStreamId(contractId);
-    // The first result is stored with the request's fingerprint: a repeat answers it, the key
-    // reused for another request is a 422 and writes nothing.
-    const fingerprint = createHash('sha256')
-      .update(canonicalJson({ command: 'contracts.create', input: request }), 'utf8')
-      .digest('hex');
-    const { result } = await this.pipeline.handle({
-      ...(idempotencyKey
-        ? { idempotencyKey: `${user.id}:contracts.create:${idempotencyKey}` }
-        : {}),
-      streams: [contractStream, walletStream],
+    return handleCommand(this.pipeline, {
+      streams: {
+        contract: streamRef(contractStreamType, contractStreamId(contractId)),
+        wallet: streamRef(walletStream, walletStreamId(walletId)),
+      },
+      // A repeat answers the first result; the key reused for another request is a 422.
+      idempotency: idempotencyKey
+        ? {
+            key: `${user.id}:contracts.create:${idempotencyKey}`,
+            fingerprint: requestFingerprint('contracts.create', request),
+          }
+        : undefined,
       metadata: { userId: user.id },
       // An unopened wallet holds nothing: the decider answers 422 before any hold.
-      decide: (states: Record<string, StreamState>) => {
-        const wallet = states[walletStream]!.state as WalletState;
-        const contract = createDeliveryContract(
-          states[contractStream]!.state as ContractState,
+      decide: ({ contract, wallet }) => {
+        const created = createDeliveryContract(
+          contract,
           {
             contractId,
             reference,
@@ -135,35 +137,25 @@ export class DeliveryContractCommands {
           },
         );
         const hold = placeHold(wallet, {
-          holdId: contract.result.hold.holdId,
-          amount: contract.result.hold.amount,
-          purpose: contract.result.hold.purpose,
+          holdId: created.result.hold.holdId,
+          amount: created.result.hold.amount,
+          purpose: created.result.hold.purpose,
         });
         return {
-          result: { $fingerprint: fingerprint, $result: contract.result.contract },
-          writes: [...contract.writes, ...hold.writes],
+          result: created.result.contract,
+          writes: [...created.writes, ...hold.writes],
         };
       },
     });
-    const stored = result as { $fingerprint: string; $result: ContractAnswer };
-    if (stored.$fingerprint !== fingerprint) {
-      throw new BusinessRuleError(IDEMPOTENCY_KEY_REUSED, { reason: 'IDEMPOTENCY_KEY_REUSED' });
-    }
-    return stored.$result;
   }
 
   /** The contract's current state (through the pipeline's cache); 404 when it does not exist. */
   private async contractOf(contractId: string, userId: string): Promise<ContractState> {
-    const contractStream = contractStreamId(contractId);
-    const { result } = await this.pipeline.handle({
-      streams: [contractStream],
+    const state = await handleCommand(this.pipeline, {
+      streams: { contract: streamRef(contractStreamType, contractStreamId(contractId)) },
       metadata: { userId },
-      decide: (states: Record<string, StreamState>) => ({
-        writes: [],
-        result: states[contractStream]!.state as ContractState,
-      }),
+      decide: ({ contract }) => ({ writes: [], result: contract }),
     });
-    const state = result as ContractState;
     if (!state.exists) throw new NotFoundError('Contrat introuvable');
     return state;
   }
@@ -172,16 +164,13 @@ export class DeliveryContractCommands {
   private async onContract(
     user: { id: string },
     contractId: string,
-    decide: (state: ContractState) => { writes: unknown[]; result: ContractAnswer | null },
+    decide: (state: ContractState) => Decided<ContractAnswer | null>,
   ): Promise<ContractAnswer | null> {
-    const contractStream = contractStreamId(contractId);
-    const { result } = await this.pipeline.handle({
-      streams: [contractStream],
+    return handleCommand(this.pipeline, {
+      streams: { contract: streamRef(contractStreamType, contractStreamId(contractId)) },
       metadata: { userId: user.id },
-      decide: (states: Record<string, StreamState>) =>
-        decide(states[contractStream]!.state as ContractState) as never,
+      decide: ({ contract }) => decide(contract),
     });
-    return result as ContractAnswer | null;
   }
 
   /**
@@ -238,27 +227,23 @@ export class DeliveryContractCommands {
   }
 
   async cancel(user: SignedInUser, contractId: string): Promise<ContractAnswer> {
-    const contractStream = contractStreamId(contractId);
     const current = await this.contractOf(contractId, user.id);
     const walletId = await this.walletOf(current.aggregatorUserId);
-    const walletStream = walletStreamId(walletId);
-    const { result } = await this.pipeline.handle({
-      streams: [contractStream, walletStream],
+    return handleCommand(this.pipeline, {
+      streams: {
+        contract: streamRef(contractStreamType, contractStreamId(contractId)),
+        wallet: streamRef(walletStream, walletStreamId(walletId)),
+      },
       metadata: { userId: user.id },
-      decide: (states: Record<string, StreamState>) => {
-        const canceled = cancelDeliveryContract(
-          states[contractStream]!.state as ContractState,
-          actorOf(user),
-          { now: this.clock().toISOString() },
-        );
+      decide: ({ contract, wallet }) => {
+        const canceled = cancelDeliveryContract(contract, actorOf(user), {
+          now: this.clock().toISOString(),
+        });
         const release = canceled.result.release
-          ? releaseHold(states[walletStream]!.state as WalletState, {
-              holdId: canceled.result.release.holdId,
-            }).writes
+          ? releaseHold(wallet, { holdId: canceled.result.release.holdId }).writes
           : [];
         return { result: canceled.result.contract, writes: [...canceled.writes, ...release] };
       },
     });
-    return result as ContractAnswer;
   }
 }

@@ -1,17 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import type { StreamState } from '@filiere/event-store';
+import { handleCommand, streamRef } from '@filiere/event-store';
 import { beninDay, narrowDb, parseConfig } from '@filiere/platform';
 import { catalogueDecoder, catchUp } from '@filiere/projections';
 import { findDemoUser, userLoader } from '../../identity/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import type { DemoContext, DemoStep } from '../../kernel/module.js';
 import { ROLE } from '../../kernel/roles.js';
-import { openingWallets, transfer, walletStreamId, type WalletState } from '../../wallet/index.js';
+import { transfer, walletStream, walletStreamId } from '../../wallet/index.js';
+import { debtStreamType } from '../catalogue.js';
+import { opensWallet } from '../commands/opens-wallet.js';
 import {
   DeliveryContractCommands,
   type ContractFactsTables,
 } from '../commands/delivery-contract-commands.js';
-import { debtStreamId, openDebt, type DebtState } from '../domain/index.js';
+import { debtStreamId, openDebt } from '../domain/index.js';
 import { contractsProjector } from '../read-model/index.js';
 
 const DAY = 86_400_000;
@@ -157,55 +159,51 @@ async function advance(
   amount: number,
   ctx: DemoContext,
 ): Promise<void> {
-  const from = walletStreamId(aggregator.wallet_id);
-  const to = walletStreamId(grower.wallet_id);
-  const debt = debtStreamId(debtId);
-  await app.commands.handle({
-    streams: [from, to, debt],
+  await handleCommand(app.commands, {
+    streams: {
+      from: streamRef(walletStream, walletStreamId(aggregator.wallet_id)),
+      to: streamRef(walletStream, walletStreamId(grower.wallet_id)),
+      debt: streamRef(debtStreamType, debtStreamId(debtId)),
+    },
+    open: { to: opensWallet(grower.wallet_id, grower.id) },
     metadata: { userId: aggregator.id },
-    decide: openingWallets(
-      [{ walletId: grower.wallet_id, ownerUserId: grower.id }],
-      (states: Record<string, StreamState>) => {
-        const moved = transfer(
-          {
-            source: states[from]!.state as WalletState,
-            destination: states[to]!.state as WalletState,
+    decide: ({ from, to, debt }) => {
+      const moved = transfer(
+        { source: from, destination: to },
+        {
+          reference: `AVA-${debtId}`,
+          sourceWalletId: aggregator.wallet_id,
+          destinationWalletId: grower.wallet_id,
+          amount,
+          reason: 'Avance sur ananas',
+        },
+        {
+          userId: aggregator.id,
+          role: ROLE.INDUSTRIAL,
+          walletId: aggregator.wallet_id,
+          clusterId: aggregator.cluster_id,
+        },
+        {
+          recipient: {
+            userId: grower.id,
+            role: ROLE.GROWER,
+            clusterId: grower.cluster_id,
+            status: 'ACTIVE',
           },
-          {
-            reference: `AVA-${debtId}`,
-            sourceWalletId: aggregator.wallet_id,
-            destinationWalletId: grower.wallet_id,
-            amount,
-            reason: 'Avance sur ananas',
-          },
-          {
-            userId: aggregator.id,
-            role: ROLE.INDUSTRIAL,
-            walletId: aggregator.wallet_id,
-            clusterId: aggregator.cluster_id,
-          },
-          {
-            recipient: {
-              userId: grower.id,
-              role: ROLE.GROWER,
-              clusterId: grower.cluster_id,
-              status: 'ACTIVE',
-            },
-          },
-        );
-        const opened = openDebt(
-          states[debt]!.state as DebtState,
-          {
-            debtId,
-            kind: 'AVANCE_SUR_ANANAS',
-            creditorUserId: aggregator.id,
-            debtorGrowerId: growerId,
-            principal: amount,
-          },
-          { now: ctx.clock.now().toISOString() },
-        );
-        return { result: null, writes: [...moved.writes, ...opened.writes] } as never;
-      },
-    ),
+        },
+      );
+      const opened = openDebt(
+        debt,
+        {
+          debtId,
+          kind: 'AVANCE_SUR_ANANAS',
+          creditorUserId: aggregator.id,
+          debtorGrowerId: growerId,
+          principal: amount,
+        },
+        { now: ctx.clock.now().toISOString() },
+      );
+      return { result: null, writes: [...moved.writes, ...opened.writes] };
+    },
   });
 }

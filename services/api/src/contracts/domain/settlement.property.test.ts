@@ -20,7 +20,8 @@ import { AGG, InMemoryContracts, NOW, OTHER_AGG } from './test-fixtures.js';
  * one aggregator and three growers, with a small wallet model that applies what each
  * decision tells the wallet to do. After every step: money is conserved, nothing is negative,
  * the aggregator's held amount equals the amounts of its open contracts, no debt is recovered
- * beyond its principal or twice by one contract, and each contract is paid at most once.
+ * beyond its principal or twice by one contract, and each contract is paid at most once,
+ * naming the payout given as input exactly when its net is paid out (and the same on repeats).
  */
 const GROWERS = ['g1', 'g2', 'g3'];
 const CREDITORS = [AGG, OTHER_AGG, 'sfd-a', 'sfd-b'];
@@ -55,6 +56,8 @@ const step = fc.oneof(
       op: fc.constant('run' as const),
       pick: recent,
       times: fc.integer({ min: 1, max: 3 }),
+      // the largest payout, or null for a grower without a mobile money number
+      payoutMax: fc.option(fc.integer({ min: 0, max: 3_000_000 }), { nil: null }),
     }),
   },
   {
@@ -107,6 +110,7 @@ class WalletModel {
 
 let settlements = 0;
 let recoveries = 0;
+let payouts = 0;
 
 describe('settlement properties', () => {
   it('computeSettlement conserves money and never goes negative', () => {
@@ -191,7 +195,7 @@ describe('settlement properties', () => {
     );
   });
 
-  it('random sequences: ledger conserved, holds = open contracts, debts never over-recovered, paid once', () => {
+  it('random sequences: ledger conserved, holds = open contracts, debts never over-recovered, paid once, payout named by its input', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 20_000_000 }),
@@ -295,15 +299,32 @@ describe('settlement properties', () => {
                 if (result?.release) wallet.release(result.release.holdId);
               } else {
                 for (let i = 0; i < s.times; i++) {
+                  const payout =
+                    s.payoutMax === null
+                      ? null
+                      : { payoutId: `run-${contractId}`, maxAmount: s.payoutMax };
                   const decided = attempt(() =>
                     settleDeliveryContract(store.contract(contractId), store.debts(), aggregator, {
                       now: NOW,
                       aggregatorAvailable: wallet.available(),
+                      payout,
                     }),
                   );
                   if (!decided) continue;
+                  const recorded = store.contract(contractId).settlement?.payoutId;
                   const result = store.apply(decided);
-                  if (!result.wallet) continue;
+                  // the settlement event names the payout the decider answers
+                  expect(store.contract(contractId).settlement?.payoutId).toBe(result.payoutId);
+                  if (!result.wallet) {
+                    // a repeat answers the payout recorded by the run that paid
+                    expect(result.payoutId).toBe(recorded);
+                    continue;
+                  }
+                  const net = result.settlement.growerNet;
+                  expect(result.payoutId).toBe(
+                    payout !== null && net > 0 && net <= payout.maxAmount ? payout.payoutId : null,
+                  );
+                  if (result.payoutId !== null) payouts++;
                   settlements++;
                   settledCount.set(contractId, (settledCount.get(contractId) ?? 0) + 1);
                   wallet.settle(result.wallet);
@@ -354,5 +375,6 @@ describe('settlement properties', () => {
     // the sequences do reach the runs (not a vacuous pass)
     expect(settlements).toBeGreaterThan(50);
     expect(recoveries).toBeGreaterThan(20);
+    expect(payouts).toBeGreaterThan(10);
   });
 });

@@ -81,6 +81,7 @@ const settle = (store: InMemoryContracts, available = 0, contractId = 'c1') =>
     settleDeliveryContract(store.contract(contractId), store.debts(), aggregator, {
       now: NOW,
       aggregatorAvailable: available,
+      payout: null,
     }),
   );
 
@@ -117,11 +118,41 @@ describe('settle a delivered contract', () => {
     const again = settleDeliveryContract(store.contract('c1'), store.debts(), aggregator, {
       now: NOW,
       aggregatorAvailable: 0,
+      payout: null,
     });
     expect(again.writes).toEqual([]);
     expect(again.result.wallet).toBeNull();
     expect(again.result.settlement).toEqual(first.settlement);
     expect(store.debt('d1').recovered).toBe(100_000);
+  });
+
+  it('names the payout given as input in its event when the net is paid out, null otherwise', () => {
+    const payout = { payoutId: 'run-c1', maxAmount: 950_000 };
+    const settleWith = (p: typeof payout | null, deliveredKg = 9_500) => {
+      const store = givenDelivered(deliveredKg);
+      const decided = settleDeliveryContract(store.contract('c1'), store.debts(), aggregator, {
+        now: NOW,
+        aggregatorAvailable: 0,
+        payout: p,
+      });
+      const event = decided.writes[0]!.events.find((e) => e.type === 'DeliveryContractSettled')!;
+      store.apply(decided);
+      return { answer: decided.result.payoutId, event: event.data, store };
+    };
+    const paid = settleWith(payout);
+    expect(paid.answer).toBe('run-c1');
+    expect(paid.event).toMatchObject({ payoutId: 'run-c1', growerNet: 950_000 });
+    // a repeat answers the payout the settlement recorded, whatever its input
+    const again = settleDeliveryContract(paid.store.contract('c1'), [], aggregator, {
+      now: NOW,
+      aggregatorAvailable: 0,
+      payout: null,
+    });
+    expect(again.writes).toEqual([]);
+    expect(again.result.payoutId).toBe('run-c1');
+    // no mobile money number, or a net above the largest payout: the net stays in the wallet
+    expect(settleWith(null).event).toMatchObject({ payoutId: null });
+    expect(settleWith({ ...payout, maxAmount: 949_999 }).answer).toBeNull();
   });
 
   it('a debt smaller than the payment is recovered whole (kept by the aggregator)', () => {
@@ -302,6 +333,7 @@ describe('settle a delivered contract', () => {
         {
           now: NOW,
           aggregatorAvailable: 0,
+          payout: null,
         },
       ),
     ).toThrow(ForbiddenError);
@@ -326,6 +358,7 @@ describe('settle a delivered contract', () => {
       settleDeliveryContract(pending.contract('c9'), [], aggregator, {
         now: NOW,
         aggregatorAvailable: 0,
+        payout: null,
       }),
     ).toThrow(BusinessRuleError);
   });

@@ -22,12 +22,19 @@ import { deliveredAmountOf } from './money.js';
  *    than what is left is recovered in part; the rest carries over to the next contract.
  *    Advances owed to another aggregator are not touched.
  * 4. The rest is the grower's net, credited to its wallet.
+ * 5. The net is paid out to the grower's mobile money number by the payout the run made
+ *    before deciding (`payout`, its id given as an input) when the grower has a number
+ *    (`payout` not null) and 0 < net ≤ the largest amount one payout may carry; otherwise
+ *    it stays in the grower's wallet. The settlement event names the payout, or null.
  *
  * Conservation: payable = growerNet + Σ recoveries. Money leaving the aggregator's wallet
  * (`paidOut` = growerNet + Σ SFD recoveries) is captured from the hold first; the hold's
  * remainder is released (capturedFromHold + releasedFromHold = the hold, never leaked); only
  * when paidOut exceeds the hold is the excess (`extraFromAvailable`) taken from the available
  * balance.
+ *
+ * Payout: payoutId ≠ null ⇔ payout given ∧ 0 < growerNet ≤ payout.maxAmount, and then
+ * payoutId = payout.payoutId; a repeat answers the payoutId the settlement recorded.
  */
 export interface SettlementInput {
   contract: Pick<
@@ -177,11 +184,27 @@ export function breakdownOf(settlement: {
   };
 }
 
+/** The payout of the grower's net to its mobile money number, made before deciding. */
+export interface PayoutInput {
+  /** The withdrawal's id (one per contract, so a repeat names the same one). */
+  payoutId: string;
+  /** The largest amount one payout may carry: a larger net stays in the grower's wallet. */
+  maxAmount: number;
+}
+
+/** The payout a new settlement names (rule 5): the input's id, or null. */
+export function payoutOf(payout: PayoutInput | null, growerNet: number): string | null {
+  return payout !== null && growerNet > 0 && growerNet <= payout.maxAmount ? payout.payoutId : null;
+}
+
 export interface SettlementAnswer {
   contractId: string;
   reference: string;
   status: 'COMPLETED';
-  settlement: Settlement;
+  /** The settlement's figures (its payout apart, in `payoutId`). */
+  settlement: Omit<Settlement, 'payoutId'>;
+  /** The withdrawal paying the net out (rule 5), or null: the wallet requests it. */
+  payoutId: string | null;
   /** Null when the contract was already paid: a second run decides nothing. */
   wallet: HoldSettlement | null;
 }
@@ -189,14 +212,16 @@ export interface SettlementAnswer {
 /**
  * Runs one DELIVERED contract, exactly once: COMPLETED already → the recorded settlement and
  * no writes. Writes the contract's DeliveryContractSettled and one DebtRecovered per debt
- * touched (on its `debt-<id>` stream), and answers the hold settlement the wallet must apply
- * in the same append. By its aggregator, an admin, or the system (the background run).
+ * touched (on its `debt-<id>` stream), and answers the hold settlement and the payout the
+ * wallet must apply in the same append. By its aggregator, an admin, or the system (the
+ * background run). `facts.payout`: the payout made before deciding, null when the grower
+ * has no mobile money number.
  */
 export function settleDeliveryContract(
   state: ContractState,
   debts: readonly DebtState[],
   actor: ContractActor,
-  facts: { now: string; aggregatorAvailable: number },
+  facts: { now: string; aggregatorAvailable: number; payout: PayoutInput | null },
 ): Decision<SettlementAnswer> {
   const contractId = requireContract(state);
   const allowed =
@@ -206,11 +231,13 @@ export function settleDeliveryContract(
     actor.userId === state.aggregatorUserId;
   if (!allowed) throw new ForbiddenError('Ce contrat ne vous appartient pas');
   if (state.status === 'COMPLETED' && state.settlement) {
+    const { payoutId, ...settlement } = state.settlement;
     return decision({
       contractId,
       reference: state.reference,
       status: 'COMPLETED',
-      settlement: state.settlement,
+      settlement,
+      payoutId: payoutId ?? null,
       wallet: null,
     });
   }
@@ -224,6 +251,7 @@ export function settleDeliveryContract(
     debts,
   });
   const { keptByAggregator: _k, paidOut: _p, ...settlement } = computed;
+  const payoutId = payoutOf(facts.payout, settlement.growerNet);
   const debtWrites: StreamWrite[] = computed.recoveries.map((r) => ({
     streamId: debtStreamId(r.debtId),
     events: [
@@ -241,6 +269,7 @@ export function settleDeliveryContract(
       reference: state.reference,
       status: 'COMPLETED',
       settlement,
+      payoutId,
       wallet: holdSettlementOf(state, settlement),
     },
     {
@@ -252,6 +281,7 @@ export function settleDeliveryContract(
           ...settlement,
           settledBy: actor.userId,
           settledAt: facts.now,
+          payoutId,
         }),
       ],
     },

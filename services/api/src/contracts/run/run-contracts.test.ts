@@ -3,6 +3,7 @@ import { advanceReference } from '../../kernel/references.js';
 import type { Kysely } from 'kysely';
 import { beninDay, ConcurrencyError, createLogger, narrowDb, parseConfig } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
+import { handleCommand, streamRef } from '@filiere/event-store';
 import { catalogueDecoder, catchUp, type PushMessage } from '@filiere/projections';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
@@ -24,7 +25,8 @@ import {
   DeliveryContractCommands,
   type ContractFactsTables,
 } from '../commands/delivery-contract-commands.js';
-import { debtStreamId, openDebt, type DebtState, type Decision } from '../domain/index.js';
+import { debtStreamType } from '../catalogue.js';
+import { debtStreamId, openDebt } from '../domain/index.js';
 import { contractsProjector } from '../read-model/index.js';
 import { ContractRunRunner, type RunTables } from './run-contracts.js';
 import type { ContractSettler } from './settle-contract.js';
@@ -95,15 +97,15 @@ describe('run contracts', () => {
     creditor: string,
     principal: number,
   ) {
-    await app.commands.handle({
-      streams: [debtStreamId(debtId)],
+    await handleCommand(app.commands, {
+      streams: { debt: streamRef(debtStreamType, debtStreamId(debtId)) },
       metadata: { userId: creditor },
-      decide: ((s: Record<string, { state: unknown }>) =>
+      decide: ({ debt }) =>
         openDebt(
-          s[debtStreamId(debtId)]!.state as DebtState,
+          debt,
           { debtId, kind, creditorUserId: creditor, debtorGrowerId: growerId, principal },
           { now: new Date().toISOString() },
-        )) as (s: Record<string, { state: unknown }>) => Decision<unknown> as never,
+        ),
     });
   }
 

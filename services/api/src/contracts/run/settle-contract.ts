@@ -1,19 +1,27 @@
 import type { Kysely } from 'kysely';
-import type { CommandPipeline, CommandWrite, StreamState } from '@filiere/event-store';
+import {
+  handleCommand,
+  streamRef,
+  type CommandPipeline,
+  type CommandWrite,
+  type StreamRef,
+} from '@filiere/event-store';
 import { NotFoundError } from '@filiere/platform';
 import type { IdentityTables } from '../../identity/index.js';
 import {
   evolveWallet,
-  openingWallets,
   requestSystemPayout,
   settleHold,
+  walletStream,
   walletStreamId,
+  withdrawalStream,
   withdrawalStreamId,
   type AmountLimits,
-  type WalletEvent,
   type WalletState,
   type WithdrawalState,
 } from '../../wallet/index.js';
+import { contractStreamType, debtStreamType } from '../catalogue.js';
+import { opensWallet } from '../commands/opens-wallet.js';
 import {
   contractStreamId,
   debtStreamId,
@@ -25,6 +33,20 @@ import {
   type SettlementBreakdown,
 } from '../domain/index.js';
 import type { ContractsTables } from '../tables.js';
+
+/** A contract's, a debt's and an SFD's wallet stream, named by its stream id in a command. */
+const contractKey = (contractId: string) => `contract-${contractId}` as const;
+const debtKey = (debtId: string) => `debt-${debtId}` as const;
+const sfdKey = (walletId: string) => `wallet-${walletId}` as const;
+
+/** The streams of one contract's run (see ContractSettler). */
+type SettleStreams = {
+  contract: StreamRef<ContractState>;
+  aggregator: StreamRef<WalletState>;
+  grower: StreamRef<WalletState>;
+  withdrawal: StreamRef<WithdrawalState>;
+} & Record<ReturnType<typeof debtKey>, StreamRef<DebtState>> &
+  Record<ReturnType<typeof sfdKey>, StreamRef<WalletState>>;
 
 /** What a run reads beside the streams: users (wallets, mobile money), outstanding debts. */
 export type SettleFactsTables = Pick<IdentityTables, 'users'> &
@@ -91,17 +113,19 @@ export class ContractSettler {
   /** The contracts' states, read through the pipeline (its cache) in one command. */
   private async contractsOf(contractIds: string[]): Promise<Map<string, ContractState>> {
     const ids = [...new Set(contractIds)];
-    const streams = ids.map(contractStreamId);
-    const { result } = await this.pipeline.handle({
+    const streams: Record<
+      ReturnType<typeof contractKey>,
+      StreamRef<ContractState>
+    > = Object.fromEntries(
+      ids.map((id) => [contractKey(id), streamRef(contractStreamType, contractStreamId(id))]),
+    );
+    const states = await handleCommand(this.pipeline, {
       streams,
       metadata: { userId: SYSTEM_ACTOR.userId },
-      decide: (states: Record<string, StreamState>) => ({
-        writes: [],
-        result: streams.map((stream) => states[stream]!.state as ContractState),
-      }),
+      decide: (read) => ({ writes: [], result: ids.map((id) => read[contractKey(id)]!) }),
     });
     const found = new Map<string, ContractState>();
-    (result as ContractState[]).forEach((state, i) => {
+    states.forEach((state, i) => {
       if (state.exists) found.set(ids[i]!, state);
     });
     return found;
@@ -191,45 +215,60 @@ export class ContractSettler {
     const sfdWallets = new Map(
       sfdUserIds.filter((id) => byUser.get(id)?.wallet_id).map((id) => [id, walletOfUser(id)]),
     );
-    const contractStream = contractStreamId(contractId);
-    const debtStreams = debts
+    const debtIds = debts
       .filter((d) => d.kind !== 'FINANCEMENT_SOCIAL' || sfdWallets.has(d.creditor_user_id))
-      .map((d) => debtStreamId(d.id));
-    const aggregatorStream = walletStreamId(aggregatorWallet);
+      .map((d) => d.id);
     const growerStream = walletStreamId(growerWallet);
     const withdrawalId = runPayoutId(contractId);
-    const withdrawalStream = withdrawalStreamId(withdrawalId);
-    const streams = [
-      ...new Set([
-        contractStream,
-        ...debtStreams,
-        aggregatorStream,
-        growerStream,
-        ...[...sfdWallets.values()].map(walletStreamId),
-        withdrawalStream,
-      ]),
-    ];
+    const streams: SettleStreams = {
+      contract: streamRef(contractStreamType, contractStreamId(contractId)),
+      aggregator: streamRef(walletStream, walletStreamId(aggregatorWallet)),
+      grower: streamRef(walletStream, growerStream),
+      withdrawal: streamRef(withdrawalStream, withdrawalStreamId(withdrawalId)),
+      ...Object.fromEntries(
+        debtIds.map((id) => [debtKey(id), streamRef(debtStreamType, debtStreamId(id))]),
+      ),
+      ...Object.fromEntries(
+        [...sfdWallets.values()].map((w) => [
+          sfdKey(w),
+          streamRef(walletStream, walletStreamId(w)),
+        ]),
+      ),
+    };
     const now = this.now();
-    // The grower's and the SFDs' wallets are opened in this append if they never were.
-    const credited = [
-      { walletId: growerWallet, ownerUserId: contract.growerUserId },
-      ...[...sfdWallets].map(([userId, walletId]) => ({ walletId, ownerUserId: userId })),
-    ];
-    const { result } = await this.pipeline.handle({
+    // The payout is made before deciding: the settlement names it when it pays the net out,
+    // which needs the grower's mobile money number and a net within one payout's limit.
+    const payout =
+      momo === null
+        ? null
+        : {
+            payoutId: withdrawalId,
+            maxAmount: this.options.limits?.maxCommandAmount ?? Number.MAX_SAFE_INTEGER,
+          };
+    return handleCommand(this.pipeline, {
       streams,
+      // The grower's and the SFDs' wallets are opened in this append if they never were.
+      open: {
+        grower: opensWallet(growerWallet, contract.growerUserId),
+        ...Object.fromEntries(
+          [...sfdWallets].map(([userId, walletId]) => [
+            sfdKey(walletId),
+            opensWallet(walletId, userId),
+          ]),
+        ),
+      },
       metadata: { userId: SYSTEM_ACTOR.userId },
-      decide: openingWallets(credited, (states: Record<string, StreamState>) => {
-        const state = states[contractStream]!.state as ContractState;
-        const aggregator = states[aggregatorStream]!.state as WalletState;
+      decide: (states): { writes: CommandWrite[]; result: SettleOutcome } => {
+        const { aggregator, grower } = states;
         const settled = settleDeliveryContract(
-          state,
-          debtStreams.map((id) => states[id]!.state as DebtState),
+          states.contract,
+          debtIds.map((id) => states[debtKey(id)]!),
           SYSTEM_ACTOR,
-          { now, aggregatorAvailable: aggregator.opened ? aggregator.availableBalance : 0 },
+          { now, aggregatorAvailable: aggregator.opened ? aggregator.availableBalance : 0, payout },
         );
-        const { settlement } = settled.result;
+        const { settlement, payoutId } = settled.result;
         const recoveredAmount = settlement.recoveries.reduce((sum, r) => sum + r.amount, 0);
-        const outcome = (payoutId: string | null, alreadySettled: boolean): SettleOutcome => ({
+        const outcome = (alreadySettled: boolean): SettleOutcome => ({
           contractId,
           reference: settled.result.reference,
           status: 'COMPLETED',
@@ -240,9 +279,7 @@ export class ContractSettler {
           alreadySettled,
         });
         const wallet = settled.result.wallet;
-        if (wallet === null) {
-          return { writes: [], result: outcome(settlement.payoutId ?? null, true) };
-        }
+        if (wallet === null) return { writes: [], result: outcome(true) };
         const walletIdOf = (userId: string) =>
           userId === contract.growerUserId ? growerWallet : sfdWallets.get(userId)!;
         const payments = wallet.payments.map((p) => ({
@@ -253,8 +290,11 @@ export class ContractSettler {
           {
             wallet: aggregator,
             destinations: Object.fromEntries(
-              payments.map((p) => [p.walletId, states[walletStreamId(p.walletId)]!.state]),
-            ) as Record<string, WalletState>,
+              payments.map((p) => [
+                p.walletId,
+                p.walletId === growerWallet ? grower : states[sfdKey(p.walletId)]!,
+              ]),
+            ),
           },
           {
             holdId: wallet.holdId,
@@ -266,55 +306,29 @@ export class ContractSettler {
           this.options.limits,
         );
         let payoutWrites: CommandWrite[] = [];
-        let payoutId: string | null = null;
-        // Above MAX_COMMAND_AMOUNT a payout is refused: the net then stays in the grower's
-        // wallet rather than the whole payment failing.
-        const maxPayout = this.options.limits?.maxCommandAmount ?? Number.MAX_SAFE_INTEGER;
-        if (settlement.growerNet > 0 && settlement.growerNet <= maxPayout && momo !== null) {
+        if (payoutId !== null && momo !== null) {
           // The grower's wallet as this same append leaves it (credited with its net).
           const credited = paid.writes
             .filter((w) => w.streamId === growerStream)
             .flatMap((w) => w.events)
-            .reduce(
-              (s, e) => evolveWallet(s, e as WalletEvent),
-              states[growerStream]!.state as WalletState,
-            );
-          const payout = requestSystemPayout(
+            .reduce(evolveWallet, grower);
+          payoutWrites = requestSystemPayout(
+            { wallet: credited, withdrawal: states.withdrawal },
             {
-              wallet: credited,
-              withdrawal: states[withdrawalStream]!.state as WithdrawalState,
-            },
-            {
-              withdrawalId,
+              withdrawalId: payoutId,
               walletId: growerWallet,
               amount: settlement.growerNet,
               reason: `Paiement du contrat ${settled.result.reference}`,
             },
             { destination: momo, ...(this.options.limits ? { limits: this.options.limits } : {}) },
-          );
-          payoutWrites = payout.writes;
-          payoutId = withdrawalId;
+          ).writes;
         }
-        // The settlement event names its payout, so a repeat answers it.
-        const contractWrites = settled.writes.map((w) =>
-          w.streamId !== contractStream
-            ? w
-            : {
-                ...w,
-                events: w.events.map((e) =>
-                  e.type === 'DeliveryContractSettled'
-                    ? { ...e, data: { ...e.data, payoutId } }
-                    : e,
-                ),
-              },
-        );
         return {
-          writes: mergeWrites([...contractWrites, ...paid.writes, ...payoutWrites]),
-          result: outcome(payoutId, false),
-        } as never;
-      }),
+          writes: mergeWrites([...settled.writes, ...paid.writes, ...payoutWrites]),
+          result: outcome(false),
+        };
+      },
     });
-    return result as SettleOutcome;
   }
 }
 

@@ -1,12 +1,25 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { canonicalJson, type CommandPipeline, type StreamState } from '@filiere/event-store';
-import { beninDay, BusinessRuleError, ForbiddenError, NotFoundError } from '@filiere/platform';
+import {
+  canonicalJson,
+  handleCommand,
+  streamRef,
+  type CommandWrite,
+  type CommandPipeline,
+  type StreamRef,
+} from '@filiere/event-store';
+import { beninDay, ForbiddenError, NotFoundError } from '@filiere/platform';
 import type { ActorsTables } from '../../../actors/index.js';
 import { normalizeBeninPhone, type IdentityTables } from '../../../identity/index.js';
 import type { SignedInUser } from '../../../kernel/actor.js';
 import { ROLE } from '../../../kernel/roles.js';
-import { placeHold, walletStreamId, type WalletState } from '../../../wallet/index.js';
+import {
+  placeHold,
+  walletStream,
+  walletStreamId,
+  type WalletState,
+} from '../../../wallet/index.js';
+import { contractStreamType } from '../../catalogue.js';
 import {
   contractStreamId,
   createDeliveryContract,
@@ -23,6 +36,7 @@ import {
   type FileProblem,
 } from '../domain/contract-file.js';
 import {
+  parentStream,
   parentStreamId,
   ParentContractCreated,
   type ParentContractState,
@@ -51,9 +65,16 @@ export const BATCH_MESSAGES = {
   plotAmbiguous: 'Ce producteur a plusieurs parcelles : indiquez laquelle',
   noPlot: 'Ce producteur n’a aucune parcelle',
   duplicate: (line: number) => `Ce producteur et cette parcelle figurent déjà ligne ${line}`,
-  idempotencyReused:
-    'Cette Idempotency-Key a déjà servi pour une autre requête : utilisez une nouvelle clé pour une nouvelle opération',
 } as const;
+
+/** A sub-contract's stream, named by its stream id among the validation's streams. */
+const subKey = (contractId: string) => `contract-${contractId}` as const;
+
+/** The streams of a validation: the parent, the aggregator's wallet and each sub-contract. */
+type ValidateStreams = {
+  parent: StreamRef<ParentContractState>;
+  wallet: StreamRef<WalletState>;
+} & Record<ReturnType<typeof subKey>, StreamRef<ContractState>>;
 
 /** A row selected in the app ('create from selected growers'). */
 export interface SelectedGrowerRow {
@@ -99,6 +120,16 @@ interface ResolvedRow {
 export function subContractId(previewId: string, line: number): string {
   const hex = createHash('sha256').update(`${previewId}:${line}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * What a validation's idempotency key is bound to: SHA-256 of the canonical JSON of
+ * `{ command, previewId }`, the form its stored keys carry, so a repeat answers them.
+ */
+function validationFingerprint(previewId: string): string {
+  return createHash('sha256')
+    .update(canonicalJson({ command: 'contracts.batches.validate', previewId }), 'utf8')
+    .digest('hex');
 }
 
 /** The cluster whose growers the aggregator reaches (403 without one). */
@@ -413,36 +444,37 @@ export class ContractBatchCommands {
     }
     const plotOwner = new Map(live.map((p) => [p.id, p.grower_id]));
     const now = this.clock().toISOString();
-    const parentStream = parentStreamId(previewId);
-    const walletStream = walletStreamId(user.wallet_id);
     const subs = rows.map((r) => ({ row: r, id: subContractId(previewId, r.line) }));
-    const fingerprint = createHash('sha256')
-      .update(canonicalJson({ command: 'contracts.batches.validate', previewId }), 'utf8')
-      .digest('hex');
     const reference = `LIVP-${previewId.slice(0, 8).toUpperCase()}`;
-    const { result } = await this.pipeline.handle({
-      ...(idempotencyKey
-        ? { idempotencyKey: `${user.id}:contracts.batches.validate:${idempotencyKey}` }
-        : {}),
-      streams: [parentStream, walletStream, ...subs.map((s) => contractStreamId(s.id))],
+    const streams: ValidateStreams = {
+      parent: streamRef(parentStream, parentStreamId(previewId)),
+      wallet: streamRef(walletStream, walletStreamId(user.wallet_id)),
+      ...Object.fromEntries(
+        subs.map((s) => [subKey(s.id), streamRef(contractStreamType, contractStreamId(s.id))]),
+      ),
+    };
+    const answer = await handleCommand(this.pipeline, {
+      streams,
+      idempotency: idempotencyKey
+        ? {
+            key: `${user.id}:contracts.batches.validate:${idempotencyKey}`,
+            fingerprint: validationFingerprint(previewId),
+          }
+        : undefined,
       metadata: { userId: user.id },
-      decide: (states: Record<string, StreamState>) => {
-        const parent = states[parentStream]!.state as ParentContractState;
+      decide: (states): { writes: CommandWrite[]; result: ParentAnswer } => {
+        const { parent, wallet } = states;
         if (parent.exists) {
           return {
             writes: [],
             result: {
-              $fingerprint: fingerprint,
-              $result: {
-                parentId: previewId,
-                reference: parent.reference,
-                count: parent.subCount,
-                totalAmount: parent.totalAmount,
-              },
+              parentId: previewId,
+              reference: parent.reference,
+              count: parent.subCount,
+              totalAmount: parent.totalAmount,
             },
           };
         }
-        const wallet = states[walletStream]!.state as WalletState;
         const total = rows.reduce((sum, r) => sum + Number(r.amount), 0);
         const available = wallet.opened ? wallet.availableBalance : 0;
         if (total > available) throw insufficientBalanceError(total - Math.max(0, available));
@@ -453,7 +485,7 @@ export class ContractBatchCommands {
         let current: WalletState = wallet;
         for (const { row, id } of subs) {
           const created = createDeliveryContract(
-            states[contractStreamId(id)]!.state as ContractState,
+            states[subKey(id)]!,
             {
               contractId: id,
               reference: `LIV-${id.slice(0, 8).toUpperCase()}`,
@@ -502,31 +534,22 @@ export class ContractBatchCommands {
         return {
           writes: [
             {
-              streamId: parentStream,
+              streamId: streams.parent.id,
               events: [{ type: 'ParentContractCreated', data: parentEvent }],
             },
             ...contractEvents,
-            { streamId: walletStream, events: holdEvents },
+            { streamId: streams.wallet.id, events: holdEvents },
           ],
-          result: {
-            $fingerprint: fingerprint,
-            $result: { parentId: previewId, reference, count: rows.length, totalAmount: total },
-          },
+          result: { parentId: previewId, reference, count: rows.length, totalAmount: total },
         };
       },
     });
-    const stored = result as { $fingerprint: string; $result: ParentAnswer };
-    if (stored.$fingerprint !== fingerprint) {
-      throw new BusinessRuleError(BATCH_MESSAGES.idempotencyReused, {
-        reason: 'IDEMPOTENCY_KEY_REUSED',
-      });
-    }
     await this.db
       .updateTable('contract_batch_previews')
       .set({ parent_id: previewId })
       .where('id', '=', previewId)
       .execute();
-    return stored.$result;
+    return answer;
   }
 }
 

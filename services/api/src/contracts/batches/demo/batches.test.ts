@@ -26,9 +26,9 @@ describe('contract batches demo data', () => {
     expect(await loadDemoSteps({ db: testDb.db, logger }, steps)).toContain('contracts-batches');
     expect(await loadDemoSteps({ db: testDb.db, logger }, steps)).toEqual([]);
     const events = await testDb.db
-      .selectFrom('events' as never)
-      .select(['type' as never])
-      .where('type' as never, 'in', ['ParentContractCreated', 'DeliveryContractCreated'] as never)
+      .selectFrom('events')
+      .select(['type'])
+      .where('type', 'in', ['ParentContractCreated', 'DeliveryContractCreated'])
       .execute();
     const types = (events as { type: string }[]).map((e) => e.type);
     expect(types.filter((t) => t === 'ParentContractCreated')).toHaveLength(1);

@@ -1,23 +1,28 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { canonicalJson, type CommandPipeline, type StreamState } from '@filiere/event-store';
-import { BusinessRuleError, NotFoundError, ValidationError } from '@filiere/platform';
+import {
+  handleCommand,
+  requestFingerprint,
+  streamRef,
+  type CommandPipeline,
+} from '@filiere/event-store';
+import { NotFoundError, ValidationError } from '@filiere/platform';
 import type { ActorsTables } from '../../../actors/index.js';
 import type { IdentityTables } from '../../../identity/index.js';
 import type { SignedInUser } from '../../../kernel/actor.js';
 import {
-  openingWallets,
   placeHold,
   releaseHold,
   settleHold,
+  walletStream,
   walletStreamId,
-  type WalletState,
 } from '../../../wallet/index.js';
-import { IDEMPOTENCY_KEY_REUSED } from '../../commands/delivery-contract-commands.js';
+import { opensWallet } from '../../commands/opens-wallet.js';
 import { insufficientBalanceError } from '../../domain/index.js';
 import {
   cancelCarriageContract,
   CARRIAGE_MESSAGES,
+  carriageStream,
   carriageStreamId,
   createCarriageContract,
   payCarriageContract,
@@ -25,6 +30,9 @@ import {
   type CarriageAnswer,
   type CarriageState,
 } from '../domain/carriage.js';
+
+const carriageRef = (contractId: string) => streamRef(carriageStream, carriageStreamId(contractId));
+const walletRef = (walletId: string) => streamRef(walletStream, walletStreamId(walletId));
 
 /** What the carriage commands read: users (wallets) and the actors' carriers and vehicles. */
 export type CarriageFactsTables = Pick<IdentityTables, 'users'> &
@@ -65,16 +73,11 @@ export class CarriageContractCommands {
   }
 
   private async stateOf(contractId: string, userId: string): Promise<CarriageState> {
-    const stream = carriageStreamId(contractId);
-    const { result } = await this.pipeline.handle({
-      streams: [stream],
+    const state = await handleCommand(this.pipeline, {
+      streams: { contract: carriageRef(contractId) },
       metadata: { userId },
-      decide: (states: Record<string, StreamState>) => ({
-        writes: [],
-        result: states[stream]!.state as CarriageState,
-      }),
+      decide: ({ contract }) => ({ writes: [], result: contract }),
     });
-    const state = result as CarriageState;
     if (!state.exists) throw new NotFoundError(CARRIAGE_MESSAGES.notFound);
     return state;
   }
@@ -104,19 +107,18 @@ export class CarriageContractCommands {
     const contractId = randomUUID();
     const reference = `TRA-${contractId.slice(0, 8).toUpperCase()}`;
     const now = this.clock().toISOString();
-    const walletStream = walletStreamId(user.wallet_id);
-    const contractStream = carriageStreamId(contractId);
-    const fingerprint = createHash('sha256')
-      .update(canonicalJson({ command: 'carriage.create', input: request }), 'utf8')
-      .digest('hex');
-    const { result } = await this.pipeline.handle({
-      ...(idempotencyKey ? { idempotencyKey: `${user.id}:carriage.create:${idempotencyKey}` } : {}),
-      streams: [contractStream, walletStream],
+    return handleCommand(this.pipeline, {
+      streams: { contract: carriageRef(contractId), wallet: walletRef(user.wallet_id) },
+      idempotency: idempotencyKey
+        ? {
+            key: `${user.id}:carriage.create:${idempotencyKey}`,
+            fingerprint: requestFingerprint('carriage.create', request),
+          }
+        : undefined,
       metadata: { userId: user.id },
-      decide: (states: Record<string, StreamState>) => {
-        const wallet = states[walletStream]!.state as WalletState;
+      decide: ({ contract, wallet }) => {
         const created = createCarriageContract(
-          states[contractStream]!.state as CarriageState,
+          contract,
           {
             contractId,
             reference,
@@ -135,45 +137,28 @@ export class CarriageContractCommands {
         const available = wallet.opened ? wallet.availableBalance : 0;
         if (available < request.amount) throw insufficientBalanceError(request.amount - available);
         const hold = placeHold(wallet, created.result.hold);
-        return {
-          result: { $fingerprint: fingerprint, $result: created.result.contract },
-          writes: [...created.writes, ...hold.writes] as never,
-        };
+        return { result: created.result.contract, writes: [...created.writes, ...hold.writes] };
       },
     });
-    const stored = result as { $fingerprint: string; $result: CarriageAnswer };
-    if (stored.$fingerprint !== fingerprint) {
-      throw new BusinessRuleError(IDEMPOTENCY_KEY_REUSED, { reason: 'IDEMPOTENCY_KEY_REUSED' });
-    }
-    return stored.$result;
   }
 
   /** DELETE contracts/carriage-contract/{id}: CREATED → CANCELED, the hold released. */
   async cancel(user: SignedInUser, contractId: string): Promise<CarriageAnswer> {
     const current = await this.stateOf(contractId, user.id);
-    const contractStream = carriageStreamId(contractId);
-    const walletStream = walletStreamId(await this.walletOf(current.aggregatorUserId));
-    const { result } = await this.pipeline.handle({
-      streams: [contractStream, walletStream],
+    const walletId = await this.walletOf(current.aggregatorUserId);
+    return handleCommand(this.pipeline, {
+      streams: { contract: carriageRef(contractId), wallet: walletRef(walletId) },
       metadata: { userId: user.id },
-      decide: (states: Record<string, StreamState>) => {
-        const canceled = cancelCarriageContract(
-          states[contractStream]!.state as CarriageState,
-          actorOf(user),
-          { now: this.clock().toISOString() },
-        );
+      decide: ({ contract, wallet }) => {
+        const canceled = cancelCarriageContract(contract, actorOf(user), {
+          now: this.clock().toISOString(),
+        });
         const release = canceled.result.releaseHoldId
-          ? releaseHold(states[walletStream]!.state as WalletState, {
-              holdId: canceled.result.releaseHoldId,
-            }).writes
+          ? releaseHold(wallet, { holdId: canceled.result.releaseHoldId }).writes
           : [];
-        return {
-          result: canceled.result.contract,
-          writes: [...canceled.writes, ...release] as never,
-        };
+        return { result: canceled.result.contract, writes: [...canceled.writes, ...release] };
       },
     });
-    return result as CarriageAnswer;
   }
 
   /**
@@ -185,44 +170,35 @@ export class CarriageContractCommands {
     const current = await this.stateOf(contractId, user.id);
     const aggregatorWallet = await this.walletOf(current.aggregatorUserId);
     const carrierWallet = await this.walletOf(current.carrierUserId);
-    const contractStream = carriageStreamId(contractId);
-    const aggregatorStream = walletStreamId(aggregatorWallet);
-    const carrierStream = walletStreamId(carrierWallet);
     const at = this.clock();
-    const { result } = await this.pipeline.handle({
-      streams: [contractStream, aggregatorStream, carrierStream],
+    return handleCommand(this.pipeline, {
+      streams: {
+        contract: carriageRef(contractId),
+        aggregator: walletRef(aggregatorWallet),
+        carrier: walletRef(carrierWallet),
+      },
+      // The carrier's wallet is opened in the same append if it never was.
+      open: { carrier: opensWallet(carrierWallet, current.carrierUserId) },
       metadata: { userId: user.id },
-      decide: openingWallets(
-        [{ walletId: carrierWallet, ownerUserId: current.carrierUserId }],
-        (states: Record<string, StreamState>) => {
-          const paid = payCarriageContract(
-            states[contractStream]!.state as CarriageState,
-            actorOf(user),
-            { now: at.toISOString(), today: portoNovoDay(at), carrierWalletId: carrierWallet },
-          );
-          const { settlement } = paid.result;
-          const settled = settleHold(
-            {
-              wallet: states[aggregatorStream]!.state as WalletState,
-              destinations: {
-                [carrierWallet]: states[carrierStream]!.state as WalletState,
-              },
-            },
-            {
-              holdId: settlement.holdId,
-              settlementId: settlement.settlementId,
-              payments: [{ walletId: carrierWallet, amount: settlement.amount }],
-              closeHold: true,
-              allowExcess: false,
-            },
-          );
-          return {
-            result: paid.result.contract,
-            writes: [...paid.writes, ...settled.writes] as never,
-          };
-        },
-      ),
+      decide: ({ contract, aggregator, carrier }) => {
+        const paid = payCarriageContract(contract, actorOf(user), {
+          now: at.toISOString(),
+          today: portoNovoDay(at),
+          carrierWalletId: carrierWallet,
+        });
+        const { settlement } = paid.result;
+        const settled = settleHold(
+          { wallet: aggregator, destinations: { [carrierWallet]: carrier } },
+          {
+            holdId: settlement.holdId,
+            settlementId: settlement.settlementId,
+            payments: [{ walletId: carrierWallet, amount: settlement.amount }],
+            closeHold: true,
+            allowExcess: false,
+          },
+        );
+        return { result: paid.result.contract, writes: [...paid.writes, ...settled.writes] };
+      },
     });
-    return result as CarriageAnswer;
   }
 }
