@@ -61,6 +61,10 @@ export default defineConfig({
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api(\/|$)/],
         cleanupOutdatedCaches: true,
+        // The first install takes the page that installed it: the screens after the login page
+        // (the shell, the dashboard) come from the cache it filled while the user typed. A new
+        // version still waits for 'Mettre à jour' (no skipWaiting).
+        clientsClaim: true,
         runtimeCaching: [
           {
             // Named after their content: a cached copy is always the right one.
