@@ -97,6 +97,11 @@ class Meter {
 async function throttledPage(context: BrowserContext): Promise<{ page: Page; meter: Meter }> {
   const page = await context.newPage();
   page.setDefaultTimeout(120_000);
+  // A failing screen says why in the bench's output.
+  page.on('pageerror', (error) => console.error(`[browser] ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') console.error(`[browser] ${message.text()}`);
+  });
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', NETWORK);
