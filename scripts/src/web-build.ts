@@ -16,7 +16,9 @@ const BUILD_LOCK = path.join(os.tmpdir(), 'filiere-web-build.lock');
  * build made by an earlier version of it is made again).
  */
 const SOURCES = [
-  ...['src', 'index.html', 'vite.config.ts', 'package.json'].map((p) => path.join(webRoot, p)),
+  ...['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((p) =>
+    path.join(webRoot, p),
+  ),
   fileURLToPath(import.meta.url),
 ];
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
@@ -67,6 +68,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cors, {
     origin: deps.config.corsOrigins.length ? deps.config.corsOrigins : false,
   });
+  // Answers compressed (brotli, else gzip) when the client accepts it and they are worth it (1 KiB
+  // or more, of a compressible type: JSON, CSV, text; not XLSX, PDF or ZIP, already compressed).
+  // The web build's files come compressed already (web-static.ts): an answer that has its
+  // Content-Encoding is left alone. A websocket's upgrade has no reply to compress.
+  await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
   registerRequestLog(app);
   await registerOpenApi(app);
 

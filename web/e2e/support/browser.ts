@@ -111,6 +111,11 @@ export interface ContextOptions {
   clientAddress?: string;
   /** Default 1280 × 800. */
   viewport?: { width: number; height: number };
+  /**
+   * Default 'block': the app's service worker would download the whole shell into its cache
+   * in every context of every file; delivery.test.ts, whose subject it is, allows it.
+   */
+  serviceWorkers?: 'allow' | 'block';
 }
 
 /**
@@ -125,6 +130,7 @@ export async function newContext(
     locale: 'fr-FR',
     timezoneId: 'Africa/Porto-Novo',
     viewport: options.viewport ?? { width: 1280, height: 800 },
+    serviceWorkers: options.serviceWorkers ?? 'block',
     extraHTTPHeaders: { 'x-forwarded-for': options.clientAddress ?? nextClientAddress() },
   });
   await context.addInitScript(stillPage);

@@ -10,6 +10,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AppBanners } from './AppBanners.js';
 import { createQueryClient } from './query-client.js';
 import { createAppRouter } from './router.js';
 import { cssVariablesResolver, theme } from './theme.js';
@@ -30,6 +31,7 @@ export function App() {
           <ModalsProvider>
             <Notifications position="top-right" />
             <RouterProvider router={router} />
+            <AppBanners />
           </ModalsProvider>
         </QueryClientProvider>
       </DatesProvider>

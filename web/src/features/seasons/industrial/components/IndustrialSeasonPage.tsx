@@ -14,6 +14,7 @@ import { SeasonProvidersTab } from '../../inputs/index.js';
 import { SeasonRequestsTab } from '../../requests/index.js';
 import { SeasonAcceptance } from './SeasonAcceptance.js';
 import { SeasonDetailsTab } from './SeasonDetailsTab.js';
+import type { SeasonTab } from '../model/tabs.js';
 
 /**
  * The industrial's season (spec §2.2; /dashboard/industriel/saison/{id}): 'Retour', the
@@ -21,10 +22,6 @@ import { SeasonDetailsTab } from './SeasonDetailsTab.js';
  * 'Détails de la saison', 'Demandes' and "Fournisseur d'intrants" (which asks to accept
  * first while the season is not CONFIRMED).
  */
-/** The detail's tabs, in order. */
-export const SEASON_TABS = ['details', 'requests', 'providers'] as const;
-export type SeasonTab = (typeof SEASON_TABS)[number];
-
 export function IndustrialSeasonPage({
   seasonId,
   tab,

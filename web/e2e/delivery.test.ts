@@ -1,0 +1,128 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page, Response } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
+import {
+  browserMissingReason,
+  explainFailures,
+  launchBrowser,
+  newPage,
+  pollLikePages,
+} from './support/browser.js';
+import { startE2eServer, type E2eServer } from './support/server.js';
+
+const missing = browserMissingReason();
+
+/** The chunks of the heavy libraries (vite.config.ts, HEAVY_CHUNKS) and their workers. */
+const HEAVY = /\/assets\/(maplibre|pdfjs|charts|countries)-|pdf\.worker|maplibre-gl-worker/;
+
+/**
+ * Issue 36: the web app as a phone meets it. The login page loads its own code only, sent
+ * compressed and cached by name; the service worker opens the shell without network, with
+ * the offline banner; the banner is axe-clean at 390 px.
+ */
+describe.skipIf(missing !== null)('web delivery in Chromium', { timeout: 240_000 }, () => {
+  explainFailures();
+  pollLikePages();
+  let server: E2eServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    mkdirSync(screenshotDir, { recursive: true });
+    server = await startE2eServer();
+    browser = await launchBrowser();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const phone = (serviceWorkers: 'allow' | 'block' = 'block') =>
+    newPage(browser, { viewport: { width: 390, height: 844 }, serviceWorkers });
+
+  const check = async (page: Page, name: string) => {
+    await screenshot(page, name);
+    expect(await seriousViolations(page), name).toEqual([]);
+  };
+
+  it('loads neither the map, the charts nor the PDF viewer on the login page; assets come as brotli, cached a year', async () => {
+    const page = await phone();
+    const requested: string[] = [];
+    const scripts: Response[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    page.on('response', (response) => {
+      if (/\/assets\/.+\.js$/.test(response.url())) scripts.push(response);
+    });
+    const document = await page.goto(`${server.baseUrl}/auth/login`);
+    await page.getByLabel('Email').waitFor();
+    await page.waitForLoadState('networkidle');
+
+    expect(requested.filter((url) => HEAVY.test(url))).toEqual([]);
+    expect(requested.filter((url) => url.includes('/assets/')).length).toBeGreaterThan(0);
+    expect(document!.headers()['cache-control']).toBe('no-cache');
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const response of scripts) {
+      const headers = await response.allHeaders();
+      expect(headers['content-encoding'], response.url()).toBe('br');
+      expect(headers['cache-control'], response.url()).toBe('public, max-age=31536000, immutable');
+    }
+    await check(page, 'delivery-login-390');
+  });
+
+  it('opens the shell without network after a first visit, with the offline banner', async () => {
+    const page = await phone('allow');
+    await page.goto(`${server.baseUrl}/auth/login`);
+    await page.getByLabel('Email').waitFor();
+    // The service worker installed (its precache filled) and active.
+    await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      return registration.active?.state;
+    });
+    await expect
+      .poll(() =>
+        page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state),
+      )
+      .toBe('activated');
+    expect(await page.getByTestId('offline-banner').count()).toBe(0);
+
+    await page.context().setOffline(true);
+    await page.reload();
+    await page.getByLabel('Email').waitFor();
+    const banner = page.getByTestId('offline-banner');
+    await banner.waitFor();
+    expect(await banner.textContent()).toBe(
+      'Pas de connexion Internet : les informations affichées peuvent ne pas être à jour. Filière reprend dès le retour du réseau.',
+    );
+    // The banner fits the phone's width.
+    const box = await banner.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    await check(page, 'delivery-offline-390');
+
+    await page.context().setOffline(false);
+    await banner.waitFor({ state: 'detached' });
+  });
+
+  it('links the web app manifest: name, start address, icons', async () => {
+    const page = await phone();
+    await page.goto(`${server.baseUrl}/auth/login`);
+    const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+    const manifest = (await (await page.request.get(`${server.baseUrl}${href}`)).json()) as {
+      short_name: string;
+      start_url: string;
+      display: string;
+      icons: { sizes: string }[];
+    };
+    expect(manifest).toMatchObject({
+      short_name: 'Filière',
+      start_url: '/',
+      display: 'standalone',
+    });
+    expect(manifest.icons.map((icon) => icon.sizes)).toEqual(
+      expect.arrayContaining(['192x192', '512x512']),
+    );
+  });
+});

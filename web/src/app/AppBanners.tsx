@@ -1,0 +1,77 @@
+import { Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { useNetwork } from '@mantine/hooks';
+import { IconCloudOff, IconRefresh } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { useRegisterSW } from 'virtual:pwa-register/react';
+
+/**
+ * The app's two banners, at the bottom of every screen: no network (the service worker opened
+ * the app from its cache; what is shown may be old, the queries refetch when the network is
+ * back), and a new version ready. A new version waits for the user's 'Mettre à jour', which
+ * reloads every open page on it at once: a page never runs half of one version and half of
+ * the next (vite.config.ts, registerType 'prompt').
+ */
+export function AppBanners() {
+  const { t } = useTranslation('common');
+  const { online } = useNetwork();
+  const {
+    needRefresh: [needRefresh, setNeedRefresh],
+    updateServiceWorker,
+  } = useRegisterSW();
+  if (online && !needRefresh) return null;
+  return (
+    <Stack
+      gap="xs"
+      pos="fixed"
+      bottom={0}
+      left={0}
+      right={0}
+      p="xs"
+      style={{ zIndex: 400, pointerEvents: 'none' }}
+    >
+      {!online && (
+        <Paper
+          role="status"
+          data-testid="offline-banner"
+          p="sm"
+          radius="md"
+          shadow="md"
+          bg="dark.7"
+          c="white"
+          style={{ pointerEvents: 'auto' }}
+        >
+          <Group gap="sm" wrap="nowrap">
+            <IconCloudOff size={20} aria-hidden style={{ flexShrink: 0 }} />
+            <Text size="sm">{t('offline')}</Text>
+          </Group>
+        </Paper>
+      )}
+      {needRefresh && (
+        <Paper
+          role="status"
+          data-testid="update-banner"
+          p="sm"
+          radius="md"
+          shadow="md"
+          withBorder
+          style={{ pointerEvents: 'auto' }}
+        >
+          <Group gap="sm" justify="space-between">
+            <Group gap="sm" wrap="nowrap">
+              <IconRefresh size={20} aria-hidden style={{ flexShrink: 0 }} />
+              <Text size="sm">{t('newVersion')}</Text>
+            </Group>
+            <Group gap="xs" ml="auto">
+              <Button variant="default" size="xs" onClick={() => setNeedRefresh(false)}>
+                {t('later')}
+              </Button>
+              <Button size="xs" onClick={() => void updateServiceWorker(true)}>
+                {t('update')}
+              </Button>
+            </Group>
+          </Group>
+        </Paper>
+      )}
+    </Stack>
+  );
+}
