@@ -288,9 +288,9 @@ describe('the command pipeline', () => {
           o.status === 'fulfilled' && i % streams.length === streams.indexOf(id) ? i + 1 : 0,
         )
         .reduce((a, b) => a + b, 0);
-      const { result } = await fresh.handle({
+      const { result } = await fresh.handle<Account>({
         streams: [id],
-        decide: (states) => ({ writes: [], result: states[id]!.state as Account }),
+        decide: (states) => ({ writes: [], result: states[id]!.state }),
       });
       expect(result.balance).toBe(expected);
     }

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import type { StreamState } from '@filiere/event-store';
+import { handleCommand, streamRef } from '@filiere/event-store';
 import { createLineLogger, parseConfig } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import type { Database } from '../database.js';
-import { openWallet, walletStreamId, type WalletState } from '../wallet/index.js';
+import { openWallet, walletStream, walletStreamId } from '../wallet/index.js';
 import { startBackgroundThread } from './background-thread-host.js';
 import { buildTestApp } from '../test-app.js';
 import {
@@ -42,14 +42,10 @@ afterAll(async () => {
 async function openedWallet(): Promise<string> {
   const walletId = randomUUID();
   const stream = walletStreamId(walletId);
-  await app.commands.handle({
-    streams: [stream],
+  await handleCommand(app.commands, {
+    streams: { wallet: streamRef(walletStream, stream) },
     metadata: { userId: 'background-thread-test' },
-    decide: (states: Record<string, StreamState>) =>
-      openWallet(states[stream]!.state as WalletState, {
-        walletId,
-        ownerUserId: randomUUID(),
-      }) as never,
+    decide: ({ wallet }) => openWallet(wallet, { walletId, ownerUserId: randomUUID() }),
   });
   return walletId;
 }

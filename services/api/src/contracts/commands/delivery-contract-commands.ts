@@ -9,7 +9,7 @@ import {
 } from '@filiere/event-store';
 import { beninDay, NotFoundError, ValidationError } from '@filiere/platform';
 import type { ActorsTables } from '../../actors/index.js';
-import type { IdentityTables } from '../../identity/index.js';
+import { identityUsers, type IdentityTables } from '../../identity/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import { placeHold, releaseHold, walletStream, walletStreamId } from '../../wallet/index.js';
 import { contractStreamType } from '../catalogue.js';
@@ -63,7 +63,7 @@ export class DeliveryContractCommands {
 
   private async walletOf(userId: string): Promise<string> {
     const row = await this.db
-      .selectFrom('users')
+      .selectFrom(identityUsers().as('users'))
       .select('wallet_id')
       .where('id', '=', userId)
       .executeTakeFirst();

@@ -7,7 +7,7 @@ import {
   type StreamRef,
 } from '@filiere/event-store';
 import { NotFoundError } from '@filiere/platform';
-import type { IdentityTables } from '../../identity/index.js';
+import { identityUsers, type IdentityTables } from '../../identity/index.js';
 import {
   evolveWallet,
   requestSystemPayout,
@@ -172,7 +172,7 @@ export class ContractSettler {
     ];
     const users = userIds.length
       ? await this.db
-          .selectFrom('users')
+          .selectFrom(identityUsers().as('users'))
           .select(['id', 'wallet_id', 'momo_account_number'])
           .where('id', 'in', userIds)
           .execute()

@@ -10,7 +10,11 @@ import {
 } from '@filiere/event-store';
 import { beninDay, ForbiddenError, NotFoundError } from '@filiere/platform';
 import type { ActorsTables } from '../../../actors/index.js';
-import { normalizeBeninPhone, type IdentityTables } from '../../../identity/index.js';
+import {
+  identityUsers,
+  normalizeBeninPhone,
+  type IdentityTables,
+} from '../../../identity/index.js';
 import type { SignedInUser } from '../../../kernel/actor.js';
 import { ROLE } from '../../../kernel/roles.js';
 import {
@@ -223,7 +227,7 @@ export class ContractBatchCommands {
         ? []
         : await this.db
             .selectFrom('growers as g')
-            .innerJoin('users as u', 'u.id', 'g.user_id')
+            .innerJoin(identityUsers().as('u'), 'u.id', 'g.user_id')
             .select(['g.id', 'g.user_id', 'g.reference', 'g.cluster_id', 'u.phone'])
             .where('g.deactivated_at', 'is', null)
             .where((eb) =>

@@ -8,7 +8,7 @@ import {
 } from '@filiere/event-store';
 import { NotFoundError, ValidationError } from '@filiere/platform';
 import type { ActorsTables } from '../../../actors/index.js';
-import type { IdentityTables } from '../../../identity/index.js';
+import { identityUsers, type IdentityTables } from '../../../identity/index.js';
 import type { SignedInUser } from '../../../kernel/actor.js';
 import {
   placeHold,
@@ -64,7 +64,7 @@ export class CarriageContractCommands {
 
   private async walletOf(userId: string): Promise<string> {
     const row = await this.db
-      .selectFrom('users')
+      .selectFrom(identityUsers().as('users'))
       .select('wallet_id')
       .where('id', '=', userId)
       .executeTakeFirst();
