@@ -26,7 +26,7 @@ interface Verifier {
 }
 
 /**
- * The auditor (issue 15 item 4) in a browser, on one server: signs in, sees 'Intégrité du
+ * The auditor in a browser, on one server: signs in, sees 'Intégrité du
  * registre' OK once the background verification (driven here) has run, opens the
  * aggregator's wallet from the wallets list, reads its statement and its balance at an
  * instant (both equal to the API's point-in-time answer); then an event of the log is changed

@@ -26,7 +26,7 @@ const CARRIER = {
 };
 
 /**
- * Transporteurs (issue 12 items 4, 8, 9): the cluster manager registers a carrier with two
+ * Transporteurs: the cluster manager registers a carrier with two
  * vehicles through the form (location cascade, momo pre-filled from the phone), finds it in
  * the list with its vehicle dropdown, opens its Profil and Contrats tabs, deactivates it with
  * the spec's confirmation and message, finds it under 'Désactivés' and reactivates it; the

@@ -14,7 +14,7 @@ import { startE2eServer, type E2eServer } from './support/server.js';
 const missing = browserMissingReason();
 
 /**
- * 'Configurer mon cluster' (issue 12, item 7) as the demo cluster manager: reached from the
+ * 'Configurer mon cluster' as the demo cluster manager: reached from the
  * menu (Gestion), the demo's configuration read back (aggregator of the Allada cluster), the
  * aggregator required, a new name and another aggregator saved and read back after a reload.
  */

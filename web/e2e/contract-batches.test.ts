@@ -20,7 +20,7 @@ const ROWS = 200;
 const AMOUNT = 1_000;
 
 /**
- * 'Create many' (issue 14 item 1) in a browser, on one server: the aggregator uploads a
+ * 'Create many' in a browser, on one server: the aggregator uploads a
  * 200-row .xlsx generated here for 200 growers created here, sees 'Le fichier contient 200
  * producteurs' with pages of 10, validates, and lands on the parent's 200 sub-contracts; a
  * .csv with a bad row is refused whole with the row's line, column and reason. Every screen

@@ -32,7 +32,7 @@ const GROWER_NAME = { firstname: 'Basile', lastname: 'Ahouandjinou' };
 const PLOT = { name: 'Parcelle des Manguiers', estimate: '42.5', estimateFr: '42,5' };
 
 /**
- * Delivery contracts (issue 14 items 1, 4, 5) in a browser, on one server: the aggregator
+ * Delivery contracts in a browser, on one server: the aggregator
  * creates a contract beyond its available balance (the 422 modal 'Il manque <amount> FCFA',
  * 'Approvisionner le wallet' opening the new supply), funds its wallet by a validated bank
  * supply and creates it; the grower signs in and confirms it while the aggregator's page

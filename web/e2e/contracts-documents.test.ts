@@ -54,7 +54,7 @@ function pdfText(pdf: Buffer): string {
 }
 
 /**
- * Contract documents and the remaining contract screens (issue 14 items 2, 3 and 6) in one
+ * Contract documents and the remaining contract screens in one
  * browser on one server: a delivery contract's PDF in the viewer (pdf.js draws the page, its
  * text holds the reference; the download link serves the PDF; 'Retour' goes back); the
  * grower's statement, downloaded by the grower from 'Mon relevé' and by the aggregator from

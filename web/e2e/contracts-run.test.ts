@@ -25,7 +25,7 @@ interface Breakdown {
 const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
 
 /**
- * Running contracts (issue 33, item 14) on the demo: the aggregator finds the contracts ready
+ * Running contracts on the demo: the aggregator finds the contracts ready
  * to run under 'Livraison disponible' (counted in the filter and above the list), with the
  * grower and French dates on each row, runs them all with one action, and reads where each
  * contract's money went (advances kept, SFD repaid, net paid) in the run's result and on the

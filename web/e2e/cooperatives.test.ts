@@ -23,7 +23,7 @@ const COOPERATIVE = {
 };
 
 /**
- * Organisations paysannes (issue 12 items 5, 9): the cluster manager registers a cooperative
+ * Organisations paysannes: the cluster manager registers a cooperative
  * (IFU of 13 digits, required e-mail, bank, momo pre-filled from the phone), finds it in
  * 'Coopérative de Producteurs' and opens it. Every screen axe-checked.
  */

@@ -38,7 +38,7 @@ const figure = async (page: Page, name: string): Promise<number> =>
   Number(((await page.getByTestId(`card-${name}`).textContent()) ?? '').replace(/\D/g, ''));
 
 /**
- * Tableau de bord and Reporting (issue 15 items 1, 2, 5) on one server: the demo aggregator
+ * Tableau de bord and Reporting on one server: the demo aggregator
  * signs in and lands on its dashboard with the demo's figures; switching presets changes the
  * URL and refetches; a delivered contract run through the API turns into one more executed
  * contract on the open page, without a reload (the reporting.dashboard push); the SFD, the

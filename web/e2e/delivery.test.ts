@@ -17,7 +17,7 @@ const missing = browserMissingReason();
 const HEAVY = /\/assets\/(maplibre|pdfjs|charts|countries)-|pdf\.worker|maplibre-gl-worker/;
 
 /**
- * Issue 36: the web app as a phone meets it. The login page loads its own code only, sent
+ * The web app as a phone meets it. The login page loads its own code only, sent
  * compressed and cached by name; the service worker opens the shell without network, with
  * the offline banner; the banner is axe-clean at 390 px.
  */

@@ -28,7 +28,7 @@ const GROWER = {
 };
 
 /**
- * Producteurs (issue 12 items 2, 3, 8, 9): the cluster manager registers a grower with two
+ * Producteurs: the cluster manager registers a grower with two
  * plots through the form (cascading location selects, momo pre-filled from the phone with its
  * operator), finds it in the list, opens it, adds a plot and resets its PIN; the super admin
  * bans it (confirmed), finds it under 'Bannis' and reinstates it; the growers list downloads

@@ -14,11 +14,10 @@ import { signedInPage } from './support/session.js';
 const missing = browserMissingReason();
 
 /**
- * The side navigation shows each role its work (issue 33, item 11): the input provider
+ * The side navigation shows each role its work: the input provider
  * reaches 'Demandes d'intrants' (its deliveries by code) from the menu, the aggregator its
  * growers' request lists, the super admin and an admin the 'Contrats' group, whose lists let
- * them pick an aggregator; the SFD's 'Paramètres' shows once it has a cluster (issue 33,
- * item 15). Every screen reached is axe-checked.
+ * them pick an aggregator; the SFD's 'Paramètres' shows once it has a cluster. Every screen reached is axe-checked.
  */
 describe.skipIf(missing !== null)('menus by role in Chromium', { timeout: 240_000 }, () => {
   explainFailures();

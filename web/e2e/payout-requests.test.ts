@@ -25,7 +25,7 @@ interface DemoGrower {
 }
 
 /**
- * The four-eyes change of a grower's payout account (issue 12): the cluster manager asks for
+ * The four-eyes change of a grower's payout account: the cluster manager asks for
  * a new account from the grower's page ('Demander un changement'); nothing changes yet and
  * both numbers get an SMS; the super admin approves it on 'Demandes de changement de compte'
  * (Gestion), then the account is the new one. A super admin's own request shows that another

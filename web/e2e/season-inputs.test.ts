@@ -27,7 +27,7 @@ const dayFromNow = (days: number) =>
   new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /**
- * Input providers and deliveries by code (issue 13 items 3 and 5; spec seasons §2.5, §2.6,
+ * Input providers and deliveries by code (spec seasons §2.5, §2.6,
  * §2.11): an aggregator of this test's own making (in the demo supplier's cluster, its season
  * accepted and funded through the API) assigns the demo supplier to NPK from its season's
  * "Fournisseur d'intrants" tab — the quantity defaults to the maximum, above it the spec's

@@ -31,7 +31,7 @@ const dayFromNow = (days: number) =>
   new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /**
- * Seasons, the industrial's side (issue 13 item 2; spec seasons §2.2, §2.3): an aggregator of
+ * Seasons, the industrial's side (spec seasons §2.2, §2.3): an aggregator of
  * this test's own making is signed in on 'Financement de la saison' when the super admin
  * attaches it to a season of this test's own making through the API; its bell rings without a
  * reload; 'Voir détails' opens the acceptance, 'Modifier' changes the quantity (the three

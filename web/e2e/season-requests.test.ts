@@ -28,7 +28,7 @@ const dayFromNow = (days: number) =>
   new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /**
- * Growers' requests (issue 13 item 4; spec seasons §2.4): an aggregator of this test's own
+ * Growers' requests (spec seasons §2.4): an aggregator of this test's own
  * making, confirmed in a season of its own with an input provider assigned for NPK, finds its
  * growers' INPUT requests (filed through the API) on 'Demande d'intrants'; a request filed
  * while it looks appears without a reload; it selects two and accepts them in bulk from the

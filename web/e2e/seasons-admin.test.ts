@@ -39,7 +39,7 @@ const SEASON = { label: 'Saison test navigateur 2027', quantity: 20_000 };
 const EXPECTED = { production: '2400000', fertilizer: '86000', minSupply: '326000' };
 
 /**
- * Seasons, the super admin's side (issue 13 item 1; spec seasons §2.1, §2.7, §2.8, §5, §8):
+ * Seasons, the super admin's side (spec seasons §2.1, §2.7, §2.8, §5, §8):
  * the wizard creates a season with two fertilizer lines (a bad quotity shows the spec's French
  * message and keeps 'Suivant' disabled), step 2 attaches the demo aggregator through the
  * three-step modal (the server's three amounts, 'Modifier' back to the quantity), the detail

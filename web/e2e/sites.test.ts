@@ -22,7 +22,7 @@ const plusCode = (latitude: number, longitude: number) =>
 const decimals = (value: string) => (value.split('.')[1] ?? '').length;
 
 /**
- * Stores, places and coverage zones (issue 13 item 6), offline: the browser reaches nothing
+ * Stores, places and coverage zones, offline: the browser reaches nothing
  * but the test server, so the configured OpenStreetMap tiles and Nominatim fail and the
  * bundled country outlines draw the map while the plus code, computed in the browser, is the
  * address, and the suggestions come from the locations reference data. The demo aggregator

@@ -17,7 +17,7 @@ const missing = browserMissingReason();
 const ZOD_ENGLISH = /Invalid input|expected string|received number/;
 
 /**
- * 'Fournisseurs d'intrant' (issue 12, item 6) as the demo cluster manager: the list from
+ * 'Fournisseurs d'intrant' as the demo cluster manager: the list from
  * the menu (Prestataires), a supplier created with a delivery point and two fertilizers of
  * two types, found by a search, opened, then deactivated from the list's trash icon after
  * its confirmation — gone from the list.

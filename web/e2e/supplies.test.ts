@@ -27,7 +27,7 @@ const AGGREGATOR = 'agregateur@demo.filiere.bj';
 const SUPER_ADMIN = 'superadmin@demo.filiere.bj';
 
 /**
- * Issue 16, supplies: a refused payment becomes 'Échouée'; 'Réessayer' and 'Annuler' on a
+ * Supplies: a refused payment becomes 'Échouée'; 'Réessayer' and 'Annuler' on a
  * supply still waiting for its payment; the payer's number and its operator; 'Télécharger';
  * the copy icons of the bank information; the super admin sees who asked and can reject
  * with a reason, which the requester hears live; and the real widgets (KKiaPay, FedaPay)
@@ -35,8 +35,8 @@ const SUPER_ADMIN = 'superadmin@demo.filiere.bj';
  */
 describe.skipIf(missing !== null)('supplies in Chromium', () => {
   explainFailures();
-  // A poll waits as long as a locator: at load 28 a row's new status came after vitest's
-  // default 1 s ('Nouveau' for 'Échouée'), with or without this session's changes.
+  // A poll waits as long as a locator: on a loaded machine a row's new status can come after
+  // vitest's default 1 s ('Nouveau' for 'Échouée').
   pollLikePages();
   let server: E2eServer;
   let browser: Browser;

@@ -15,7 +15,7 @@ const missing = browserMissingReason();
 const PHONE = { width: 390, height: 844 };
 
 /**
- * The wallet's and the payments' tables at 390 px (issue 33, item 15): every row keeps its
+ * The wallet's and the payments' tables at 390 px: every row keeps its
  * amount, date and status on screen — the rows stack, each cell labelled by its column —
  * instead of pushing them beyond a horizontal scroll. Axe-checked.
  */

@@ -20,7 +20,7 @@ const SECOND = 'Codjo Hounkpatin';
 const plain = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
 
 /**
- * What a user reads of its own money (issue 16, items 4–7, 10 and 13): amounts signed by
+ * What a user reads of its own money: amounts signed by
  * direction, dates with their time, a withdrawal said to be under way with where it goes and
  * its end told live, the server's reason for a refusal, 'Paiements effectués' holding only
  * payments made, details that name the real means and the other side, and a confirmation

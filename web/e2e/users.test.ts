@@ -19,7 +19,7 @@ const missing = browserMissingReason();
 const ZOD_ENGLISH = /Invalid input|expected string|received number/;
 
 /**
- * 'Utilisateurs' as each manager uses it (issue 16, items 1, 2, 9, 15): create, edit and
+ * 'Utilisateurs' as each manager uses it: create, edit and
  * delete a user as the super admin, the admin and the cluster manager; the SFD with its
  * organisation's staff; a self-registered cluster manager told it has no cluster until the
  * super admin gives it one; the dead invitation link said before any password is typed; no

@@ -25,7 +25,7 @@ function writeBuild(dir: string): { script: string; index: string } {
 }
 
 /**
- * Issue 36: the web app delivered as a mobile product. The build's files are sent compressed as
+ * The web app delivered as a mobile product. The build's files are sent compressed as
  * they were written (brotli when accepted, else gzip), the hashed ones cached a year, the ones
  * that keep their name across builds revalidated; the API's answers compressed too, but not
  * what is compressed already.

@@ -6,8 +6,8 @@ const SYMBOLS = 10;
 
 /**
  * Random bytes drawn 4 KiB at a time and handed out 10 by 10, as `crypto.randomUUID` caches
- * its entropy: a draw of 10 bytes per reference was ~25 µs of the request thread per transfer
- * (issue 17's profile), one of 4 KiB costs about the same and serves 409 references.
+ * its entropy: a draw of 10 bytes per reference costs ~25 µs of the request thread (profiled
+ * under the wallet benchmark), one of 4 KiB about the same and serves 409 references.
  */
 const pool = Buffer.alloc(4096);
 let next = pool.length;

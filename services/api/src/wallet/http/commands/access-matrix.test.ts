@@ -12,7 +12,7 @@ type Request = (
   peer: TestUser,
 ) => { method: 'GET' | 'POST'; url: string; payload?: object };
 
-/** Every role moves money from its own wallet but the read-only auditor (issue 15). */
+/** Every role moves money from its own wallet but the read-only auditor. */
 const MOVES_MONEY = ROLE_CODES.filter((role) => role !== 'ROLE_ACCOUNTING');
 
 /** Role × command route: anonymous 401; roles outside the route's list 403; others pass auth. */

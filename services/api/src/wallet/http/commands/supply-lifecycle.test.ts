@@ -17,7 +17,7 @@ import {
 import type { Database } from '../../../database.js';
 
 /**
- * Issue 16: a supply the payer gives up (Réessayer / Annuler), a bank supply a super admin
+ * A supply the payer gives up (Réessayer / Annuler), a bank supply a super admin
  * rejects (who asked, the reason, the requester told), the payer's number for the widget.
  */
 describe('supply lifecycle: retry, cancel, reject, requester, payer number', () => {
