@@ -29,8 +29,8 @@ const CARRIER = {
  * Transporteurs: the cluster manager registers a carrier with two
  * vehicles through the form (location cascade, momo pre-filled from the phone), finds it in
  * the list with its vehicle dropdown, opens its Profil and Contrats tabs, deactivates it with
- * the spec's confirmation and message, finds it under 'Désactivés' and reactivates it; the
- * carriers list downloads as an .xlsx read back with exceljs. Every screen axe-checked.
+ * the spec's confirmation and message, finds it under 'Désactivés' and reactivates it; a demo
+ * carrier's Contrats tab shows each contract's status; the carriers list downloads as an .xlsx read back with exceljs. Every screen axe-checked.
  */
 describe.skipIf(missing !== null)('carriers in Chromium', { timeout: 240_000 }, () => {
   explainFailures();
@@ -214,6 +214,29 @@ describe.skipIf(missing !== null)('carriers in Chromium', { timeout: 240_000 }, 
     await page.getByRole('combobox', { name: 'Filtrer par statut' }).click();
     await page.getByRole('option', { name: 'Actifs', exact: true }).click();
     await expect.poll(() => row.count()).toBe(1);
+  });
+
+  it('shows the status of each of a carrier’s carriage contracts on its Contrats tab', async () => {
+    // The demo pays one carriage contract and leaves the other to come: the paid one's carrier.
+    const paid = await server.db.db
+      .selectFrom('carriage_contracts as c')
+      .innerJoin('users as u', 'u.id', 'c.carrier_user_id')
+      .select(['c.reference', 'u.firstname', 'u.lastname'])
+      .where('c.status', '=', 'PAID')
+      .executeTakeFirstOrThrow();
+    const name = `${paid.firstname} ${paid.lastname}`;
+    const page = await managerOnList();
+    await search(page, paid.lastname);
+    await page
+      .getByRole('row')
+      .filter({ hasText: paid.firstname })
+      .getByRole('link', { name: `Voir ${name}` })
+      .click();
+    await page.getByRole('heading', { name }).waitFor();
+    await page.getByRole('tab', { name: 'Contrats' }).click();
+    const row = page.getByRole('row').filter({ hasText: paid.reference });
+    await row.getByText('Payé', { exact: true }).waitFor();
+    await check(page, 'carriers-contracts-status');
   });
 
   it('downloads the carriers list as an .xlsx that holds the carrier and its vehicles', async () => {

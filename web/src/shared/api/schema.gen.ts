@@ -4033,7 +4033,8 @@ export interface operations {
                             description: string | null;
                             id: string;
                             reference: string;
-                            status: string;
+                            /** @enum {string} */
+                            status: "CREATED" | "PAID" | "CANCELED";
                             transportDate: string;
                             vehicle: {
                                 carType: string;
@@ -6141,7 +6142,8 @@ export interface operations {
                             description: string | null;
                             id: string;
                             reference: string;
-                            status: string;
+                            /** @enum {string} */
+                            status: "CREATED" | "PAID" | "CANCELED";
                             transportDate: string;
                             vehicle: {
                                 carType: string;
@@ -6282,7 +6284,8 @@ export interface operations {
                         description: string | null;
                         id: string;
                         reference: string;
-                        status: string;
+                        /** @enum {string} */
+                        status: "CREATED" | "PAID" | "CANCELED";
                         transportDate: string;
                         vehicle: {
                             carType: string;
@@ -6496,7 +6499,8 @@ export interface operations {
                             description: string | null;
                             id: string;
                             reference: string;
-                            status: string;
+                            /** @enum {string} */
+                            status: "CREATED" | "PAID" | "CANCELED";
                             transportDate: string;
                             vehicle: {
                                 carType: string;

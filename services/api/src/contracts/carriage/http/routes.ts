@@ -39,7 +39,7 @@ const answer = z.object({ contractId: z.string(), reference: z.string(), status:
 const row = z.object({
   id: z.string(),
   reference: z.string(),
-  status: z.string(),
+  status: z.enum(['CREATED', 'PAID', 'CANCELED']),
   transportDate: z.string(),
   amount: z.number().int(),
   description: z.string().nullable(),

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../../shared/api/client.js';
-import type { ApiResponse } from '../../../../shared/api/types.js';
+import type { ApiResponse, RowOf } from '../../../../shared/api/types.js';
 import { toPage, type Page } from '../../../../shared/auth/user.js';
 import { PAGE_SIZE, type ListSearch } from '../../../../shared/search/list-search.js';
 
@@ -107,14 +107,7 @@ export const carrierQuery = (id: string) =>
   });
 
 /** A carriage contract of the carrier (spec §3 "Carrier contract row"). */
-export interface CarrierContract {
-  id: string;
-  reference: string;
-  vehicle?: { carType: CarType } | null;
-  transportDate?: string | null;
-  amount?: number | string | null;
-  contract?: { status: string } | null;
-}
+export type CarrierContract = RowOf<ApiResponse<'/api/carrier/contracts/{id}'>>;
 
 export const carrierContractsQuery = (id: string, search: ListSearch<never>) =>
   queryOptions({

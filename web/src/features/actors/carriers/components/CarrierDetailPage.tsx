@@ -15,6 +15,7 @@ import type { Column } from '../../../../shared/ui/DataTable.js';
 import { ListPanel } from '../../../../shared/ui/ListPage.js';
 import { notify } from '../../../../shared/ui/notify.js';
 import { StatusBadge } from '../../../../shared/ui/StatusBadge.js';
+import { CARRIAGE_BADGE } from '../../../contracts/carriage/model/search.js';
 import { useVillageChain } from '../../../locations/index.js';
 import { Field } from '../../cooperatives/components/CooperativePayout.js';
 import { FormFrame, Section } from '../../cooperatives/components/CooperativeFormPage.js';
@@ -188,7 +189,7 @@ function Profile({ carrier: c }: { carrier: Carrier }) {
 }
 
 function Contracts({ carrierId }: { carrierId: string }) {
-  const { t } = useTranslation('carriers');
+  const { t } = useTranslation(['carriers', 'contracts']);
   const [search, setSearch] = useState<ListSearch<never>>({});
   const list = useQuery(carrierContractsQuery(carrierId, search));
   const columns: Column<CarrierContract>[] = [
@@ -212,8 +213,12 @@ function Contracts({ carrierId }: { carrierId: string }) {
     {
       name: 'status',
       title: t('contracts.status'),
-      transform: (r) =>
-        r.contract ? <StatusBadge kind="success" label={r.contract.status} /> : '',
+      transform: (r) => (
+        <StatusBadge
+          kind={CARRIAGE_BADGE[r.status]}
+          label={t(`contracts:carriage.statuses.${r.status}`)}
+        />
+      ),
     },
   ];
   return (

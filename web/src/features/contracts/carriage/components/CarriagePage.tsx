@@ -22,7 +22,7 @@ import { FormAlert } from '../../../../shared/ui/FormAlert.js';
 import { ListPage } from '../../../../shared/ui/ListPage.js';
 import { MoneyInput } from '../../../../shared/ui/MoneyInput.js';
 import { notify } from '../../../../shared/ui/notify.js';
-import { StatusBadge, type BadgeKind } from '../../../../shared/ui/StatusBadge.js';
+import { StatusBadge } from '../../../../shared/ui/StatusBadge.js';
 import {
   cancelCarriageContract,
   carriageKeys,
@@ -33,13 +33,12 @@ import {
   type CarriageRow,
 } from '../api/carriage.js';
 import { parseDay } from '../../delivery/model/contract-form.js';
-import { CARRIAGE_STATUSES, type CarriageSearch, type CarriageStatus } from '../model/search.js';
-
-const BADGE: Record<CarriageStatus, BadgeKind> = {
-  CREATED: 'warning',
-  PAID: 'success',
-  CANCELED: 'danger',
-};
+import {
+  CARRIAGE_BADGE,
+  CARRIAGE_STATUSES,
+  type CarriageSearch,
+  type CarriageStatus,
+} from '../model/search.js';
 
 /**
  * 'Contrats de transport': the aggregator's carriage contracts (the carrier its own, admins
@@ -98,7 +97,7 @@ export function CarriagePage({
       name: 'status',
       title: t('carriage.columns.status'),
       transform: (r) => (
-        <StatusBadge kind={BADGE[r.status]} label={t(`carriage.statuses.${r.status}`)} />
+        <StatusBadge kind={CARRIAGE_BADGE[r.status]} label={t(`carriage.statuses.${r.status}`)} />
       ),
     },
     {
