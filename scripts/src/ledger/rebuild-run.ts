@@ -21,7 +21,9 @@ export interface LedgerProjectionOptions {
  * defines stops the replay instead of passing through undecoded.
  */
 export function ledgerProjection(opts: Pick<LedgerProjectionOptions, 'modules'>) {
-  const { projectors, catalogue } = opts.modules ? assembleProduct(opts.modules) : product;
+  const { projectors, catalogue } = opts.modules
+    ? assembleProduct(opts.modules, { demo: false })
+    : product;
   return { projectors, decode: catalogueDecoder(catalogue) };
 }
 

@@ -12,7 +12,7 @@ export async function runLedgerVerify<DB extends EventStoreTables>(
   print: (line: string) => void,
   modules?: readonly ContextModule[],
 ): Promise<0 | 1> {
-  const { catalogue } = modules ? assembleProduct(modules) : product;
+  const { catalogue } = modules ? assembleProduct(modules, { demo: false }) : product;
   const report = await verifyLog(db, {
     catalogue,
     onProgress: (checked) => {

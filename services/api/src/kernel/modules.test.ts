@@ -26,6 +26,11 @@ describe('the product’s demo steps', () => {
     expect(product.demo.map((s) => s.name)).toEqual(['a1', 'b1', 'c1', 'a2', 'a3', 'c2']);
   });
 
+  it('leaves the demo out of a part of the product, whose steps may follow absent ones', () => {
+    const part = assembleProduct([context('a', [step('a1'), step('a2', 'c1')])], { demo: false });
+    expect(part.demo).toEqual([]);
+  });
+
   it('refuses a step after one no module has', () => {
     expect(() => assembleProduct([context('a', [step('a1', 'nowhere')])])).toThrow(
       'Demo step a1 runs after nowhere, which no module has',
