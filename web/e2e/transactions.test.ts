@@ -87,13 +87,25 @@ describe.skipIf(missing !== null)('transactions as the user sees them, in Chromi
   it('Mon Wallet: every amount says in or out (sign, colour and words), every date its time', async () => {
     page = await signIn(AGGREGATOR, '/wallet');
     await page.getByRole('heading', { name: 'Mon Wallet' }).waitFor();
-    await rows(page).first().locator('[data-direction]').waitFor();
-    const table = await Promise.all(
-      (await rows(page).all()).map(async (row) => ({
-        cells: await cellsOf(page, row),
-        direction: await row.locator('[data-direction]').getAttribute('data-direction'),
-      })),
-    );
+    // Every page of the movements (the demo's refund is not among the ten latest).
+    const table: { cells: Record<string, string>; direction: string | null }[] = [];
+    for (;;) {
+      await rows(page).first().locator('[data-direction]').waitFor();
+      table.push(
+        ...(await Promise.all(
+          (await rows(page).all()).map(async (row) => ({
+            cells: await cellsOf(page, row),
+            direction: await row.locator('[data-direction]').getAttribute('data-direction'),
+          })),
+        )),
+      );
+      // The movements' pager is the page's last (Mon Wallet's holds have one above it).
+      const next = page.getByRole('button', { name: 'Page suivante' }).last();
+      if (await next.isDisabled()) break;
+      const first = await rows(page).first().textContent();
+      await next.click();
+      await expect.poll(() => rows(page).first().textContent()).not.toBe(first);
+    }
     const transfer = table.find((r) => r.cells.Type === 'Transfert')!;
     const supply = table.find((r) => r.cells.Type === 'Approvisionnement');
     const refund = table.find((r) => r.cells.Type === 'Remboursement')!;
@@ -113,6 +125,10 @@ describe.skipIf(missing !== null)('transactions as the user sees them, in Chromi
     // Rows of one day differ by their time.
     for (const row of table) expect(row.cells.Date).toMatch(/^\d{1,2} \S+ \d{4}, \d{2}:\d{2}$/);
     await check(page, 'transactions-wallet');
+    // Back to the latest movements, where the next tests look for theirs.
+    const last = await rows(page).first().textContent();
+    await page.getByRole('button', { name: 'Page 1', exact: true }).last().click();
+    await expect.poll(() => rows(page).first().textContent()).not.toBe(last);
   }, 120_000);
 
   it('Retirer: more than the available balance is refused in the form, before any call', async () => {
