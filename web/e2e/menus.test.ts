@@ -135,6 +135,7 @@ describe.skipIf(missing !== null)('menus by role in Chromium', { timeout: 240_00
       // The parent contracts: an aggregator to pick, then its list.
       await contracts.getByRole('link', { name: 'Contrats parents (lots)' }).click();
       await page.waitForURL((url) => url.pathname === '/contrats/lots');
+      await page.getByRole('heading', { name: 'Contrats parents', exact: true }).waitFor();
       await page.getByText('Choisissez un agrégateur pour afficher sa liste.').waitFor();
       await page.getByLabel('Filtrer par agrégateur').first().fill('Awa');
       await page.getByRole('option', { name: /^Awa Dossou/ }).click();
@@ -146,6 +147,9 @@ describe.skipIf(missing !== null)('menus by role in Chromium', { timeout: 240_00
       // The pineapple advances, the same way.
       await contracts.getByRole('link', { name: 'Avances ananas' }).click();
       await page.waitForURL((url) => url.pathname === '/contrats/avance-ananas');
+      // The screen's code loads after the address changes: the lots' filter of the same name
+      // stays on screen until this page's heading replaces it.
+      await page.getByRole('heading', { name: 'Avances sur ananas' }).waitFor();
       await page.getByLabel('Filtrer par agrégateur').first().fill('Awa');
       await page.getByRole('option', { name: /^Awa Dossou/ }).click();
       await page.getByRole('cell', { name: /^AVA-/ }).first().waitFor();
