@@ -12,6 +12,22 @@ import { metricsAccess } from './operator-access.js';
  * holders of /api/metrics' credentials (METRICS_TOKEN or an admin's JWT); without an
  * Authorization header a probe gets the status alone.
  */
+/** 200 `ready` or 503 `unavailable`; `checks` for a caller who sees the details. */
+const readiness = z.object({
+  status: z.enum(['ready', 'unavailable']),
+  checks: z
+    .record(
+      z.string(),
+      z.looseObject({
+        ok: z.boolean(),
+        details: z.unknown().optional(),
+        error: z.string().optional(),
+      }),
+    )
+    .optional()
+    .describe('Each dependency’s answer, by name'),
+});
+
 export function registerHealthRoutes(
   app: FastifyInstance,
   checks: Record<string, ReadinessCheck>,
@@ -47,6 +63,7 @@ export function registerHealthRoutes(
         security: [{}, { bearer: [] }],
         description:
           'En production, le détail des vérifications demande le Bearer METRICS_TOKEN ou le jeton d’un administrateur.',
+        response: { 200: readiness, 503: readiness },
       },
     },
     async (request, reply) => {

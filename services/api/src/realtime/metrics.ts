@@ -5,6 +5,7 @@ import { projectionLag, readHead, type ProjectionTables } from '@filiere/project
 import type { ReadinessCheck } from '../kernel/app-deps.js';
 import { metricsAccess } from '../http/operator-access.js';
 import { product } from '../modules.js';
+import { nonJsonResponse } from '../kernel/responses.js';
 
 /**
  * `/api/metrics` (Prometheus text): each projector's lag in events and the
@@ -86,6 +87,7 @@ export function registerMetrics(app: FastifyInstance): void {
         description:
           'Bearer METRICS_TOKEN, ou le jeton d’un administrateur ou super administrateur.',
         security: [{ bearer: [] }],
+        response: { 200: nonJsonResponse('The Prometheus text format', 'text/plain') },
       },
       preHandler: metricsAccess(app),
     },

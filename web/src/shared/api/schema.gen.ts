@@ -6066,12 +6066,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Réussite */
+            /** @description The template */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
             };
             /** @description Entrée refusée (`fields` nomme chaque champ) */
             400: {
@@ -7078,12 +7081,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Réussite */
+            /** @description The contract */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/pdf": string;
+                };
             };
             /** @description Entrée refusée (`fields` nomme chaque champ) */
             400: {
@@ -9769,12 +9774,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Réussite */
-            200: {
+            /** @description Default Response */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        aggregator: {
+                            firstname: string;
+                            id: string;
+                            lastname: string;
+                            walletId: string;
+                        };
+                        amount: number;
+                        /** @description The payer’s available balance after it */
+                        availableBalance: number;
+                        /** @description The payer’s balance after the movement */
+                        balance: number;
+                        /** @enum {string} */
+                        operationType: "STANDARD";
+                        reference: string;
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                    };
+                };
             };
             /** @description Entrée refusée (`fields` nomme chaque champ) */
             400: {
@@ -11866,12 +11890,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Réussite */
+            /** @description The Prometheus text format */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/plain": string;
+                };
             };
             /** @description Pas de jeton valide d’un utilisateur actif */
             401: {
@@ -12960,12 +12986,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Réussite */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Each dependency’s answer, by name */
+                        checks?: {
+                            [key: string]: {
+                                details?: unknown;
+                                error?: string;
+                                ok: boolean;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
+                        /** @enum {string} */
+                        status: "ready" | "unavailable";
+                    };
+                };
             };
             /** @description Pas de jeton valide d’un utilisateur actif */
             401: {
@@ -12983,6 +13024,28 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Each dependency’s answer, by name */
+                        checks?: {
+                            [key: string]: {
+                                details?: unknown;
+                                error?: string;
+                                ok: boolean;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
+                        /** @enum {string} */
+                        status: "ready" | "unavailable";
+                    };
                 };
             };
         };
@@ -13216,12 +13279,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Réussite */
+            /** @description The payment page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description Entrée refusée (`fields` nomme chaque champ) */
             400: {
@@ -13232,13 +13297,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Introuvable */
+            /** @description No such supply awaiting an online payment */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiError"];
+                    "text/html": string;
                 };
             };
         };
@@ -14015,12 +14080,40 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Réussite */
-            200: {
+            /** @description Default Response */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        amount: number;
+                        /** @description The account to transfer to (bank supplies) */
+                        bankAccountNumber: {
+                            accountNumber: string;
+                            bankName: string;
+                        } | null;
+                        /** @enum {string} */
+                        paymentMethod: "MOBILE_MONEY" | "CARD" | "BANK";
+                        reference: string;
+                        /** @enum {string} */
+                        status: "INIT";
+                        /** @description The payment widget (mobile-money and card supplies) */
+                        widget: ({
+                            amount: number;
+                            /** @enum {string} */
+                            provider: "sandbox" | "kkiapay" | "fedapay";
+                            reference: string;
+                            sandbox?: boolean;
+                            /** @description The provider’s checkout script */
+                            script?: string;
+                            /** @description The sandbox’s payment page */
+                            url?: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
             };
             /** @description Entrée refusée (`fields` nomme chaque champ) */
             400: {
@@ -14194,12 +14287,23 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Réussite */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        amount: number;
+                        credited: boolean;
+                        /** @enum {string} */
+                        paymentMethod: "MOBILE_MONEY" | "CARD" | "BANK";
+                        reference: string;
+                        /** @enum {string} */
+                        status: "INIT" | "PENDING" | "SUCCESS" | "FAILED";
+                        walletId: string;
+                    };
+                };
             };
             /** @description Entrée refusée (`fields` nomme chaque champ) */
             400: {
@@ -14302,12 +14406,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Réussite */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        amount: number;
+                        credited: boolean;
+                        /** @enum {string} */
+                        paymentMethod: "MOBILE_MONEY" | "CARD" | "BANK";
+                        reference: string;
+                        /** @enum {string} */
+                        status: "INIT" | "PENDING" | "SUCCESS" | "FAILED";
+                        walletId: string;
+                    };
+                };
             };
             /** @description Entrée refusée (`fields` nomme chaque champ) */
             400: {
@@ -14487,12 +14602,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Réussite */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        amount: number;
+                        credited: boolean;
+                        /** @enum {string} */
+                        paymentMethod: "MOBILE_MONEY" | "CARD" | "BANK";
+                        reference: string;
+                        /** @enum {string} */
+                        status: "INIT" | "PENDING" | "SUCCESS" | "FAILED";
+                        walletId: string;
+                    };
+                };
             };
             /** @description Entrée refusée (`fields` nomme chaque champ) */
             400: {
@@ -14537,12 +14663,23 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Réussite */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        amount: number;
+                        credited: boolean;
+                        /** @enum {string} */
+                        paymentMethod: "MOBILE_MONEY" | "CARD" | "BANK";
+                        reference: string;
+                        /** @enum {string} */
+                        status: "INIT" | "PENDING" | "SUCCESS" | "FAILED";
+                        walletId: string;
+                    };
+                };
             };
             /** @description Entrée refusée (`fields` nomme chaque champ) */
             400: {
@@ -14599,12 +14736,23 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Réussite */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        amount: number;
+                        credited: boolean;
+                        /** @enum {string} */
+                        paymentMethod: "MOBILE_MONEY" | "CARD" | "BANK";
+                        reference: string;
+                        /** @enum {string} */
+                        status: "INIT" | "PENDING" | "SUCCESS" | "FAILED";
+                        walletId: string;
+                    };
+                };
             };
             /** @description Entrée refusée (`fields` nomme chaque champ) */
             400: {
@@ -14655,12 +14803,31 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Réussite */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        reference: string;
+                        /** @enum {string} */
+                        status: "INIT" | "PENDING" | "SUCCESS" | "FAILED";
+                        widget: {
+                            amount: number;
+                            /** @enum {string} */
+                            provider: "sandbox" | "kkiapay" | "fedapay";
+                            reference: string;
+                            sandbox?: boolean;
+                            /** @description The provider’s checkout script */
+                            script?: string;
+                            /** @description The sandbox’s payment page */
+                            url?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
             /** @description Entrée refusée (`fields` nomme chaque champ) */
             400: {
@@ -14979,12 +15146,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Réussite */
+            /** @description The .xlsx file */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
             };
             /** @description Entrée refusée (`fields` nomme chaque champ) */
             400: {
@@ -16107,8 +16276,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Réussite */
-            200: {
+            /** @description deleted */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18400,12 +18569,26 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Réussite */
-            200: {
+            /** @description Default Response */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        amount: number;
+                        /** @description The mobile-money number or bank account paid */
+                        destination: string;
+                        /** @enum {string} */
+                        operationType: "DEBIT";
+                        /** @enum {string} */
+                        paiementMethod: "MOBILE_MONEY" | "BANK";
+                        reference: string;
+                        /** @enum {string} */
+                        status: "PENDING" | "SUCCESS" | "FAILED";
+                        withdrawalId: string;
+                    };
+                };
             };
             /** @description Entrée refusée (`fields` nomme chaque champ) */
             400: {
@@ -18468,12 +18651,36 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Réussite */
-            200: {
+            /** @description Default Response */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        amount: number;
+                        /** @description The payer’s available balance after it */
+                        availableBalance: number;
+                        /** @description The payer’s balance after the movement */
+                        balance: number;
+                        destination: {
+                            firstname: string;
+                            lastname: string;
+                            userId: string;
+                            walletId: string;
+                        };
+                        /** @enum {string} */
+                        operationType: "TRANSFER";
+                        reason: string;
+                        reference: string;
+                        source: {
+                            userId: string;
+                            walletId: string;
+                        };
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                    };
+                };
             };
             /** @description Entrée refusée (`fields` nomme chaque champ) */
             400: {

@@ -5,6 +5,7 @@ import { narrowDb, storableString } from '@filiere/platform';
 import { ROLE } from '../../kernel/roles.js';
 import { ContractPdfs, type ContractPdfTables } from './service.js';
 import { GrowerStatements, STATEMENT_ROLES, type GrowerStatementTables } from './statement.js';
+import { nonJsonResponse } from '../../kernel/responses.js';
 
 const tags = ['contracts'];
 const DAY = 'Date invalide (AAAA-MM-JJ)';
@@ -101,6 +102,7 @@ export function contractPdfRoutes(scope: FastifyInstance): void {
         summary:
           'Le PDF d’un contrat par son lien signé (sans jeton d’accès) ; 403 si le lien a expiré ou a été modifié',
         params: z.object({ token: storableString().min(1).max(1000) }),
+        response: { 200: nonJsonResponse('The contract', 'application/pdf') },
       },
     },
     async (request, reply) => {

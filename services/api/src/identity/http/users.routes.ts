@@ -167,7 +167,13 @@ export function usersRoutes(scope: FastifyInstance, ctx: IdentityContext): void 
   app.delete(
     '/users/:id',
     {
-      schema: { tags, security, summary: 'Supprime un utilisateur', params: idParams },
+      schema: {
+        tags,
+        security,
+        summary: 'Supprime un utilisateur',
+        params: idParams,
+        response: { 204: z.undefined().describe('deleted') },
+      },
       preHandler: ctx.guard(...ROUTE_ROLES.manageUsers),
     },
     async (request, reply) => {

@@ -7,6 +7,7 @@ import { loadSupply, markPending } from '../commands/supply-commands.js';
 import { systemActor } from '../domain/index.js';
 import { recordSandboxPayment, type SandboxStore } from '../providers/sandbox.js';
 import { notFoundPage, widgetPage } from '../sandbox/widget-page.js';
+import { nonJsonResponse } from '../../kernel/responses.js';
 
 const DEFAULT_RETURN = '/approvisionnements';
 
@@ -57,6 +58,10 @@ export async function registerSandboxWidget(
           summary: 'The sandbox payment widget (HTML page)',
           params,
           querystring: z.object({ returnTo: storableString().max(500).optional() }),
+          response: {
+            200: nonJsonResponse('The payment page', 'text/html'),
+            404: nonJsonResponse('No such supply awaiting an online payment', 'text/html'),
+          },
         },
       },
       async (request, reply) => {

@@ -11,6 +11,7 @@ import { ContractBatchCommands, type BatchFactsTables } from '../commands/batch-
 import { FILE_LIMITS, FILE_MESSAGES, fileRefused } from '../domain/contract-file.js';
 import { BatchQueries, type BatchQueryTables } from '../queries.js';
 import { contractTemplate, type TemplateTables } from '../template.js';
+import { nonJsonResponse } from '../../../kernel/responses.js';
 
 const tags = ['contracts'];
 const security = [{ bearer: [] }];
@@ -230,6 +231,13 @@ export function batchRoutes(
             )
             .pipe(z.array(z.guid({ message: INVALID })).max(1000, { message: INVALID })),
         }),
+        response: {
+          200: nonJsonResponse(
+            'The template',
+            'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+            'text/csv',
+          ),
+        },
       },
       preHandler: [scope.requireRoles(...BATCH_ROUTE_ROLES.create)],
     },

@@ -13,6 +13,7 @@ import {
 } from '../../commands/supply-commands.js';
 import { mailSupplyRejected, walletMailer } from '../../commands/supply-notices.js';
 import { widgetScriptUrl } from '../../providers/widget-csp.js';
+import { supplyCreated, supplySummary, supplyWidgetAnswer } from './answers.js';
 import {
   amountUpTo,
   idempotencyHeaders,
@@ -63,6 +64,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
         summary: 'Start a top-up of my wallet: a reference, and the bank account or the widget',
         headers: idempotencyHeaders,
         body: supplyBody.extend({ amount, phone: payerPhone }),
+        response: { 201: supplyCreated },
       },
       preHandler: app.requireRoles(...SUPPLY_ROLES),
     },
@@ -124,6 +126,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
             .optional()
             .describe('The supply reference, used when the provider does not know the transaction'),
         }),
+        response: { 200: supplySummary },
       },
       preHandler: app.requireRoles(...SUPPLY_ROLES),
     },
@@ -145,6 +148,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
         summary: 'Validate a bank supply by its reference (super admin; credits once)',
         headers: idempotencyHeaders,
         params: referenceParam,
+        response: { 200: supplySummary },
       },
       preHandler: app.requireRoles(ROLE.SUPER_ADMIN),
     },
@@ -165,6 +169,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
         summary: 'Validate a bank supply by the retyped reference (super admin; credits once)',
         headers: idempotencyHeaders,
         body: validateBankSupplyBody,
+        response: { 200: supplySummary },
       },
       preHandler: app.requireRoles(ROLE.SUPER_ADMIN),
     },
@@ -188,6 +193,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
         summary:
           'The payment widget again for my mobile-money or card supply still waiting for payment (INIT)',
         params: z.object({ reference: supplyReference }),
+        response: { 200: supplyWidgetAnswer },
       },
       preHandler: app.requireRoles(...SUPPLY_ROLES),
     },
@@ -202,6 +208,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
         summary: 'Cancel my mobile-money or card supply not paid yet (INIT → FAILED, cancelled)',
         headers: idempotencyHeaders,
         params: z.object({ reference: supplyReference }),
+        response: { 200: supplySummary },
       },
       preHandler: app.requireRoles(...SUPPLY_ROLES),
     },
@@ -218,6 +225,7 @@ export function registerSupplyCommandRoutes(app: FastifyInstance, deps: WalletDe
           'Reject a bank supply with a reason (super admin; INIT/PENDING → FAILED); the requester is told',
         headers: idempotencyHeaders,
         body: rejectBody,
+        response: { 200: supplySummary },
       },
       preHandler: app.requireRoles(ROLE.SUPER_ADMIN),
     },

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { WalletDeps } from '../../commands/context.js';
 import { makeFinancing, makeTransfer, makeWithdrawal } from '../../commands/wallet-commands.js';
+import { financingAnswer, transferAnswer, withdrawalAnswer } from './answers.js';
 import {
   amountUpTo,
   debitBody,
@@ -31,6 +32,7 @@ export function registerWalletCommandRoutes(app: FastifyInstance, deps: WalletDe
         summary: 'Transfer from my wallet to another user’s (422 with missingAmount when short)',
         headers: idempotencyHeaders,
         body: transferBody.extend({ amount }),
+        response: { 201: transferAnswer },
       },
       preHandler: app.requireRoles(...MONEY_COMMAND_ROLES),
       // The transfer names the read guards of its two users: no round trip to read them.
@@ -53,6 +55,7 @@ export function registerWalletCommandRoutes(app: FastifyInstance, deps: WalletDe
         headers: idempotencyHeaders,
         params: z.object({ id: idSchema.describe('My user id or wallet id') }),
         body: debitBody.extend({ amount }),
+        response: { 201: withdrawalAnswer },
       },
       preHandler: app.requireRoles(...MONEY_COMMAND_ROLES),
     },
@@ -96,6 +99,7 @@ export function registerWalletCommandRoutes(app: FastifyInstance, deps: WalletDe
         summary: 'Fund another aggregator (aggregators only)',
         headers: idempotencyHeaders,
         body: financementBody.extend({ amount }),
+        response: { 201: financingAnswer },
       },
       preHandler: app.requireRoles(ROLE.INDUSTRIAL),
     },

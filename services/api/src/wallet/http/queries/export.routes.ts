@@ -22,6 +22,7 @@ import { downloadUrl, ExportRunner, type ExportRunnerOptions } from '../../expor
 import type { ExportJob } from '../../export/export-store.js';
 import { MAX_EXPORT_ROWS, writeTransactionsXlsx } from '../../export/xlsx.js';
 import type { WalletDb } from '../../tables.js';
+import { nonJsonResponse } from '../../../kernel/responses.js';
 
 /**
  * Above `syncLimit` rows the export runs as a background job. Mutable for tests, like
@@ -161,6 +162,7 @@ export function registerWalletExport(scope: FastifyInstance): void {
         security,
         summary: 'Télécharger le fichier d’un export terminé',
         params: z.object({ jobId: uuid }),
+        response: { 200: nonJsonResponse('The .xlsx file', XLSX) },
       },
       preHandler: app.authenticate,
     },
