@@ -1,35 +1,12 @@
+import type { ApiResponse } from '../api/types.js';
+
 /** The signed-in user as `GET /users/me` answers it (shared by every feature). */
-export interface Role {
-  /** Fixed integer ids (1 super admin … 12 SFD), as the API sends them. */
-  id: number;
-  name: string;
-  code: string;
-}
+export type User = ApiResponse<'/api/users/me'>;
 
-export interface Organization {
-  id: string;
-  denomination: string;
-  organizationType: string;
-}
+/** Fixed integer ids (1 super admin … 12 SFD), as the API sends them. */
+export type Role = User['role'];
 
-export interface User {
-  id: string;
-  firstname: string;
-  lastname: string;
-  email: string;
-  username: string;
-  phone: string | null;
-  role: Role | null;
-  roleId: number | null;
-  organization: Organization | null;
-  organizationId: string | null;
-  walletId: string | null;
-  clusterId: string | null;
-  momoAccountNumber: string | null;
-  bankAccountNumber: string | null;
-  isActive: boolean;
-  createdAt: string;
-}
+export type Organization = NonNullable<User['organization']>;
 
 export interface Page<T> {
   data: T[];

@@ -1,21 +1,11 @@
 import { api } from '../../../shared/api/client.js';
+import type { ApiBody, ApiResponse } from '../../../shared/api/types.js';
 
-export interface LoginAnswer {
-  access_token: string;
-  user: { id: string; role: { code: string } };
-}
+export type LoginAnswer = ApiResponse<'/api/auth/login', 'post'>;
 
 export type SignupType = 'industrial' | 'cluster-manager' | 'sfd';
 
-export interface SignupBody {
-  firstname: string;
-  lastname: string;
-  email: string;
-  username: string;
-  phone: string;
-  ifu?: string;
-  denomination?: string;
-}
+export type SignupBody = ApiBody<'/api/users/invitation/signup'>;
 
 export const login = (body: { email: string; password: string }) =>
   api<LoginAnswer>('/auth/login', { method: 'POST', body, skipAuthRedirect: true });
@@ -26,16 +16,11 @@ export const signup = (typeUser: SignupType, body: SignupBody) =>
 export const resendInvitation = (email: string) =>
   api<unknown>('/users/invitation/resend', { method: 'POST', body: { email } });
 
-export interface PasswordWithToken {
-  token: string;
-  email: string;
-  password: string;
-  confirmPassword: string;
-}
+export type PasswordWithToken = ApiBody<'/api/users/validation/signup'>;
 
 /** `active`: the account may sign in now (an administrator created it), else it awaits activation. */
 export const validateSignup = (body: PasswordWithToken) =>
-  api<{ message: string; active?: boolean }>('/users/validation/signup', {
+  api<ApiResponse<'/api/users/validation/signup', 'post'>>('/users/validation/signup', {
     method: 'POST',
     body,
     skipAuthRedirect: true,
@@ -47,8 +32,12 @@ export const forgotPassword = (email: string) =>
 export const resetPassword = (body: PasswordWithToken) =>
   api<unknown>('/users/reset-password', { method: 'POST', body, skipAuthRedirect: true });
 
-export type LinkType = 'INVITATION' | 'RESET';
+export type LinkType = ApiBody<'/api/users/link/check'>['type'];
 
 /** Whether a mailed link still sets a password (checked when its page opens; not spent). */
 export const checkLink = (body: { token: string; email: string; type: LinkType }) =>
-  api<{ valid: boolean }>('/users/link/check', { method: 'POST', body, skipAuthRedirect: true });
+  api<ApiResponse<'/api/users/link/check', 'post'>>('/users/link/check', {
+    method: 'POST',
+    body,
+    skipAuthRedirect: true,
+  });

@@ -1,4 +1,5 @@
 import { api } from '../../../shared/api/client.js';
+import type { ApiBody, ApiResponse } from '../../../shared/api/types.js';
 
 export type ProfileField =
   'firstname' | 'lastname' | 'email' | 'phone' | 'momoAccountNumber' | 'bankAccountNumber';
@@ -22,9 +23,8 @@ export const updateMyField = (
   });
 
 /** The password change revokes every token issued before; the answer carries the new one. */
-export const changeMyPassword = (body: {
-  oldPassword: string;
-  newPassword: string;
-  confirmPassword: string;
-}) =>
-  api<{ message: string; access_token: string }>('/users/me/password', { method: 'POST', body });
+export const changeMyPassword = (body: ApiBody<'/api/users/me/password'>) =>
+  api<ApiResponse<'/api/users/me/password', 'post'>>('/users/me/password', {
+    method: 'POST',
+    body,
+  });

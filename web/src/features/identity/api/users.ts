@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../shared/api/client.js';
-import { toPage, type Page, type Role, type User } from '../../../shared/auth/user.js';
+import { toPage, type User } from '../../../shared/auth/user.js';
+import type { ApiResponse, RowOf } from '../../../shared/api/types.js';
 import { PAGE_SIZE, type ListSearch } from '../../../shared/search/list-search.js';
 
 export interface UsersSearch extends Omit<ListSearch<never>, 'status'> {
@@ -12,7 +13,7 @@ export const usersQuery = (search: UsersSearch) =>
     queryKey: ['users', 'list', search],
     queryFn: async () =>
       toPage(
-        await api<Page<User> | User[]>('/users', {
+        await api<ApiResponse<'/api/users'>>('/users', {
           query: { page: search.page ?? 1, limit: PAGE_SIZE, q: search.q, roles: search.role },
         }),
       ),
@@ -21,33 +22,25 @@ export const usersQuery = (search: UsersSearch) =>
 
 export const rolesQuery = queryOptions({
   queryKey: ['role'],
-  queryFn: () => api<Role[]>('/role'),
+  queryFn: () => api<ApiResponse<'/api/role'>>('/role'),
   staleTime: Infinity,
 });
 
 export const inactiveCountQuery = queryOptions({
   queryKey: ['users', 'count-inactives'],
-  queryFn: () => api<{ count: number }>('/users/count-inactives'),
+  queryFn: () => api<ApiResponse<'/api/users/count-inactives'>>('/users/count-inactives'),
 });
 
 /** `GET /clusters`: `{id, label}` (a cluster has no other name). */
-export interface Cluster {
-  id: string;
-  label: string;
-}
+export type Cluster = RowOf<ApiResponse<'/api/clusters'>>;
 
 /** `GET /organizations`. */
-export interface OrganizationItem {
-  id: string;
-  denomination: string;
-  organizationType: string;
-  ifu: string | null;
-}
+export type OrganizationItem = RowOf<ApiResponse<'/api/organizations'>>;
 
 export const clustersQuery = queryOptions({
   queryKey: ['clusters'],
   queryFn: async () =>
-    toPage(await api<Page<Cluster> | Cluster[]>('/clusters', { query: { limit: -1 } })),
+    toPage(await api<ApiResponse<'/api/clusters'>>('/clusters', { query: { limit: -1 } })),
   staleTime: 300_000,
 });
 
@@ -55,9 +48,7 @@ export const organizationsQuery = queryOptions({
   queryKey: ['organizations'],
   queryFn: async () =>
     toPage(
-      await api<Page<OrganizationItem> | OrganizationItem[]>('/organizations', {
-        query: { limit: -1 },
-      }),
+      await api<ApiResponse<'/api/organizations'>>('/organizations', { query: { limit: -1 } }),
     ),
   staleTime: 300_000,
 });
@@ -85,6 +76,6 @@ export const createUser = (body: UserInput) =>
 export const updateUser = (id: string, body: Partial<UserInput>) =>
   api<User>(`/users/${id}`, { method: 'PATCH', body });
 
-export const deleteUser = (id: string) => api<unknown>(`/users/${id}`, { method: 'DELETE' });
+export const deleteUser = (id: string) => api<undefined>(`/users/${id}`, { method: 'DELETE' });
 
-export const toggleActivation = (id: string) => api<unknown>(`/users/activate-account/${id}`);
+export const toggleActivation = (id: string) => api<User>(`/users/activate-account/${id}`);

@@ -22,7 +22,7 @@ export function ProfilePage() {
   const rows: { key: Exclude<Editing, null>; label: string; value: string; initial?: string }[] = [
     { key: 'lastname', label: t('lastname'), value: user.lastname },
     { key: 'firstname', label: t('firstname'), value: user.firstname },
-    { key: 'email', label: t('email'), value: user.email },
+    { key: 'email', label: t('email'), value: user.email ?? '' },
     {
       key: 'phone',
       label: t('phone'),

@@ -33,6 +33,7 @@ const user: User = {
   email: 'basile@exemple.bj',
   username: 'basile@exemple.bj',
   phone: '+2290167000008',
+  nip: null,
   role: ROLES[2]!,
   roleId: 3,
   organization: null,

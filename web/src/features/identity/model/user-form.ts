@@ -62,7 +62,7 @@ export function toFormValues(user: User): UserFormValues {
   return {
     lastname: user.lastname,
     firstname: user.firstname,
-    email: user.email,
+    email: user.email ?? '',
     phone: toLocalPhone(user.phone),
     roleId: roleId == null ? '' : String(roleId),
     organizationId: user.organizationId ?? '',

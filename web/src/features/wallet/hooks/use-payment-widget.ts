@@ -131,7 +131,7 @@ export function usePaymentWidget(me: User | null, onSettled?: () => void): Payme
       try {
         await openProviderWidget(
           widget,
-          { firstname: me?.firstname, lastname: me?.lastname, email: me?.email },
+          { firstname: me?.firstname, lastname: me?.lastname, email: me?.email ?? undefined },
           (outcome) => {
             if (outcome.kind === 'closed') {
               notify('info', t('supplies.widgetClosed'));
