@@ -1,5 +1,6 @@
 import { ApiError } from '../../../shared/api/api-error.js';
 import { api, apiResponse } from '../../../shared/api/client.js';
+import type { ApiResponse } from '../../../shared/api/types.js';
 import { getToken } from '../../../shared/auth/session.js';
 import { RealtimeConnection } from '../../../shared/realtime/connection.js';
 import type { PushMessage } from '../../../shared/realtime/invalidations.js';
@@ -10,14 +11,7 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 const POLL_MS = 10_000;
 
 /** `GET transaction/user/{id}/export/xlsx` above 10 000 rows: a background job. */
-export interface ExportJob {
-  jobId: string;
-  status: 'PENDING' | 'RUNNING' | 'READY' | 'FAILED';
-  done: number;
-  total: number;
-  statusUrl: string;
-  downloadUrl: string;
-}
+export type ExportJob = ApiResponse<'/api/transaction/export/{jobId}'>;
 
 let lastHref: string | undefined;
 

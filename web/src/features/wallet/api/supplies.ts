@@ -5,13 +5,14 @@ import { toPage, type Page } from '../../../shared/auth/user.js';
 import { pageParams, type ListQuery } from '../../../shared/search/list-search.js';
 import type { SupplyStatus, SupplyTab } from '../model/search.js';
 import type { SupplyRow } from '../model/supply-row.js';
+import type { ApiBody, ApiResponse } from '../../../shared/api/types.js';
 import type { Supply, SupplyCreated, SupplyStats, SupplyWidget } from '../model/types.js';
 import { downloadSpreadsheet } from './export.js';
 
 /** Supplies have no id of their own: the reference identifies one. */
-const withIds = (page: Page<SupplyRow>): Page<SupplyRow> => ({
+const withIds = (page: Page<Omit<SupplyRow, 'id'>>): Page<SupplyRow> => ({
   ...page,
-  data: page.data.map((s) => ({ ...s, id: s.id ?? s.reference })),
+  data: page.data.map((s) => ({ ...s, id: s.reference })),
 });
 
 export const supplyStatsQuery = (userId: string) =>
@@ -26,9 +27,12 @@ export const suppliesQuery = (userId: string, tab: SupplyTab, search: ListQuery<
     queryFn: async () =>
       withIds(
         toPage(
-          await api<Page<SupplyRow> | SupplyRow[]>(`/supply/${tab}/${encodeURIComponent(userId)}`, {
-            query: pageParams(search),
-          }),
+          await api<ApiResponse<'/api/supply/{type}/{userId}'>>(
+            `/supply/${tab}/${encodeURIComponent(userId)}`,
+            {
+              query: pageParams(search),
+            },
+          ),
         ),
       ),
     placeholderData: keepPreviousData,
@@ -41,7 +45,7 @@ export const bankSuppliesQuery = (search: ListQuery<SupplyStatus>) =>
     queryFn: async () =>
       withIds(
         toPage(
-          await api<Page<SupplyRow> | SupplyRow[]>('/supply', {
+          await api<ApiResponse<'/api/supply'>>('/supply', {
             query: { ...pageParams(search), type: 'BANK' },
           }),
         ),
@@ -49,14 +53,8 @@ export const bankSuppliesQuery = (search: ListQuery<SupplyStatus>) =>
     placeholderData: keepPreviousData,
   });
 
-export interface SupplyInput {
-  amount: number;
-  walletId: string | null;
-  accountType: 'BANK' | 'MOBILE_MONEY';
-  bank?: string;
-  /** The payer's mobile money number for the widget (mobile money only). */
-  phone?: string;
-}
+/** `phone`: the payer's mobile money number for the widget (mobile money only). */
+export type SupplyInput = ApiBody<'/api/supply'>;
 
 export function createSupply(input: SupplyInput, key: IdempotencyKey): Promise<SupplyCreated> {
   return command<SupplyCreated>('/supply', key, { body: input });
@@ -89,7 +87,11 @@ export function cancelSupply(reference: string, key: IdempotencyKey): Promise<Su
 }
 
 /** Super admin: rejects a bank supply; the requester is told the reason. */
-export function rejectBankSupply(supply: Supply, reason: string, key: IdempotencyKey) {
+export function rejectBankSupply(
+  supply: Pick<Supply, 'reference'>,
+  reason: string,
+  key: IdempotencyKey,
+) {
   return command<Supply>('/supply/reject-bank-supply', key, {
     body: { reference: supply.reference, reason },
   });
@@ -110,25 +112,23 @@ export function exportSupplies(userId: string): Promise<boolean> {
 export const paymentProviderQuery = () =>
   queryOptions({
     queryKey: ['payment-provider'],
-    queryFn: () =>
-      api<{ provider: 'sandbox' | 'kkiapay' | 'fedapay'; script: string | null }>(
-        '/supply/payment-provider',
-      ),
+    queryFn: () => api<ApiResponse<'/api/supply/payment-provider'>>('/supply/payment-provider'),
     staleTime: Infinity,
   });
 
 /** Super admin: validates a bank supply by its retyped reference. */
-export function validateBankSupply(supply: Supply, reference: string, key: IdempotencyKey) {
+export function validateBankSupply(
+  supply: Pick<Supply, 'reference'>,
+  reference: string,
+  key: IdempotencyKey,
+) {
   return command<Supply>('/supply/validate-bank-supply', key, {
     body: { reference, supplyReference: supply.reference },
   });
 }
 
 /** The one bank accepted for supplies by transfer, as configured on the server. */
-export interface AcceptedBank {
-  accountNumber: string;
-  bankName: string;
-}
+export type AcceptedBank = ApiResponse<'/api/supply/bank-account'>;
 
 /**
  * `GET supply/bank-account` (server: SUPPLY_BANK_NAME / SUPPLY_BANK_ACCOUNT). Outside the

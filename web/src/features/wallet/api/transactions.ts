@@ -1,9 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../shared/api/client.js';
-import { toPage, type Page } from '../../../shared/auth/user.js';
+import { toPage } from '../../../shared/auth/user.js';
 import { pageParams, type ListQuery } from '../../../shared/search/list-search.js';
 import type { TransactionStatus } from '../model/search.js';
-import type { Direction, Transaction, TransactionDetail } from '../model/types.js';
+import type { ApiResponse } from '../../../shared/api/types.js';
+import type { Direction, TransactionDetail } from '../model/types.js';
 import { downloadSpreadsheet } from './export.js';
 
 /** The caller's transactions; `direction` OUT: only what it paid ('Paiements effectués'). */
@@ -12,7 +13,7 @@ export const transactionsQuery = (search: ListQuery<TransactionStatus>, directio
     queryKey: ['transaction', 'list', search, direction ?? 'ALL'],
     queryFn: async () =>
       toPage(
-        await api<Page<Transaction> | Transaction[]>('/transaction', {
+        await api<ApiResponse<'/api/transaction'>>('/transaction', {
           query: { ...pageParams(search), direction },
         }),
       ),

@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, command } from '../../../shared/api/client.js';
 import type { IdempotencyKey } from '../../../shared/api/idempotency.js';
-import { toPage, type Page } from '../../../shared/auth/user.js';
-import type { Recipient, Transaction } from '../model/types.js';
+import { toPage } from '../../../shared/auth/user.js';
+import type { ApiBody, ApiResponse } from '../../../shared/api/types.js';
 
 /**
  * Transfer recipients: admins search every user, other roles their cluster's
@@ -14,37 +14,24 @@ export const recipientsQuery = (q: string) =>
   queryOptions({
     queryKey: ['wallet', 'recipients', q],
     queryFn: async () =>
-      toPage(await api<Page<Recipient> | Recipient[]>(RECIPIENTS_PATH, { query: { q } })).data,
+      toPage(await api<ApiResponse<'/api/wallet/recipients'>>(RECIPIENTS_PATH, { query: { q } }))
+        .data,
     enabled: q.trim().length > 0,
     staleTime: 30_000,
   });
 
-export interface TransferInput {
-  source: string;
-  destination: string;
-  amount: number;
-  reason: string;
+export type TransferInput = ApiBody<'/api/wallet/make-transfer'>;
+
+export type TransferAnswer = ApiResponse<'/api/wallet/make-transfer', 'post'>;
+
+export function makeTransfer(input: TransferInput, key: IdempotencyKey): Promise<TransferAnswer> {
+  return command<TransferAnswer>('/wallet/make-transfer', key, { body: input });
 }
 
-export function makeTransfer(input: TransferInput, key: IdempotencyKey): Promise<Transaction> {
-  return command<Transaction>('/wallet/make-transfer', key, { body: input });
-}
-
-export interface WithdrawInput {
-  paiementMethod: 'MOBILE_MONEY' | 'BANK';
-  amount: number;
-}
+export type WithdrawInput = ApiBody<'/api/wallet/make-debit/{id}'>;
 
 /** `POST wallet/make-debit/{id}`'s answer: the withdrawal is PENDING until paid out. */
-export interface WithdrawalAnswer {
-  withdrawalId: string;
-  reference: string;
-  status: 'PENDING' | 'SUCCESS' | 'FAILED';
-  amount: number;
-  paiementMethod: 'MOBILE_MONEY' | 'BANK';
-  /** The mobile-money number or bank account the money goes to. */
-  destination: string;
-}
+export type WithdrawalAnswer = ApiResponse<'/api/wallet/make-debit/{id}', 'post'>;
 
 export function makeDebit(walletOrUserId: string, input: WithdrawInput, key: IdempotencyKey) {
   return command<WithdrawalAnswer>(

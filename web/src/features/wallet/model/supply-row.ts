@@ -1,25 +1,13 @@
-import type { Supply } from './types.js';
+import type { ApiResponse, RowOf } from '../../../shared/api/types.js';
+
+/**
+ * A row of the supply lists (the API lists supplies by reference; the screens use it as the
+ * row id), with why a FAILED one failed, the payer's number and who asked for it.
+ */
+export type SupplyRow = RowOf<ApiResponse<'/api/supply'>> & { id: string };
 
 /** Who asked for a supply: joined from `users` by the API at read time. */
-export interface SupplyRequester {
-  id: string;
-  firstname: string;
-  lastname: string;
-  organization: string | null;
-}
-
-/** A row of the supply lists, with why a FAILED one failed and the payer's number. */
-export interface SupplyRow extends Supply {
-  /**
-   * CANCELLED by its payer, REJECTED by a super admin, EXPIRED when the background check found
-   * no payment in time; null for a provider's refusal.
-   */
-  failureCode?: 'CANCELLED' | 'REJECTED' | 'EXPIRED' | null;
-  failureReason?: string | null;
-  /** E.164, the number given to the widget (mobile money and card). */
-  payerPhone?: string | null;
-  user?: SupplyRequester | null;
-}
+export type SupplyRequester = NonNullable<SupplyRow['user']>;
 
 /** A mobile-money or card supply still waiting for its payment: 'Réessayer' and 'Annuler'. */
 export const awaitsPayment = (supply: Pick<SupplyRow, 'status' | 'paymentMethod'>): boolean =>

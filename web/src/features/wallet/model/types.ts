@@ -1,120 +1,37 @@
-/** Shapes the wallet API answers (platform-and-wallet §3, decisions.md). */
-export type OperationType = 'DEBIT' | 'TRANSFER' | 'REFUND' | 'STANDARD' | 'SUPPLY';
-
-export interface PartyUser {
-  id?: string;
-  firstname?: string | null;
-  lastname?: string | null;
-  phone?: string | null;
-  nip?: string | null;
-  npi?: string | null;
-}
+/** Shapes the wallet API answers (platform-and-wallet §3, decisions.md), from its schemas. */
+import type { ApiQuery, ApiResponse, RowOf } from '../../../shared/api/types.js';
 
 /** IN: the wallet received the money; OUT: it paid. */
-export type Direction = 'IN' | 'OUT';
+export type Direction = NonNullable<ApiQuery<'/api/transaction'>['direction']>;
 
-export interface Transaction {
-  id: string;
-  reference: string;
-  operationType: OperationType | string;
-  direction?: Direction | string;
-  amount: number;
-  createdAt: string;
-  status: string;
-  reason?: string | null;
-  paymentMethod?: string | null;
-  source?: { user?: PartyUser | null } | null;
-  /** `payout`: a withdrawal's mobile-money number or bank account. */
-  destination?: { user?: PartyUser | null; payout?: string | null } | null;
-}
-
-/** One side of a payment in the detail: current name, NIP and phone. */
-export interface DetailParty {
-  name: string | null;
-  nip: string | null;
-  phone: string | null;
-}
+/** A row of the transaction lists. */
+export type Transaction = RowOf<ApiResponse<'/api/transaction'>>;
 
 /** `GET transaction/{id}`: the detail screen's fields, and the row. */
-export interface TransactionDetail {
-  id: string;
-  reference: string;
-  amount: number;
-  date: string;
-  operationType: string;
-  direction?: Direction | string;
-  status: string;
-  /** MOBILE_MONEY, CARD, BANK, or WALLET (wallet to wallet). */
-  paymentMeans: string | null;
-  reason: string | null;
-  /** Who paid: the other user of an incoming payment. */
-  sender?: DetailParty | null;
-  /** Who received: the other user of an outgoing payment. */
-  beneficiary: DetailParty;
-  /** Where a withdrawal (or its refund) was paid out. */
-  payoutAccount?: string | null;
-  transaction?: Transaction;
-}
+export type TransactionDetail = ApiResponse<'/api/transaction/{id}'>;
 
-export interface Supply {
-  /** The API lists supplies by reference; the screens use it as the row id. */
-  id: string;
-  reference: string;
-  paymentMethod: 'MOBILE_MONEY' | 'BANK' | 'CARD' | string;
-  amount: number;
-  createdAt: string;
-  status: string;
-  bank?: string | null;
-  bankAccountNumber?: string | null;
-}
+/** One side of a payment in the detail: current name, NIP and phone. */
+export type DetailParty = TransactionDetail['beneficiary'];
 
-export interface SupplyStats {
-  availableBalance: number;
-  lastSupplyAmount: number | null;
-  supplies: number;
-}
+/** A supply as its commands answer it (verify, cancel, validate, reject). */
+export type Supply = ApiResponse<'/api/supply/cancel/{reference}', 'post'>;
 
-export interface SupplyWidget {
-  provider: string;
-  reference: string;
-  amount: number;
-  sandbox?: boolean;
-  url?: string;
-  [key: string]: unknown;
-}
+export type SupplyStats = ApiResponse<'/api/supply/stats/{userId}'>;
 
-export interface SupplyCreated {
-  id?: string;
-  reference: string;
-  bankAccountNumber?: { accountNumber: string; bankName?: string } | null;
-  widget?: SupplyWidget | null;
-}
+/** The payment provider's widget settings (`widget` of a new supply, or 'Réessayer'). */
+export type SupplyWidget = ApiResponse<'/api/supply/widget/{reference}'>['widget'];
 
-export interface Financing {
-  id: string;
-  direction?: 'SENT' | 'RECEIVED';
-  reference: string;
-  amount: number;
-  status: string;
-  createdAt: string;
-  aggregator?: { firstname?: string | null; lastname?: string | null } | null;
-}
+export type SupplyCreated = ApiResponse<'/api/supply', 'post'>;
 
-export interface Recipient {
-  id: string;
-  firstname: string;
-  lastname: string;
-  phone?: string | null;
-  email?: string | null;
-}
+/** A row of the financing list; the reference is its id. */
+export type Financing = RowOf<ApiResponse<'/api/financement/user/{id}'>> & { id: string };
 
-export interface Aggregator {
-  id: string;
-  firstname: string;
-  lastname: string;
-  organization?: { denomination?: string | null } | null;
-}
+export type Recipient = RowOf<ApiResponse<'/api/wallet/recipients'>>;
 
-export function fullName(user: PartyUser | null | undefined): string {
+export type Aggregator = RowOf<ApiResponse<'/api/users/industrials'>>;
+
+export function fullName(
+  user: { firstname?: string | null; lastname?: string | null } | null | undefined,
+): string {
   return [user?.firstname, user?.lastname].filter(Boolean).join(' ');
 }
