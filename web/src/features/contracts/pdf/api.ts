@@ -1,4 +1,5 @@
 import { api } from '../../../shared/api/client.js';
+import type { ApiResponse } from '../../../shared/api/types.js';
 
 /** Where the API serves a contract's PDF by its signed link (services/api/src/contracts/pdf). */
 export const PDF_LINK_PREFIX = '/api/contracts/pdf/';
@@ -8,7 +9,9 @@ export const PDF_LINK_PREFIX = '/api/contracts/pdf/';
  * PDF, readable without the access token (pdf.js and the download link fetch it).
  */
 export function contractPdfLink(contractId: string): Promise<{ url: string }> {
-  return api<{ url: string }>(`/contracts/smarts-download/${encodeURIComponent(contractId)}`);
+  return api<ApiResponse<'/api/contracts/smarts-download/{id}'>>(
+    `/contracts/smarts-download/${encodeURIComponent(contractId)}`,
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import dayjs from 'dayjs';
 import { z } from 'zod';
 import { api } from '../../../shared/api/client.js';
+import type { ApiResponse } from '../../../shared/api/types.js';
 import { msg } from '../../../shared/validation/rules.js';
 
 /** A statement's period as the API takes it: Benin days, inclusive (YYYY-MM-DD). */
@@ -45,9 +46,12 @@ export function growerStatementLink(
   growerId: string | 'me',
   period: StatementPeriod,
 ): Promise<{ url: string }> {
-  return api<{ url: string }>(`/contracts/statement-download/${encodeURIComponent(growerId)}`, {
-    query: { from: period.from, to: period.to },
-  });
+  return api<ApiResponse<'/api/contracts/statement-download/{growerId}'>>(
+    `/contracts/statement-download/${encodeURIComponent(growerId)}`,
+    {
+      query: { from: period.from, to: period.to },
+    },
+  );
 }
 
 /** Is this signed PDF link a statement's (its token's kind code is `s`)? */

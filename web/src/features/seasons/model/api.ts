@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { isApiError } from '../../../shared/api/api-error.js';
 import { api, command } from '../../../shared/api/client.js';
+import type { ApiResponse } from '../../../shared/api/types.js';
 import type { IdempotencyKey } from '../../../shared/api/idempotency.js';
 import { PAGE_SIZE, type ListSearch } from '../../../shared/search/list-search.js';
 import type {
@@ -167,7 +168,9 @@ export const updateSeason = (seasonId: number, body: Partial<SeasonInput>) =>
 
 /** `DELETE clusters/{id}`: archive ('Campagne archivée avec succès'). */
 export const archiveSeason = (seasonId: number) =>
-  api<{ message: string }>(`/clusters/${id(seasonId)}`, { method: 'DELETE' });
+  api<ApiResponse<'/api/clusters/{id}', 'delete'>>(`/clusters/${id(seasonId)}`, {
+    method: 'DELETE',
+  });
 
 /** `POST clusters/activate-cluster/{id}`: 'La saison {label} a été activée avec succès'. */
 export const activateSeason = (seasonId: number, key: IdempotencyKey) =>
@@ -182,9 +185,12 @@ export const attachIndustrial = (
 
 /** `DELETE clusters/delete-industrial-link/{linkId}`: only while not confirmed. */
 export const detachIndustrial = (linkId: number) =>
-  api<{ message: string }>(`/clusters/delete-industrial-link/${id(linkId)}`, {
-    method: 'DELETE',
-  });
+  api<ApiResponse<'/api/clusters/delete-industrial-link/{id}', 'delete'>>(
+    `/clusters/delete-industrial-link/${id(linkId)}`,
+    {
+      method: 'DELETE',
+    },
+  );
 
 /** `POST seasons/{id}/accept {quantity?}` (the industrial). */
 export const acceptSeason = (seasonId: number, quantity: number | undefined, key: IdempotencyKey) =>

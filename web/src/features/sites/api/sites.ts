@@ -52,7 +52,10 @@ export const addSite = (userId: string, body: SiteInput) =>
 export const updateSite = (id: string, body: Partial<SiteInput>) =>
   api<Site>(`/users/update-site/${encodeURIComponent(id)}`, { method: 'PATCH', body });
 export const deleteSite = (id: string) =>
-  api<{ message: string }>(`/users/delete-site/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  api<ApiResponse<'/api/users/delete-site/{id}', 'delete'>>(
+    `/users/delete-site/${encodeURIComponent(id)}`,
+    { method: 'DELETE' },
+  );
 
 export const zonesQuery = (search: ListSearch<never>) =>
   queryOptions({
@@ -65,7 +68,10 @@ export const addZone = (body: ZoneInput) => api<Zone>('/coverage-zones', { metho
 export const updateZone = (id: string, body: Partial<ZoneInput>) =>
   api<Zone>(`/coverage-zones/${encodeURIComponent(id)}`, { method: 'PATCH', body });
 export const deleteZone = (id: string) =>
-  api<{ message: string }>(`/coverage-zones/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  api<ApiResponse<'/api/coverage-zones/{id}', 'delete'>>(
+    `/coverage-zones/${encodeURIComponent(id)}`,
+    { method: 'DELETE' },
+  );
 
 export const mapSettingsQuery = () =>
   queryOptions({
@@ -76,4 +82,4 @@ export const mapSettingsQuery = () =>
 
 /** The offline address suggestions: villages and the places above them. */
 export const searchLocalAddresses = (q: string) =>
-  api<{ data: { label: string; code: string }[] }>('/sites/address-search', { query: { q } });
+  api<ApiResponse<'/api/sites/address-search'>>('/sites/address-search', { query: { q } });

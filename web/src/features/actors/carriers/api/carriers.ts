@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../../shared/api/client.js';
-import type { ApiResponse, RowOf } from '../../../../shared/api/types.js';
-import { toPage, type Page } from '../../../../shared/auth/user.js';
+import type { ApiBody, ApiResponse, RowOf } from '../../../../shared/api/types.js';
+import { toPage } from '../../../../shared/auth/user.js';
 import { PAGE_SIZE, type ListSearch } from '../../../../shared/search/list-search.js';
 
 /**
@@ -39,39 +39,16 @@ export const CARRIER_STATUSES: readonly CarrierStatus[] = ['active', 'inactive']
 export type Carrier = ApiResponse<'/api/carrier/{id}'>;
 export type Car = Carrier['cars'][number];
 
-export interface CarInput {
-  carType: CarType;
-  registration: string;
-  emptyWeight: number | null;
-  capacity: number | null;
-}
-
-export interface CarrierUserInput {
-  lastname: string;
-  firstname: string;
-  nip: string;
-  phone: string;
-  email: string;
-  department: string;
-  borough: string;
-  district: string;
-  village: string;
-}
-
-export interface CreateCarrierInput {
-  clusterId?: string;
-  user: CarrierUserInput;
-  carrier: { address: string };
-  cars: CarInput[];
+/**
+ * The form holds the bank as the text of its select; the server accepts only its two banks
+ * (`accountInfo.providerName`, a 400 naming the field otherwise).
+ */
+export type CreateCarrierInput = Omit<ApiBody<'/api/carrier'>, 'accountInfo'> & {
   accountInfo: { providerName: string; accountNumber: string };
-  momoInfo: { momoNumber: string };
-}
-
-export interface UpdateCarrierInput {
-  user: CarrierUserInput;
-  carrier: { address: string };
-  cars: CarInput[];
-}
+};
+export type UpdateCarrierInput = ApiBody<'/api/carrier/{id}', 'patch'>;
+export type CarrierUserInput = CreateCarrierInput['user'];
+export type CarInput = NonNullable<CreateCarrierInput['cars']>[number];
 
 export type CarriersSearch = ListSearch<CarrierStatus>;
 
@@ -88,7 +65,7 @@ export const carriersQuery = (search: CarriersSearch) =>
     queryKey: carrierKeys.list(search),
     queryFn: async () =>
       toPage(
-        await api<Page<Carrier> | Carrier[]>('/carrier', {
+        await api<ApiResponse<'/api/carrier'>>('/carrier', {
           query: {
             page: search.page ?? 1,
             limit: PAGE_SIZE,
@@ -114,7 +91,7 @@ export const carrierContractsQuery = (id: string, search: ListSearch<never>) =>
     queryKey: carrierKeys.contracts(id, search),
     queryFn: async () =>
       toPage(
-        await api<Page<CarrierContract> | CarrierContract[]>(
+        await api<ApiResponse<'/api/carrier/contracts/{id}'>>(
           `/carrier/contracts/${encodeURIComponent(id)}`,
           { query: { page: search.page ?? 1, limit: PAGE_SIZE, q: search.q } },
         ),
@@ -129,7 +106,9 @@ export const updateCarrier = (id: string, body: UpdateCarrierInput) =>
   api<Carrier>(`/carrier/${encodeURIComponent(id)}`, { method: 'PATCH', body });
 
 export const deactivateCarrier = (id: string) =>
-  api<{ message: string }>(`/carrier/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  api<ApiResponse<'/api/carrier/{id}', 'delete'>>(`/carrier/${encodeURIComponent(id)}`, {
+    method: 'DELETE',
+  });
 
 export const reactivateCarrier = (id: string) =>
   api<Carrier>(`/carrier/${encodeURIComponent(id)}/reactivate`, { method: 'PATCH' });

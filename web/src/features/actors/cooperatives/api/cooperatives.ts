@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../../shared/api/client.js';
-import type { ApiResponse } from '../../../../shared/api/types.js';
-import { toPage, type Page } from '../../../../shared/auth/user.js';
+import type { ApiBody, ApiResponse } from '../../../../shared/api/types.js';
+import { toPage } from '../../../../shared/auth/user.js';
 import { PAGE_SIZE, type ListSearch } from '../../../../shared/search/list-search.js';
 
 /**
@@ -19,27 +19,16 @@ export const COOPERATIVE_STATUSES: readonly CooperativeStatus[] = ['active', 'in
 /** `GET farmer-organization/{id}` (the organisation's id is a grower's farmerOrganizationId). */
 export type Cooperative = ApiResponse<'/api/farmer-organization/{id}'>;
 
-export interface CooperativeUserInput {
-  lastname: string;
-  firstname: string;
-  nip: string;
-  phone: string;
-  email: string;
-  rccm: string;
-  ifu: string;
-}
-
-export interface CreateCooperativeInput {
-  label: string;
-  user: CooperativeUserInput;
+type CooperativeBody = ApiBody<'/api/farmer-organization/cluster/{clusterId}'>;
+/**
+ * The form holds the bank as the text of its select; the server accepts only its two banks
+ * (`accountInfo.providerName`, a 400 naming the field otherwise).
+ */
+export type CreateCooperativeInput = Omit<CooperativeBody, 'accountInfo'> & {
   accountInfo: { providerName: string; accountNumber: string };
-  momoInfo: { momoNumber: string };
-}
-
-export interface UpdateCooperativeInput {
-  label: string;
-  user: Omit<CooperativeUserInput, 'phone' | 'email'>;
-}
+};
+export type UpdateCooperativeInput = ApiBody<'/api/farmer-organization/{id}', 'patch'>;
+export type CooperativeUserInput = CreateCooperativeInput['user'];
 
 export type CooperativesSearch = ListSearch<CooperativeStatus>;
 
@@ -54,7 +43,7 @@ export const cooperativesQuery = (search: CooperativesSearch) =>
     queryKey: cooperativeKeys.list(search),
     queryFn: async () =>
       toPage(
-        await api<Page<Cooperative> | Cooperative[]>('/farmer-organization', {
+        await api<ApiResponse<'/api/farmer-organization'>>('/farmer-organization', {
           query: {
             page: search.page ?? 1,
             limit: PAGE_SIZE,
@@ -82,9 +71,12 @@ export const updateCooperative = (id: string, body: UpdateCooperativeInput) =>
   api<Cooperative>(`/farmer-organization/${encodeURIComponent(id)}`, { method: 'PATCH', body });
 
 export const deactivateCooperative = (id: string) =>
-  api<{ message: string }>(`/farmer-organization/${encodeURIComponent(id)}`, {
-    method: 'DELETE',
-  });
+  api<ApiResponse<'/api/farmer-organization/{id}', 'delete'>>(
+    `/farmer-organization/${encodeURIComponent(id)}`,
+    {
+      method: 'DELETE',
+    },
+  );
 
 export const reactivateCooperative = (id: string) =>
   api<Cooperative>(`/farmer-organization/${encodeURIComponent(id)}/reactivate`, {

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../../shared/api/client.js';
 import type { ApiBody, ApiResponse, RowOf } from '../../../../shared/api/types.js';
-import { toPage, type Page } from '../../../../shared/auth/user.js';
+import { toPage } from '../../../../shared/auth/user.js';
 import { PAGE_SIZE, type ListSearch } from '../../../../shared/search/list-search.js';
 
 /**
@@ -17,64 +17,20 @@ export const PINEAPPLE_TYPES: readonly PineappleType[] = ['CAYENNE_LISSE', 'PAIN
 export type GrowerStatus = 'active' | 'inactive';
 export const GROWER_STATUSES: readonly GrowerStatus[] = ['active', 'inactive'];
 
-/** A plot (`product`): a location chain of codes, its name, coordinates, dates and areas. */
-export interface Plot {
-  id: string;
-  productType: PineappleType;
-  department: string;
-  borough: string;
-  district: string;
-  village: string;
-  /** The plot's name. */
-  location: string;
-  longitude: number | null;
-  latitude: number | null;
-  plantingDate: string | null;
-  tifDate: string | null;
-  /** Sown area, ha (a decimal). */
-  areaSown: number;
-  estimatedProduction: number | null;
-}
+/** A row of the list: id, reference, names and phone, cooperative, area and plot count. */
+export type GrowerRow = RowOf<ApiResponse<'/api/grower'>>;
 
 /**
- * The grower's user. The list sends id, names and phone; the detail (`GET grower/{id}`) the
- * rest: NIP, e-mail, contact, the address's location codes.
+ * The detail (`GET grower/{id}`): the user's NIP, e-mail, contact and address codes, the
+ * plots, the payout account (null for the roles that read growers without registering them:
+ * industrial, SFD) and, once banned, `deactivatedAt`.
  */
-export interface GrowerUser {
-  id: string;
-  lastname: string;
-  firstname: string;
-  phone: string | null;
-  nip?: string | null;
-  email?: string | null;
-  contactFullname?: string | null;
-  contactPhone?: string | null;
-  department?: string;
-  borough?: string;
-  district?: string;
-  village?: string;
-}
+export type Grower = ApiResponse<'/api/grower/{id}'>;
 
-/** A row of the list, or the detail (which adds the plots and the payout account). */
-export interface Grower {
-  id: string;
-  reference: string;
-  user: GrowerUser;
-  /** Null without a cooperative, and always in the cooperative's own list. */
-  farmerOrganization: { id: string; label: string } | null;
-  farmerOrganizationId?: string | null;
-  clusterId: string;
-  cluster?: { id: string; label: string } | null;
-  products?: Plot[];
-  /** 'Superficie emblavée (ha)': the sum of its plots' areaSown. */
-  areaSown?: number | string | null;
-  /** Null for the roles that read growers without registering them (industrial, SFD). */
-  accountInfo?: { providerName: string | null; accountNumber: string | null } | null;
-  momoInfo?: { providerName: 'MOOV' | 'MTN' | null; momoNumber: string | null } | null;
-  isActive: boolean;
-  /** Set once banned (deactivated). */
-  deactivatedAt?: string | null;
-}
+export type GrowerUser = Grower['user'];
+
+/** A plot (`product`): a location chain of codes, its name, coordinates, dates and areas. */
+export type Plot = Grower['products'][number];
 
 export type GrowersSearch = ListSearch<GrowerStatus>;
 
@@ -91,7 +47,7 @@ export const growersQuery = (search: GrowersSearch) =>
     queryKey: growerKeys.list(search),
     queryFn: async () =>
       toPage(
-        await api<Page<Grower> | Grower[]>('/grower', {
+        await api<ApiResponse<'/api/grower'>>('/grower', {
           query: {
             page: search.page ?? 1,
             limit: PAGE_SIZE,
@@ -117,7 +73,7 @@ export const growerContractsQuery = (id: string, search: ListSearch<never>) =>
     queryKey: growerKeys.contracts(id, search),
     queryFn: async () =>
       toPage(
-        await api<Page<GrowerContract> | GrowerContract[]>(
+        await api<ApiResponse<'/api/grower/contracts/{id}'>>(
           `/grower/contracts/${encodeURIComponent(id)}`,
           { query: { page: search.page ?? 1, limit: PAGE_SIZE, q: search.q } },
         ),
@@ -126,10 +82,10 @@ export const growerContractsQuery = (id: string, search: ListSearch<never>) =>
   });
 
 /** A cooperative the grower may belong to: its organisation id and name. */
-export interface CooperativeOption {
-  id: string;
-  label: string;
-}
+export type CooperativeOption = Pick<
+  RowOf<ApiResponse<'/api/farmer-organization/cluster/{clusterId}'>>,
+  'id' | 'label'
+>;
 
 /**
  * `GET farmer-organization/cluster/{clusterId}?limit=-1`: the cluster's cooperatives (a
@@ -140,7 +96,7 @@ export const cooperativeOptionsQuery = (clusterId: string) =>
     queryKey: ['growers', 'cooperative-options', clusterId],
     queryFn: async (): Promise<CooperativeOption[]> => {
       const page = toPage(
-        await api<Page<CooperativeOption> | CooperativeOption[]>(
+        await api<ApiResponse<'/api/farmer-organization/cluster/{clusterId}'>>(
           `/farmer-organization/cluster/${encodeURIComponent(clusterId)}`,
           { query: { limit: -1 } },
         ),
@@ -161,30 +117,47 @@ export type UpdateGrowerInput = ApiBody<'/api/grower/{id}', 'patch'>;
 
 /** `POST grower/cluster/{clusterId}`: 409 PHONE_ALREADY_EXIST when the phone is in use. */
 export const createGrower = (clusterId: string, body: CreateGrowerInput) =>
-  api<Grower>(`/grower/cluster/${encodeURIComponent(clusterId)}`, { method: 'POST', body });
+  api<ApiResponse<'/api/grower/cluster/{id}', 'post'>>(
+    `/grower/cluster/${encodeURIComponent(clusterId)}`,
+    { method: 'POST', body },
+  );
 
 export const updateGrower = (id: string, body: UpdateGrowerInput) =>
-  api<Grower>(`/grower/${encodeURIComponent(id)}`, { method: 'PATCH', body });
+  api<ApiResponse<'/api/grower/{id}', 'patch'>>(`/grower/${encodeURIComponent(id)}`, {
+    method: 'PATCH',
+    body,
+  });
 
 /** Ban (`DELETE grower/{id}`): a deactivation the super admin can undo. */
 export const banGrower = (grower: Pick<Grower, 'id'>) =>
-  api<{ message?: string }>(`/grower/${encodeURIComponent(grower.id)}`, { method: 'DELETE' });
+  api<ApiResponse<'/api/grower/{id}', 'delete'>>(`/grower/${encodeURIComponent(grower.id)}`, {
+    method: 'DELETE',
+  });
 
 /** 'Réintégrer' a banned grower (`POST grower/{id}/reactivate`, super admin). */
 export const reinstateGrower = (grower: Pick<Grower, 'id'>) =>
-  api<{ message?: string }>(`/grower/${encodeURIComponent(grower.id)}/reactivate`, {
-    method: 'POST',
-  });
+  api<ApiResponse<'/api/grower/{id}/reactivate', 'post'>>(
+    `/grower/${encodeURIComponent(grower.id)}/reactivate`,
+    {
+      method: 'POST',
+    },
+  );
 
 export const addPlot = (growerId: string, plot: PlotInput) =>
-  api<Plot>('/product', { method: 'POST', body: { ...plot, growerId } });
+  api<ApiResponse<'/api/product', 'post'>>('/product', {
+    method: 'POST',
+    body: { ...plot, growerId },
+  });
 
 export const updatePlot = (id: string, plot: PlotInput) =>
-  api<Plot>(`/product/${encodeURIComponent(id)}`, { method: 'PATCH', body: plot });
+  api<ApiResponse<'/api/product/{id}', 'patch'>>(`/product/${encodeURIComponent(id)}`, {
+    method: 'PATCH',
+    body: plot,
+  });
 
 /** `GET users/{id}/reset-pin`: `{statusCode: 200, message}` when the SMS is on its way. */
 export const resetPin = (userId: string) =>
-  api<{ statusCode?: number; message?: string }>(`/users/${encodeURIComponent(userId)}/reset-pin`);
+  api<ApiResponse<'/api/users/{id}/reset-pin'>>(`/users/${encodeURIComponent(userId)}/reset-pin`);
 
 /**
  * `GET grower/download/{userId}` (the signed-in user's id): the rows its list shows, with the

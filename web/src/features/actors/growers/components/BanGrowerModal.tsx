@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../../shared/api/use-error-text.js';
 import { AppModal } from '../../../../shared/ui/AppModal.js';
 import { notify } from '../../../../shared/ui/notify.js';
-import { banGrower, growerKeys, reinstateGrower, type Grower } from '../api/growers.js';
+import { banGrower, growerKeys, reinstateGrower, type GrowerRow } from '../api/growers.js';
 
-export type BanAction = { grower: Grower; action: 'ban' | 'reinstate' };
+export type BanAction = { grower: Pick<GrowerRow, 'id' | 'user'>; action: 'ban' | 'reinstate' };
 
 /**
  * The super admin's confirmation before banning a grower (a deactivation: 'Bannir') or

@@ -19,7 +19,7 @@ import {
   GROWER_STATUSES,
   growersDownloadPath,
   growersQuery,
-  type Grower,
+  type GrowerRow,
   type GrowersSearch,
 } from '../api/growers.js';
 import { formatArea, isBanned, totalArea } from '../model/grower-form.js';
@@ -47,8 +47,8 @@ export function GrowersPage({
   const list = useQuery(growersQuery(search));
   const [target, setTarget] = useState<BanAction | null>(null);
 
-  const name = (g: Grower) => `${g.user.firstname} ${g.user.lastname}`;
-  const columns: Column<Grower>[] = [
+  const name = (g: GrowerRow) => `${g.user.firstname} ${g.user.lastname}`;
+  const columns: Column<GrowerRow>[] = [
     { name: 'lastname', title: t('columns.lastname'), transform: (g) => g.user.lastname },
     {
       name: 'firstname',
@@ -70,7 +70,7 @@ export function GrowersPage({
           {
             name: 'cooperative',
             title: t('columns.cooperative'),
-            transform: (g: Grower) => g.farmerOrganization?.label ?? t('noCooperative'),
+            transform: (g: GrowerRow) => g.farmerOrganization?.label ?? t('noCooperative'),
           },
         ]),
     {

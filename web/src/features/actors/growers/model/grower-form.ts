@@ -280,8 +280,8 @@ export function toGrowerForm(grower: Grower): GrowerFormValues {
 }
 
 /** 'Superficie emblavée (ha)': the list's sum, else the plots' sum, shown with up to 2 decimals. */
-export function totalArea(grower: Pick<Grower, 'areaSown' | 'products'>): number {
-  if (grower.areaSown != null && grower.areaSown !== '') return Number(grower.areaSown);
+export function totalArea(grower: Partial<Pick<Grower, 'areaSown' | 'products'>>): number {
+  if (grower.areaSown != null) return Number(grower.areaSown);
   return (grower.products ?? []).reduce((sum, p) => sum + Number(p.areaSown || 0), 0);
 }
 
@@ -290,5 +290,5 @@ export function formatArea(ha: number, language = 'fr'): string {
 }
 
 /** A banned (deactivated) grower. */
-export const isBanned = (grower: Pick<Grower, 'deactivatedAt' | 'isActive'>): boolean =>
+export const isBanned = (grower: Partial<Pick<Grower, 'deactivatedAt' | 'isActive'>>): boolean =>
   grower.isActive === false || Boolean(grower.deactivatedAt);

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../../shared/api/client.js';
-import type { ApiResponse, RowOf } from '../../../../shared/api/types.js';
+import type { ApiBody, ApiResponse, RowOf } from '../../../../shared/api/types.js';
 import { PAGE_SIZE, type ListSearch } from '../../../../shared/search/list-search.js';
 
 /**
@@ -22,30 +22,16 @@ export type DeliveryPoint = Supplier['locations'][number];
 export type Fertilizer = Supplier['fertilizers'][number];
 export type FertilizerType = RowOf<ApiResponse<'/api/clusters/fertilizer-types'>>;
 
-export interface DeliveryPointInput {
-  label: string;
-  address: string;
-  latitude: number | null;
-  longitude: number | null;
-}
-
-export interface SupplierInput {
-  denomination: string | null;
-  clusterId?: string | null;
-  user: {
-    lastname: string;
-    firstname: string;
-    email: string;
-    nip: string;
-    phone: string;
-    rccm: string;
-    ifu: string;
-  };
-  locations: DeliveryPointInput[];
-  fertilizerIds: number[];
+type SupplierBody = ApiBody<'/api/input-provider'>;
+/**
+ * The create form's body (the edit sends it without the payout accounts). The form holds the
+ * bank as the text of its select; the server accepts only its two banks.
+ */
+export type SupplierInput = Omit<SupplierBody, 'accountInfo' | 'momoInfo'> & {
   accountInfo?: { providerName: string; accountNumber: string };
-  momoInfo?: { momoNumber: string };
-}
+  momoInfo?: SupplierBody['momoInfo'];
+};
+export type DeliveryPointInput = SupplierInput['locations'][number];
 
 export type SuppliersSearch = ListSearch<SupplierStatus>;
 
@@ -55,7 +41,7 @@ export const suppliersQuery = (search: SuppliersSearch) =>
   queryOptions({
     queryKey: [...supplierKeys.all, 'list', search],
     queryFn: () =>
-      api<{ data: SupplierListItem[]; count: number }>('/input-provider', {
+      api<ApiResponse<'/api/input-provider'>>('/input-provider', {
         query: {
           page: search.page ?? 1,
           limit: PAGE_SIZE,
@@ -75,27 +61,36 @@ export const supplierQuery = (id: string) =>
 
 export const fertilizerTypesQuery = queryOptions({
   queryKey: ['fertilizers', 'types'],
-  queryFn: () => api<FertilizerType[]>('/clusters/fertilizer-types'),
+  queryFn: () => api<ApiResponse<'/api/clusters/fertilizer-types'>>('/clusters/fertilizer-types'),
   staleTime: Infinity,
 });
 
 export const fertilizersQuery = (typeId: string) =>
   queryOptions({
     queryKey: ['fertilizers', 'of-type', typeId],
-    queryFn: () => api<Fertilizer[]>(`/clusters/fertilizer-types/${typeId}`),
+    queryFn: () =>
+      api<ApiResponse<'/api/clusters/fertilizer-types/{type}'>>(
+        `/clusters/fertilizer-types/${typeId}`,
+      ),
     staleTime: Infinity,
   });
 
-type Saved = { message: string; data: Supplier };
-
 export const createSupplier = (body: SupplierInput) =>
-  api<Saved>('/input-provider', { method: 'POST', body });
+  api<ApiResponse<'/api/input-provider', 'post'>>('/input-provider', { method: 'POST', body });
 
 export const updateSupplier = (id: string, body: Omit<SupplierInput, 'accountInfo' | 'momoInfo'>) =>
-  api<Saved>(`/input-provider/${id}`, { method: 'PATCH', body });
+  api<ApiResponse<'/api/input-provider/{id}', 'patch'>>(`/input-provider/${id}`, {
+    method: 'PATCH',
+    body,
+  });
 
 export const deactivateSupplier = (id: string) =>
-  api<{ message: string }>(`/input-provider/${id}`, { method: 'DELETE' });
+  api<ApiResponse<'/api/input-provider/{id}', 'delete'>>(`/input-provider/${id}`, {
+    method: 'DELETE',
+  });
 
 export const reactivateSupplier = (id: string) =>
-  api<{ message: string }>(`/input-provider/${id}/reactivate`, { method: 'POST' });
+  api<ApiResponse<'/api/input-provider/{id}/reactivate', 'post'>>(
+    `/input-provider/${id}/reactivate`,
+    { method: 'POST' },
+  );

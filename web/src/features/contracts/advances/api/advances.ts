@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../../shared/api/client.js';
+import type { ApiResponse, RowOf } from '../../../../shared/api/types.js';
 import { PAGE_SIZE } from '../../../../shared/search/list-search.js';
 
 /**
@@ -13,24 +14,12 @@ export const ADVANCE_KINDS = [
 ] as const;
 export type AdvanceKind = (typeof ADVANCE_KINDS)[number];
 
-export interface AdvanceRow {
-  id: string;
-  reference: string;
-  kind: AdvanceKind;
-  status: 'OPEN' | 'REPAID';
-  createdAt: string;
-  growerId: string;
-  growerReference: string;
-  rightSide: { id: string; firstname: string; lastname: string };
-  meta: { amount: number; recovered: number; remaining: number };
-}
+type Advances = ApiResponse<'/api/contracts/smarts/{userId}/AVANCE_SUR_INTRANT'>;
+type Recoveries = ApiResponse<'/api/contracts/advances/{id}/recoveries'>;
 
-export interface Recovery {
-  contractId: string;
-  reference: string | null;
-  amount: number;
-  recoveredAt: string;
-}
+export type AdvanceRow = RowOf<Advances>;
+
+export type Recovery = RowOf<Recoveries>;
 
 export const advancesQuery = (
   userId: string,
@@ -40,17 +29,14 @@ export const advancesQuery = (
   queryOptions({
     queryKey: ['contracts', 'advances', kind, userId, search],
     queryFn: () =>
-      api<{ data: AdvanceRow[]; count: number }>(
-        `/contracts/smarts/${encodeURIComponent(userId)}/${kind}`,
-        {
-          query: {
-            page: search.page ?? 1,
-            limit: PAGE_SIZE,
-            q: search.q,
-            filters: search.status ?? 'all',
-          },
+      api<Advances>(`/contracts/smarts/${encodeURIComponent(userId)}/${kind}`, {
+        query: {
+          page: search.page ?? 1,
+          limit: PAGE_SIZE,
+          q: search.q,
+          filters: search.status ?? 'all',
         },
-      ),
+      }),
     placeholderData: keepPreviousData,
   });
 
@@ -58,9 +44,8 @@ export const recoveriesQuery = (advanceId: string, page: number) =>
   queryOptions({
     queryKey: ['contracts', 'advances', 'recoveries', advanceId, page],
     queryFn: () =>
-      api<{ advance: AdvanceRow; data: Recovery[]; count: number }>(
-        `/contracts/advances/${encodeURIComponent(advanceId)}/recoveries`,
-        { query: { page, limit: PAGE_SIZE } },
-      ),
+      api<Recoveries>(`/contracts/advances/${encodeURIComponent(advanceId)}/recoveries`, {
+        query: { page, limit: PAGE_SIZE },
+      }),
     placeholderData: keepPreviousData,
   });

@@ -1,30 +1,15 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, command } from '../../../../shared/api/client.js';
 import type { IdempotencyKey } from '../../../../shared/api/idempotency.js';
-import type { ApiBody, ApiResponse } from '../../../../shared/api/types.js';
-import { toPage, type Page } from '../../../../shared/auth/user.js';
+import type { ApiBody, ApiResponse, RowOf } from '../../../../shared/api/types.js';
+import { toPage } from '../../../../shared/auth/user.js';
 import { PAGE_SIZE } from '../../../../shared/search/list-search.js';
-import type { CarriageSearch, CarriageStatus } from '../model/search.js';
+import type { CarriageSearch } from '../model/search.js';
 
 /** Carriage contracts (services/api/src/contracts/carriage): `contracts/carriage-contract`. */
-export interface CarriageRow {
-  id: string;
-  reference: string;
-  status: CarriageStatus;
-  transportDate: string;
-  amount: number;
-  description: string | null;
-  createdAt: string;
-  aggregator: { id: string; firstname: string; lastname: string };
-  carrier: {
-    id: string;
-    userId: string;
-    firstname: string;
-    lastname: string;
-    phone: string | null;
-  };
-  vehicle: { id: string; carType: string; registration: string };
-}
+type CarriageList = ApiResponse<'/api/contracts/carriage-contract'>;
+
+export type CarriageRow = RowOf<CarriageList>;
 
 export type CarriageAnswer = ApiResponse<'/api/contracts/carriage-contract', 'post'>;
 
@@ -39,25 +24,21 @@ export const carriageListQuery = (search: CarriageSearch) =>
   queryOptions({
     queryKey: carriageKeys.list(search),
     queryFn: () =>
-      api<Page<CarriageRow>>('/contracts/carriage-contract', {
+      api<CarriageList>('/contracts/carriage-contract', {
         query: { page: search.page ?? 1, limit: PAGE_SIZE, q: search.q, status: search.status },
       }),
     placeholderData: keepPreviousData,
   });
 
 /** The carriers to choose from (name or phone), with their vehicles. */
-export interface CarrierChoice {
-  id: string;
-  user: { firstname: string; lastname: string; phone: string | null };
-  cars: { id: string; carType: string; registration: string; capacity: number }[];
-}
+export type CarrierChoice = RowOf<ApiResponse<'/api/carrier'>>;
 
 export const carrierChoicesQuery = (q: string) =>
   queryOptions({
     queryKey: carriageKeys.carriers(q),
     queryFn: async () =>
       toPage(
-        await api<Page<CarrierChoice> | CarrierChoice[]>('/carrier', {
+        await api<ApiResponse<'/api/carrier'>>('/carrier', {
           query: { page: 1, limit: 20, q: q || undefined },
         }),
       ),

@@ -11,7 +11,8 @@ import { isApiError } from '../../../../shared/api/api-error.js';
 import { api } from '../../../../shared/api/client.js';
 import { useErrorText } from '../../../../shared/api/use-error-text.js';
 import { useIdempotencyKey } from '../../../../shared/api/use-idempotency-key.js';
-import { toPage, type Page } from '../../../../shared/auth/user.js';
+import type { ApiResponse } from '../../../../shared/api/types.js';
+import { toPage } from '../../../../shared/auth/user.js';
 import { DateField } from '../../../../shared/ui/DateField.js';
 import { FormAlert } from '../../../../shared/ui/FormAlert.js';
 import { MoneyInput } from '../../../../shared/ui/MoneyInput.js';
@@ -21,7 +22,7 @@ import { useFieldError } from '../../../../shared/ui/use-field-error.js';
 import {
   PINEAPPLE_TYPES,
   growerQuery,
-  type Grower,
+  type GrowerRow,
   type Plot,
 } from '../../../actors/growers/api/growers.js';
 import {
@@ -44,7 +45,7 @@ import { formatDecimal } from '../../../../shared/format/number.js';
 /** §9: the growers' autocomplete asks page 1, limit 20. */
 const AUTOCOMPLETE_LIMIT = 20;
 
-const growerLabel = (g: Grower) =>
+const growerLabel = (g: GrowerRow) =>
   `${g.user.firstname} ${g.user.lastname}${g.user.phone ? ` (${g.user.phone})` : ''}`;
 
 /**
@@ -72,14 +73,14 @@ export function CreateDeliveryContractPage() {
   const [missing, setMissing] = useState<number | null>(null);
 
   const [growerSearch, setGrowerSearch] = useState('');
-  const [picked, setPicked] = useState<Grower | null>(null);
+  const [picked, setPicked] = useState<GrowerRow | null>(null);
   const [debounced] = useDebouncedValue(growerSearch, 300);
   const q = picked && debounced === growerLabel(picked) ? '' : debounced.trim();
   const growers = useQuery({
     queryKey: ['growers', 'autocomplete', q],
     queryFn: async () =>
       toPage(
-        await api<Page<Grower> | Grower[]>('/grower', {
+        await api<ApiResponse<'/api/grower'>>('/grower', {
           query: { page: 1, limit: AUTOCOMPLETE_LIMIT, q: q || undefined },
         }),
       ),

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../../shared/api/client.js';
+import type { ApiResponse, RowOf } from '../../../../shared/api/types.js';
 import { PAGE_SIZE } from '../../../../shared/search/list-search.js';
 
 /**
@@ -8,42 +9,17 @@ import { PAGE_SIZE } from '../../../../shared/search/list-search.js';
  * contracts' paths: `contracts/smarts/{userId}/FOURNITURE_INTRANT` and
  * `contracts/input-supply/{id}`.
  */
-export interface SupplyContractRow {
-  id: string;
-  reference: string;
-  /** ACTIVE | BANNED */
-  status: string;
-  createdAt: string;
-  /** The provider (for the industrial's list) or the industrial (for a provider's). */
-  rightSide: { id: string; firstname: string; lastname: string };
-  /** Kg as text; F CFA. */
-  meta: { quantity: string; remaining: string; amount: number; fertilizer: string };
-}
+type SupplyContracts = ApiResponse<'/api/contracts/smarts/{userId}/FOURNITURE_INTRANT'>;
 
-export interface Party {
-  userId: string;
-  firstname: string;
-  lastname: string;
-  phone: string | null;
-}
+/**
+ * A row: `rightSide` is the provider (for the industrial's list) or the industrial (for a
+ * provider's); `meta` gives kg as text and F CFA.
+ */
+export type SupplyContractRow = RowOf<SupplyContracts>;
 
-export interface SupplyContract {
-  id: string;
-  reference: string;
-  status: string;
-  createdAt: string;
-  season: { id: number; label: string; fromDate: string; toDate: string };
-  industrial: Party;
-  provider: Party;
-  fertilizer: { label: string; type: string };
-  quantity: number;
-  deliveredQuantity: number;
-  unitAmount: number;
-  amount: number;
-  deliveredAmount: number;
-  remainingAmount: number;
-  releasedAmount: number;
-}
+export type SupplyContract = ApiResponse<'/api/contracts/input-supply/{id}'>;
+
+export type Party = SupplyContract['provider'];
 
 export const supplyKeys = { all: ['contracts', 'input-supply'] as const };
 
@@ -54,10 +30,9 @@ export const supplyContractsQuery = (
   queryOptions({
     queryKey: [...supplyKeys.all, 'list', userId, search],
     queryFn: () =>
-      api<{ data: SupplyContractRow[]; count: number }>(
-        `/contracts/smarts/${encodeURIComponent(userId)}/FOURNITURE_INTRANT`,
-        { query: { page: search.page ?? 1, limit: PAGE_SIZE, q: search.q } },
-      ),
+      api<SupplyContracts>(`/contracts/smarts/${encodeURIComponent(userId)}/FOURNITURE_INTRANT`, {
+        query: { page: search.page ?? 1, limit: PAGE_SIZE, q: search.q },
+      }),
     placeholderData: keepPreviousData,
   });
 

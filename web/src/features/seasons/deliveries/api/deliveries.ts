@@ -1,24 +1,16 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, command } from '../../../../shared/api/client.js';
 import type { IdempotencyKey } from '../../../../shared/api/idempotency.js';
+import type { ApiResponse, RowOf } from '../../../../shared/api/types.js';
 import { PAGE_SIZE, type ListSearch } from '../../../../shared/search/list-search.js';
 
 /**
  * Deliveries by grower code (spec seasons §2.11, §7 "Deliveries by code";
  * services/api/src/seasons/deliveries/http).
  */
-export interface DeliveryRow {
-  id: number;
-  reference: string;
-  grower: { id: string; firstname: string; lastname: string; phone: string | null };
-  fertilizer: { id: number; label: string; type: { id: number; label: string } };
-  aggregator: { id: string; firstname: string; lastname: string };
-  quantity: number;
-  amount: number;
-  status: 'CREATED' | 'DONE';
-  receivedAt: string | null;
-  createdAt: string;
-}
+type Deliveries = ApiResponse<'/api/input-provider/growers-request/{userId}'>;
+
+export type DeliveryRow = RowOf<Deliveries>;
 
 export const deliveryKeys = {
   all: ['season-deliveries'] as const,
@@ -31,7 +23,7 @@ export const deliveriesQuery = (userId: string, search: ListSearch) =>
   queryOptions({
     queryKey: deliveryKeys.list(userId, search),
     queryFn: () =>
-      api<{ data: DeliveryRow[]; count: number }>(`/input-provider/growers-request/${userId}`, {
+      api<Deliveries>(`/input-provider/growers-request/${userId}`, {
         query: { page: search.page ?? 1, limit: PAGE_SIZE, q: search.q },
       }),
     placeholderData: keepPreviousData,
@@ -40,7 +32,7 @@ export const deliveriesQuery = (userId: string, search: ListSearch) =>
 
 /** `GET input-provider/find-by-code/{code}`: 404 is the incorrect code. */
 export const findByCode = (code: string) =>
-  api<{ isOk: true; request: DeliveryRow }>(
+  api<ApiResponse<'/api/input-provider/find-by-code/{code}'>>(
     `/input-provider/find-by-code/${encodeURIComponent(code)}`,
   );
 
@@ -49,6 +41,10 @@ export const findByCode = (code: string) =>
  * server pays nothing without it): pays the provider, once.
  */
 export const makeDelivery = (requestId: number, code: string, key: IdempotencyKey) =>
-  command<{ message: string }>(`/input-provider/make-delivery/${requestId}`, key, {
-    body: { code },
-  });
+  command<ApiResponse<'/api/input-provider/make-delivery/{requestId}', 'post'>>(
+    `/input-provider/make-delivery/${requestId}`,
+    key,
+    {
+      body: { code },
+    },
+  );

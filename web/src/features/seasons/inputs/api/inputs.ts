@@ -45,9 +45,12 @@ export const maxQuantityQuery = (
   queryOptions({
     queryKey: inputKeys.max(seasonId, industrialId, fertilizerId ?? 0),
     queryFn: () =>
-      api<{ maxQuantity: number }>('/user-cluster-input-provider/input-quantite', {
-        query: { industrialId, clusterId: seasonId, inputId: fertilizerId! },
-      }),
+      api<ApiResponse<'/api/user-cluster-input-provider/input-quantite'>>(
+        '/user-cluster-input-provider/input-quantite',
+        {
+          query: { industrialId, clusterId: seasonId, inputId: fertilizerId! },
+        },
+      ),
     enabled: fertilizerId !== null && fertilizerId > 0,
   });
 
@@ -68,6 +71,9 @@ export const assignProvider = (body: AssignInput, key: IdempotencyKey) =>
 
 /** `DELETE user-cluster-input-provider/{id}`: the ban ('{name} est bani de la saison avec succès'). */
 export const banProvider = (id: number) =>
-  api<{ message: string; released: number }>(`/user-cluster-input-provider/${id}`, {
-    method: 'DELETE',
-  });
+  api<ApiResponse<'/api/user-cluster-input-provider/{id}', 'delete'>>(
+    `/user-cluster-input-provider/${id}`,
+    {
+      method: 'DELETE',
+    },
+  );

@@ -79,7 +79,7 @@ export const rejectRequests = (items: { id: number; reason: string }[], key: Ide
 
 /** `POST season-requests`: a grower's request (201). */
 export const fileRequest = (body: Record<string, unknown>, key: IdempotencyKey) =>
-  command<{ requestId: number; reference: string; amount: number }>('/season-requests', key, {
+  command<ApiResponse<'/api/season-requests', 'post'>>('/season-requests', key, {
     body,
   });
 
