@@ -9,18 +9,13 @@ import type {
   Fertilizer,
   FertilizerType,
   FundedSeasonLink,
-  IndustrialOption,
-  IndustrialSeason,
   LinkStatus,
   SeasonAmounts,
   SeasonDetail,
   SeasonInput,
-  SeasonInvitation,
-  SeasonLink,
   SeasonLinkSaved,
   SeasonSaved,
   SeasonStatus,
-  SeasonSummary,
 } from './types.js';
 
 /**
@@ -69,7 +64,7 @@ export const seasonsQuery = (search: SeasonsSearch) =>
   queryOptions({
     queryKey: seasonKeys.list(search),
     queryFn: () =>
-      api<{ data: SeasonSummary[]; count: number }>('/seasons', {
+      api<ApiResponse<'/api/seasons'>>('/seasons', {
         query: { page: search.page ?? 1, limit: PAGE_SIZE, q: search.q, status: search.status },
       }),
     placeholderData: keepPreviousData,
@@ -90,7 +85,9 @@ export const seasonLinksQuery = (seasonId: number) =>
   queryOptions({
     queryKey: seasonKeys.links(seasonId),
     queryFn: () =>
-      api<{ data: SeasonLink[]; count: number }>(`/clusters/${id(seasonId)}/linked-industrials`),
+      api<ApiResponse<'/api/clusters/{id}/linked-industrials'>>(
+        `/clusters/${id(seasonId)}/linked-industrials`,
+      ),
     enabled: Number.isInteger(seasonId) && seasonId > 0,
     retry: retryJustWritten,
     retryDelay: retryJustWrittenDelay,
@@ -109,7 +106,7 @@ export const industrialSeasonsQuery = (userId: string, search: IndustrialSeasons
   queryOptions({
     queryKey: seasonKeys.ofIndustrial(userId, search),
     queryFn: () =>
-      api<{ data: IndustrialSeason[]; count: number }>(`/clusters/industrial/${id(userId)}`, {
+      api<ApiResponse<'/api/clusters/industrial/{userId}'>>(`/clusters/industrial/${id(userId)}`, {
         query: { page: search.page ?? 1, limit: PAGE_SIZE, q: search.q, status: search.status },
       }),
     enabled: Boolean(userId),
@@ -127,7 +124,7 @@ export const seasonLinkQuery = (seasonId: number, userId: string) =>
 /** `GET seasons/invitations`: the industrial's open invitations (the bell). */
 export const seasonInvitationsQuery = queryOptions({
   queryKey: seasonKeys.invitations,
-  queryFn: () => api<{ data: SeasonInvitation[]; count: number }>('/seasons/invitations'),
+  queryFn: () => api<ApiResponse<'/api/seasons/invitations'>>('/seasons/invitations'),
 });
 
 /** `GET clusters/fertilizer-types`: Engrais, Rejets, Film polyéthylène… */
@@ -151,7 +148,7 @@ export const industrialsSearchQuery = (q: string) =>
   queryOptions({
     queryKey: seasonKeys.industrials(q),
     queryFn: () =>
-      api<{ data: IndustrialOption[]; count: number }>('/clusters/industrials', {
+      api<ApiResponse<'/api/clusters/industrials'>>('/clusters/industrials', {
         query: { q: q || undefined, limit: 20 },
       }),
     staleTime: 30_000,

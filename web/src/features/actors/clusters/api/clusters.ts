@@ -21,7 +21,7 @@ export const clusterConfigQuery = (userId: string) =>
 export const industrialOptionsQuery = queryOptions({
   queryKey: ['clusters', 'industrials'],
   queryFn: () =>
-    api<{ data: IndustrialOption[]; count: number }>('/clusters/industrials', {
+    api<ApiResponse<'/api/clusters/industrials'>>('/clusters/industrials', {
       query: { limit: -1 },
     }),
   staleTime: 60_000,

@@ -18,8 +18,9 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../../shared/api/client.js';
+import type { ApiResponse, RowOf } from '../../../../shared/api/types.js';
 import { useErrorText } from '../../../../shared/api/use-error-text.js';
-import { toPage, type Page } from '../../../../shared/auth/user.js';
+import { toPage } from '../../../../shared/auth/user.js';
 import { PAGE_SIZE } from '../../../../shared/search/list-search.js';
 import { DataTable, type Column } from '../../../../shared/ui/DataTable.js';
 import { ListToolbar } from '../../../../shared/ui/ListToolbar.js';
@@ -40,11 +41,7 @@ import { ProblemsTable } from './ProblemsTable.js';
 /** The 5 Mo the API accepts, checked here first to spare an upload. */
 const MAX_BYTES = 5 * 1024 * 1024;
 
-interface GrowerOption {
-  id: string;
-  reference: string;
-  user: { firstname: string; lastname: string; phone?: string | null };
-}
+type GrowerOption = RowOf<ApiResponse<'/api/grower'>>;
 
 /**
  * createContratLivraisonMany (§2.5): create many delivery contracts — from a file (.xlsx or
@@ -176,7 +173,7 @@ function GrowerSelection({
     queryKey: ['growers', 'batch-selection', page, search.q ?? ''],
     queryFn: async () =>
       toPage(
-        await api<Page<GrowerOption> | GrowerOption[]>('/grower', {
+        await api<ApiResponse<'/api/grower'>>('/grower', {
           query: { page, limit: PAGE_SIZE, q: search.q },
         }),
       ),

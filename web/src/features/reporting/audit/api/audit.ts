@@ -17,7 +17,7 @@ export const walletAccountsQuery = (page: number, q: string | undefined) =>
   queryOptions({
     queryKey: ['audit', 'wallets', page, q ?? ''] as const,
     queryFn: () =>
-      api<{ data: WalletAccount[]; count: number }>('/wallet/accounts', {
+      api<ApiResponse<'/api/wallet/accounts'>>('/wallet/accounts', {
         query: { page, limit: PAGE_SIZE, q },
       }),
     placeholderData: keepPreviousData,

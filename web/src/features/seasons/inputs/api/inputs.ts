@@ -29,7 +29,7 @@ export const seasonProvidersQuery = (linkId: number, search: ListSearch) =>
   queryOptions({
     queryKey: inputKeys.list(linkId, search),
     queryFn: () =>
-      api<{ data: SeasonProviderRow[]; count: number }>(
+      api<ApiResponse<'/api/user-cluster-input-provider/{linkId}/input-providers'>>(
         `/user-cluster-input-provider/${linkId}/input-providers`,
         { query: { page: search.page ?? 1, limit: PAGE_SIZE, q: search.q } },
       ),
@@ -59,7 +59,7 @@ export const providerOptionsQuery = (q: string) =>
   queryOptions({
     queryKey: inputKeys.providers(q),
     queryFn: () =>
-      api<{ data: ProviderOption[]; count: number }>('/input-provider', {
+      api<ApiResponse<'/api/input-provider'>>('/input-provider', {
         query: { page: 1, limit: 20, q: q || undefined },
       }),
     placeholderData: keepPreviousData,
