@@ -93,13 +93,39 @@ describe('npm start (embedded mode)', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('serves API and web on one port, prints the demo accounts, and Ctrl-C leaves no postgres behind', async () => {
+  /**
+   * The first start on a fresh data directory (initdb, migrations, the demo's load): watched
+   * from its first instant, it is ready only once the demo is loaded and listed.
+   */
+  it('is ready only once the demo is loaded and listed (at the first 200 of /api/ready, GET seasons shows the demo season), serves API and web on one port, prints the demo accounts, and Ctrl-C leaves no postgres behind', async () => {
     const port = await getPort();
     const { child, output } = start({ PORT: String(port) });
-    expect(await waitForHealth(port, child, output)).toEqual({ status: 'ok' });
+    const base = `http://127.0.0.1:${port}/api`;
+    let ready: Response | undefined;
+    for (let i = 0; i < 1500 && ready?.status !== 200; i++) {
+      if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output()}`);
+      ready = await fetch(`${base}/ready`).catch(() => undefined);
+      if (ready?.status !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(ready?.status).toBe(200);
+    const login = await fetch(`${base}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'superadmin@demo.filiere.bj', password: 'Demo#2026' }),
+    });
+    expect(login.status).toBe(200);
+    const { access_token: token } = (await login.json()) as { access_token: string };
+    const seasons = await fetch(`${base}/seasons?page=1&limit=10`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const labels = ((await seasons.json()) as { data: { label: string }[] }).data.map(
+      (s) => s.label,
+    );
+    expect(labels).toEqual(['Saison 2026–2027']);
 
-    const ready = await fetch(`http://127.0.0.1:${port}/api/ready`);
-    expect(ready.status).toBe(200);
+    expect(await waitForHealth(port, child, output)).toEqual({ status: 'ok' });
+    const readyAgain = await fetch(`http://127.0.0.1:${port}/api/ready`);
+    expect(readyAgain.status).toBe(200);
     const page = await fetch(`http://127.0.0.1:${port}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
@@ -110,7 +136,7 @@ describe('npm start (embedded mode)', () => {
     child.kill('SIGINT');
     expect(await exited(child)).toBe(0);
     expect(processesUsing(dataDir)).toEqual([]);
-  }, 180_000);
+  }, 240_000);
 
   /**
    * `npm start` in a terminal, stopped with Ctrl-C: the terminal signals its
@@ -196,40 +222,6 @@ describe('npm start (embedded mode)', () => {
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
     expect(processesUsing(dataDir)).toEqual([]);
-  }, 240_000);
-
-  it('is ready only once the demo is loaded and listed: at the first 200 of /api/ready, GET seasons shows the demo season', async () => {
-    const fresh = mkdtempSync(path.join(os.tmpdir(), 'filiere-start-ready-'));
-    const port = await getPort();
-    const { child, output } = start({ PORT: String(port), DATA_DIR: fresh });
-    try {
-      const base = `http://127.0.0.1:${port}/api`;
-      let ready: Response | undefined;
-      for (let i = 0; i < 1500 && ready?.status !== 200; i++) {
-        if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output()}`);
-        ready = await fetch(`${base}/ready`).catch(() => undefined);
-        if (ready?.status !== 200) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(ready?.status).toBe(200);
-      const login = await fetch(`${base}/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'superadmin@demo.filiere.bj', password: 'Demo#2026' }),
-      });
-      expect(login.status).toBe(200);
-      const { access_token: token } = (await login.json()) as { access_token: string };
-      const seasons = await fetch(`${base}/seasons?page=1&limit=10`, {
-        headers: { authorization: `Bearer ${token}` },
-      });
-      const labels = ((await seasons.json()) as { data: { label: string }[] }).data.map(
-        (s) => s.label,
-      );
-      expect(labels).toEqual(['Saison 2026–2027']);
-    } finally {
-      child.kill('SIGINT');
-      await exited(child);
-      rmSync(fresh, { recursive: true, force: true });
-    }
   }, 240_000);
 
   it('a bad PORT stops start-up with one line naming PORT', async () => {

@@ -3,7 +3,7 @@ import { inflateSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beninDay, createLogger, parseConfig } from '@filiere/platform';
-import { useTestDatabase } from '@filiere/platform/testing';
+import { createSeededTestDatabase, type TestDatabase } from '@filiere/platform/testing';
 import { buildApp, type Database } from '@filiere/api';
 import {
   DEMO_COOPERATIVE_EMAIL,
@@ -12,13 +12,20 @@ import {
   findDemoUser,
 } from '@filiere/api/identity';
 import { loadDemoData } from './load.js';
+import { demoSeed } from './seed.js';
 
-/** The whole demo as `npm start` loads it (and projects it). */
-const t = useTestDatabase<Database>();
+/**
+ * The whole demo as `npm start` loads it (and projects it): a copy of the run's demo template,
+ * which `loadDemoData` built (demoSeed), so the run loads the demo once for this file and the
+ * browser files.
+ */
+const t = {} as TestDatabase<Database>;
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  await loadDemoData({ db: t.db, logger: createLogger('silent', false) });
+  Object.assign(t, await createSeededTestDatabase(demoSeed()));
+  // On a database that holds the demo, loading it again runs no step.
+  expect(await loadDemoData({ db: t.db, logger: createLogger('silent', false) })).toEqual([]);
   app = await buildApp({
     config: parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
     db: t.db,
@@ -27,6 +34,7 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => {
   await app?.close();
+  await t.drop?.();
 });
 
 interface Row {

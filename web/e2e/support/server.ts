@@ -5,13 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '@filiere/api';
 import { createLogger, parseConfig } from '@filiere/platform';
 import { pgPushSource, type PushSource } from '@filiere/projections';
-import {
-  createSeededTestDatabase,
-  type TestDatabase,
-  type TestSeed,
-} from '@filiere/platform/testing';
+import { createSeededTestDatabase, type TestDatabase } from '@filiere/platform/testing';
 import { DEMO_PASSWORD, demoAccounts } from '@filiere/api/identity';
-import { loadDemoData } from '../../../scripts/src/demo/load.js';
+import { demoSeed } from '../../../scripts/src/demo/seed.js';
 import {
   startProjectionDispatch,
   type ProjectionDispatch,
@@ -140,26 +136,6 @@ async function allOrNothing<T extends unknown[]>(
     }),
   ).catch(() => undefined);
   throw failed.reason;
-}
-
-/**
- * The whole product's demo, loaded once per test run into a template that every browser
- * test file copies (its own database: a test may change the demo data freely). The demo
- * writes dates relative to today (UTC and Porto-Novo), so the template is per day of both.
- */
-function demoSeed(): TestSeed<Database> {
-  const now = Date.now();
-  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '');
-  const portoNovo = now + 60 * 60 * 1000; // UTC+1 all year
-  return {
-    name: `demo_${day(now)}_${day(portoNovo)}`,
-    // The loader projects what it loaded, as `npm start` does: every file starts from read
-    // tables that hold the whole demo (a test that counts rows before it adds its own would
-    // otherwise race the server's first catch-up).
-    load: async (db) => {
-      await loadDemoData({ db, logger: createLogger('silent', false) });
-    },
-  };
 }
 
 /**

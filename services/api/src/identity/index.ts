@@ -117,6 +117,7 @@ export {
 } from './demo/accounts.js';
 export {
   DEMO_CLUSTER,
+  giveDemoBankAccount,
   giveDemoPassword,
   DEMO_PENDING_AGGREGATOR,
   DEMO_SECOND_AGGREGATOR,

@@ -273,6 +273,16 @@ const ORGANIZATION_ROLES: Record<NewOrganization['type'], MemberRole> = {
   PROVIDER: ROLE.INPUT_PROVIDER,
 };
 
+/**
+ * A member's username: a carrier's is its phone (spec: set equal to the phone), whatever its
+ * e-mail; another's is its e-mail, or its phone when it has none.
+ */
+function usernameOf(role: string, email: string | null, phone: string): string;
+function usernameOf(role: string, email: string | null, phone: string | null): string | null;
+function usernameOf(role: string, email: string | null, phone: string | null) {
+  return role === ROLE.CARRIER ? phone : (email ?? phone);
+}
+
 const partyOf = (row: UserRow): Party => ({
   id: row.id,
   role: row.role_code,
@@ -392,7 +402,7 @@ export function members<DB extends IdentityTables>(deps: MembersDeps<DB>): Membe
               firstname: member.firstname,
               lastname: member.lastname,
               email: member.email,
-              username: member.email ?? member.phone,
+              username: usernameOf(member.role, member.email, member.phone),
               phone: member.phone,
               nip: member.nip,
               role_id: ROLES.find((r) => r.code === member.role)!.id,
@@ -515,7 +525,9 @@ export function members<DB extends IdentityTables>(deps: MembersDeps<DB>): Membe
               identityEvent('UserEmailChanged', { ...base, from: target.email, to: patch.email }),
             );
           }
-          if (emailChanged || values.phone !== undefined) values.username = email ?? phone;
+          if (emailChanged || values.phone !== undefined) {
+            values.username = usernameOf(target.role_code, email, phone);
+          }
           if (emailChanged) {
             // Links mailed to the former address stop working, and so do its sessions.
             await ids.revokeTokens(userId, 'INVITATION');

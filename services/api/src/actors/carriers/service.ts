@@ -163,12 +163,6 @@ export class CarriersService {
         },
         actor.id,
         async (trx, user) => {
-          // The username of a carrier is its phone (spec §3), whatever its e-mail.
-          await carriersDb<ProductTables>(trx)
-            .updateTable('users')
-            .set({ username: u.phone })
-            .where('id', '=', user.id)
-            .execute();
           const row = await carriersDb<ProductTables>(trx)
             .insertInto('carriers')
             .values({
@@ -214,13 +208,6 @@ export class CarriersService {
       ...(u.email !== undefined ? { email: u.email } : {}),
     };
     if (Object.keys(person).length) await this.members.update(current.userId, person, actor.id);
-    if (u.phone !== undefined && u.phone !== current.user.phone) {
-      await this.db
-        .updateTable('users')
-        .set({ username: u.phone })
-        .where('id', '=', current.userId)
-        .execute();
-    }
     await this.conflicts(() =>
       this.pool.transaction().execute(async (trx) => {
         await carriersDb<ProductTables>(trx)

@@ -131,6 +131,23 @@ export async function giveDemoPassword<DB extends IdentityTables>(
   if (Number(updated.numUpdatedRows) !== 1) throw new Error(`demo user ${email} not found`);
 }
 
+/**
+ * Gives a demo user a bank payout account when it has none (a later step's scenario, e.g. the
+ * wallet's refused bank withdrawal), as if staff had approved it.
+ */
+export async function giveDemoBankAccount<DB extends IdentityTables>(
+  db: Kysely<DB>,
+  userId: string,
+  bankAccountNumber: string,
+): Promise<void> {
+  await narrowDb<IdentityTables>()(db)
+    .updateTable('users')
+    .set({ bank_account_number: bankAccountNumber })
+    .where('id', '=', userId)
+    .where('bank_account_number', 'is', null)
+    .execute();
+}
+
 /** A self-registered aggregator still waiting for activation (the counter shows 1). */
 export const DEMO_PENDING_AGGREGATOR = 'nouvel.agregateur@demo.filiere.bj';
 

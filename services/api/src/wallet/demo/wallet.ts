@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { parseConfig } from '@filiere/platform';
-import { DEMO_GROWER_EMAIL, DEMO_SECOND_AGGREGATOR, findDemoUser } from '../../identity/index.js';
+import {
+  DEMO_GROWER_EMAIL,
+  DEMO_SECOND_AGGREGATOR,
+  findDemoUser,
+  giveDemoBankAccount,
+} from '../../identity/index.js';
 import type { DemoContext, DemoStep } from '../../kernel/module.js';
 import { ROLE, type RoleCode } from '../../kernel/roles.js';
 
@@ -113,12 +118,7 @@ async function loadWalletDemo(app: FastifyInstance, ctx: DemoContext): Promise<v
   const aggregator = await ref(ctx, 'agregateur@demo.filiere.bj', ROLE.INDUSTRIAL);
   const superAdmin = await ref(ctx, 'superadmin@demo.filiere.bj', ROLE.SUPER_ADMIN);
   const second = await ref(ctx, DEMO_SECOND_AGGREGATOR, ROLE.INDUSTRIAL);
-  await ctx.db
-    .updateTable('users')
-    .set({ bank_account_number: DEMO_REFUSED_BANK_ACCOUNT })
-    .where('id', '=', aggregator.id)
-    .where('bank_account_number', 'is', null)
-    .execute();
+  await giveDemoBankAccount(ctx.db, aggregator.id, DEMO_REFUSED_BANK_ACCOUNT);
 
   const call = caller(app, 'demo-wallet');
 

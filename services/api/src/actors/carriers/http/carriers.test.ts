@@ -270,6 +270,25 @@ describe('carriers API', () => {
     expect(edited.accountInfo.providerName).toBe('Orabank Bénin');
   });
 
+  it('a carrier with an e-mail keeps its phone as username, registered or edited', async () => {
+    const carrier = (
+      await call(
+        'managerA',
+        'POST',
+        '/api/carrier',
+        body({ user: { email: 'romuald@exemple.bj' } }),
+      )
+    ).json();
+    expect(carrier.user.email).toBe('romuald@exemple.bj');
+    expect(carrier.user.username).toBe(carrier.user.phone);
+    const res = await call('managerA', 'PATCH', `/api/carrier/${carrier.id}`, {
+      user: { email: 'gildas@exemple.bj' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().user.email).toBe('gildas@exemple.bj');
+    expect(res.json().user.username).toBe(carrier.user.phone);
+  });
+
   it('DELETE deactivates with the spec’s message; the staff in reach reactivate', async () => {
     const carrier = (
       await call(
