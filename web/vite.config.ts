@@ -14,7 +14,7 @@ import { routerConfig } from './scripts/router-config.js';
 const HEAVY_CHUNKS = {
   maplibre: /[\\/]node_modules[\\/](maplibre-gl|@maplibre)[\\/]/,
   pdfjs: /[\\/]node_modules[\\/]pdfjs-dist[\\/]/,
-  charts: /[\\/]node_modules[\\/](@nivo|@react-spring)[\\/]/,
+  charts: /[\\/]node_modules[\\/](@nivo|@react-spring|lodash|d3-[a-z-]+|internmap)[\\/]/,
   countries: /[\\/]node_modules[\\/](world-atlas|topojson-client)[\\/]/,
 };
 const NOT_PRECACHED = [
@@ -88,7 +88,22 @@ export default defineConfig({
         codeSplitting: {
           // A group takes its own modules only, not React and the rest of what they import.
           includeDependenciesRecursively: false,
-          groups: Object.entries(HEAVY_CHUNKS).map(([name, test]) => ({ name, test })),
+          groups: [
+            ...Object.entries(HEAVY_CHUNKS).map(([name, test]) => ({ name, test, priority: 20 })),
+            { name: 'shell', tags: ['$initial' as const], priority: 10 },
+            {
+              name: 'sign-in',
+              test: /[\\/]src[\\/]routes[\\/]auth(\.tsx|[\\/]login\.tsx)/,
+              includeDependenciesRecursively: true,
+              priority: 5,
+            },
+            {
+              name: 'screens',
+              test: /[\\/]node_modules[\\/](@mantine|@tabler|react-hook-form|@hookform)[\\/]|[\\/]src[\\/](shared|app)[\\/]/,
+              minShareCount: 2,
+              priority: 3,
+            },
+          ],
         },
       },
     },

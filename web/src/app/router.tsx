@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createRouter } from '@tanstack/react-router';
+import { createRouter, type AnyRoute } from '@tanstack/react-router';
 import { setUnauthorizedHandler } from '../shared/api/client.js';
 import { NotFound } from '../shared/ui/NotFound.js';
 import { RouteError } from '../shared/ui/RouteError.js';
@@ -8,7 +8,16 @@ import { routeTree } from '../routeTree.gen.js';
 export function createAppRouter(queryClient: QueryClient) {
   const router = createRouter({
     routeTree,
-    context: { queryClient },
+    context: {
+      queryClient,
+      loadScreens: (routeIds) => {
+        const routes: AnyRoute[] = Object.values(router.routesById);
+        for (const id of routeIds) {
+          const route = routes.find((r) => r.id === id);
+          if (route) void router.loadRouteChunk(route)?.catch(() => undefined);
+        }
+      },
+    },
     defaultPreload: 'intent',
     defaultPreloadStaleTime: 0,
     scrollRestoration: true,

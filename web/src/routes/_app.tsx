@@ -12,13 +12,16 @@ import { RouteError } from '../shared/ui/RouteError.js';
  * out a user who reloaded the page right after signing in.
  */
 export const Route = createFileRoute('/_app')({
-  beforeLoad: async ({ context, location }) => {
+  beforeLoad: async ({ context, location, matches }) => {
     const token = getToken();
     const toLogin = () => redirect({ to: '/auth/login', search: { redirect: location.href } });
     if (!token || !decodeToken(token)) {
       clearSession();
       throw toLogin();
     }
+    // The screen's code downloads while the user is checked, not after (one round trip less
+    // on a mobile network); a failure here is TanStack's to report when it loads the screen.
+    context.loadScreens(matches.map((m) => m.routeId));
     try {
       const user = await context.queryClient.ensureQueryData(currentUserQuery);
       return { user };

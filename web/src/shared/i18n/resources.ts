@@ -106,6 +106,4 @@ export const resources = {
   },
 } as const;
 
-export const LANGUAGES = ['fr', 'en'] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const LANGUAGE_KEY = 'lang';
+export { LANGUAGE_KEY, LANGUAGES, type Language } from './languages.js';

@@ -113,7 +113,10 @@ describe('menu entries follow the route files', () => {
     await new Generator({ config, root }).run();
     const { routeTree } = await import('../../routeTree.gen.js');
     const { createRouter } = await import('@tanstack/react-router');
-    const router = createRouter({ routeTree, context: { queryClient: undefined as never } });
+    const router = createRouter({
+      routeTree,
+      context: { queryClient: undefined as never, loadScreens: () => undefined },
+    });
     expect([...FILE_ROUTE_PATHS].sort()).toEqual(Object.keys(router.routesByPath).sort());
   }, 60_000);
 
