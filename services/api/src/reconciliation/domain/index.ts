@@ -1,0 +1,6 @@
+export * from './lines.js';
+export * from './events.js';
+export * from './matching.js';
+export * from './close.js';
+export * from './statement.js';
+export * from './exception.js';
