@@ -29,7 +29,7 @@ export interface ExceptionCandidate {
 export const exceptionId = (kind: ExceptionKind, itemKey: string): string =>
   createHash('sha256').update(`${kind}|${itemKey}`).digest('hex').slice(0, 32);
 
-const emptyFigures = (): DayFigures => ({
+export const emptyFigures = (): DayFigures => ({
   lines: 0,
   linesAmount: 0,
   movements: 0,

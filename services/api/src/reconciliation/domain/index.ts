@@ -4,3 +4,4 @@ export * from './matching.js';
 export * from './close.js';
 export * from './statement.js';
 export * from './exception.js';
+export * from './day.js';

@@ -77,18 +77,30 @@ export function reconcile(
   }
   order.sort((a, b) => times[a]! - times[b]! || (keys[a]! < keys[b]! ? -1 : 1));
 
-  const movementIndex = new Map<string, number>();
   const movementTimes = new Float64Array(movements.length);
-  const byReference = new Map<string, number[]>();
+  // Per channel and direction, movements by our reference and by the provider's: keyed by the
+  // references themselves (no concatenated key per movement: a run holds a million of them).
+  const byReference = new Map<string, Map<string, number | number[]>>();
+  const index = (side: string, reference: string, j: number) => {
+    let map = byReference.get(side);
+    if (map === undefined) byReference.set(side, (map = new Map()));
+    const known = map.get(reference);
+    if (known === undefined) map.set(reference, j);
+    else if (typeof known === 'number') map.set(reference, [known, j]);
+    else known.push(j);
+  };
   for (let j = 0; j < movements.length; j++) {
     const m = movements[j]!;
-    movementIndex.set(m.key, j);
     movementTimes[j] = Date.parse(m.occurredAt);
-    push(byReference, `${m.channel}|${m.direction}|r|${m.reference}`, j);
-    if (m.providerReference !== null) {
-      push(byReference, `${m.channel}|${m.direction}|p|${m.providerReference}`, j);
-    }
+    index(`${m.channel}|${m.direction}|r`, m.reference, j);
+    if (m.providerReference !== null)
+      index(`${m.channel}|${m.direction}|p`, m.providerReference, j);
   }
+  const lookup = (side: string, reference: string | null): readonly number[] => {
+    if (reference === null) return [];
+    const found = byReference.get(side)?.get(reference);
+    return found === undefined ? [] : typeof found === 'number' ? [found] : found;
+  };
   const lineUsed = new Uint8Array(n);
   const movementUsed = new Uint8Array(movements.length);
   const matches: Match[] = [];
@@ -106,6 +118,8 @@ export function reconcile(
   if (options.links?.length) {
     const lineIndex = new Map<string, number>();
     for (let i = 0; i < n; i++) lineIndex.set(keys[i]!, i);
+    const movementIndex = new Map<string, number>();
+    for (let j = 0; j < movements.length; j++) movementIndex.set(movements[j]!.key, j);
     for (const link of options.links) {
       const i = lineIndex.get(link.lineKey);
       const j = movementIndex.get(link.movementKey);
@@ -120,12 +134,10 @@ export function reconcile(
     if (lineUsed[i]) continue;
     const line = lines[i]!;
     const prefix = `${channelOf(line.source)}|${line.direction}|`;
-    const candidates = [
-      ...(byReference.get(`${prefix}p|${line.providerReference}`) ?? []),
-      ...(line.reference !== null ? (byReference.get(`${prefix}r|${line.reference}`) ?? []) : []),
-    ];
-    if (candidates.length === 0) continue;
-    const free = candidates.find((j) => !movementUsed[j]);
+    const byProvider = lookup(`${prefix}p`, line.providerReference);
+    const byOurs = lookup(`${prefix}r`, line.reference);
+    if (byProvider.length === 0 && byOurs.length === 0) continue;
+    const free = byProvider.find((j) => !movementUsed[j]) ?? byOurs.find((j) => !movementUsed[j]);
     if (free === undefined) namedTaken[i] = 1;
     else pair(i, free, 'REFERENCE');
   }
