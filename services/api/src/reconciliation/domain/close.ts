@@ -3,7 +3,6 @@ import type { DayFigures, ExceptionKind } from './events.js';
 import {
   beninDay,
   channelOf,
-  lineKey,
   type Direction,
   type LedgerMovement,
   type Source,
@@ -63,41 +62,46 @@ export function dayFigures(
     if (f === undefined) days.set(day, (f = emptyFigures()));
     return f;
   };
-  const lineDay = new Map<string, { day: string; amount: number }>();
-  for (const line of lines) {
-    const day = beninDay(line.occurredAt);
-    lineDay.set(lineKey(line), { day, amount: line.amount });
-    const f = of(day);
+  // A run holds up to a million lines: their days are computed once, as small numbers.
+  const names = new Map<number, string>();
+  const dayOf = (instant: string) => {
+    const n = Math.floor((Date.parse(instant) + 3_600_000) / 86_400_000);
+    let name = names.get(n);
+    if (name === undefined) names.set(n, (name = beninDay(instant)));
+    return name;
+  };
+  const lineDays = new Array<string>(lines.length);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const f = of((lineDays[i] = dayOf(line.occurredAt)));
     f.lines++;
     f.linesAmount += line.amount;
   }
   const channel = channelOf(source);
   for (const m of movements) {
     if (m.channel !== channel) continue;
-    const f = of(beninDay(m.occurredAt));
+    const f = of(dayOf(m.occurredAt));
     f.movements++;
     f.movementsAmount += m.amount;
   }
   for (const match of result.matches) {
-    const line = lineDay.get(match.lineKey);
-    if (line === undefined) continue;
-    const f = of(line.day);
+    const f = of(lineDays[match.lineIndex]!);
     f.matched++;
-    f.matchedAmount += line.amount;
+    f.matchedAmount += lines[match.lineIndex]!.amount;
     if (match.difference !== 0) {
       f.differences++;
       f.differencesAmount += Math.abs(match.difference);
     }
   }
   for (const u of result.unmatchedLines) {
-    const f = of(beninDay(u.line.occurredAt));
+    const f = of(lineDays[u.index]!);
     f.unmatchedProvider++;
     f.unmatchedProviderAmount += u.line.amount;
     if (u.kind === 'DUPLICATE') f.duplicates++;
   }
   for (const m of result.unmatchedMovements) {
     if (m.channel !== channel) continue;
-    const f = of(beninDay(m.occurredAt));
+    const f = of(dayOf(m.occurredAt));
     f.unmatchedLedger++;
     f.unmatchedLedgerAmount += m.amount;
   }
@@ -117,13 +121,11 @@ export function exceptionCandidates(
   result: Reconciliation,
   today: string,
 ): ExceptionCandidate[] {
-  const linesByKey = new Map(lines.map((l) => [lineKey(l), l]));
-  const movementsByKey = new Map(movements.map((m) => [m.key, m]));
   const out: ExceptionCandidate[] = [];
   for (const match of result.matches) {
     if (match.difference === 0) continue;
-    const line = linesByKey.get(match.lineKey)!;
-    const movement = movementsByKey.get(match.movementKey)!;
+    const line = lines[match.lineIndex]!;
+    const movement = movements[match.movementIndex]!;
     out.push({
       exceptionId: exceptionId('AMOUNT_MISMATCH', match.lineKey),
       kind: 'AMOUNT_MISMATCH',

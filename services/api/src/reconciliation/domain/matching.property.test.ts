@@ -179,7 +179,7 @@ describe('reconcile', () => {
       [supply({})],
       { windowMs: WINDOW },
     );
-    expect(r.matches).toEqual([
+    expect(r.matches).toMatchObject([
       { lineKey: 'FEDAPAY:tx-1', movementKey: 'supply:APP-1', rule: 'REFERENCE', difference: 0 },
     ]);
     expect(r.unmatchedLines.map((u) => [u.key, u.kind])).toEqual([['FEDAPAY:tx-9', 'DUPLICATE']]);
@@ -204,7 +204,7 @@ describe('reconcile', () => {
       ],
       { windowMs: WINDOW },
     );
-    expect(r.matches).toEqual([
+    expect(r.matches).toMatchObject([
       { lineKey: 'FEDAPAY:tx-x', movementKey: 'supply:near', rule: 'WINDOW', difference: 0 },
     ]);
   });

@@ -4,6 +4,9 @@ import { channelOf, lineKey, type LedgerMovement, type StatementLine } from './l
 export type MatchRule = 'REFERENCE' | 'WINDOW' | 'MANUAL';
 
 export interface Match {
+  /** Positions of the pair in the lists given to `reconcile`. */
+  lineIndex: number;
+  movementIndex: number;
   lineKey: string;
   movementKey: string;
   rule: MatchRule;
@@ -15,6 +18,7 @@ export interface Match {
 export type UnmatchedLineKind = 'MISSING_IN_LEDGER' | 'DUPLICATE';
 
 export interface UnmatchedLine {
+  index: number;
   line: StatementLine;
   key: string;
   kind: UnmatchedLineKind;
@@ -108,6 +112,8 @@ export function reconcile(
     lineUsed[i] = 1;
     movementUsed[j] = 1;
     matches.push({
+      lineIndex: i,
+      movementIndex: j,
       lineKey: keys[i]!,
       movementKey: movements[j]!.key,
       rule,
@@ -175,6 +181,7 @@ export function reconcile(
   for (const i of order) {
     if (lineUsed[i]) continue;
     unmatchedLines.push({
+      index: i,
       line: lines[i]!,
       key: keys[i]!,
       kind: namedTaken[i] ? 'DUPLICATE' : 'MISSING_IN_LEDGER',
