@@ -76,3 +76,4 @@ export {
   type Source,
   type StatementLine,
 } from './domain/index.js';
+export { fetchFedapayDay } from './sources/fedapay.js';

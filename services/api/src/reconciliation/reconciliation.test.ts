@@ -11,6 +11,7 @@ import { buildTestApp } from '../test-app.js';
 import { fund, walletUser, withKey, type TestUser } from '../wallet/http/commands/test-support.js';
 import { DEFAULT_WINDOW_MS, beninDay, nextDay } from './domain/index.js';
 import { DailyCloseRunner } from './jobs/daily-close.js';
+import type { ReconciliationTables } from './tables.js';
 
 const decode = catalogueDecoder(product.catalogue);
 
@@ -271,7 +272,7 @@ describe('reconciliation: a statement with one of each fault (real PostgreSQL)',
     const dayAfter = nextDay(today, 2);
     const runner = new DailyCloseRunner(
       {
-        db: db(),
+        db: narrowDb<ReconciliationTables>()(testDb.db),
         pipeline: app.commands,
         limits: { maxCommandAmount: 1_000_000_000, maxBalance: 1_000_000_000 },
         clock: () => new Date(`${nextDay(dayAfter)}T08:00:00+01:00`),

@@ -28,6 +28,7 @@ import { getException, listDays, listExceptions, reconciliationSummary } from '.
 import { writeDayReport } from '../report.js';
 import { parseBankCsv } from '../sources/bank-csv.js';
 import { parseCamt053 } from '../sources/camt053.js';
+import { fetchOrRefuse, statementFetcher } from '../sources/fetch.js';
 import type { BankCsvMapping, ReconciliationTables } from '../tables.js';
 
 const tags = ['reconciliation'];
@@ -120,7 +121,11 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
   // Without REDIS_URL the API runs the daily close; with it, the worker does (the module's job).
   if (!config.REDIS_URL) {
     const loop = dailyCloseLoop(
-      new DailyCloseRunner(deps, ['BANK', providerSource(config.PAYMENT_PROVIDER)]),
+      new DailyCloseRunner(
+        deps,
+        ['BANK', providerSource(config.PAYMENT_PROVIDER)],
+        statementFetcher(config),
+      ),
       app.deps.logger,
     );
     if (config.NODE_ENV !== 'test') app.addHook('onReady', async () => loop.start());
@@ -320,6 +325,8 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
             summary:
               'Importe le relevé de la banque (CAMT.053, ou CSV lu avec la correspondance de la banque) ; un relevé importé deux fois ne change rien',
             body: z.object({
+              /** The bank's statement, or KKiaPay's dashboard export (CSV only). */
+              source: z.enum(['BANK', 'KKIAPAY']).default('BANK'),
               format: z.enum(['CAMT053', 'CSV']),
               content: z.string().min(1, required).max(1_500_000, 'Relevé trop volumineux'),
               bankCode: bankCode.optional(),
@@ -336,7 +343,12 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
           ...guard(RECONCILIATION_ROLES.act),
         },
         async (request) => {
-          const { format, content, bankCode: code } = request.body;
+          const { source: from, format, content, bankCode: code } = request.body;
+          if (from === 'KKIAPAY' && format !== 'CSV') {
+            throw new ValidationError('L’export de KKiaPay se lit en CSV', {
+              fields: { format: 'L’export de KKiaPay se lit en CSV' },
+            });
+          }
           let lines;
           if (format === 'CAMT053') lines = parseCamt053(content);
           else {
@@ -353,7 +365,34 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
             }
             lines = parseBankCsv(content, saved.mapping as BankCsvMapping);
           }
-          return importLines(deps, 'BANK', lines, request.actor!.id);
+          return importLines(deps, from, lines, request.actor!.id);
+        },
+      );
+
+      r.post(
+        '/reconciliation/fetch',
+        {
+          schema: {
+            tags,
+            security,
+            summary:
+              'Relève par son API le relevé du jour d’une source (FedaPay : transactions et paiements sortants) ; relevé deux fois, il ne change rien',
+            body: z.object({ source, day }),
+            response: {
+              200: z.object({
+                recorded: z.number().int(),
+                known: z.number().int(),
+                conflicts: z.array(z.string()),
+                days: z.array(z.string()),
+              }),
+            },
+          },
+          ...guard(RECONCILIATION_ROLES.act),
+        },
+        async (request) => {
+          const { source: s, day: d } = request.body;
+          const lines = await fetchOrRefuse(config, s, d);
+          return importLines(deps, s, lines, request.actor!.id);
         },
       );
 
