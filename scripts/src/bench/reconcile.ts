@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { CommandPipeline, EventStore } from '@filiere/event-store';
 import {
   createDb,
+  narrowDb,
   migrateToLatest,
   startEmbeddedPostgres,
   withDatabase,
@@ -13,7 +14,11 @@ import {
 import { withAdmin } from '@filiere/platform/testing';
 import { product, type Database } from '@filiere/api/modules';
 import { allMigrations } from '@filiere/api/migrations';
-import { DEFAULT_WINDOW_MS, runReconciliation } from '@filiere/api/reconciliation';
+import {
+  DEFAULT_WINDOW_MS,
+  runReconciliation,
+  type ReconciliationTables,
+} from '@filiere/api/reconciliation';
 import { writeBenchmarkSection } from './report.js';
 
 /**
@@ -89,7 +94,7 @@ try {
   const started = performance.now();
   const result = await runReconciliation(
     {
-      db,
+      db: narrowDb<ReconciliationTables>()(db),
       pipeline,
       limits: { maxCommandAmount: Number.MAX_SAFE_INTEGER, maxBalance: Number.MAX_SAFE_INTEGER },
       clock: () => new Date(),
