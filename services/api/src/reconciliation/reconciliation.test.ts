@@ -293,4 +293,10 @@ describe('reconciliation: a statement with one of each fault (real PostgreSQL)',
     expect(await eventCount()).toBe(before);
     expect(closed.day).toBe(dayAfter);
   });
+
+  it('refuses a day that does not exist with a clear message, running nothing', async () => {
+    const res = await post(admin, '/run', { source: 'BANK', day: '2026-02-30' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Date invalide (AAAA-MM-JJ)');
+  });
 });

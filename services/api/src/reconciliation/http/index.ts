@@ -44,7 +44,14 @@ export const RECONCILIATION_ROLES = {
 
 const invalid = 'Entrée non valide';
 const required = 'Ce champ est obligatoire';
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Date invalide (AAAA-MM-JJ)');
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Date invalide (AAAA-MM-JJ)')
+  // A calendar day that exists (not 2026-02-30), between 2000 and 2999.
+  .refine((d) => {
+    const t = Date.parse(`${d}T00:00:00Z`);
+    return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d && d >= '2000';
+  }, 'Date invalide (AAAA-MM-JJ)');
 const source = z.enum(SOURCES, { error: 'Source inconnue' });
 const page = z.coerce.number(invalid).int(invalid).min(1, invalid).default(1);
 const limit = z.coerce.number(invalid).int(invalid).min(1, invalid).max(100, invalid).default(20);
