@@ -47,6 +47,8 @@ export class TortureEnvironment {
   databaseUrl!: string;
   redis!: RedisServerHandle;
   apiUrls: string[] = [];
+  /** The provider stub's address. */
+  stubUrl = '';
   runDir!: string;
   private postgres: EmbeddedPostgresHandle | undefined;
   private pgPort = 0;
@@ -68,6 +70,7 @@ export class TortureEnvironment {
     await migrateToLatest(this.db, allMigrations);
     this.redis = await startRedisServer();
     const stubUrl = await this.stub.start();
+    this.stubUrl = stubUrl;
     const env = {
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',

@@ -9,6 +9,8 @@ interface StubTransaction {
   reference: string;
   amount: number;
   status: 'approved' | 'declined';
+  /** When the payer paid (or refused). */
+  at: string;
 }
 
 interface StubPayout {
@@ -16,6 +18,8 @@ interface StubPayout {
   reference: string;
   amount: number;
   status: 'pending' | 'sent' | 'failed';
+  /** When it was sent or failed. */
+  at: string | null;
 }
 
 /** Payout amounts ending in this digit are refused by the provider (status `failed`). */
@@ -23,7 +27,8 @@ export const FAILING_PAYOUT_DIGIT = 7;
 
 /**
  * The payment provider of the bank test: an HTTP server answering as FedaPay does
- * (`GET /v1/transactions/{id}`, `GET /v1/transactions/search?q=`, `POST /v1/payouts`, `PUT /v1/payouts/start`, see
+ * (`GET /v1/transactions/{id}`, `GET /v1/transactions/search?q=`, without `q` its statement a page
+ * at a time, `GET /v1/payouts/search`, `POST /v1/payouts`, `PUT /v1/payouts/start`, see
  * services/api/src/wallet/providers/fedapay.ts). Payers "pay" through `pay()` (what the
  * widget would do); every payout is remembered (created, then started: `sent`, or `failed`
  * for amounts ending in 7; `GET /v1/payouts/{id}` reads it back) so that the checker can
@@ -49,6 +54,7 @@ export class ProviderStub {
       reference,
       amount,
       status: approved ? 'approved' : 'declined',
+      at: new Date().toISOString(),
     });
     return String(id);
   }
@@ -105,10 +111,19 @@ export class ProviderStub {
     query: URLSearchParams,
   ): { status: number; json: unknown } {
     if (method === 'GET' && path === '/v1/transactions/search') {
-      // As FedaPay's search: every transaction whose text holds the query (the reference).
-      const q = query.get('q') ?? '';
-      const found = [...this.transactions.values()].filter((t) => q && t.reference.includes(q));
-      return { status: 200, json: { 'v1/transactions': found.map(describeTransaction) } };
+      // As FedaPay's search: every transaction whose text holds the query (the reference), or
+      // without a query every transaction, a page at a time (its own statement).
+      const q = query.get('q');
+      const found = [...this.transactions.values()].filter(
+        (t) => q === null || (q !== '' && t.reference.includes(q)),
+      );
+      return { status: 200, json: paged('v1/transactions', found.map(describeTransaction), query) };
+    }
+    if (method === 'GET' && path === '/v1/payouts/search') {
+      return {
+        status: 200,
+        json: paged('v1/payouts', [...this.payouts.values()].map(describePayout), query),
+      };
     }
     const transaction = /^\/v1\/transactions\/([^/]+)$/.exec(path);
     if (method === 'GET' && transaction) {
@@ -123,6 +138,7 @@ export class ProviderStub {
         reference: String(body.merchant_reference ?? ''),
         amount: Number(body.amount),
         status: 'pending',
+        at: null,
       };
       this.payouts.set(payout.id, payout);
       return { status: 201, json: { 'v1/payout': describePayout(payout) } };
@@ -136,6 +152,7 @@ export class ProviderStub {
       for (const payout of started) {
         if (payout.status === 'pending') {
           payout.status = payout.amount % 10 === FAILING_PAYOUT_DIGIT ? 'failed' : 'sent';
+          payout.at = new Date().toISOString();
         }
       }
       return { status: 200, json: { 'v1/payouts': started.map(describePayout) } };
@@ -156,6 +173,19 @@ function describeTransaction(found: StubTransaction) {
     status: found.status,
     amount: found.amount,
     custom_metadata: { reference: found.reference },
+    created_at: found.at,
+    ...(found.status === 'approved' ? { approved_at: found.at } : { declined_at: found.at }),
+  };
+}
+
+/** A list as FedaPay pages it: `page` and `per_page`, `meta.next_page` null on the last. */
+function paged(key: string, items: unknown[], query: URLSearchParams) {
+  const perPage = Math.max(1, Number(query.get('per_page') ?? 25));
+  const page = Math.max(1, Number(query.get('page') ?? 1));
+  const slice = items.slice((page - 1) * perPage, page * perPage);
+  return {
+    [key]: slice,
+    meta: { current_page: page, next_page: page * perPage < items.length ? page + 1 : null },
   };
 }
 
@@ -174,6 +204,7 @@ function describePayout(payout: StubPayout) {
     status: payout.status,
     amount: payout.amount,
     merchant_reference: payout.reference,
+    ...(payout.at ? { sent_at: payout.at } : {}),
     ...(payout.status === 'failed' ? { last_error_message: 'Solde du bénéficiaire bloqué' } : {}),
   };
 }

@@ -4,6 +4,7 @@ import type { Database } from '@filiere/api';
 import { product } from '@filiere/api/modules';
 import { projectionLag } from '@filiere/projections';
 import { checkInvariants, type CheckReport, type Violation } from './checker.js';
+import { checkReconciliation } from './reconcile.js';
 import { TORTURE_JWT_SECRET, TortureEnvironment } from './environment.js';
 import { describeFault, faultSchedule, injectFaults, type InjectedFault } from './faults.js';
 import { paidSupplies, type ProviderStub } from './provider-stub.js';
@@ -145,6 +146,7 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
       pagesLost: result.pagesLost,
     });
     violations.push(...check.violations);
+    violations.push(...(await checkReconciliation(env.db, env.stub, env.stubUrl, log)));
     const checkMs = Date.now() - checkStart;
     ok = violations.length === 0;
     return {

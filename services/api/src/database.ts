@@ -7,6 +7,7 @@ import type { IdentityTables } from './identity/index.js';
 import type { LocationsTables } from './locations/index.js';
 import type { ReportingTables } from './reporting/index.js';
 import type { SeasonsTables } from './seasons/index.js';
+import type { ReconciliationTables } from './reconciliation/index.js';
 import type { SitesTables } from './sites/index.js';
 import type { WalletTables } from './wallet/index.js';
 
@@ -25,6 +26,7 @@ export type Database = PlatformTables &
   ContractsTables &
   SitesTables &
   ReportingTables &
+  ReconciliationTables &
   WalletTables;
 
 /**

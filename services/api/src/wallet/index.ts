@@ -121,3 +121,16 @@ export { widgetContentSecurity } from './providers/widget-csp.js';
 export { balanceAt, type BalanceAt, type WalletHistoryTables } from './history/index.js';
 /** The wallet's stream types, for commands of other contexts that read wallet streams. */
 export { withdrawalStream } from './domain/index.js';
+/**
+ * For reconciliation's resolutions (a four-eyes approval appends the wallet's own decision):
+ * credit a supply the provider or the bank shows paid, fail and refund a payout never made.
+ */
+export {
+  failWithdrawal,
+  supplyStream,
+  supplyStreamId,
+  systemActor,
+  validateBankSupply,
+  verifySupply,
+  type SupplyState,
+} from './domain/index.js';

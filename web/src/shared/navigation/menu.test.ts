@@ -146,6 +146,7 @@ describe('menu entries follow the route files', () => {
     expect(keys(ROLES.SUPER_ADMIN, false, FILE_ROUTE_PATHS)).toEqual([
       'dashboard',
       'audit',
+      'reconciliation',
       'socialRequests',
       'seasons',
       'adminSupplies',

@@ -118,6 +118,14 @@ export const ROUTES: NavRoute[] = [
     menu: true,
   },
   {
+    key: 'reconciliation',
+    path: '/rapprochement',
+    label: 'routes.reconciliation',
+    group: null,
+    roles: [SUPER_ADMIN, ADMIN, ACCOUNTING],
+    menu: true,
+  },
+  {
     key: 'profile',
     path: '/profile',
     label: 'routes.profile',

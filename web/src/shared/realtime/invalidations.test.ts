@@ -137,6 +137,7 @@ describe('realtime push → query invalidations', () => {
         'joined',
         'pong',
         'ready',
+        'reconciliation.changed',
         'reporting.board',
         'reporting.dashboard',
         'reporting.updated',

@@ -72,6 +72,8 @@ export interface PushPayloads {
   'reporting.board': null;
   /** The ledger's hash chain was found BROKEN (reporting's audit; to super admins and the auditor). */
   'audit.integrity': { status: 'BROKEN'; brokenAt: number };
+  /** A day's close or an exception changed (reconciliation; to finance and the auditor). */
+  'reconciliation.changed': null;
 }
 
 export type PushType = keyof PushPayloads;
@@ -143,6 +145,8 @@ export const INVALIDATIONS: { [T in PushType]: (data: PushPayloads[T]) => QueryK
   'reporting.board': () => [['reporting']],
   // The auditor's integrity panel (features/reporting/audit, keys under 'audit').
   'audit.integrity': () => [['audit']],
+  // 'Rapprochement' and the super admin's card (features/reconciliation, keys under 'reconciliation').
+  'reconciliation.changed': () => [['reconciliation']],
 };
 
 function isPushType(type: string): type is PushType {

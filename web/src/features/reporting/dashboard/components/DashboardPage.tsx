@@ -6,6 +6,7 @@ import { useErrorText } from '../../../../shared/api/use-error-text.js';
 import { useCurrentUser } from '../../../../shared/auth/current-user.js';
 import { ROLES } from '../../../../shared/auth/roles.js';
 import { PageTitle } from '../../../../shared/ui/PageTitle.js';
+import { SummaryCard as ReconciliationCard } from '../../../reconciliation/components/ReconciliationPage.js';
 import { clustersQuery } from '../../../identity/api/users.js';
 import {
   contractsStatsQuery,
@@ -55,6 +56,7 @@ export function DashboardPage({ search, onSearchChange }: DashboardPageProps) {
           {t('today', { date: formatToday(i18n.language) })}
         </Text>
       </div>
+      {role === ROLES.SUPER_ADMIN && <ReconciliationCard />}
       {kind === 'none' ? (
         <Alert color="gray" title={t('none.title')}>
           <Text size="sm">{t('none.text')}</Text>

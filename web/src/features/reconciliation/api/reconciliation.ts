@@ -1,0 +1,124 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api, apiResponse } from '../../../shared/api/client.js';
+import { PAGE_SIZE } from '../../../shared/search/list-search.js';
+
+/** The routes of services/api/src/reconciliation/http/index.ts. */
+export const SOURCES = ['BANK', 'FEDAPAY', 'KKIAPAY', 'SANDBOX'] as const;
+export type Source = (typeof SOURCES)[number];
+export const EXCEPTION_STATUSES = ['OPEN', 'LINKED', 'RESOLVED', 'CLOSED'] as const;
+export type ExceptionStatus = (typeof EXCEPTION_STATUSES)[number];
+export const KINDS = [
+  'MISSING_IN_LEDGER',
+  'MISSING_AT_PROVIDER',
+  'DUPLICATE',
+  'AMOUNT_MISMATCH',
+] as const;
+export type Kind = (typeof KINDS)[number];
+
+export interface DayRow {
+  source: Source;
+  day: string;
+  figures: Record<string, number>;
+  status: 'RECONCILED' | 'UNRECONCILED' | 'EXCEPTIONS';
+  openExceptions: number;
+  reconciledAt: string;
+}
+
+export interface ExceptionRow {
+  id: string;
+  kind: Kind;
+  source: Source;
+  day: string;
+  direction: 'IN' | 'OUT';
+  amount: number;
+  difference: number;
+  lineKey: string | null;
+  movementKey: string | null;
+  reference: string | null;
+  account: string | null;
+  status: ExceptionStatus;
+  ownerUserId: string | null;
+  proposal: { action: string; target: string; proposedBy: string } | null;
+  openedAt: string;
+  updatedAt: string;
+}
+
+export interface ExceptionDetail extends ExceptionRow {
+  linked: { lineKey: string; movementKey: string } | null;
+  history: { type: string; userId: string | null; note: string | null; at: string }[];
+}
+
+export interface Summary {
+  openExceptions: number;
+  unreconciledAmount: number;
+  oldestOpenDay: string | null;
+}
+
+/** Every key starts with 'reconciliation': the `reconciliation.changed` push refreshes them. */
+export const daysQuery = (page: number, source: Source | undefined) =>
+  queryOptions({
+    queryKey: ['reconciliation', 'days', page, source ?? ''] as const,
+    queryFn: () =>
+      api<{ data: DayRow[]; count: number }>('/reconciliation/days', {
+        query: { page, limit: PAGE_SIZE, source },
+      }),
+    placeholderData: keepPreviousData,
+  });
+
+export interface ExceptionFilters {
+  page: number;
+  q?: string | undefined;
+  status?: ExceptionStatus | undefined;
+  source?: Source | undefined;
+  kind?: Kind | undefined;
+}
+
+export const exceptionsQuery = (f: ExceptionFilters) =>
+  queryOptions({
+    queryKey: ['reconciliation', 'exceptions', f] as const,
+    queryFn: () =>
+      api<{ data: ExceptionRow[]; count: number }>('/reconciliation/exceptions', {
+        query: {
+          page: f.page,
+          limit: PAGE_SIZE,
+          q: f.q,
+          status: f.status,
+          source: f.source,
+          kind: f.kind,
+        },
+      }),
+    placeholderData: keepPreviousData,
+  });
+
+export const exceptionQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['reconciliation', 'exception', id] as const,
+    queryFn: () => api<ExceptionDetail>(`/reconciliation/exceptions/${id}`),
+  });
+
+export const summaryQuery = queryOptions({
+  queryKey: ['reconciliation', 'summary'] as const,
+  queryFn: () => api<Summary>('/reconciliation/summary'),
+});
+
+/** One of an exception's actions (assign, link, propose, approve, reject, close). */
+export const act = (id: string, action: string, body: object) =>
+  api<{ exceptionId: string }>(`/reconciliation/exceptions/${id}/${action}`, {
+    method: 'POST',
+    body,
+  });
+
+/** Downloads the day's .xlsx report. */
+export async function downloadReport(source: Source, day: string): Promise<void> {
+  const response = await apiResponse(`/reconciliation/days/${source}/${day}/report.xlsx`, {
+    accept: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/json',
+  });
+  const href = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = `rapprochement-${source}-${day}.xlsx`;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 60_000);
+}
