@@ -16,7 +16,7 @@ import {
   type DebtKind,
   type DebtState,
 } from '@filiere/api/contracts';
-import { userLoader } from '@filiere/api/identity';
+import { createSms, userLoader } from '@filiere/api/identity';
 import type { StreamState } from '@filiere/event-store';
 import { catalogueDecoder, catchUp } from '@filiere/projections';
 import {
@@ -240,6 +240,8 @@ async function seed(db: Kysely<Database>): Promise<Seeded> {
     const commands = new DeliveryContractCommands(
       narrowDb<ContractFactsTables>()(db),
       app.commands,
+      undefined,
+      createSms(config, db, createLogger('silent', false)),
     );
     const today = beninDay(new Date());
     const contractIds: string[] = new Array<string>(CONTRACTS);

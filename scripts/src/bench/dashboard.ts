@@ -18,7 +18,7 @@ import {
   type DebtState,
   type SettleFactsTables,
 } from '@filiere/api/contracts';
-import { userLoader } from '@filiere/api/identity';
+import { createSms, userLoader } from '@filiere/api/identity';
 import type { StreamState } from '@filiere/event-store';
 import { catalogueDecoder, catchUp } from '@filiere/projections';
 import {
@@ -415,7 +415,12 @@ async function load(db: Kysely<Database>, pgPool: ReturnType<typeof createPool>)
         Array.from(
           { length: ROUND_DAYS },
           (_, slot) =>
-            new DeliveryContractCommands(contractsDb, app.commands, at(slot, offsetDays)),
+            new DeliveryContractCommands(
+              contractsDb,
+              app.commands,
+              at(slot, offsetDays),
+              createSms(config, db, createLogger('silent', false)),
+            ),
         );
       const [create, confirm, deliver] = [commandsOn(0), commandsOn(1), commandsOn(3)];
       const ids: { id: string; slot: number }[] = [];

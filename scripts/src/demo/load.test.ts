@@ -107,6 +107,16 @@ describe('the demo is a season in progress', () => {
     const confirmed = first(rows, 'DeliveryContractConfirmed', contract);
     const recorded = first(rows, 'DeliveryRecorded', contract);
     expect(created).toBeLessThan(confirmed);
+    // Every contract delivered holds the grower's acceptance, once (DeliveryContractAccepted).
+    for (const delivery of rows.filter((r) => r.type === 'DeliveryRecorded')) {
+      const accepted = rows.filter(
+        (r) => r.type === 'DeliveryContractAccepted' && r.stream_id === delivery.stream_id,
+      );
+      expect(accepted).toHaveLength(1);
+      expect(accepted[0]!.recorded_at.getTime()).toBeLessThanOrEqual(
+        delivery.recorded_at.getTime(),
+      );
+    }
     expect(confirmed).toBeLessThan(recorded);
     expect(recorded).toBeLessThan(settled.recorded_at.getTime());
     // The payloads' own dates are the moments the events were recorded at.
@@ -227,21 +237,51 @@ describe('every demo account stands for a real record', () => {
       .where(sql<boolean>`data->>'confirmedBy' = ${coop.id}`)
       .execute();
     expect(confirmedByIt.length).toBeGreaterThanOrEqual(1);
+    // Each with the code its grower received (the cooperative entered it).
+    const acceptedByIt = await t.db
+      .selectFrom('events')
+      .select('data')
+      .where('type', '=', 'DeliveryContractAccepted')
+      .where(sql<boolean>`data->>'acceptedBy' = ${coop.id}`)
+      .execute();
+    expect(acceptedByIt.map((e) => (e.data as { method: string }).method)).toEqual(
+      confirmedByIt.map(() => 'CODE'),
+    );
 
     // One waits for it: the cooperative confirms it (the grower's page lists it).
     const contracts = await as(coop, `/api/grower/contracts/${producteur.id}?limit=100`);
     expect(contracts.statusCode).toBe(200);
-    const pending = (contracts.json() as { data: Item[] }).data.find(
+    const pendings = (contracts.json() as { data: Item[] }).data.filter(
       (c) => c.type === 'LIVRAISON' && c.status === 'PENDING',
     );
-    expect(pending).toBeDefined();
-    const confirmed = await as(
-      coop,
-      `/api/contracts/delivery-contract/${pending!.id}/confirm`,
-      'PATCH',
-    );
+    // The grower gives it the code of the latest offer he received by SMS.
+    const { phone } = await t.db
+      .selectFrom('users')
+      .select('phone')
+      .where('email', '=', DEMO_GROWER_EMAIL)
+      .executeTakeFirstOrThrow();
+    const offer = await t.db
+      .selectFrom('sms_outbox')
+      .select('text')
+      .where('recipient', '=', phone!)
+      .where('text', 'like', 'Filière: contrat LIV-%')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    const [, reference, code] = /contrat (LIV-[0-9A-F]+),.* code (\d{6})$/.exec(offer.text)!;
+    const pending = await t.db
+      .selectFrom('delivery_contracts')
+      .select('id')
+      .where('reference', '=', reference!)
+      .executeTakeFirstOrThrow();
+    expect(pendings.map((c) => c.id)).toContain(pending.id);
+    const confirmed = await app.inject({
+      method: 'PATCH',
+      url: `/api/contracts/delivery-contract/${pending.id}/confirm`,
+      headers: { authorization: `Bearer ${coop.token}` },
+      payload: { code },
+    });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
-    expect(confirmed.json()).toMatchObject({ contractId: pending!.id, status: 'CONFIRMED' });
+    expect(confirmed.json()).toMatchObject({ contractId: pending.id, status: 'CONFIRMED' });
   });
 
   it('producteur@ is a grower with plots: it sees its contracts, its debts and its statement', async () => {

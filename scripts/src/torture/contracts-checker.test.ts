@@ -61,6 +61,7 @@ function log(): LoggedEvent[] {
     }),
     ...created('c1', 10_000, 2_000),
     e('contract-c1', 'DeliveryContractConfirmed', { contractId: 'c1' }),
+    e('contract-c1', 'DeliveryContractAccepted', { contractId: 'c1', method: 'CODE' }),
     e('contract-c1', 'DeliveryRecorded', { contractId: 'c1', deliveredKg: 1_500 }),
     e('contract-c1', 'DeliveryContractSettled', {
       contractId: 'c1',
@@ -265,7 +266,7 @@ describe("the bank test's contracts invariants catch what they guard", () => {
     expect(sfd(misrouted).join('\n')).toContain('recovered social financing soc for AGGREGATOR');
   });
 
-  it('(d) a contract COMPLETED twice, paid twice or paid out twice fails', () => {
+  it('(d) a contract COMPLETED twice, paid twice, paid out twice, accepted twice or run without its acceptance fails', () => {
     const events = log();
     const settled = events.find((x) => x.type === 'DeliveryContractSettled')!;
     expect(once([...events, settled])).toEqual([
@@ -281,9 +282,20 @@ describe("the bank test's contracts invariants catch what they guard", () => {
     expect(once([...events, holdSettled])).toEqual([
       expect.stringContaining('contract c1: its hold settled 2 times'),
     ]);
+    const accepted = events.find((x) => x.type === 'DeliveryContractAccepted')!;
+    expect(once([...events, accepted])).toEqual([
+      expect.stringContaining('contract c1: DeliveryContractAccepted after it ended'),
+      expect.stringContaining('contract c1: accepted 2 times'),
+    ]);
+    expect(once(events.filter((x) => x !== accepted))).toEqual([
+      expect.stringContaining(
+        "contract c1: DeliveryRecorded, DeliveryContractSettled without the grower's acceptance",
+      ),
+    ]);
     const afterCancel = e('contract-c3', 'DeliveryRecorded', { contractId: 'c3', deliveredKg: 1 });
     expect(once([...events, afterCancel])).toEqual([
       expect.stringContaining('contract c3: DeliveryRecorded after it ended'),
+      expect.stringContaining("contract c3: DeliveryRecorded without the grower's acceptance"),
     ]);
   });
 });

@@ -23,6 +23,10 @@ interface ContractFacts {
   canceled: number;
   /** Event types after the contract was COMPLETED or CANCELED (there must be none). */
   afterEnd: string[];
+  /** The grower's acceptances (DeliveryContractAccepted): at most one. */
+  accepted: number;
+  /** Deliveries and settlements appended before any acceptance (there must be none). */
+  unaccepted: string[];
 }
 
 /** What the log says of each delivery contract (stream `contract-<id>`), in log order. */
@@ -43,12 +47,17 @@ function contractsOf(events: LoggedEvent[]): Map<string, ContractFacts> {
         settled: [],
         canceled: 0,
         afterEnd: [],
+        accepted: 0,
+        unaccepted: [],
       });
       continue;
     }
     const c = contracts.get(id);
     if (!c) continue;
     if (c.settled.length || c.canceled) c.afterEnd.push(e.type);
+    if (e.type === 'DeliveryContractAccepted') c.accepted++;
+    if ((e.type === 'DeliveryRecorded' || e.type === 'DeliveryContractSettled') && !c.accepted)
+      c.unaccepted.push(e.type);
     if (e.type === 'DeliveryRecorded') c.delivered.push(e.data);
     if (e.type === 'DeliveryContractSettled') c.settled.push(e.data);
     if (e.type === 'DeliveryContractCanceled') c.canceled++;
@@ -332,6 +341,9 @@ export function checkCompletedOnce(events: LoggedEvent[], fail: Fail): number {
       fail(`${name}: its hold settled ${settledHolds.get(run)!.length} times`);
     if ((payouts.get(run)?.length ?? 0) > 1) fail(`${name}: ${payouts.get(run)!.length} payouts`);
     if (c.afterEnd.length) fail(`${name}: ${c.afterEnd.join(', ')} after it ended`);
+    if (c.accepted > 1) fail(`${name}: accepted ${c.accepted} times`);
+    if (c.unaccepted.length)
+      fail(`${name}: ${c.unaccepted.join(', ')} without the grower's acceptance`);
   }
   for (const [key, list] of payments)
     if (key.startsWith('run-') && list.length > 1)

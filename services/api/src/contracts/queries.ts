@@ -11,12 +11,13 @@ import {
   contractStreamId,
   breakdownOf,
   kgToTonnes,
+  MAX_WRONG_CODES,
   type ContractEvent,
   type ContractStatus,
   type SettlementBreakdown,
 } from './domain/index.js';
 import type { ContractsTables } from './tables.js';
-import { identityUsers } from '../identity/index.js';
+import { identityUsers, maskNumber } from '../identity/index.js';
 
 /**
  * The list filters of §2.5 → statuses (decisions.md); `delivered` (DELIVERED, 'Livraison
@@ -57,6 +58,19 @@ export interface DeliveryContractRow {
   /** The grower's names (its user). */
   grower: { id: string; firstname: string; lastname: string } | null;
 }
+
+/** The contract page: its row, a run's breakdown, the grower's consent or the code awaited. */
+export type ContractDetail = DeliveryContractRow & {
+  breakdown: SettlementBreakdown | null;
+  acceptance: {
+    method: 'CODE' | 'GROWER_SIGNED_IN';
+    acceptedAt: string;
+    acceptedBy: { id: string; firstname: string; lastname: string };
+    /** The phone the code went to, masked (••••1234). */
+    phone: string | null;
+  } | null;
+  acceptanceCode: { phone: string; issuedAt: string; locked: boolean } | null;
+};
 
 type Row = Selectable<ContractsTables['delivery_contracts']>;
 
@@ -148,15 +162,9 @@ export class ContractQueries {
    * One contract with, once run, where its recoveries went: read from the contract's stream
    * (the settlement the run decided), as the read table keeps their sum only.
    */
-  async detail(
-    user: SignedInUser,
-    id: string,
-  ): Promise<DeliveryContractRow & { breakdown: SettlementBreakdown | null }> {
+  async detail(user: SignedInUser, id: string): Promise<ContractDetail> {
     const row = await this.byId(user, id);
-    // A delivered row may be settled already in the log (the table follows it a moment later).
-    if (!['DELIVERED', 'COMPLETED'].includes(row.status) || !this.store) {
-      return { ...row, breakdown: null };
-    }
+    if (!this.store) return { ...row, breakdown: null, acceptance: null, acceptanceCode: null };
     const events = (await this.store.readStreams([contractStreamId(row.id)])).get(
       contractStreamId(row.id),
     );
@@ -164,7 +172,43 @@ export class ContractQueries {
       (s, e) => contractStream.evolve(s, e as unknown as ContractEvent),
       contractStream.initialState(),
     );
-    return { ...row, breakdown: state.settlement ? breakdownOf(state.settlement) : null };
+    // A delivered row may be settled already in the log (the table follows it a moment later).
+    const breakdown =
+      ['DELIVERED', 'COMPLETED'].includes(row.status) && state.settlement
+        ? breakdownOf(state.settlement)
+        : null;
+    const accepted = state.acceptance;
+    const by = accepted
+      ? await this.db
+          .selectFrom(identityUsers().as('u'))
+          .select(['id', 'firstname', 'lastname'])
+          .where('id', '=', accepted.acceptedBy)
+          .executeTakeFirst()
+      : undefined;
+    const code = state.status === 'PENDING' ? state.acceptanceCode : null;
+    return {
+      ...row,
+      breakdown,
+      acceptance: accepted
+        ? {
+            method: accepted.method,
+            acceptedAt: accepted.acceptedAt,
+            acceptedBy: {
+              id: accepted.acceptedBy,
+              firstname: by?.firstname ?? '',
+              lastname: by?.lastname ?? '',
+            },
+            phone: accepted.phone ? maskNumber(accepted.phone) : null,
+          }
+        : null,
+      acceptanceCode: code
+        ? {
+            phone: maskNumber(code.phone),
+            issuedAt: code.issuedAt,
+            locked: code.wrongAttempts >= MAX_WRONG_CODES,
+          }
+        : null,
+    };
   }
 
   /**

@@ -16,6 +16,16 @@ describe('error catalogue', () => {
       );
     }
   });
+  it('maps the contract acceptance refusals to their catalogue keys (429 included)', () => {
+    expect(
+      errorMessageKey(
+        new ApiError(422, 'Code incorrect : il reste 4 essais', 'ACCEPTANCE_CODE_WRONG'),
+      ),
+    ).toBe('errors:acceptanceCodeWrong');
+    expect(errorMessageKey(new ApiError(429, 'Attendez', 'ACCEPTANCE_CODE_TOO_SOON'))).toBe(
+      'errors:acceptanceCodeTooSoon',
+    );
+  });
   it('maps the invitation token refusal and the existing user', () => {
     expect(errorMessageKey(new ApiError(403, 'x'), 'signupValidation')).toBe('errors:invalidToken');
     expect(errorMessageKey(new ApiError(409, 'x', 'USER_ALREADY_EXIST'))).toBe('errors:userExists');

@@ -3,6 +3,17 @@ import { ApiError, NetworkError } from './api-error.js';
 /** Catalogue keys (namespace `errors`) for what a failed call should tell the user. */
 export type ErrorContext = 'default' | 'login' | 'signupValidation' | 'userCreation';
 
+/** The contract acceptance refusals (the API's `reason`) → their catalogue keys. */
+const ACCEPTANCE_REASONS: Record<string, string> = {
+  ACCEPTANCE_CODE_WRONG: 'errors:acceptanceCodeWrong',
+  ACCEPTANCE_CODE_LOCKED: 'errors:acceptanceCodeLocked',
+  ACCEPTANCE_CODE_NONE: 'errors:acceptanceCodeNone',
+  ACCEPTANCE_NO_PHONE: 'errors:acceptanceNoPhone',
+  ACCEPTANCE_CODE_TOO_SOON: 'errors:acceptanceCodeTooSoon',
+  ACCEPTANCE_CODE_TOO_MANY: 'errors:acceptanceCodeTooMany',
+  ACCEPTANCE_MISSING: 'errors:acceptanceMissing',
+};
+
 /**
  * The message of the spec's error catalogue for `error`: an i18n key
  * (`errors:...`) or the server's own message (422/409/400 carry one in French).
@@ -10,6 +21,7 @@ export type ErrorContext = 'default' | 'login' | 'signupValidation' | 'userCreat
 export function errorMessageKey(error: unknown, context: ErrorContext = 'default'): string {
   if (error instanceof NetworkError) return error.timedOut ? 'errors:timeout' : 'errors:unexpected';
   if (!(error instanceof ApiError)) return 'errors:unexpected';
+  if (error.reason && ACCEPTANCE_REASONS[error.reason]) return ACCEPTANCE_REASONS[error.reason]!;
   // Too many attempts: the server's French message says how long to wait, in every form.
   if (error.status === 429 && error.message) return error.message;
   if (context === 'login') {

@@ -7,7 +7,12 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
 import type { Database } from '../../database.js';
 import { identityDemoStep } from '../../identity/demo/identity.js';
-import { DEMO_SECOND_AGGREGATOR, findDemoUser, userLoader } from '../../identity/index.js';
+import {
+  createSms,
+  DEMO_SECOND_AGGREGATOR,
+  findDemoUser,
+  userLoader,
+} from '../../identity/index.js';
 import { bearer, seedCluster, seedOrganization, seedUser } from '../../identity/test-support.js';
 import { runDemoSteps } from '../../kernel/index.js';
 import { walletDemoStep } from '../../wallet/demo/wallet.js';
@@ -102,7 +107,54 @@ describe('delivery contract commands', () => {
       narrowDb<ContractFactsTables>()(db),
       app.commands,
       () => new Date('2026-11-25T10:00:00Z'),
+      createSms({ NODE_ENV: 'test' }, db, logger),
     );
+  });
+
+  /** The offers the grower's phone received, oldest first (the outbox the SMS port writes). */
+  const offers = async () => {
+    const db = testDb.db as Kysely<Database>;
+    const { phone } = await db
+      .selectFrom('users')
+      .select('phone')
+      .where('id', '=', grower.id)
+      .executeTakeFirstOrThrow();
+    return (
+      await db
+        .selectFrom('sms_outbox')
+        .select('text')
+        .where('recipient', '=', phone!)
+        .orderBy('id')
+        .execute()
+    ).map((r) => r.text);
+  };
+  /** The code of the latest offer for contract `reference`. */
+  const codeOf = async (reference: string) => {
+    const text = (await offers()).filter((t) => t.includes(`contrat ${reference},`)).at(-1);
+    return /code (\d{6})$/.exec(text ?? '')?.[1] ?? '';
+  };
+
+  it('sends the grower one offer with its code, kept on the stream only as a salted hash; a retried create sends none', async () => {
+    const before = (await offers()).length;
+    const request = { growerId, productId: plotId, quantity: '2.5', amount: 300_000 };
+    const first = await commands.create(aggregator, request, 'offer-key');
+    const again = await commands.create(aggregator, request, 'offer-key');
+    expect(again).toEqual(first);
+    const sent = (await offers()).slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(
+      new RegExp(
+        `^Filière: contrat ${first.reference}, 2,5 t ananas Cayenne lisse à 120 F/kg, livraison au plus tard le 25/04/2027\\. Pour accepter, donnez le code \\d{6}$`,
+      ),
+    );
+    const code = await codeOf(first.reference);
+    const events = await app.eventStore.readStream(`contract-${first.contractId}`);
+    expect(events.map((e) => e.type)).toEqual(['DeliveryContractCreated', 'AcceptanceCodeIssued']);
+    expect(JSON.stringify(events)).not.toContain(code);
+    expect(events[1]!.data).toMatchObject({
+      codeHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      salt: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
   });
 
   afterAll(async () => {
@@ -470,7 +522,7 @@ describe('delivery contract commands', () => {
       ).toBe(404);
     });
 
-    it('PATCH confirm by the grower’s cooperative', async () => {
+    it('PATCH confirm by the grower’s cooperative takes the grower’s code: wrong codes limited, a new code replaces the old, the page shows the acceptance', async () => {
       const db = testDb.db as Kysely<Database>;
       const coop = await cooperativeUser(db);
       await db
@@ -489,10 +541,83 @@ describe('delivery contract commands', () => {
         .where('id', '=', growerId)
         .execute();
       try {
-        const id = await newContract();
-        const ok = await patch(coop, `/api/contracts/delivery-contract/${id}/confirm`);
+        // Made on the commands' clock (a day past), so that a new code may be asked now.
+        const { contractId: id, reference } = await commands.create(aggregator, {
+          growerId,
+          productId: plotId,
+          quantity: 2,
+          amount: 100_000,
+        });
+        const url = `/api/contracts/delivery-contract/${id}/confirm`;
+        const first = await codeOf(reference);
+        const wrong = first === '000000' ? '111111' : '000000';
+        const missing = await patch(coop, url);
+        expect(missing.statusCode).toBe(400);
+        expect(missing.json().fields).toEqual({ code: 'Ce champ est obligatoire' });
+        expect((await patch(coop, url, { code: '12a' })).statusCode).toBe(400);
+        for (let left = 4; left >= 1; left--) {
+          const refused = await patch(coop, url, { code: wrong });
+          expect(refused.statusCode).toBe(422);
+          expect(refused.json()).toMatchObject({
+            reason: 'ACCEPTANCE_CODE_WRONG',
+            message: `Code incorrect : il reste ${left} essai${left > 1 ? 's' : ''} avant le blocage du code`,
+          });
+        }
+        expect((await patch(coop, url, { code: wrong })).json().message).toBe(
+          'Code incorrect : le code est maintenant bloqué. Renvoyez un nouveau code au producteur',
+        );
+        const locked = await patch(coop, url, { code: first });
+        expect(locked.statusCode).toBe(422);
+        expect(locked.json().reason).toBe('ACCEPTANCE_CODE_LOCKED');
+        await project();
+        const page = await get(coop, `/api/contracts/delivery-contract/${id}`);
+        expect(page.json()).toMatchObject({
+          status: 'PENDING',
+          acceptance: null,
+          acceptanceCode: { locked: true, phone: expect.stringMatching(/^••••\d{4}$/) },
+        });
+
+        // 'Renvoyer le code': a new SMS; the old code no longer counts; again at once is 429.
+        const resend = (who: SignedInUser) =>
+          app.inject({
+            method: 'POST',
+            url: `/api/contracts/delivery-contract/${id}/acceptance-code`,
+            headers: bearer(app, who, who.role_code),
+          });
+        expect((await resend(grower)).statusCode).toBe(403);
+        const sentBefore = (await offers()).length;
+        const resent = await resend(coop);
+        expect(resent.statusCode).toBe(200);
+        expect(resent.json()).toMatchObject({ reference, phone: expect.stringMatching(/^••••/) });
+        expect((await offers()).length).toBe(sentBefore + 1);
+        const again = await resend(aggregator);
+        expect(again.statusCode).toBe(429);
+        expect(again.json().reason).toBe('ACCEPTANCE_CODE_TOO_SOON');
+        const second = await codeOf(reference);
+        if (second !== first) {
+          const old = await patch(coop, url, { code: first });
+          expect(old.json()).toMatchObject({ reason: 'ACCEPTANCE_CODE_WRONG' });
+        }
+        const ok = await patch(coop, url, { code: second });
         expect(ok.statusCode).toBe(200);
-        expect(ok.json()).toMatchObject({ status: 'CONFIRMED' });
+        expect(ok.json()).toEqual({ contractId: id, reference, status: 'CONFIRMED' });
+        const accepted = (await app.eventStore.readStream(`contract-${id}`)).filter(
+          (e) => e.type === 'DeliveryContractAccepted',
+        );
+        expect(accepted).toHaveLength(1);
+        expect(accepted[0]!.data).toMatchObject({ method: 'CODE', acceptedBy: coop.id });
+        await project();
+        const shown = await get(aggregator, `/api/contracts/delivery-contract/${id}`);
+        expect(shown.json()).toMatchObject({
+          status: 'CONFIRMED',
+          acceptanceCode: null,
+          acceptance: {
+            method: 'CODE',
+            acceptedBy: { id: coop.id, firstname: coop.firstname, lastname: coop.lastname },
+            phone: expect.stringMatching(/^••••\d{4}$/),
+          },
+        });
+        expect((await resend(coop)).statusCode).toBe(422);
       } finally {
         await db
           .updateTable('growers')
@@ -530,7 +655,8 @@ describe('delivery contract commands', () => {
       expect(ok.statusCode).toBe(200);
       expect(ok.json()).toMatchObject({ contractId: id, status: 'DELIVERED' });
       expect((await patch(aggregator, url, body)).statusCode).toBe(200);
-      const [, , recorded] = await app.eventStore.readStream(`contract-${id}`);
+      // Created, its code issued, confirmed with the grower's acceptance, then recorded.
+      const [, , , , recorded] = await app.eventStore.readStream(`contract-${id}`);
       expect(recorded).toMatchObject({
         type: 'DeliveryRecorded',
         data: { deliveredKg: 1_750, deliveredOn: today },

@@ -9,22 +9,33 @@ import {
 } from '@filiere/event-store';
 import { beninDay, NotFoundError, ValidationError } from '@filiere/platform';
 import type { ActorsTables } from '../../actors/index.js';
-import { identityUsers, type IdentityTables } from '../../identity/index.js';
+import {
+  identityUsers,
+  maskNumber,
+  type IdentityTables,
+  type SmsSender,
+} from '../../identity/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import { placeHold, releaseHold, walletStream, walletStreamId } from '../../wallet/index.js';
 import { contractStreamType } from '../catalogue.js';
 import {
+  ACCEPTANCE_CODE,
+  acceptanceErrors,
+  acceptanceOfferSms,
   cancelDeliveryContract,
   confirmDeliveryContract,
   contractStreamId,
   createDeliveryContract,
   markOutOfTime,
   recordDelivery,
+  resendAcceptanceCode,
   tonnesToKg,
   type ContractActor,
   type ContractAnswer,
   type ContractState,
+  type EnteredCode,
 } from '../domain/index.js';
+import { hashAcceptanceCode, newAcceptanceCode } from './acceptance-code.js';
 
 /** What the contract commands read: identity's users (wallets) and the actors' growers, plots. */
 export type ContractFactsTables = Pick<IdentityTables, 'users'> &
@@ -52,6 +63,11 @@ const actorOf = (user: SignedInUser): ContractActor => ({
  * The delivery contracts' command services: each runs ONE pipeline command over the
  * contract's stream and the aggregator's wallet stream, so a contract never exists without
  * its hold (nor is cancelled without its release), and a refused command writes nothing.
+ *
+ * The grower's acceptance code (domain/acceptance.ts) is drawn before the command and sent by
+ * SMS after it, only by the call whose code the stream holds: a repeat of the same create
+ * (its Idempotency-Key) answers the first result and sends nothing, so the grower receives
+ * one offer per contract and per 'Renvoyer le code'.
  */
 export class DeliveryContractCommands {
   /** `db`: a pool narrowed to these tables (`narrowDb<ContractFactsTables>()(db)`). */
@@ -59,7 +75,45 @@ export class DeliveryContractCommands {
     private readonly db: Kysely<ContractFactsTables>,
     private readonly pipeline: CommandPipeline,
     private readonly clock: () => Date = () => new Date(),
+    /** Where the grower's offer and code go; null for a process that creates no contract. */
+    private readonly sms: SmsSender | null = null,
   ) {}
+
+  private sender(): SmsSender {
+    if (!this.sms) throw new Error('DeliveryContractCommands: no SMS sender to send the code');
+    return this.sms;
+  }
+
+  private async phoneOf(userId: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom(identityUsers().as('users'))
+      .select('phone')
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    return row?.phone ? String(row.phone) : null;
+  }
+
+  /** The user of the grower's cooperative today, or null. */
+  private async cooperativeOf(growerId: string): Promise<string | null> {
+    const cooperative = await this.db
+      .selectFrom('growers as g')
+      .innerJoin('cooperatives as c', 'c.organization_id', 'g.cooperative_id')
+      .select('c.user_id')
+      .where('g.id', '=', growerId)
+      .where('c.deactivated_at', 'is', null)
+      .executeTakeFirst();
+    return cooperative?.user_id ?? null;
+  }
+
+  /** Sends the offer with `code` when the contract's current code is `codeId` (this call's). */
+  private async sendOffer(contractId: string, userId: string, codeId: string, code: string) {
+    const state = await this.contractOf(contractId, userId);
+    if (state.acceptanceCode?.codeId !== codeId) return;
+    await this.sender().send({
+      to: state.acceptanceCode.phone,
+      text: acceptanceOfferSms(state, code),
+    });
+  }
 
   private async walletOf(userId: string): Promise<string> {
     const row = await this.db
@@ -101,7 +155,10 @@ export class DeliveryContractCommands {
     const contractId = request.contractId ?? randomUUID();
     const reference = `LIV-${contractId.slice(0, 8).toUpperCase()}`;
     const now = this.clock().toISOString();
-    return handleCommand(this.pipeline, {
+    this.sender();
+    const phone = await this.phoneOf(grower.user_id);
+    const offer = phone ? await newAcceptanceCode(phone) : null;
+    const answer = await handleCommand(this.pipeline, {
       streams: {
         contract: streamRef(contractStreamType, contractStreamId(contractId)),
         wallet: streamRef(walletStream, walletStreamId(walletId)),
@@ -128,6 +185,7 @@ export class DeliveryContractCommands {
             quantityKg,
             amount: request.amount,
             deliveryDate: request.deliveryDate,
+            acceptanceCode: offer?.issue ?? null,
           },
           actorOf(user),
           {
@@ -147,6 +205,36 @@ export class DeliveryContractCommands {
         };
       },
     });
+    if (offer) {
+      await this.sendOffer(answer.contractId, user.id, offer.issue.codeId, offer.code);
+    }
+    return answer;
+  }
+
+  /**
+   * POST contracts/delivery-contract/{id}/acceptance-code ('Renvoyer le code'): a new code
+   * to the grower's phone (read now), replacing the previous one. Answers the masked phone.
+   */
+  async resendCode(
+    user: SignedInUser,
+    contractId: string,
+  ): Promise<{ contractId: string; reference: string; phone: string }> {
+    const current = await this.contractOf(contractId, user.id);
+    const cooperativeUserId = await this.cooperativeOf(current.growerId);
+    const phone = await this.phoneOf(current.growerUserId);
+    if (!phone) throw acceptanceErrors.noPhone();
+    const offer = await newAcceptanceCode(phone);
+    const answer = await handleCommand(this.pipeline, {
+      streams: { contract: streamRef(contractStreamType, contractStreamId(contractId)) },
+      metadata: { userId: user.id },
+      decide: ({ contract }) =>
+        resendAcceptanceCode(contract, offer.issue, actorOf(user), {
+          now: this.clock().toISOString(),
+          cooperativeUserId,
+        }),
+    });
+    await this.sendOffer(contractId, user.id, offer.issue.codeId, offer.code);
+    return { ...answer, phone: maskNumber(answer.phone) };
   }
 
   /** The contract's current state (through the pipeline's cache); 404 when it does not exist. */
@@ -174,25 +262,40 @@ export class DeliveryContractCommands {
   }
 
   /**
-   * PATCH contracts/delivery-contract/{id}/confirm: the grower's user, or the user of the
-   * grower's cooperative (looked up now: the cooperative the grower belongs to today).
+   * PATCH contracts/delivery-contract/{id}/confirm: the grower's user (his own consent), or
+   * the user of the grower's cooperative (looked up now) with the code the grower received,
+   * hashed here with the salt of the contract's current code. A wrong code is recorded, then
+   * answered 422 with the attempts left.
    */
-  async confirm(user: SignedInUser, contractId: string): Promise<ContractAnswer> {
+  async confirm(user: SignedInUser, contractId: string, code?: string): Promise<ContractAnswer> {
     const current = await this.contractOf(contractId, user.id);
-    const cooperative = await this.db
-      .selectFrom('growers as g')
-      .innerJoin('cooperatives as c', 'c.organization_id', 'g.cooperative_id')
-      .select('c.user_id')
-      .where('g.id', '=', current.growerId)
-      .where('c.deactivated_at', 'is', null)
-      .executeTakeFirst();
-    const answer = await this.onContract(user, contractId, (state) =>
-      confirmDeliveryContract(state, actorOf(user), {
-        now: this.clock().toISOString(),
-        cooperativeUserId: cooperative?.user_id ?? null,
-      }),
-    );
-    return answer!;
+    const cooperativeUserId = await this.cooperativeOf(current.growerId);
+    let entered: EnteredCode | null = null;
+    const byGrower = user.id === current.growerUserId;
+    if (!byGrower && code !== undefined && code !== '' && current.acceptanceCode) {
+      if (!ACCEPTANCE_CODE.test(code)) {
+        throw new ValidationError('Le code reçu par le producteur a 6 chiffres', {
+          fields: { code: 'Entré non valide' },
+        });
+      }
+      entered = {
+        codeId: current.acceptanceCode.codeId,
+        codeHash: await hashAcceptanceCode(code, current.acceptanceCode.salt),
+      };
+    }
+    const answer = await handleCommand(this.pipeline, {
+      streams: { contract: streamRef(contractStreamType, contractStreamId(contractId)) },
+      metadata: { userId: user.id },
+      decide: ({ contract }) =>
+        confirmDeliveryContract(contract, actorOf(user), {
+          now: this.clock().toISOString(),
+          cooperativeUserId,
+          code: entered,
+        }),
+    });
+    const { wrongCode, ...confirmed } = answer;
+    if (wrongCode) throw acceptanceErrors.wrong(wrongCode.remaining);
+    return confirmed;
   }
 
   /** PATCH contracts/delivery-contract/{id}/delivery: the weighed quantity (t) and its date. */

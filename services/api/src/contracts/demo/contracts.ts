@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { handleCommand, streamRef } from '@filiere/event-store';
 import { beninDay, narrowDb, parseConfig } from '@filiere/platform';
 import { catalogueDecoder, catchUp } from '@filiere/projections';
-import { findDemoUser, userLoader } from '../../identity/index.js';
+import { createSms, findDemoUser, userLoader, type SmsSender } from '../../identity/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import type { DemoContext, DemoStep } from '../../kernel/module.js';
 import { ROLE } from '../../kernel/roles.js';
@@ -26,7 +26,9 @@ const DAY = 86_400_000;
  * delivered and run, three to two months ago), one OUTTIME (made two months ago, its date
  * passed), two DELIVERED ready to run (last week and three days ago), one CONFIRMED for in two
  * weeks, one PENDING made today. The growers of a cooperative have some confirmed by its user
- * (the Allada cooperative's is `cooperative@`); the first grower (`producteur@`) has the
+ * (the Allada cooperative's is `cooperative@`) with the code the grower received by SMS — the
+ * demo reads it from the offer it has just written to the outbox, as the grower would read it
+ * on his phone — the others by the grower himself; the first grower (`producteur@`) has the
  * canceled and the pending one.
  */
 export const contractsDemoStep: DemoStep = {
@@ -66,7 +68,21 @@ async function loadContractsDemo(app: FastifyInstance, ctx: DemoContext): Promis
   const cooperativeUser = async (i: number) =>
     (await load(grower(i).coop_user_id ?? grower(i).user_id))!;
 
-  const commands = new DeliveryContractCommands(db, app.commands, ctx.clock.now);
+  // The offers go to the outbox like any SMS; the demo keeps each contract's code as the
+  // grower reads it in the offer, to give it to the cooperative.
+  const outbox = createSms(app.deps.config, ctx.db, app.deps.logger);
+  const codes = new Map<string, string>();
+  const sms: SmsSender = {
+    async send(message) {
+      await outbox.send(message);
+      const offer = /contrat (LIV-[0-9A-F]+),.* code (\d{6})$/.exec(message.text);
+      if (offer) codes.set(offer[1]!, offer[2]!);
+    },
+  };
+  const commands = new DeliveryContractCommands(db, app.commands, ctx.clock.now, sms);
+  /** The cooperative (with the grower's code) or, without one, the grower confirms. */
+  const confirmBy = async (i: number, contract: { contractId: string; reference: string }) =>
+    commands.confirm(await cooperativeUser(i), contract.contractId, codes.get(contract.reference));
   const at = (daysAgo: number, hour = 10) => ctx.clock.set(ctx.clock.beninMoment(daysAgo, hour));
   /** Benin's day `days` after the clock's (the delivery dates the contracts are made for). */
   const dayAfter = (days: number) => beninDay(new Date(ctx.clock.now().getTime() + days * DAY));
@@ -126,7 +142,7 @@ async function loadContractsDemo(app: FastifyInstance, ctx: DemoContext): Promis
   await at(25);
   const full = await create(3, 100_000, 2, 20);
   await at(24, 16);
-  await commands.confirm(await cooperativeUser(3), full.contractId);
+  await confirmBy(3, full);
   await at(8, 9);
   await deliver(short.contractId, 2.2);
 
@@ -134,7 +150,7 @@ async function loadContractsDemo(app: FastifyInstance, ctx: DemoContext): Promis
   await at(5);
   const confirmed = await create(1, 120_000, 2, 16);
   await at(4, 18);
-  await commands.confirm(await cooperativeUser(1), confirmed.contractId);
+  await confirmBy(1, confirmed);
 
   await at(3, 9);
   await deliver(full.contractId, 2);

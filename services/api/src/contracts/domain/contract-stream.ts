@@ -21,6 +21,24 @@ export interface Settlement {
   payoutId?: string | null | undefined;
 }
 
+/** The code the grower was last sent (earlier ones no longer count). */
+export interface AcceptanceCode {
+  codeId: string;
+  phone: string;
+  salt: string;
+  codeHash: string;
+  issuedAt: string;
+  wrongAttempts: number;
+}
+
+/** The grower's recorded consent (DeliveryContractAccepted). */
+export interface Acceptance {
+  method: 'CODE' | 'GROWER_SIGNED_IN';
+  acceptedBy: string;
+  acceptedAt: string;
+  phone: string | null;
+}
+
 /** The folded state of stream `contract-<contractId>`. Plain data. */
 export interface ContractState {
   exists: boolean;
@@ -40,6 +58,11 @@ export interface ContractState {
   deliveredKg: number | null;
   deliveredOn: string | null;
   settlement: Settlement | null;
+  productType: 'CAYENNE_LISSE' | 'PAIN_DE_SUCRE' | null;
+  acceptanceCode: AcceptanceCode | null;
+  /** How many codes were sent for this contract (the first included). */
+  codesIssued: number;
+  acceptance: Acceptance | null;
 }
 
 export const contractStreamId = (contractId: string): string => `contract-${contractId}`;
@@ -63,6 +86,10 @@ export function initialContractState(): ContractState {
     deliveredKg: null,
     deliveredOn: null,
     settlement: null,
+    productType: null,
+    acceptanceCode: null,
+    codesIssued: 0,
+    acceptance: null,
   };
 }
 
@@ -86,6 +113,41 @@ export function evolveContract(state: ContractState, event: ContractEvent): Cont
         deliveryDate: d.deliveryDate,
         holdId: d.holdId,
         createdAt: d.createdAt,
+        productType: d.productType,
+      };
+    }
+    case 'AcceptanceCodeIssued': {
+      const d = event.data;
+      return {
+        ...state,
+        acceptanceCode: {
+          codeId: d.codeId,
+          phone: d.phone,
+          salt: d.salt,
+          codeHash: d.codeHash,
+          issuedAt: d.issuedAt,
+          wrongAttempts: 0,
+        },
+        codesIssued: state.codesIssued + 1,
+      };
+    }
+    case 'AcceptanceCodeRejected':
+      return state.acceptanceCode?.codeId === event.data.codeId
+        ? {
+            ...state,
+            acceptanceCode: { ...state.acceptanceCode, wrongAttempts: event.data.wrongAttempts },
+          }
+        : state;
+    case 'DeliveryContractAccepted': {
+      const d = event.data;
+      return {
+        ...state,
+        acceptance: {
+          method: d.method,
+          acceptedBy: d.acceptedBy,
+          acceptedAt: d.acceptedAt,
+          phone: d.phone,
+        },
       };
     }
     case 'DeliveryContractConfirmed':

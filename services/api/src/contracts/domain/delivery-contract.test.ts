@@ -29,6 +29,7 @@ const command = {
   plotId: 'plot-1',
   quantityKg: 10_000,
   amount: 1_000_000,
+  acceptanceCode: { codeId: 'code-1', phone: '+2290197000001', salt: 's1', codeHash: 'h1' },
 };
 
 function givenCreated(available = 5_000_000) {
@@ -139,9 +140,13 @@ describe('create a delivery contract', () => {
 });
 
 describe('confirm', () => {
-  it('PENDING → CONFIRMED by the grower or its cooperative; twice changes nothing', () => {
+  it('PENDING → CONFIRMED by the grower or its cooperative (with the code); twice changes nothing', () => {
     const store = givenCreated();
-    const facts = { now: NOW, cooperativeUserId: COOP_USER };
+    const facts = {
+      now: NOW,
+      cooperativeUserId: COOP_USER,
+      code: { codeId: 'code-1', codeHash: 'h1' },
+    };
     store.apply(confirmDeliveryContract(store.contract('c1'), coop, facts));
     expect(store.contract('c1').status).toBe('CONFIRMED');
     expect(confirmDeliveryContract(store.contract('c1'), grower, facts).writes).toEqual([]);

@@ -7,10 +7,27 @@ import {
   ValidationError,
 } from '@filiere/platform';
 import { ROLE } from '../../kernel/roles.js';
+import {
+  acceptanceErrors,
+  issuedEvent,
+  MAX_WRONG_CODES,
+  type CodeToIssue,
+  type EnteredCode,
+} from './acceptance.js';
 import { contractStreamId, type ContractState, type ContractStatus } from './contract-stream.js';
 import { decision, type ContractActor, type Decision } from './decision.js';
 import { contractEvent } from './events.js';
 import { formatFcfa } from './money.js';
+
+/**
+ * A delivery contract's life (docs/contracts.md): created PENDING with its hold and the
+ * grower's acceptance code → accepted and CONFIRMED → DELIVERED → COMPLETED by a run, or
+ * OUTTIME / CANCELED.
+ *
+ * Invariant: a contract is DELIVERED (and so run) only after the grower's consent is on its
+ * stream (DeliveryContractAccepted, acceptance.ts); the acceptance is recorded at most once,
+ * in the same append as DeliveryContractConfirmed.
+ */
 
 const isAdmin = (actor: ContractActor) =>
   actor.role === ROLE.ADMIN || actor.role === ROLE.SUPER_ADMIN;
@@ -65,6 +82,8 @@ export interface CreateDeliveryContract {
   amount: number;
   /** ISO date; absent → today + 5 months. */
   deliveryDate?: string | undefined;
+  /** The acceptance code sent to the grower's phone; null when the grower has no phone. */
+  acceptanceCode?: CodeToIssue | null;
 }
 
 /**
@@ -134,6 +153,9 @@ export function createDeliveryContract(
           createdBy: actor.userId,
           createdAt: facts.now,
         }),
+        ...(command.acceptanceCode
+          ? [issuedEvent(command.contractId, command.acceptanceCode, actor, facts.now)]
+          : []),
       ],
     },
   );
@@ -150,19 +172,25 @@ function requireAggregatorOrAdmin(state: ContractState, actor: ContractActor): v
   }
 }
 
+/** The answer of 'Confirmer'; `wrongCode` when the code entered was wrong (recorded). */
+export type ConfirmAnswer = ContractAnswer & { wrongCode?: { remaining: number } };
+
 /**
- * PENDING → CONFIRMED, by the grower (signed in) or its cooperative
- * (`facts.cooperativeUserId`, the user of the grower's cooperative, or null). Twice: no-op.
+ * PENDING → CONFIRMED with the grower's consent (acceptance.ts): by the grower signed in
+ * (GROWER_SIGNED_IN), or by the user of its cooperative (`facts.cooperativeUserId`, or null)
+ * with the code sent to the grower (`facts.code`, hashed with that code's salt). A wrong
+ * code records AcceptanceCodeRejected and answers `wrongCode`; a locked code, no code sent
+ * or no code entered is refused. Confirming a CONFIRMED contract again is a no-op.
  */
 export function confirmDeliveryContract(
   state: ContractState,
   actor: ContractActor,
-  facts: { now: string; cooperativeUserId: string | null },
-): Decision<ContractAnswer> {
+  facts: { now: string; cooperativeUserId: string | null; code?: EnteredCode | null },
+): Decision<ConfirmAnswer> {
   const contractId = requireContract(state);
+  const byGrower = actor.userId === state.growerUserId;
   const mayConfirm =
-    actor.userId === state.growerUserId ||
-    (facts.cooperativeUserId !== null && actor.userId === facts.cooperativeUserId);
+    byGrower || (facts.cooperativeUserId !== null && actor.userId === facts.cooperativeUserId);
   if (!mayConfirm) {
     throw new ForbiddenError('Seul le producteur ou sa coopérative peut confirmer ce contrat');
   }
@@ -170,15 +198,63 @@ export function confirmDeliveryContract(
   if (state.status !== 'PENDING') {
     throw new BusinessRuleError('Ce contrat n’est plus en attente de confirmation');
   }
-  return decision(answer(state, 'CONFIRMED'), {
-    streamId: contractStreamId(contractId),
-    events: [
-      contractEvent('DeliveryContractConfirmed', {
-        contractId,
-        confirmedBy: actor.userId,
-        confirmedAt: facts.now,
-      }),
-    ],
+  const streamId = contractStreamId(contractId);
+  const confirmed = (acceptance: {
+    method: 'CODE' | 'GROWER_SIGNED_IN';
+    phone: string | null;
+    codeId: string | null;
+    codeHash: string | null;
+  }) =>
+    decision<ConfirmAnswer>(answer(state, 'CONFIRMED'), {
+      streamId,
+      events: [
+        contractEvent('DeliveryContractConfirmed', {
+          contractId,
+          confirmedBy: actor.userId,
+          confirmedAt: facts.now,
+        }),
+        contractEvent('DeliveryContractAccepted', {
+          contractId,
+          ...acceptance,
+          acceptedBy: actor.userId,
+          acceptedAt: facts.now,
+        }),
+      ],
+    });
+  if (byGrower) {
+    return confirmed({ method: 'GROWER_SIGNED_IN', phone: null, codeId: null, codeHash: null });
+  }
+  const current = state.acceptanceCode;
+  if (!current) throw acceptanceErrors.none();
+  if (!facts.code) {
+    throw new ValidationError('Saisissez le code reçu par le producteur', {
+      fields: { code: 'Ce champ est obligatoire' },
+    });
+  }
+  if (current.wrongAttempts >= MAX_WRONG_CODES) throw acceptanceErrors.locked();
+  if (facts.code.codeId !== current.codeId || facts.code.codeHash !== current.codeHash) {
+    const wrongAttempts = current.wrongAttempts + 1;
+    return decision<ConfirmAnswer>(
+      { ...answer(state), wrongCode: { remaining: MAX_WRONG_CODES - wrongAttempts } },
+      {
+        streamId,
+        events: [
+          contractEvent('AcceptanceCodeRejected', {
+            contractId,
+            codeId: current.codeId,
+            enteredBy: actor.userId,
+            wrongAttempts,
+            at: facts.now,
+          }),
+        ],
+      },
+    );
+  }
+  return confirmed({
+    method: 'CODE',
+    phone: current.phone,
+    codeId: current.codeId,
+    codeHash: current.codeHash,
   });
 }
 
@@ -206,6 +282,14 @@ export function recordDelivery(
       state.status === 'PENDING'
         ? 'Ce contrat n’est pas encore confirmé par le producteur'
         : 'Ce contrat ne peut plus être livré',
+    );
+  }
+  if (state.acceptance === null) {
+    throw new BusinessRuleError(
+      'Ce contrat n’a pas l’accord du producteur : il ne peut pas être livré',
+      {
+        reason: 'ACCEPTANCE_MISSING',
+      },
     );
   }
   const fields: Record<string, string> = {};

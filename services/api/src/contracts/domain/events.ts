@@ -4,8 +4,9 @@ import { z } from 'zod';
  * The contracts context's events, as a zod discriminated union on `type`.
  *
  * Streams:
- * - `contract-<contractId>`: one delivery contract (LIVRAISON), created → confirmed →
- *   delivered → settled (COMPLETED), or out of time (OUTTIME) / canceled (CANCELED);
+ * - `contract-<contractId>`: one delivery contract (LIVRAISON), created (with its acceptance
+ *   code sent to the grower) → accepted and confirmed → delivered → settled (COMPLETED), or
+ *   out of time (OUTTIME) / canceled (CANCELED);
  * - `debt-<debtId>`: one debt a grower owes (AVANCE_SUR_INTRANT, AVANCE_SUR_ANANAS to an
  *   aggregator; FINANCEMENT_SOCIAL to an SFD): opened with its principal, then recovered in
  *   parts by the settlements of delivery contracts.
@@ -64,6 +65,42 @@ export const DeliveryContractConfirmed = event('DeliveryContractConfirmed', {
   contractId: id,
   confirmedBy: id,
   confirmedAt: instant,
+});
+/**
+ * A one-time acceptance code sent by SMS to the grower's phone: only its scrypt hash with the
+ * code's own random salt is kept. The latest issued code replaces every earlier one.
+ */
+export const AcceptanceCodeIssued = event('AcceptanceCodeIssued', {
+  contractId: id,
+  codeId: id,
+  /** The grower's phone the code was sent to (E.164). */
+  phone: id,
+  salt: id,
+  codeHash: id,
+  issuedBy: id,
+  issuedAt: instant,
+});
+/** A wrong code entered for the current code; `wrongAttempts` counts them for that code. */
+export const AcceptanceCodeRejected = event('AcceptanceCodeRejected', {
+  contractId: id,
+  codeId: id,
+  enteredBy: id,
+  wrongAttempts: z.number().int().positive(),
+  at: instant,
+});
+/**
+ * The grower's consent, in the same append as DeliveryContractConfirmed: CODE, the code sent
+ * to `phone` entered by `acceptedBy` (its cooperative's user); GROWER_SIGNED_IN, the grower's
+ * own authenticated confirmation (no code, no phone).
+ */
+export const DeliveryContractAccepted = event('DeliveryContractAccepted', {
+  contractId: id,
+  method: z.enum(['CODE', 'GROWER_SIGNED_IN']),
+  acceptedBy: id,
+  acceptedAt: instant,
+  phone: id.nullable(),
+  codeId: id.nullable(),
+  codeHash: id.nullable(),
 });
 export const DeliveryRecorded = event('DeliveryRecorded', {
   contractId: id,
@@ -125,6 +162,9 @@ export const DebtRecovered = event('DebtRecovered', {
 const schemas = {
   DeliveryContractCreated,
   DeliveryContractConfirmed,
+  AcceptanceCodeIssued,
+  AcceptanceCodeRejected,
+  DeliveryContractAccepted,
   DeliveryRecorded,
   DeliveryContractOutOfTime,
   DeliveryContractCanceled,
@@ -137,6 +177,9 @@ const schemas = {
 export const contractEventUnion = z.discriminatedUnion('type', [
   DeliveryContractCreated,
   DeliveryContractConfirmed,
+  AcceptanceCodeIssued,
+  AcceptanceCodeRejected,
+  DeliveryContractAccepted,
   DeliveryRecorded,
   DeliveryContractOutOfTime,
   DeliveryContractCanceled,

@@ -1,3 +1,4 @@
+export * from './acceptance.js';
 export * from './contract-stream.js';
 export * from './debt-stream.js';
 export * from './debts.js';

@@ -33,6 +33,8 @@ import { deliveredAmountOf } from './money.js';
  * when paidOut exceeds the hold is the excess (`extraFromAvailable`) taken from the available
  * balance.
  *
+ * Consent: only a contract whose stream holds the grower's acceptance is run (acceptance.ts).
+ *
  * Payout: payoutId ≠ null ⇔ payout given ∧ 0 < growerNet ≤ payout.maxAmount, and then
  * payoutId = payout.payoutId; a repeat answers the payoutId the settlement recorded.
  */
@@ -243,6 +245,14 @@ export function settleDeliveryContract(
   }
   if (state.status !== 'DELIVERED' || state.deliveredKg === null) {
     throw new BusinessRuleError('Seul un contrat livré peut être exécuté');
+  }
+  if (state.acceptance === null) {
+    throw new BusinessRuleError(
+      'Ce contrat n’a pas l’accord du producteur : il ne peut pas être exécuté',
+      {
+        reason: 'ACCEPTANCE_MISSING',
+      },
+    );
   }
   const computed = computeSettlement({
     contract: { ...state, deliveredKg: state.deliveredKg },

@@ -9,6 +9,7 @@ import {
   growerContractsQuery,
   requireReadableGrower,
 } from '../../actors/index.js';
+import { createSms } from '../../identity/index.js';
 import type { HttpRegistration } from '../../kernel/module.js';
 import { contractPdfRoutes } from '../pdf/http.js';
 import { contractLoops, contractsBackground, type OutOfTimeRunner } from '../jobs/background.js';
@@ -41,8 +42,13 @@ export const CONTRACT_ROUTE_ROLES = {
   read: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.INDUSTRIAL],
   /** One delivery contract: the readers, and the grower or its cooperative who confirm it. */
   detail: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.INDUSTRIAL, ROLE.GROWER, ROLE.FARMER_ORGANIZATION],
-  /** Confirming: the grower (its own contract) or its cooperative's user (the decider checks). */
+  /**
+   * Confirming: the grower (its own contract, his consent) or its cooperative's user with the
+   * code the grower received (the decider checks).
+   */
   confirm: [ROLE.GROWER, ROLE.FARMER_ORGANIZATION],
+  /** A new acceptance code to the grower: the contract's aggregator, the cooperative, admins. */
+  resendCode: [ROLE.SUPER_ADMIN, ROLE.ADMIN, ROLE.INDUSTRIAL, ROLE.FARMER_ORGANIZATION],
   /** Recording the weighed delivery, cancelling: the contract's aggregator. */
   deliver: [ROLE.INDUSTRIAL],
   cancel: [ROLE.INDUSTRIAL],
@@ -99,7 +105,24 @@ const breakdownAnswer = z.object({
   socialFinancing: z.number().int(),
   growerNet: z.number().int(),
 });
-const detailAnswer = rowAnswer.extend({ breakdown: breakdownAnswer.nullable() });
+/** The grower's consent: how, who entered it, when, the phone the code went to (masked). */
+const acceptanceAnswer = z.object({
+  method: z.enum(['CODE', 'GROWER_SIGNED_IN']),
+  acceptedAt: z.string(),
+  acceptedBy: z.object({ id: z.string(), firstname: z.string(), lastname: z.string() }),
+  phone: z.string().nullable(),
+});
+/** The code waiting for the grower's answer (PENDING): where it went (masked), when, locked. */
+const acceptanceCodeAnswer = z.object({
+  phone: z.string(),
+  issuedAt: z.string(),
+  locked: z.boolean(),
+});
+const detailAnswer = rowAnswer.extend({
+  breakdown: breakdownAnswer.nullable(),
+  acceptance: acceptanceAnswer.nullable(),
+  acceptanceCode: acceptanceCodeAnswer.nullable(),
+});
 const contractParams = z.object({ id: z.guid({ message: INVALID }) });
 const deliveryBody = z.object({
   /** Tonnes weighed, under the same rule as a contract's quantity (parseTonnes). */
@@ -322,13 +345,32 @@ export function contractRoutes(
         tags,
         security,
         summary:
-          'Confirmer un contrat de livraison (le producteur ou sa coopérative) : En attente → prêt pour la livraison',
+          'Confirmer un contrat de livraison (le producteur ou sa coopérative avec le code reçu par le producteur) : En attente → prêt pour la livraison',
         params: contractParams,
+        body: z.object({ code: z.string().max(20).optional() }).nullish(),
         response: { 200: contractAnswer },
       },
       preHandler: [scope.requireRoles(...CONTRACT_ROUTE_ROLES.confirm)],
     },
-    async (request) => commands.confirm(request.actor!, request.params.id),
+    async (request) => commands.confirm(request.actor!, request.params.id, request.body?.code),
+  );
+
+  app.post(
+    '/contracts/delivery-contract/:id/acceptance-code',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Renvoyer le code d’acceptation au producteur (l’agrégateur, la coopérative) : le nouveau code remplace l’ancien ; un par minute, 5 par contrat',
+        params: contractParams,
+        response: {
+          200: z.object({ contractId: z.string(), reference: z.string(), phone: z.string() }),
+        },
+      },
+      preHandler: [scope.requireRoles(...CONTRACT_ROUTE_ROLES.resendCode)],
+    },
+    async (request) => commands.resendCode(request.actor!, request.params.id),
   );
 
   app.patch(
@@ -447,6 +489,7 @@ export const registerContracts: HttpRegistration = async (app) => {
     narrowDb<ContractFactsTables>()(app.deps.db),
     app.commands,
     app.deps.clock,
+    createSms(config, app.deps.db, logger),
   );
   const queries = new ContractQueries(
     narrowDb<ContractQueryTables>()(app.deps.db),

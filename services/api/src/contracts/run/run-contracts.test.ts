@@ -9,7 +9,12 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
 import type { Database } from '../../database.js';
 import { identityDemoStep } from '../../identity/demo/identity.js';
-import { DEMO_SECOND_AGGREGATOR, findDemoUser, userLoader } from '../../identity/index.js';
+import {
+  createSms,
+  DEMO_SECOND_AGGREGATOR,
+  findDemoUser,
+  userLoader,
+} from '../../identity/index.js';
 import { bearer, seedUser } from '../../identity/test-support.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import { runDemoSteps } from '../../kernel/index.js';
@@ -186,7 +191,12 @@ describe('run contracts', () => {
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;
-    commands = new DeliveryContractCommands(narrowDb<ContractFactsTables>()(db()), app.commands);
+    commands = new DeliveryContractCommands(
+      narrowDb<ContractFactsTables>()(db()),
+      app.commands,
+      undefined,
+      createSms({ NODE_ENV: 'test' }, db(), logger),
+    );
   });
 
   afterAll(async () => {
