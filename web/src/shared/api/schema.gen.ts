@@ -660,6 +660,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/contracts/delivery-contract/{id}/acceptance-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Renvoyer le code d’acceptation au producteur (l’agrégateur, la coopérative) : le nouveau code remplace l’ancien ; un par minute, 5 par contrat */
+        post: operations["postContractsDeliveryContractByIdAcceptanceCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contracts/delivery-contract/{id}/confirm": {
         parameters: {
             query?: never;
@@ -673,7 +690,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Confirmer un contrat de livraison (le producteur ou sa coopérative) : En attente → prêt pour la livraison */
+        /** Confirmer un contrat de livraison (le producteur ou sa coopérative avec le code reçu par le producteur) : En attente → prêt pour la livraison */
         patch: operations["patchContractsDeliveryContractByIdConfirm"];
         trace?: never;
     };
@@ -6987,6 +7004,22 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        acceptance: {
+                            acceptedAt: string;
+                            acceptedBy: {
+                                firstname: string;
+                                id: string;
+                                lastname: string;
+                            };
+                            /** @enum {string} */
+                            method: "CODE" | "GROWER_SIGNED_IN";
+                            phone: string | null;
+                        } | null;
+                        acceptanceCode: {
+                            issuedAt: string;
+                            locked: boolean;
+                            phone: string;
+                        } | null;
                         aggregatorUserId: string;
                         amount: number;
                         breakdown: {
@@ -7118,7 +7151,7 @@ export interface operations {
             };
         };
     };
-    patchContractsDeliveryContractByIdConfirm: {
+    postContractsDeliveryContractByIdAcceptanceCode: {
         parameters: {
             query?: never;
             header?: never;
@@ -7128,6 +7161,74 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        contractId: string;
+                        phone: string;
+                        reference: string;
+                    };
+                };
+            };
+            /** @description Entrée refusée (`fields` nomme chaque champ) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Pas de jeton valide d’un utilisateur actif */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rôle ou périmètre insuffisant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Introuvable */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    patchContractsDeliveryContractByIdConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code?: string;
+                } | null;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
