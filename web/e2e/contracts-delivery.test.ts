@@ -26,6 +26,8 @@ const missing = browserMissingReason();
 const AGGREGATOR = 'agregateur@demo.filiere.bj';
 const GROWER = 'producteur@demo.filiere.bj';
 const SUPER_ADMIN = 'superadmin@demo.filiere.bj';
+/** The representative of the demo grower's cooperative (Allada). */
+const COOPERATIVE = 'cooperative@demo.filiere.bj';
 /** The demo grower account's names (a grower of the actors' demo), given a plot below. */
 const GROWER_NAME = { firstname: 'Basile', lastname: 'Ahouandjinou' };
 /** The plot's estimated production as the API stores it, and as a French field shows it. */
@@ -386,5 +388,63 @@ describe.skipIf(missing !== null)('delivery contracts in Chromium', { timeout: 3
     await aggregator.getByTestId('grower-net').waitFor();
     expect(await aggregator.getByTestId('grower-net').textContent()).toMatch(/^[\d ]+ FCFA$/);
     await check(aggregator, 'contracts-delivery-detail-completed');
+  });
+
+  it('the cooperative confirms with the code its grower received; the page shows the agreement', async () => {
+    const created = await call<{ contractId: string; reference: string }>(
+      AGGREGATOR,
+      'POST',
+      '/contracts/delivery-contract',
+      { growerId, productId: plotId, quantity: 4, amount: 80_000 },
+      `e2e-contract-consent-${Date.now()}`,
+    );
+    expect(created.status).toBe(201);
+    const { contractId: id, reference: ref } = created.body;
+    // The offer the grower received by SMS, with its one-time code.
+    const db = server.db.db;
+    const { phone } = await db
+      .selectFrom('users')
+      .select('phone')
+      .where('email', '=', GROWER)
+      .executeTakeFirstOrThrow();
+    const offer = await db
+      .selectFrom('sms_outbox')
+      .select('text')
+      .where('recipient', '=', phone!)
+      .where('text', 'like', `%${ref}%`)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    const code = /code (\d{6})$/.exec(offer.text)![1]!;
+    const wrong = code === '000000' ? '111111' : '000000';
+
+    const coop = await signedInPage(
+      browser,
+      server.baseUrl,
+      COOPERATIVE,
+      server.password,
+      `/contrats/livraison/show/${id}`,
+      { viewport: { width: 390, height: 844 } },
+    );
+    await coop.getByRole('heading', { name: `Contrat de livraison ${ref}` }).waitFor();
+    await coop.getByText(/^Code envoyé au /).waitFor();
+    await coop.getByRole('button', { name: 'Confirmer' }).click();
+    const dialog = coop.getByRole('dialog');
+    const field = dialog.getByLabel('Code reçu par le producteur');
+    expect(await field.getAttribute('inputmode')).toBe('numeric');
+    await field.fill(wrong);
+    await dialog.getByRole('button', { name: 'Confirmer' }).click();
+    await dialog.getByRole('alert').waitFor();
+    expect(await coop.getByTestId('contract-status').textContent()).toBe('En attente');
+    await check(coop, 'contracts-delivery-confirm-code');
+    await field.fill(code);
+    await dialog.getByRole('button', { name: 'Confirmer' }).click();
+    await expect
+      .poll(() => coop.getByTestId('contract-status').textContent())
+      .toBe('prêt pour la livraison');
+    await expect
+      .poll(() => coop.getByTestId('acceptance-method').textContent())
+      .toBe('Code à usage unique reçu par SMS');
+    await check(coop, 'contracts-delivery-accepted');
+    await coop.close();
   });
 });

@@ -155,10 +155,31 @@ export function createDeliveryContract(
 }
 
 /** The grower (signed in) or its cooperative confirms: PENDING → CONFIRMED. */
-export function confirmDeliveryContract(id: string): Promise<ContractAnswer> {
+/**
+ * Confirms a PENDING contract: the grower himself (no code: his session is his consent), or his
+ * cooperative with the code the grower received by SMS.
+ */
+export function confirmDeliveryContract(id: string, code?: string): Promise<ContractAnswer> {
+  const body: ApiBody<'/api/contracts/delivery-contract/{id}/confirm', 'patch'> = code
+    ? { code }
+    : {};
   return api<ContractAnswer>(`/contracts/delivery-contract/${encodeURIComponent(id)}/confirm`, {
     method: 'PATCH',
+    body,
   });
+}
+
+export type AcceptanceCodeAnswer = ApiResponse<
+  '/api/contracts/delivery-contract/{id}/acceptance-code',
+  'post'
+>;
+
+/** Sends the grower a new acceptance code (the old one stops working). */
+export function resendAcceptanceCode(id: string): Promise<AcceptanceCodeAnswer> {
+  return api<AcceptanceCodeAnswer>(
+    `/contracts/delivery-contract/${encodeURIComponent(id)}/acceptance-code`,
+    { method: 'POST' },
+  );
 }
 
 /** The aggregator records the weighed delivery: quantity in tonnes, the day it was weighed. */

@@ -1,5 +1,15 @@
-import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconCheck, IconScale, IconX } from '@tabler/icons-react';
+import {
+  Anchor,
+  Button,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconArrowLeft, IconCheck, IconMessage, IconScale, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import dayjs from 'dayjs';
@@ -22,6 +32,7 @@ import {
   cancelDeliveryContract,
   confirmDeliveryContract,
   contractKeys,
+  resendAcceptanceCode,
   deliveryContractQuery,
   type DeliveryContractDetail,
 } from '../api/delivery-contracts.js';
@@ -157,16 +168,35 @@ function ContractDetail({ contract: c, me }: { contract: DeliveryContractDetail;
   });
   const plot = grower.data?.products?.find((p) => p.id === c.plotId);
   const [dialog, setDialog] = useState<'confirm' | 'deliver' | 'cancel' | null>(null);
+  // The grower's own session is his consent; his cooperative proves it with the grower's code.
+  const needsCode = role === ROLES.FARMER_ORGANIZATION;
+  const [code, setCode] = useState('');
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: contractKeys.all });
   const confirm = useMutation({
-    mutationFn: () => confirmDeliveryContract(c.id),
+    mutationFn: () => confirmDeliveryContract(c.id, needsCode ? code : undefined),
     onSuccess: async () => {
       setDialog(null);
       notify('success', t('actions.confirmDone'));
       await refresh();
     },
   });
+  const resend = useMutation({
+    mutationFn: () => resendAcceptanceCode(c.id),
+    onSuccess: async (answer) => {
+      setCode('');
+      confirm.reset();
+      notify('success', t('actions.resendDone', { phone: answer.phone }));
+      await refresh();
+    },
+    onError: (error) => notify('error', errorText(error)),
+  });
+  const canResend =
+    c.status === 'PENDING' &&
+    (role === ROLES.FARMER_ORGANIZATION ||
+      role === ROLES.SUPER_ADMIN ||
+      role === ROLES.ADMIN ||
+      (role === ROLES.INDUSTRIAL && mine));
   const cancel = useMutation({
     mutationFn: () => cancelDeliveryContract(c.id),
     onSuccess: async () => {
@@ -212,10 +242,21 @@ function ContractDetail({ contract: c, me }: { contract: DeliveryContractDetail;
               leftSection={<IconCheck size={16} aria-hidden />}
               onClick={() => {
                 confirm.reset();
+                setCode('');
                 setDialog('confirm');
               }}
             >
               {t('actions.confirm')}
+            </Button>
+          )}
+          {canResend && (
+            <Button
+              variant="default"
+              leftSection={<IconMessage size={16} aria-hidden />}
+              loading={resend.isPending}
+              onClick={() => resend.mutate()}
+            >
+              {t('actions.resendCode')}
             </Button>
           )}
           {can.deliver && mine && (
@@ -265,6 +306,35 @@ function ContractDetail({ contract: c, me }: { contract: DeliveryContractDetail;
       </Section>
 
       <Section
+        title={t('detail.acceptance')}
+        empty={
+          c.acceptance
+            ? null
+            : c.acceptanceCode
+              ? t('detail.codeSent', {
+                  phone: c.acceptanceCode.phone,
+                  date: formatDate(c.acceptanceCode.issuedAt),
+                })
+              : t('detail.notAccepted')
+        }
+      >
+        {c.acceptance && (
+          <>
+            <Field label={t('detail.acceptanceMethod')}>
+              <span data-testid="acceptance-method">
+                {t(`detail.methods.${c.acceptance.method}`)}
+              </span>
+            </Field>
+            <Field label={t('detail.acceptedBy')}>
+              {`${c.acceptance.acceptedBy.firstname} ${c.acceptance.acceptedBy.lastname}`}
+            </Field>
+            <Field label={t('detail.acceptedAt')}>{formatDate(c.acceptance.acceptedAt)}</Field>
+            <Field label={t('detail.acceptedPhone')}>{c.acceptance.phone ?? '—'}</Field>
+          </>
+        )}
+      </Section>
+
+      <Section
         title={t('detail.delivery')}
         empty={c.deliveredQuantity === null ? t('detail.notDelivered') : null}
       >
@@ -309,12 +379,34 @@ function ContractDetail({ contract: c, me }: { contract: DeliveryContractDetail;
               amount: groupThousands(String(c.amount)),
             })}
           </Text>
+          {needsCode && (
+            <TextInput
+              label={t('actions.codeLabel')}
+              description={
+                c.acceptanceCode?.locked
+                  ? t('actions.codeLocked')
+                  : t('actions.codeHelp', { phone: c.acceptanceCode?.phone ?? '—' })
+              }
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              size="lg"
+              value={code}
+              onChange={(e) => setCode(e.currentTarget.value.replace(/\D/g, ''))}
+              disabled={c.acceptanceCode?.locked}
+              data-autofocus
+            />
+          )}
           <FormAlert message={confirm.isError ? errorText(confirm.error) : null} />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setDialog(null)}>
               {t('common:cancel')}
             </Button>
-            <Button loading={confirm.isPending} onClick={() => confirm.mutate()}>
+            <Button
+              loading={confirm.isPending}
+              disabled={needsCode && code.length !== 6}
+              onClick={() => confirm.mutate()}
+            >
               {t('actions.confirm')}
             </Button>
           </Group>
