@@ -3,6 +3,8 @@ import frDashboard from './locales/fr/dashboard.json';
 import enReporting from './locales/en/reporting.json';
 import frReporting from './locales/fr/reporting.json';
 import enAudit from './locales/en/audit.json';
+import enDepot from './locales/en/depot.json';
+import frDepot from './locales/fr/depot.json';
 import frAudit from './locales/fr/audit.json';
 import enSeasons from './locales/en/seasons.json';
 import enSeasonInvitations from './locales/en/seasonInvitations.json';
@@ -76,6 +78,7 @@ export const resources = {
     dashboard: frDashboard,
     reporting: frReporting,
     audit: frAudit,
+    depot: frDepot,
   },
   en: {
     common: enCommon,
@@ -103,6 +106,7 @@ export const resources = {
     dashboard: enDashboard,
     reporting: enReporting,
     audit: enAudit,
+    depot: enDepot,
   },
 } as const;
 
