@@ -17,7 +17,12 @@ import {
   checkRunsPaidAsNetted,
   checkSfdRepaid,
 } from './contracts-checker.js';
-import { checkAcceptancesOnce, checkDeliveriesPaidOnce, checkHolds } from './seasons-checker.js';
+import {
+  checkAcceptancesOnce,
+  checkDeliveriesPaidOnce,
+  checkHolds,
+  checkOfflineReplays,
+} from './seasons-checker.js';
 import type { BalanceObservation, CommandRecord } from './workload.js';
 
 export interface Violation {
@@ -316,6 +321,15 @@ export async function checkInvariants(
   await run(
     'each input delivery paid once from its hold, its debt opened once (double and concurrent confirmations)',
     (fail) => checkDeliveriesPaidOnce(events, fail),
+  );
+  await run(
+    'the offline client’s queue replayed after the faults: each action at most once, each acknowledged one exactly once, none lost',
+    (fail) =>
+      checkOfflineReplays(
+        events,
+        input.commands.filter((c) => c.command === 'offline-deliver'),
+        fail,
+      ),
   );
   await run('each request accepted once: one code, one PINEAPLE transfer and debt', (fail) =>
     checkAcceptancesOnce(events, fail),

@@ -130,6 +130,11 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
     }
     env.stub.mode = 'ok';
     env.payerPagesLost = false;
+    // The offline client's network is back: it replays what it recorded during the faults.
+    const replayed = await workload.replayOffline();
+    log(
+      `offline client: ${workload.offlineQueue.length} deliveries queued during the load, ${replayed.filter((r) => r.outcome === 'ack').length} of ${replayed.length} replays acknowledged`,
+    );
     log(`${result.pagesLost.length} supplies paid or refused with the payer's page lost`);
     const settleStart = Date.now();
     const settled = await settle(env.db, env.stub, options.settleMs ?? 180_000, log);

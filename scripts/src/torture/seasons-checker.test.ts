@@ -3,7 +3,9 @@ import {
   checkAcceptancesOnce,
   checkDeliveriesPaidOnce,
   checkHolds,
+  checkOfflineReplays,
   type LoggedEvent,
+  type OfflineReplay,
 } from './seasons-checker.js';
 
 const HOLD = 'input-assignment-1';
@@ -194,6 +196,62 @@ describe("the bank test's seasons invariants catch what they guard", () => {
       .map((e) => ({ ...e, stream_id: 'seasonrequest-7', data: { ...e.data, requestId: 7 } }));
     expect(acceptances([...events, ...again])).toEqual([
       expect.stringContaining('code AGW_000005 given to requests 5 and 7'),
+    ]);
+  });
+});
+
+describe("the bank test's offline replay invariant catches what it guards", () => {
+  const delivered = (requestId: number) => ({
+    position: 0,
+    stream_id: `seasonrequest-${requestId}`,
+    type: 'InputDelivered',
+    data: { requestId },
+  });
+  const replay = (
+    key: string,
+    requestId: number,
+    outcome: OfflineReplay['outcome'],
+    deliveredAt = '2026-12-07T04:00:00.000Z',
+  ): OfflineReplay => ({
+    key,
+    outcome,
+    ...(outcome === 'ack'
+      ? { status: 200, body: { deliveredAt, debtId: `input-advance-${requestId}` } }
+      : {}),
+    ...(outcome === 'refused' ? { status: 409 } : {}),
+    meta: { requestId },
+  });
+  const check = (events: LoggedEvent[], replays: OfflineReplay[]) => {
+    const found: string[] = [];
+    checkOfflineReplays(events, replays, (d) => found.push(d));
+    return found;
+  };
+
+  it('passes: acknowledged twice with one answer and delivered once; refused ones delivered by another', () => {
+    expect(
+      check(
+        [delivered(1), delivered(2)],
+        [replay('k1', 1, 'ack'), replay('k1', 1, 'ack'), replay('k2', 2, 'refused')],
+      ),
+    ).toEqual([]);
+  });
+
+  it('fails: delivered twice, acknowledged but not delivered, two answers for one key, lost', () => {
+    expect(check([delivered(1), delivered(1)], [replay('k1', 1, 'ack')])).toEqual([
+      'offline k1: request 1 delivered 2 times',
+      'offline k1: acknowledged 1 times, request 1 delivered 2 times',
+    ]);
+    expect(check([], [replay('k2', 2, 'ack')])).toEqual([
+      'offline k2: acknowledged 1 times, request 2 delivered 0 times',
+    ]);
+    expect(
+      check(
+        [delivered(3)],
+        [replay('k3', 3, 'ack'), replay('k3', 3, 'ack', '2026-12-07T05:00:00.000Z')],
+      ),
+    ).toEqual([expect.stringContaining('offline k3: 2 different acknowledgements of one key')]);
+    expect(check([], [replay('k4', 4, 'unack'), replay('k4', 4, 'unack')])).toEqual([
+      'offline k4: no answer after the faults, the action is lost',
     ]);
   });
 });

@@ -228,3 +228,62 @@ export function checkHolds(events: LoggedEvent[], fail: Fail): number {
       fail(`assignment hold ${holdId} was never placed`);
   return checked;
 }
+
+/** A replayed offline delivery as the checker reads it (workload.ts 'offline-deliver'). */
+export interface OfflineReplay {
+  key?: string;
+  outcome: 'ack' | 'refused' | 'unack';
+  status?: number;
+  body?: Record<string, unknown>;
+  meta: Record<string, unknown>;
+}
+
+/**
+ * The offline client's queue, replayed after the faults: each queued action takes effect at
+ * most once (its request delivered at most once), every acknowledged one exactly once (its
+ * request delivered once, and each acknowledgement of its key the same answer: the one
+ * delivery), and none is left without an answer once the network is back (nothing lost).
+ * Returns how many queued actions it checked.
+ */
+export function checkOfflineReplays(
+  events: LoggedEvent[],
+  replays: OfflineReplay[],
+  fail: Fail,
+): number {
+  const delivered = new Map<number, number>();
+  for (const e of events) {
+    if (e.type === 'InputDelivered') {
+      const id = Number(e.data.requestId ?? String(e.stream_id).replace('seasonrequest-', ''));
+      delivered.set(id, (delivered.get(id) ?? 0) + 1);
+    }
+  }
+  const byKey = new Map<string, OfflineReplay[]>();
+  for (const r of replays) {
+    const list = byKey.get(r.key ?? '') ?? [];
+    list.push(r);
+    byKey.set(r.key ?? '', list);
+  }
+  for (const [key, list] of byKey) {
+    const requestId = Number(list[0]!.meta.requestId);
+    const count = delivered.get(requestId) ?? 0;
+    if (count > 1) fail(`offline ${key}: request ${requestId} delivered ${count} times`);
+    const acks = list.filter((r) => r.outcome === 'ack');
+    if (acks.length > 0 && count !== 1) {
+      fail(
+        `offline ${key}: acknowledged ${acks.length} times, request ${requestId} delivered ${count} times`,
+      );
+    }
+    const answers = new Set(
+      acks.map((r) => `${String(r.body?.deliveredAt)}|${String(r.body?.debtId)}`),
+    );
+    if (answers.size > 1) {
+      fail(
+        `offline ${key}: ${answers.size} different acknowledgements of one key (${[...answers].join(', ')})`,
+      );
+    }
+    if (list.every((r) => r.outcome === 'unack')) {
+      fail(`offline ${key}: no answer after the faults, the action is lost`);
+    }
+  }
+  return byKey.size;
+}

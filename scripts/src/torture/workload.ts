@@ -18,7 +18,8 @@ export type CommandName =
   | 'confirm-contract'
   | 'record-delivery'
   | 'run-contracts'
-  | 'cancel-contract';
+  | 'cancel-contract'
+  | 'offline-deliver';
 
 /** A delivery contract the workload created, and how far it knows it went. */
 interface Contract {
@@ -107,6 +108,11 @@ export class Workload {
   private readonly codes: Code[] = [];
   /** Delivery contracts created (acknowledged), in creation order. */
   private readonly contracts: Contract[] = [];
+  /**
+   * The offline client's queue: deliveries by code recorded while the faults run, each with the
+   * idempotency key made when it was recorded, sent only by `replayOffline` after them.
+   */
+  readonly offlineQueue: { requestId: number; code: string; key: string }[] = [];
 
   constructor(
     private readonly options: {
@@ -126,11 +132,12 @@ export class Workload {
   async run(): Promise<WorkloadResult> {
     const { population } = this.options;
     this.startedAt = Date.now();
-    await Promise.all(
-      [...population.members, ...population.providers, population.sfd].map((user) =>
+    await Promise.all([
+      ...[...population.members, ...population.providers, population.sfd].map((user) =>
         this.client(user),
       ),
-    );
+      this.offlineClient(),
+    ]);
     return {
       commands: this.commands,
       observations: this.observations,
@@ -139,6 +146,65 @@ export class Workload {
       plannedOps: this.plannedOps,
       pagesLost: this.pagesLost,
     };
+  }
+
+  /**
+   * An input provider at a depot without network: during the load it records deliveries of
+   * codes it knows (not known delivered, not queued yet) into its queue, sending nothing; the
+   * other clients may deliver the same requests meanwhile (the server then refuses the replay).
+   */
+  private async offlineClient(): Promise<void> {
+    const provider = this.options.population.providers[0];
+    if (!provider) return;
+    const routing = new Prng(Prng.derive(this.options.seed ^ 0x0ff1, 7));
+    while (!this.options.shouldStop()) {
+      const queued = new Set(this.offlineQueue.map((q) => q.requestId));
+      const open = this.codes.filter((c) => !c.delivered && !queued.has(c.requestId));
+      if (open.length > 0 && this.offlineQueue.length < 40) {
+        const target = open[routing.int(0, open.length - 1)]!;
+        this.offlineQueue.push({
+          requestId: target.requestId,
+          code: target.code,
+          key: `offline-${provider.index}-${target.requestId}-${++this.keyCounter}`,
+        });
+      }
+      await sleep(100 + routing.int(0, 200));
+    }
+  }
+
+  /**
+   * The offline client's network is back (after the faults): it sends its queue in order, each
+   * item with its key and retried on no answer, then sends it all again (a resend after a lost
+   * answer, a second tab). Every record is in `commands` as 'offline-deliver'.
+   */
+  async replayOffline(): Promise<CommandRecord[]> {
+    const provider = this.options.population.providers[0];
+    if (!provider) return [];
+    const routing = new Prng(Prng.derive(this.options.seed ^ 0x0ff2, 7));
+    const records: CommandRecord[] = [];
+    for (const pass of [1, 2]) {
+      for (const [i, item] of this.offlineQueue.entries()) {
+        records.push(
+          await this.command(
+            {
+              user: provider,
+              seq: 1_000_000 + pass * 10_000 + i,
+              routing,
+              delivery: { retry: true, shortTimeout: false },
+            },
+            'offline-deliver',
+            'POST',
+            `/api/input-provider/make-delivery/${item.requestId}`,
+            {
+              body: { code: item.code },
+              key: item.key,
+              meta: { requestId: item.requestId, pass },
+            },
+          ),
+        );
+      }
+    }
+    return records;
   }
 
   private async client(user: TortureUser): Promise<void> {

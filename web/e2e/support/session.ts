@@ -41,7 +41,7 @@ export async function signedInPage(
   email: string,
   password: string,
   target: string,
-  options: Pick<ContextOptions, 'viewport'> = {},
+  options: Pick<ContextOptions, 'viewport' | 'serviceWorkers'> = {},
 ): Promise<Page> {
   const clientAddress = nextClientAddress();
   const token = await apiToken(baseUrl, email, password, clientAddress);

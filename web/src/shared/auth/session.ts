@@ -23,6 +23,7 @@ export function rememberUser(user: { id: string; role: { code: string } }): void
 
 export function clearSession(): void {
   localStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem('last_user');
   sessionStorage.removeItem(ROLE_KEY);
   sessionStorage.removeItem(USER_KEY);
 }

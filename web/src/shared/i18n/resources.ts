@@ -3,6 +3,8 @@ import frDashboard from './locales/fr/dashboard.json';
 import enReporting from './locales/en/reporting.json';
 import frReporting from './locales/fr/reporting.json';
 import enAudit from './locales/en/audit.json';
+import enDepot from './locales/en/depot.json';
+import frDepot from './locales/fr/depot.json';
 import frAudit from './locales/fr/audit.json';
 import enReconciliation from './locales/en/reconciliation.json';
 import frReconciliation from './locales/fr/reconciliation.json';
@@ -79,6 +81,7 @@ export const resources = {
     reporting: frReporting,
     audit: frAudit,
     reconciliation: frReconciliation,
+    depot: frDepot,
   },
   en: {
     common: enCommon,
@@ -107,6 +110,7 @@ export const resources = {
     reporting: enReporting,
     audit: enAudit,
     reconciliation: enReconciliation,
+    depot: enDepot,
   },
 } as const;
 

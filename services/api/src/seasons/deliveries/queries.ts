@@ -6,6 +6,15 @@ import type { InputsDb } from '../inputs/index.js';
 import { DELIVERY_CODE } from '../requests/index.js';
 import { DELIVERY_MESSAGES } from './domain/index.js';
 import { identityUsers } from '../../identity/index.js';
+import type { CodeCheck, CodeCheckCache } from './code-check.js';
+
+/** At most this many requests go to a phone for the day offline, the newest first. */
+export const OFFLINE_REQUESTS_MAX = 300;
+
+/** A request to deliver as the phone keeps it offline: the row and its code's check. */
+export interface OfflineDeliveryRow extends DeliveryRow {
+  codeCheck: CodeCheck;
+}
 
 const like = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -179,6 +188,54 @@ export class DeliveryQueries {
       base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { data: rows.map(DeliveryQueries.toRow), count: Number(total.n) };
+  }
+
+  /** The requests of the lines a provider has an ACTIVE assignment on, or that it delivered. */
+  private inReachOfProvider(base: ReturnType<DeliveryQueries['base']>, providerUserId: string) {
+    return base.where((eb) =>
+      eb.or([
+        eb('r.provider_user_id', '=', providerUserId),
+        eb.exists(
+          eb
+            .selectFrom('season_input_providers as sip')
+            .select('sip.id')
+            .whereRef('sip.link_id', '=', 'r.link_id')
+            .whereRef('sip.fertilizer_id', '=', 'r.fertilizer_id')
+            .where('sip.provider_user_id', '=', providerUserId)
+            .where('sip.status', '=', 'ACTIVE'),
+        ),
+      ]),
+    );
+  }
+
+  /**
+   * GET input-provider/offline-requests: the input provider's own requests still to deliver
+   * (its ACTIVE lines), newest first, at most `OFFLINE_REQUESTS_MAX`, each with the check of
+   * its code (never the code). Only the provider itself calls it (the route's guard): an
+   * industrial, an admin or another provider never receives another's checks.
+   */
+  async offline(
+    provider: SeasonActor,
+    checks: CodeCheckCache,
+  ): Promise<{ data: OfflineDeliveryRow[]; count: number; issuedAt: string }> {
+    if (provider.role !== ROLE.INPUT_PROVIDER) {
+      throw new ForbiddenError(DELIVERY_MESSAGES.notYourRequest);
+    }
+    const rows = await this.inReachOfProvider(this.base(), provider.userId)
+      .where('r.delivery_status', '=', 'CREATED')
+      .where('r.code', 'is not', null)
+      .select([...this.columns(), 'r.code'])
+      .orderBy('r.created_at', 'desc')
+      .orderBy('r.id', 'desc')
+      .limit(OFFLINE_REQUESTS_MAX)
+      .execute();
+    const data = await Promise.all(
+      rows.map(async (row) => ({
+        ...DeliveryQueries.toRow(row),
+        codeCheck: await checks.get(row.id, row.code!),
+      })),
+    );
+    return { data, count: data.length, issuedAt: new Date().toISOString() };
   }
 
   /**

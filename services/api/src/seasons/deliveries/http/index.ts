@@ -10,6 +10,7 @@ import type { SeasonActor } from '../../domain/index.js';
 import { inputsDb } from '../../inputs/index.js';
 import { DeliveryCommands } from '../commands/delivery-commands.js';
 import { codeGuessCounters, DELIVERY_MESSAGES } from '../domain/index.js';
+import { CodeCheckCache } from '../code-check.js';
 import { DeliveryQueries } from '../queries.js';
 
 const tags = ['seasons'];
@@ -23,6 +24,8 @@ export const DELIVERY_ROUTE_ROLES = {
   deliver: [INDUSTRIAL, INPUT_PROVIDER],
   /** The 'Demandes d'intrants' list: each its own; super admin and admin anyone's. */
   list: [SUPER_ADMIN, ADMIN, INDUSTRIAL, INPUT_PROVIDER],
+  /** The day's requests with their codes' checks, for working offline: the provider itself. */
+  offline: [INPUT_PROVIDER],
 } as const;
 
 const idempotencyHeaders = z.looseObject({
@@ -48,6 +51,12 @@ const deliveryRow = z.object({
   status: z.enum(['CREATED', 'DONE']),
   receivedAt: z.string().nullable(),
   createdAt: z.string(),
+});
+const codeCheck = z.object({
+  algorithm: z.literal('PBKDF2-SHA256'),
+  iterations: z.number().int(),
+  salt: z.string(),
+  hash: z.string(),
 });
 const deliveryAnswer = z.object({
   requestId: z.number().int(),
@@ -91,6 +100,7 @@ export function deliveryRoutes(
   commands: DeliveryCommands,
   queries: DeliveryQueries,
   guesses: GuessLimit,
+  checks: CodeCheckCache = new CodeCheckCache(),
 ): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   // The role guard runs before validation (onRequest): a caller without the role gets 401/403,
@@ -161,6 +171,27 @@ export function deliveryRoutes(
         );
         return { ...answer, message: 'Producteur livré avec succès !' };
       }),
+  );
+
+  app.get(
+    '/input-provider/offline-requests',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Les demandes d’intrants à livrer du fournisseur connecté, pour travailler hors ligne : chacune avec de quoi vérifier le code du producteur sur le téléphone (PBKDF2-SHA256, sel propre à la demande), jamais le code ; les plus récentes, 300 au plus',
+        response: {
+          200: z.object({
+            data: z.array(deliveryRow.extend({ codeCheck })),
+            count: z.number().int(),
+            issuedAt: z.string(),
+          }),
+        },
+      },
+      ...guard(DELIVERY_ROUTE_ROLES.offline),
+    },
+    async (request) => queries.offline(actorOf(request.actor!), checks),
   );
 
   app.get(

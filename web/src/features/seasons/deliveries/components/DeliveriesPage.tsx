@@ -1,4 +1,5 @@
 import { Button } from '@mantine/core';
+import { useNetwork } from '@mantine/hooks';
 import { IconTruckDelivery } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -11,12 +12,19 @@ import type { Column } from '../../../../shared/ui/DataTable.js';
 import { ListPage } from '../../../../shared/ui/ListPage.js';
 import { StatusBadge } from '../../../../shared/ui/StatusBadge.js';
 import { deliveriesQuery, type DeliveryRow } from '../api/deliveries.js';
+import { ROLES } from '../../../../shared/auth/roles.js';
+import { useOfflineSync } from '../../../../shared/offline/app-queue.js';
+import { DepotPanel } from '../offline/DepotPanel.js';
+import { useDepot } from '../offline/depot.js';
+import { OfflineDeliverModal } from '../offline/OfflineDeliverModal.js';
 import { DeliverByCodeModal } from './DeliverByCodeModal.js';
 
 /**
  * 'Demandes d'intrants' (/demande, spec §2.11): the input requests to deliver and
  * delivered — grower, input, quantity (kg), amount, date, status (DONE 'Validée', else
- * 'En attente de livraison') — searchable, 10 a page, and 'Livrer un producteur'.
+ * 'En attente de livraison') — searchable, 10 a page, and 'Livrer un producteur'. An input
+ * provider also works offline (the depot): its requests are kept on the phone, a delivery
+ * without network is checked on the phone and queued, and the queue is sent when it returns.
  */
 export function DeliveriesPage({
   search,
@@ -29,6 +37,11 @@ export function DeliveriesPage({
   const me = useCurrentUser();
   const list = useQuery(deliveriesQuery(me?.id ?? '', search));
   const [delivering, setDelivering] = useState(false);
+  const { online } = useNetwork();
+  const provider = me?.role?.code === ROLES.INPUT_PROVIDER;
+  const owner = provider ? me?.id : undefined;
+  const depot = useDepot(owner, online);
+  useOfflineSync(owner);
 
   const columns: Column<DeliveryRow>[] = [
     {
@@ -80,8 +93,18 @@ export function DeliveriesPage({
       searchPlaceholder={t('deliveries.searchPlaceholder')}
       columns={columns}
       list={list}
+      {...(provider ? { header: <DepotPanel depot={depot} /> } : {})}
     >
-      <DeliverByCodeModal opened={delivering} onClose={() => setDelivering(false)} />
+      {provider && !online ? (
+        <OfflineDeliverModal
+          opened={delivering}
+          onClose={() => setDelivering(false)}
+          owner={me!.id}
+          requests={depot.requests}
+        />
+      ) : (
+        <DeliverByCodeModal opened={delivering} onClose={() => setDelivering(false)} />
+      )}
     </ListPage>
   );
 }
