@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { createRequire } from 'node:module';
+import { inflateSync } from 'node:zlib';
 import { createLogger, narrowDb, parseConfig } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
 import { catalogueDecoder, catchUp } from '@filiere/projections';
@@ -265,6 +266,39 @@ describe('verifiable contract documents', () => {
     ]) {
       if (personal) expect(raw).not.toContain(personal);
     }
+  });
+
+  it('prints a QR code on the grower’s statement; its page shows the ledger head at issue', async () => {
+    const link = await app.inject({
+      method: 'GET',
+      url: `/api/contracts/statement-download/${growerId}`,
+      headers: bearer(app, aggregator, aggregator.role_code),
+    });
+    expect(link.statusCode).toBe(200);
+    const served = await app.inject({ method: 'GET', url: link.json<{ url: string }>().url });
+    expect(served.statusCode).toBe(200);
+    const pdf = served.rawPayload;
+    const inflated = [...pdf.toString('latin1').matchAll(/\/Length (\d+)[^>]*>>\s*stream\r?\n/g)]
+      .map((m) => {
+        const start = m.index + m[0].length;
+        try {
+          return inflateSync(pdf.subarray(start, start + Number(m[1])));
+        } catch {
+          return Buffer.alloc(0);
+        }
+      })
+      .reduce((a, b) => Buffer.concat([a, b]), Buffer.alloc(0));
+    const url = decodePrintedQr(inflated);
+    expect(url).toMatch(new RegExp(`^${PUBLIC_URL}/verifier/[0-9a-z]{20}$`));
+    const res = await verify(url!.split('/').pop()!, '10.1.1.3');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      kind: 'STATEMENT',
+      statusLabel: 'Émis',
+      documentNumber: null,
+      ledger: { intact: true },
+    });
+    expect(res.body).not.toContain(growerId);
   });
 
   it('labels every event of a contract’s stream in French', () => {

@@ -97,7 +97,23 @@ export class ContractPdfs {
     if (subject.kind === 'statement') {
       if (!this.statements) throw new NotFoundError('Relevé introuvable');
       const statement = await this.statements.data(subject.id, subject);
-      const pdf = await renderGrowerStatementPdf(statement, { now: this.clock() });
+      // One reference per grower, period and state of the ledger: the same print, the same code.
+      const head = await this.references.head();
+      const reference = await this.references.issue({
+        kind: 'STATEMENT',
+        subjectKey: `statement:${subject.id}:${subject.from}:${subject.to}:${head?.position ?? 0}`,
+        subjectId: subject.id,
+        period: { from: subject.from, to: subject.to },
+        ledger: head,
+      });
+      const pdf = await renderGrowerStatementPdf(statement, {
+        now: this.clock(),
+        verification: {
+          reference,
+          url: verificationUrl(this.publicUrl, reference),
+          ledger: head,
+        },
+      });
       return {
         filename: `releve-${statement.grower.reference}-${subject.from}-${subject.to}.pdf`,
         pdf,
