@@ -7,6 +7,7 @@ import {
   browserMissingReason,
   explainFailures,
   launchBrowser,
+  newPage,
   pollLikePages,
 } from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
@@ -203,6 +204,50 @@ describe.skipIf(missing !== null)('contract documents in Chromium', { timeout: 3
     await check(aggregator, 'contracts-documents-viewer');
     await aggregator.getByRole('button', { name: 'Retour' }).click();
     await aggregator.waitForURL((url) => url.pathname === `/contrats/livraison/show/${contractId}`);
+  });
+
+  it('the PDF’s QR opens the public verification page: status and hash, axe-clean at 390 px', async () => {
+    const { body } = await call<{ url: string }>(
+      AGGREGATOR,
+      'GET',
+      `/contracts/smarts-download/${contractId}`,
+    );
+    const pdf = Buffer.from(await (await fetch(`${server.baseUrl}${body.url}`)).arrayBuffer());
+    // The URL the QR code encodes is printed under it (documents.test.ts decodes the code).
+    const printed = pdfText(pdf).replace(/\s+/g, '');
+    const match = printed.match(/\/verifier\/([0-9a-z]{20})/);
+    expect(match, 'verification URL printed').not.toBeNull();
+    const url = `${server.baseUrl}/verifier/${match![1]}`;
+    expect(printed).toContain(url);
+    const last = await server.db.db
+      .selectFrom('events')
+      .select('hash')
+      .where('stream_id', '=', `contract-${contractId}`)
+      .orderBy('version', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    // A stranger's phone: no session.
+    const page = await newPage(browser, { viewport: { width: 390, height: 844 } });
+    await page.goto(url);
+    await page.getByRole('heading', { name: 'Vérification d’un document' }).waitFor();
+    await expect
+      .poll(() => page.getByTestId('verification-status').textContent())
+      .toBe('En attente');
+    expect(await page.getByTestId('verification-hash').textContent()).toBe(last.hash);
+    await page.getByText('Empreinte vérifiée').waitFor();
+    const text = (await page.locator('main').textContent()) ?? '';
+    expect(text).not.toContain('Parcelle du relevé');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+    await check(page, 'verification-390');
+    // An unknown reference: the French message.
+    await page.goto(`${server.baseUrl}/verifier/abcdefghjkmnpqrstvwx`);
+    await page.getByTestId('verification-error').waitFor();
+    expect(await page.getByTestId('verification-error').textContent()).toContain(
+      'Aucun document ne porte cette référence',
+    );
+    await check(page, 'verification-unknown-390');
+    await page.close();
   });
 
   it('the grower downloads its statement from Mon relevé; the aggregator from the contract’s page', async () => {

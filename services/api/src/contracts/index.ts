@@ -4,6 +4,7 @@ import type { ContractsArea } from './area.js';
 import { advancesArea, type AdvancesTables } from './advances/index.js';
 import { batchesArea, type BatchesTables } from './batches/index.js';
 import { carriageArea, type CarriageTables } from './carriage/index.js';
+import { documentsArea, type DocumentsTables } from './documents/index.js';
 import { contractEvents, contractStreams } from './catalogue.js';
 import { contractsDemoStep } from './demo/contracts.js';
 import { contractJobs } from './jobs/background.js';
@@ -12,7 +13,7 @@ import { contractProjectors, contractReadMigrations } from './read-model/index.j
 import type { ContractsTables as CoreContractsTables } from './tables.js';
 
 /** The areas beside the core (migration block 20261126_07NN), in demo order. */
-const areas: readonly ContractsArea[] = [batchesArea, advancesArea, carriageArea];
+const areas: readonly ContractsArea[] = [batchesArea, advancesArea, carriageArea, documentsArea];
 
 const registerContractsAndAreas: HttpRegistration = async (app) => {
   await (await import('./http/index.js')).registerContracts(app);
@@ -43,7 +44,11 @@ export const contractsModule: ContextModule = {
 
 // The public face: what other contexts may use (the inputs and requests flows open debts).
 /** The core's tables and the areas'. */
-export type ContractsTables = CoreContractsTables & BatchesTables & AdvancesTables & CarriageTables;
+export type ContractsTables = CoreContractsTables &
+  BatchesTables &
+  AdvancesTables &
+  CarriageTables &
+  DocumentsTables;
 export {
   debtStream,
   debtStreamId,

@@ -37,6 +37,7 @@ const PUBLIC = new Set([
   'GET /api/sandbox/pay/{reference}',
   'POST /api/sandbox/pay/{reference}',
   'GET /api/contracts/pdf/{token}',
+  'GET /api/verifier/{reference}',
 ]);
 
 /** Routes guarded by their own code rather than the guards of http/auth.ts. */

@@ -22,6 +22,8 @@ import frSeasonRequests from './locales/fr/seasonRequests.json';
 import frPlaces from './locales/fr/places.json';
 import frContracts from './locales/fr/contracts.json';
 import frContractBatches from './locales/fr/contractBatches.json';
+import enVerification from './locales/en/verification.json';
+import frVerification from './locales/fr/verification.json';
 import enAuth from './locales/en/auth.json';
 import enCarriers from './locales/en/carriers.json';
 import enClusters from './locales/en/clusters.json';
@@ -77,6 +79,7 @@ export const resources = {
     places: frPlaces,
     contracts: frContracts,
     contractBatches: frContractBatches,
+    verification: frVerification,
     dashboard: frDashboard,
     reporting: frReporting,
     audit: frAudit,
@@ -106,6 +109,7 @@ export const resources = {
     places: enPlaces,
     contracts: enContracts,
     contractBatches: enContractBatches,
+    verification: enVerification,
     dashboard: enDashboard,
     reporting: enReporting,
     audit: enAudit,

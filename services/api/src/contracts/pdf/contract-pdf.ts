@@ -1,11 +1,27 @@
+import { drawQr } from '../documents/qr.js';
+
+/** One step of the acceptance trail as printed (documents/domain/trail.ts). */
+export interface PrintedStep {
+  label: string;
+  /** Who, as printed: a name and the party it acts for, or the platform. */
+  by: string;
+  at: string;
+  phoneEnding: string | null;
+}
+
 /** Everything printed on a delivery contract's PDF (read by ContractPdfs, drawn here). */
 export interface ContractPdfData {
   contractId: string;
   reference: string;
   status: string;
-  aggregator: { name: string; organization: string | null; phone: string | null };
+  aggregator: {
+    name: string;
+    organization: string | null;
+    ifu: string | null;
+    phone: string | null;
+  };
   grower: { name: string; reference: string | null; phone: string | null };
-  cooperative: string | null;
+  cooperative: { name: string; ifu: string | null } | null;
   plot: { name: string; productType: string | null; areaSown: string | null };
   quantityKg: number;
   amount: number;
@@ -18,9 +34,27 @@ export interface ContractPdfData {
     growerNet: number | null;
   } | null;
   createdAt: string;
-  /** The event that created the contract: the first of its stream in the ledger. */
-  ledger: { type: string; position: number; hash: string; recordedAt: string } | null;
+  /** The terms version in force at the creation, its clauses filled with the contract's facts. */
+  terms: { version: number; clauses: { title: string; body: string }[] };
+  /** The contract's stream in French, oldest first. */
+  trail: PrintedStep[];
+  /** The stream's last event: where the contract stands in the ledger. */
+  ledger: { position: number; hash: string; recordedAt: string } | null;
+  /** The public page the QR code opens, and the document's reference on it. */
+  verification: { reference: string; url: string };
 }
+
+/**
+ * How advances are recovered, as contracts/domain/settlement.ts computes it (step 3 to 5): a
+ * fixed article, not the template's, since it states what the platform does.
+ */
+export const RECOVERY_RULE =
+  'Au paiement, les dettes du producteur sont déduites du montant dû, dans cet ordre : ' +
+  'd’abord ses avances sur intrants et sur ananas consenties par cet agrégateur, puis ses ' +
+  'financements sociaux dus aux SFD ; dans chaque groupe, la plus ancienne d’abord. Une dette ' +
+  'plus grande que ce qui reste est recouvrée en partie et le reste est reporté sur le contrat ' +
+  'suivant. Les avances dues à un autre agrégateur ne sont pas touchées. Le reste est le net ' +
+  'du producteur, versé à son numéro mobile money lorsqu’il en a un, sinon à son portefeuille.';
 
 /** The contract statuses as the web shows them (contracts.json `status`). */
 export const STATUS_LABELS: Record<string, string> = {
@@ -32,7 +66,7 @@ export const STATUS_LABELS: Record<string, string> = {
   CANCELED: 'Annulé',
 };
 
-const PRODUCT_LABELS: Record<string, string> = {
+export const PRODUCT_LABELS: Record<string, string> = {
   CAYENNE_LISSE: 'Cayenne lisse',
   PAIN_DE_SUCRE: 'Pain de sucre',
 };
@@ -51,6 +85,13 @@ export function formatTonnes(kg: number): string {
     .padStart(3, '0')
     .replace(/0+$/, '');
   return `${whole}${rest ? `,${rest}` : ''} t`;
+}
+
+/** Integer price per kg = amount / kg, rounded half up (F CFA are integers). */
+export function pricePerKg(amount: number, quantityKg: number): number {
+  if (quantityKg <= 0) return 0;
+  const den = BigInt(quantityKg);
+  return Number((BigInt(amount) * 2n + den) / (den * 2n));
 }
 
 /**
@@ -117,35 +158,68 @@ export async function renderContractPdf(
     doc.font('Helvetica').text(value);
   };
 
-  doc.font('Helvetica-Bold').fontSize(18).fillColor('#1f5130').text('Contrat de livraison');
+  const note = (text: string) =>
+    doc.font('Helvetica').fontSize(9).fillColor('#333333').text(text).fillColor('#000000');
+
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(18)
+    .fillColor('#1f5130')
+    .text('Contrat de livraison d’ananas');
   doc.font('Helvetica').fontSize(11).fillColor('#000000');
   line('Référence', data.reference);
-  line('Statut', STATUS_LABELS[data.status] ?? data.status);
+  line('Statut à l’impression', STATUS_LABELS[data.status] ?? 'Inconnu');
   line('Créé le', formatInstant(data.createdAt));
+  line('Modèle de contrat', `version ${data.terms.version}`);
 
   section('Parties');
+  const aggregator = data.aggregator.organization
+    ? `${data.aggregator.name} (${data.aggregator.organization})`
+    : data.aggregator.name;
+  line('L’agrégateur (acheteur)', aggregator);
+  if (data.aggregator.ifu) line('IFU de l’agrégateur', data.aggregator.ifu);
+  line('Téléphone de l’agrégateur', data.aggregator.phone ?? 'Non renseigné');
   line(
-    'Agrégateur',
-    data.aggregator.organization
-      ? `${data.aggregator.name} (${data.aggregator.organization})`
-      : data.aggregator.name,
-  );
-  line("Téléphone de l'agrégateur", data.aggregator.phone ?? 'Non renseigné');
-  line(
-    'Producteur',
-    data.grower.reference ? `${data.grower.name} (${data.grower.reference})` : data.grower.name,
+    'Le producteur (vendeur)',
+    data.grower.reference ? `${data.grower.name}, n° ${data.grower.reference}` : data.grower.name,
   );
   line('Téléphone du producteur', data.grower.phone ?? 'Non renseigné');
-  if (data.cooperative) line('Coopérative', data.cooperative);
+  if (data.cooperative) {
+    line(
+      'Sa coopérative',
+      data.cooperative.ifu
+        ? `${data.cooperative.name} (IFU ${data.cooperative.ifu})`
+        : data.cooperative.name,
+    );
+  }
 
   section('Objet du contrat');
   const product = data.plot.productType ? PRODUCT_LABELS[data.plot.productType] : null;
-  line('Parcelle', product ? `${data.plot.name} (${product})` : data.plot.name);
-  if (data.plot.areaSown) line('Superficie', `${data.plot.areaSown.replace('.', ',')} ha`);
+  line('Parcelle', data.plot.name);
+  if (data.plot.areaSown)
+    line('Superficie', `${String(Number(data.plot.areaSown)).replace('.', ',')} ha`);
+  line('Variété (qualité)', product ?? 'Non précisée');
+  line('Campagne', data.deliveryDate.slice(0, 4));
   line('Quantité', formatTonnes(data.quantityKg));
+  line('Prix par kilogramme', formatFcfa(pricePerKg(data.amount, data.quantityKg)));
   line('Prix par tonne', formatFcfa(pricePerTonne(data.amount, data.quantityKg)));
   line('Montant', formatFcfa(data.amount));
-  line('Date de livraison', formatDay(data.deliveryDate));
+  line('Fenêtre de livraison', `de l’acceptation au ${formatDay(data.deliveryDate)} inclus`);
+
+  section(`Clauses (modèle version ${data.terms.version})`);
+  data.terms.clauses.forEach((clause, i) => {
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(10)
+      .text(`Article ${i + 1} — ${clause.title}`);
+    doc.font('Helvetica').fontSize(10).text(clause.body);
+    doc.moveDown(0.4);
+  });
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(10)
+    .text(`Article ${data.terms.clauses.length + 1} — Recouvrement des avances`);
+  doc.font('Helvetica').fontSize(10).text(RECOVERY_RULE);
 
   if (data.delivery) {
     section('Livraison');
@@ -162,33 +236,47 @@ export async function renderContractPdf(
     }
   }
 
-  section('Registre');
-  if (data.ledger) {
-    line('Événement de création', data.ledger.type);
-    line('Position dans le registre', String(data.ledger.position));
-    line('Enregistré le', formatInstant(data.ledger.recordedAt));
-    doc.font('Helvetica-Bold').fontSize(10).text('Empreinte (SHA-256) :');
-    doc.font('Courier').fontSize(9).text(data.ledger.hash, { lineBreak: false });
-    doc.moveDown(0.6);
+  section('Historique du contrat');
+  if (data.trail.length === 0) note('Aucune étape n’est encore inscrite au registre.');
+  for (const step of data.trail) {
+    const phone = step.phoneEnding ? `, pour le numéro se terminant par ${step.phoneEnding}` : '';
     doc
-      .font('Helvetica')
-      .fontSize(8)
-      .fillColor('#555555')
-      .text(
-        "Cette empreinte chaîne l'événement à tous ceux qui le précèdent dans le registre : " +
-          'toute modification du contrat la rendrait invalide.',
-      );
-  } else {
-    doc.font('Helvetica').fontSize(10).text("L'événement de création n'est pas encore inscrit.");
+      .font('Helvetica-Bold')
+      .fontSize(10)
+      .text(`${formatInstant(step.at)} — ${step.label}`, { continued: true });
+    doc.font('Helvetica').text(` : ${step.by}${phone}`);
   }
 
+  section('Vérification');
+  if (data.ledger) {
+    line('Position dans le registre', String(data.ledger.position));
+    line('Inscrit le', formatInstant(data.ledger.recordedAt));
+    doc.font('Helvetica-Bold').fontSize(10).text('Empreinte (SHA-256) :');
+    doc.font('Courier').fontSize(9).text(data.ledger.hash);
+    doc.moveDown(0.4);
+  }
+  note(
+    'Scannez le code QR ou ouvrez l’adresse ci-dessous : la page publique montre le statut du ' +
+      'contrat aujourd’hui et son empreinte dans le registre, sans aucun nom ni numéro.',
+  );
+  drawQr(doc, data.verification.url);
+  doc.font('Courier').fontSize(9).text(data.verification.url);
   doc
-    .moveDown(1.5)
     .font('Helvetica')
     .fontSize(8)
     .fillColor('#555555')
     .text(
-      `Document généré le ${formatInstant((options.now ?? new Date()).toISOString())} — contrat ${data.contractId}`,
+      'L’empreinte chaîne la dernière étape du contrat à toutes celles qui la précèdent dans le ' +
+        'registre : toute modification la rendrait invalide.',
+    );
+
+  doc
+    .moveDown(1)
+    .font('Helvetica')
+    .fontSize(8)
+    .fillColor('#555555')
+    .text(
+      `Document généré le ${formatInstant((options.now ?? new Date()).toISOString())} — référence de vérification ${data.verification.reference}`,
     );
   doc.end();
   return done;

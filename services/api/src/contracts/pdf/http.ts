@@ -40,8 +40,7 @@ export function contractPdfRoutes(scope: FastifyInstance): void {
   const pdfs = new ContractPdfs(
     narrowDb<ContractPdfTables>()(scope.deps.db),
     scope.deps.config.JWT_SECRET,
-    undefined,
-    statements,
+    { statements, publicUrl: scope.deps.config.PUBLIC_URL },
   );
 
   app.get(

@@ -138,7 +138,7 @@ describe('contract PDFs', () => {
     expect(pdf.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
   });
 
-  it('prints the parties, figures, reference and the creating event’s ledger position and hash', async () => {
+  it('prints the parties, figures, reference and the contract’s ledger position and hash', async () => {
     const first = await testDb.db
       .selectFrom('events')
       .select(['position', 'hash', 'type'])
@@ -157,7 +157,9 @@ describe('contract PDFs', () => {
     expect(text).toContain(first.hash);
     expect(first.hash).toMatch(/^[0-9a-f]{64}$/);
     expect(text).toContain(String(first.position));
-    expect(text).toContain('DeliveryContractCreated');
+    // The ledger is named in French, never by an event type.
+    expect(text).not.toContain('DeliveryContractCreated');
+    expect(text).toContain('Contrat proposé');
     expect(text).toContain('Parcelle des Collines');
     expect(text).toContain(`${grower.firstname} ${grower.lastname}`);
     expect(text).toContain(`${aggregator.firstname} ${aggregator.lastname}`);

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { EventStoreTables } from '@filiere/event-store';
-import { ForbiddenError, NotFoundError } from '@filiere/platform';
+import { ForbiddenError, narrowDb, NotFoundError } from '@filiere/platform';
 import type { ActorsTables } from '../../actors/index.js';
 import type { IdentityTables } from '../../identity/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
@@ -8,7 +8,20 @@ import { ROLE } from '../../kernel/roles.js';
 import { contractStreamId } from '../domain/index.js';
 import { isoDay } from '../queries.js';
 import type { ContractsTables } from '../tables.js';
-import { renderContractPdf, type ContractPdfData } from './contract-pdf.js';
+import { fillClause, type Placeholder } from '../documents/domain/terms.js';
+import { trailOf } from '../documents/domain/trail.js';
+import { verificationUrl } from '../documents/qr.js';
+import { termsAt, termsVersions } from '../documents/terms-read.js';
+import { DocumentReferences, type VerificationTables } from '../documents/verification.js';
+import {
+  formatDay,
+  formatFcfa,
+  formatTonnes,
+  pricePerKg,
+  PRODUCT_LABELS,
+  renderContractPdf,
+  type ContractPdfData,
+} from './contract-pdf.js';
 import { signPdfLink, verifyPdfLink } from './links.js';
 import { renderGrowerStatementPdf } from './statement-pdf.js';
 import type { GrowerStatements, GrowerStatementTables } from './statement.js';
@@ -17,9 +30,10 @@ import { identityUsers } from '../../identity/index.js';
 export type ContractPdfTables = Pick<ContractsTables, 'delivery_contracts'> &
   Pick<IdentityTables, 'users' | 'organizations'> &
   Pick<ActorsTables, 'growers' | 'plots' | 'cooperatives'> &
-  Pick<EventStoreTables, 'events'> &
+  VerificationTables &
   GrowerStatementTables;
 
+type TermsTables = Pick<EventStoreTables, 'events'>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const fullName = (u: { firstname: string; lastname: string }) =>
   `${u.firstname} ${u.lastname}`.trim();
@@ -29,13 +43,23 @@ const fullName = (u: { firstname: string; lastname: string }) =>
  * signed link that serves it, and the data printed on it.
  */
 export class ContractPdfs {
+  private readonly clock: () => Date;
+  /** Renders the statement links (kind `statement`) this route also serves. */
+  private readonly statements: GrowerStatements | undefined;
+  /** The web app's address, which the QR codes' verification pages are under. */
+  private readonly publicUrl: string;
+  private readonly references: DocumentReferences;
+
   constructor(
     private readonly db: Kysely<ContractPdfTables>,
     private readonly secret: string,
-    private readonly clock: () => Date = () => new Date(),
-    /** Renders the statement links (kind `statement`) this route also serves. */
-    private readonly statements?: GrowerStatements,
-  ) {}
+    options: { clock?: () => Date; statements?: GrowerStatements; publicUrl?: string } = {},
+  ) {
+    this.clock = options.clock ?? (() => new Date());
+    this.statements = options.statements;
+    this.publicUrl = options.publicUrl ?? 'http://localhost:3000';
+    this.references = new DocumentReferences(narrowDb<VerificationTables>()(db));
+  }
 
   /**
    * GET contracts/smarts-download/{id}: `{ url }` of a 10-minute link to the PDF. Super admin
@@ -73,7 +97,23 @@ export class ContractPdfs {
     if (subject.kind === 'statement') {
       if (!this.statements) throw new NotFoundError('Relevé introuvable');
       const statement = await this.statements.data(subject.id, subject);
-      const pdf = await renderGrowerStatementPdf(statement, { now: this.clock() });
+      // One reference per grower, period and state of the ledger: the same print, the same code.
+      const head = await this.references.head();
+      const reference = await this.references.issue({
+        kind: 'STATEMENT',
+        subjectKey: `statement:${subject.id}:${subject.from}:${subject.to}:${head?.position ?? 0}`,
+        subjectId: subject.id,
+        period: { from: subject.from, to: subject.to },
+        ledger: head,
+      });
+      const pdf = await renderGrowerStatementPdf(statement, {
+        now: this.clock(),
+        verification: {
+          reference,
+          url: verificationUrl(this.publicUrl, reference),
+          ledger: head,
+        },
+      });
       return {
         filename: `releve-${statement.grower.reference}-${subject.from}-${subject.to}.pdf`,
         pdf,
@@ -93,11 +133,14 @@ export class ContractPdfs {
       .innerJoin(identityUsers().as('gu'), 'gu.id', 'dc.grower_user_id')
       .innerJoin('growers as g', 'g.id', 'dc.grower_id')
       .leftJoin('organizations as co', 'co.id', 'g.cooperative_id')
+      .leftJoin('cooperatives as c', 'c.organization_id', 'g.cooperative_id')
       .leftJoin('plots as p', 'p.id', 'dc.plot_id')
       .select([
         'dc.id',
         'dc.reference',
         'dc.status',
+        'dc.aggregator_user_id',
+        'dc.grower_user_id',
         'dc.quantity_kg',
         'dc.amount',
         'dc.delivery_date',
@@ -112,6 +155,10 @@ export class ContractPdfs {
         'a.lastname as a_lastname',
         'a.phone as a_phone',
         'ao.denomination as a_organization',
+        'ao.ifu as a_ifu',
+        'co.ifu as cooperative_ifu',
+        'g.cooperative_id',
+        'c.user_id as cooperative_user_id',
         'gu.firstname as g_firstname',
         'gu.lastname as g_lastname',
         'gu.phone as g_phone',
@@ -124,13 +171,70 @@ export class ContractPdfs {
       .where('dc.id', '=', contractId)
       .executeTakeFirst();
     if (!row) throw new NotFoundError('Contrat introuvable');
-    const created = await this.db
+    const events = await this.db
       .selectFrom('events')
-      .select(['type', 'position', 'hash', 'recorded_at'])
+      .select(['type', 'data', 'position', 'hash', 'recorded_at'])
       .where('stream_id', '=', contractStreamId(contractId))
       .orderBy('version', 'asc')
-      .limit(1)
-      .executeTakeFirst();
+      .execute();
+    const first = events[0];
+    const last = events.at(-1);
+    const terms = first
+      ? await termsAt(narrowDb<TermsTables>()(this.db), Number(first.position))
+      : (await termsVersions(narrowDb<TermsTables>()(this.db)))[0]!;
+    const steps = trailOf(
+      events.map((e) => ({
+        type: e.type,
+        data: (e.data ?? {}) as Record<string, unknown>,
+        position: Number(e.position),
+        hash: e.hash,
+        recordedAt: new Date(e.recorded_at).toISOString(),
+      })),
+    );
+    const actorIds = [...new Set(steps.flatMap((s) => (s.actorUserId ? [s.actorUserId] : [])))];
+    const actors =
+      actorIds.length === 0
+        ? []
+        : await this.db
+            .selectFrom(identityUsers().as('u'))
+            .select(['u.id', 'u.firstname', 'u.lastname'])
+            .where(
+              'u.id',
+              'in',
+              actorIds.filter((id) => UUID.test(id)),
+            )
+            .execute();
+    const partyOf = (userId: string): string | null => {
+      if (userId === row.aggregator_user_id) return 'pour l’agrégateur';
+      if (userId === row.grower_user_id) return 'le producteur';
+      if (row.cooperative_user_id === userId) return 'pour la coopérative';
+      return null;
+    };
+    const byOf = (userId: string | null): string => {
+      if (!userId) return 'Filière (automatique)';
+      const user = actors.find((a) => a.id === userId);
+      if (!user) return 'Filière (automatique)';
+      const party = partyOf(userId);
+      return party ? `${fullName(user)}, ${party}` : fullName(user);
+    };
+    const reference = await this.references.issue({
+      kind: 'CONTRACT',
+      subjectKey: `contract:${row.id}`,
+      subjectId: row.id,
+    });
+    const quantityKg = Number(row.quantity_kg);
+    const amount = Number(row.amount);
+    const deliveryDate = isoDay(row.delivery_date);
+    const productType = row.plot_product ?? row.product_type;
+    const values: Record<Placeholder, string> = {
+      reference: row.reference,
+      quantite: formatTonnes(quantityKg),
+      produit: (productType && PRODUCT_LABELS[productType]) || 'variété convenue',
+      prix_kg: formatFcfa(pricePerKg(amount, quantityKg)),
+      montant: formatFcfa(amount),
+      date_livraison: formatDay(deliveryDate),
+      campagne: deliveryDate.slice(0, 4),
+    };
     return {
       contractId: row.id,
       reference: row.reference,
@@ -138,6 +242,7 @@ export class ContractPdfs {
       aggregator: {
         name: fullName({ firstname: row.a_firstname, lastname: row.a_lastname }),
         organization: row.a_organization,
+        ifu: row.a_ifu,
         phone: row.a_phone,
       },
       grower: {
@@ -145,15 +250,15 @@ export class ContractPdfs {
         reference: row.g_reference,
         phone: row.g_phone,
       },
-      cooperative: row.cooperative,
+      cooperative: row.cooperative ? { name: row.cooperative, ifu: row.cooperative_ifu } : null,
       plot: {
         name: row.plot_name ?? 'Parcelle',
-        productType: row.plot_product ?? row.product_type,
+        productType,
         areaSown: row.plot_area === null ? null : String(row.plot_area),
       },
-      quantityKg: Number(row.quantity_kg),
-      amount: Number(row.amount),
-      deliveryDate: isoDay(row.delivery_date),
+      quantityKg,
+      amount,
+      deliveryDate,
       delivery:
         row.delivered_kg === null
           ? null
@@ -165,14 +270,27 @@ export class ContractPdfs {
               growerNet: row.grower_net === null ? null : Number(row.grower_net),
             },
       createdAt: new Date(row.created_at).toISOString(),
-      ledger: created
+      terms: {
+        version: terms.version,
+        clauses: terms.clauses.map((c) => ({
+          title: fillClause(c.title, values),
+          body: fillClause(c.body, values),
+        })),
+      },
+      trail: steps.map((s) => ({
+        label: s.label,
+        by: byOf(s.actorUserId),
+        at: s.at,
+        phoneEnding: s.phoneEnding,
+      })),
+      ledger: last
         ? {
-            type: created.type,
-            position: Number(created.position),
-            hash: created.hash,
-            recordedAt: new Date(created.recorded_at).toISOString(),
+            position: Number(last.position),
+            hash: last.hash,
+            recordedAt: new Date(last.recorded_at).toISOString(),
           }
         : null,
+      verification: { reference, url: verificationUrl(this.publicUrl, reference) },
     };
   }
 }

@@ -5,6 +5,7 @@ import {
   formatTonnes,
   STATUS_LABELS,
 } from './contract-pdf.js';
+import { drawQr } from '../documents/qr.js';
 
 /** Everything printed on a grower's statement (read by GrowerStatements, drawn here). */
 export interface GrowerStatementData {
@@ -77,7 +78,16 @@ interface Column {
  */
 export async function renderGrowerStatementPdf(
   data: GrowerStatementData,
-  options: { compress?: boolean; now?: Date } = {},
+  options: {
+    compress?: boolean;
+    now?: Date;
+    /** The statement's public reference, its page's URL and the ledger head it was issued at. */
+    verification?: {
+      reference: string;
+      url: string;
+      ledger: { position: number; hash: string } | null;
+    };
+  } = {},
 ): Promise<Buffer> {
   // Loaded at the first PDF, not with the API: pdfkit (and its font tables) is heavy to load.
   const { default: PDFDocument } = await import('pdfkit');
@@ -251,6 +261,30 @@ export async function renderGrowerStatementPdf(
     ]),
     'Aucune dette en cours.',
   );
+
+  if (options.verification) {
+    const v = options.verification;
+    doc
+      .moveDown(1)
+      .font('Helvetica-Bold')
+      .fontSize(11)
+      .fillColor('#1f5130')
+      .text('Vérification', left);
+    doc.font('Helvetica').fontSize(9).fillColor('#000000');
+    if (v.ledger) {
+      doc.text(`Registre à l’émission : position ${v.ledger.position}`, left);
+      doc.font('Courier').fontSize(8).text(v.ledger.hash, left);
+    }
+    doc
+      .font('Helvetica')
+      .fontSize(9)
+      .text(
+        'Scannez le code QR : la page publique confirme ce relevé et son empreinte, sans aucun nom ni montant.',
+        left,
+      );
+    drawQr(doc, v.url, left);
+    doc.font('Courier').fontSize(8).text(v.url, left);
+  }
 
   doc
     .moveDown(1.5)
