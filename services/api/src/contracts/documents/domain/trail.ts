@@ -7,8 +7,9 @@
 export const TRAIL_LABELS: Record<string, string> = {
   DeliveryContractCreated: 'Contrat proposé',
   DeliveryContractConfirmed: 'Contrat confirmé',
-  DeliveryContractAccepted: 'Contrat accepté par code SMS',
-  DeliveryContractAcceptedByCode: 'Contrat accepté par code SMS',
+  AcceptanceCodeIssued: "Code d'acceptation envoyé au producteur par SMS",
+  AcceptanceCodeRejected: "Code d'acceptation erroné saisi",
+  DeliveryContractAccepted: 'Accord du producteur enregistré',
   DeliveryRecorded: 'Livraison pesée et enregistrée',
   DeliveryContractOutOfTime: 'Contrat passé hors délais',
   DeliveryContractCanceled: 'Contrat annulé',
@@ -22,6 +23,7 @@ export const UNLABELLED_STEP = 'Étape inscrite au registre';
 const ACTOR_FIELDS = [
   'acceptedBy',
   'enteredBy',
+  'issuedBy',
   'confirmedBy',
   'createdBy',
   'recordedBy',
