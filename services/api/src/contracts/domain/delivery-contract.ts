@@ -9,7 +9,7 @@ import {
 import { ROLE } from '../../kernel/roles.js';
 import { contractStreamId, type ContractState, type ContractStatus } from './contract-stream.js';
 import { decision, type ContractActor, type Decision } from './decision.js';
-import { contractEvent } from './events.js';
+import { contractEvent, type QualityGrade } from './events.js';
 import { formatFcfa } from './money.js';
 
 const isAdmin = (actor: ContractActor) =>
@@ -189,7 +189,7 @@ export function confirmDeliveryContract(
  */
 export function recordDelivery(
   state: ContractState,
-  command: { deliveredKg: number; deliveredOn: string },
+  command: { deliveredKg: number; deliveredOn: string; grade?: QualityGrade | undefined },
   actor: ContractActor,
   facts: { now: string },
 ): Decision<ContractAnswer> {
@@ -233,6 +233,7 @@ export function recordDelivery(
         contractId,
         deliveredKg: command.deliveredKg,
         deliveredOn: command.deliveredOn,
+        ...(command.grade ? { grade: command.grade } : {}),
         recordedBy: actor.userId,
         recordedAt: facts.now,
       }),

@@ -1,0 +1,205 @@
+import { sql, type Kysely } from 'kysely';
+import { requestFingerprint } from '@filiere/event-store';
+import { beninDay, ForbiddenError, ValidationError } from '@filiere/platform';
+import type { ActorsTables } from '../../actors/index.js';
+import { identityUsers, type IdentityTables } from '../../identity/index.js';
+import type { SignedInUser } from '../../kernel/actor.js';
+import { schedulePayoutJobs, type WalletJobsTables } from '../../wallet/index.js';
+import { kgToTonnes, type QualityGrade } from '../domain/index.js';
+import type { ContractSettler, SettleOutcome } from '../run/settle-contract.js';
+import type { ContractsTables } from '../tables.js';
+
+/** What the collection centre reads: growers, users, contracts, and the payout jobs it queues. */
+export type CollectionTables = Pick<IdentityTables, 'users'> &
+  Pick<ActorsTables, 'growers'> &
+  Pick<ContractsTables, 'delivery_contracts'> &
+  WalletJobsTables;
+
+export const COLLECTION_MESSAGES = {
+  noCluster: 'Votre compte n’est rattaché à aucun cluster',
+  kilograms: 'Entrez le poids pesé en kilogrammes (un nombre entier supérieur à zéro)',
+} as const;
+
+/** A grower the scale found, with the open (CONFIRMED) contracts the aggregator holds with him. */
+export interface CollectionGrower {
+  id: string;
+  reference: string;
+  firstname: string;
+  lastname: string;
+  phone: string | null;
+  hasMobileMoney: boolean;
+  contracts: {
+    id: string;
+    reference: string;
+    quantity: string;
+    amount: number;
+    deliveryDate: string;
+  }[];
+}
+
+/** One weighing as the scale sends it. */
+export interface Weighing {
+  contractId: string;
+  kilograms: number;
+  grade: QualityGrade;
+  /** The day the grower's fruit was weighed (YYYY-MM-DD); today (Benin) when absent. */
+  weighedOn?: string | undefined;
+}
+
+/** A weighing's settlement, as the screen and the receipt show it. */
+export interface WeighingAnswer extends SettleOutcome {
+  grade: QualityGrade;
+  weighedOn: string;
+  /** True when the mobile money payout of the net is queued (false: the net stays in the wallet). */
+  payoutQueued: boolean;
+}
+
+/**
+ * The collection centre's scale: finds a grower by his code (PRD-000123, or its digits) or
+ * phone number within the aggregator's cluster, previews a weighing with the very command
+ * confirm runs (a dry run: never a second rule), and confirms it as ONE command — delivery
+ * recorded, contract settled, net queued to mobile money — keyed by the idempotency key the
+ * scale generated when the weighing was entered, so a replay (a retry, an offline queue)
+ * takes effect exactly once.
+ */
+export class CollectionService {
+  constructor(
+    private readonly db: Kysely<CollectionTables>,
+    private readonly settler: ContractSettler,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async findGrowers(user: SignedInUser, q: string): Promise<CollectionGrower[]> {
+    if (!user.cluster_id) throw new ForbiddenError(COLLECTION_MESSAGES.noCluster);
+    const text = q.trim();
+    const digits = text.replace(/\D/g, '');
+    if (!digits) return [];
+    // A code: PRD- and its number, with or without the zeros; a phone: its last eight digits.
+    const reference = /^(prd-?)?\d{1,9}$/i.test(text.replace(/\s/g, ''))
+      ? `PRD-${digits.padStart(6, '0')}`
+      : null;
+    const phone = digits.length >= 8 ? digits.slice(-8) : null;
+    if (!reference && !phone) return [];
+    const rows = await this.db
+      .selectFrom('growers as g')
+      .innerJoin(identityUsers().as('u'), 'u.id', 'g.user_id')
+      .select([
+        'g.id',
+        'g.reference',
+        'u.firstname',
+        'u.lastname',
+        'u.phone',
+        'g.contact_phone',
+        'u.momo_account_number',
+      ])
+      .where('g.cluster_id', '=', user.cluster_id)
+      .where('g.deactivated_at', 'is', null)
+      .where((eb) =>
+        eb.or([
+          ...(reference ? [eb('g.reference', '=', reference)] : []),
+          ...(phone
+            ? [
+                eb(
+                  sql`right(regexp_replace(coalesce(u.phone, ''), '\\D', '', 'g'), 8)`,
+                  '=',
+                  phone,
+                ),
+                eb(
+                  sql`right(regexp_replace(coalesce(g.contact_phone, ''), '\\D', '', 'g'), 8)`,
+                  '=',
+                  phone,
+                ),
+              ]
+            : []),
+        ]),
+      )
+      .orderBy('g.reference')
+      .limit(5)
+      .execute();
+    if (rows.length === 0) return [];
+    const contracts = await this.db
+      .selectFrom('delivery_contracts')
+      .select(['id', 'reference', 'grower_id', 'quantity_kg', 'amount', 'delivery_date'])
+      .where('aggregator_user_id', '=', user.id)
+      .where('status', '=', 'CONFIRMED')
+      .where(
+        'grower_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .orderBy('delivery_date')
+      .orderBy('reference')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      reference: r.reference,
+      firstname: r.firstname ?? '',
+      lastname: r.lastname ?? '',
+      phone: r.phone ?? r.contact_phone ?? null,
+      hasMobileMoney: Boolean(r.momo_account_number?.trim()),
+      contracts: contracts
+        .filter((c) => c.grower_id === r.id)
+        .map((c) => ({
+          id: c.id,
+          reference: c.reference,
+          quantity: kgToTonnes(Number(c.quantity_kg)),
+          amount: Number(c.amount),
+          deliveryDate: String(c.delivery_date).slice(0, 10),
+        })),
+    }));
+  }
+
+  private step(user: SignedInUser, weighing: Weighing) {
+    if (!Number.isSafeInteger(weighing.kilograms) || weighing.kilograms <= 0) {
+      throw new ValidationError(COLLECTION_MESSAGES.kilograms, {
+        fields: { kilograms: COLLECTION_MESSAGES.kilograms },
+      });
+    }
+    const weighedOn = weighing.weighedOn ?? beninDay(this.clock());
+    return {
+      weighedOn,
+      step: {
+        actor: { userId: user.id, role: user.role_code },
+        delivery: {
+          deliveredKg: weighing.kilograms,
+          deliveredOn: weighedOn,
+          grade: weighing.grade,
+        },
+      },
+    };
+  }
+
+  /** The figures confirm would settle now (nothing written). */
+  async preview(user: SignedInUser, weighing: Weighing): Promise<WeighingAnswer> {
+    const { weighedOn, step } = this.step(user, weighing);
+    const outcome = await this.settler.weigh(weighing.contractId, { ...step, dryRun: true });
+    return { ...outcome, grade: weighing.grade, weighedOn, payoutQueued: false };
+  }
+
+  /**
+   * Records and settles the weighing in one command, then queues the payout's job (a replay
+   * queues nothing twice: the job is keyed by the payout; a process dying in between is
+   * covered by the wallet runner's recovery of PENDING withdrawals).
+   */
+  async confirm(
+    user: SignedInUser,
+    weighing: Weighing,
+    idempotencyKey: string,
+  ): Promise<WeighingAnswer> {
+    const { weighedOn, step } = this.step(user, weighing);
+    const outcome = await this.settler.weigh(weighing.contractId, {
+      ...step,
+      idempotency: {
+        key: `${user.id}:contracts.weigh:${idempotencyKey}`,
+        fingerprint: requestFingerprint('contracts.weigh', { ...weighing, weighedOn }),
+      },
+    });
+    if (outcome.payoutId) await schedulePayoutJobs(this.db, [outcome.payoutId]);
+    return {
+      ...outcome,
+      grade: weighing.grade,
+      weighedOn,
+      payoutQueued: outcome.payoutId !== null,
+    };
+  }
+}
