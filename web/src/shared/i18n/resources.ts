@@ -4,6 +4,8 @@ import enReporting from './locales/en/reporting.json';
 import frReporting from './locales/fr/reporting.json';
 import enAudit from './locales/en/audit.json';
 import frAudit from './locales/fr/audit.json';
+import enCollection from './locales/en/collection.json';
+import frCollection from './locales/fr/collection.json';
 import enSeasons from './locales/en/seasons.json';
 import enSeasonInvitations from './locales/en/seasonInvitations.json';
 import enSeasonInputs from './locales/en/seasonInputs.json';
@@ -76,6 +78,7 @@ export const resources = {
     dashboard: frDashboard,
     reporting: frReporting,
     audit: frAudit,
+    collection: frCollection,
   },
   en: {
     common: enCommon,
@@ -103,6 +106,7 @@ export const resources = {
     dashboard: enDashboard,
     reporting: enReporting,
     audit: enAudit,
+    collection: enCollection,
   },
 } as const;
 

@@ -124,6 +124,7 @@ describe('menu entries follow the route files', () => {
       'industrialSeasons',
       'stores',
       'coverageZones',
+      'collectionCentre',
       'inputDeliveries',
       'inputRequests',
       'pineappleRequests',
