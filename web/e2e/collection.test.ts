@@ -115,4 +115,31 @@ describe.skipIf(missing !== null)('collection centre in Chromium', { timeout: 30
     expect(detail.status).toBe('COMPLETED');
     expect(detail.deliveredQuantity).toBe('1');
   });
+
+  it('shows the harvest forecast per week and buying centre, as the API computes it', async () => {
+    const forecast = await api<{ data: { centre: string; expectedKg: number }[] }>(
+      '/contracts/collection/harvest-forecast?weeks=26',
+    );
+    const page = await signedInPage(
+      browser,
+      server.baseUrl,
+      AGGREGATOR,
+      server.password,
+      '/previsions-de-recolte',
+      PHONE,
+    );
+    await page.getByRole('heading', { name: 'Prévisions de récolte' }).waitFor();
+    if (forecast.data.length === 0) {
+      await page.getByText(/Aucune récolte attendue/).waitFor();
+    } else {
+      const items = page.getByRole('list', {
+        name: 'Prévisions par semaine et par centre d’achat',
+      });
+      await expect.poll(() => items.getByRole('listitem').count()).toBe(forecast.data.length);
+      await page
+        .getByRole('img', { name: 'Tonnes attendues par semaine et par centre d’achat' })
+        .waitFor();
+    }
+    await check(page, 'harvest-forecast-390');
+  });
 });

@@ -125,6 +125,7 @@ describe('menu entries follow the route files', () => {
       'stores',
       'coverageZones',
       'collectionCentre',
+      'harvestForecast',
       'inputDeliveries',
       'inputRequests',
       'pineappleRequests',

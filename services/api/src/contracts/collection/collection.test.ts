@@ -21,6 +21,7 @@ import {
 import { debtStreamType } from '../catalogue.js';
 import { debtStreamId, openDebt } from '../domain/index.js';
 import { contractsProjector } from '../read-model/index.js';
+import { harvestDateOf, weekOf } from './harvest.js';
 
 /**
  * The collection centre's scale on a real PostgreSQL: find the grower by code or phone, see
@@ -304,5 +305,30 @@ describe('collection centre: pay at the scale', () => {
     expect(byGrower.statusCode).toBe(403);
 
     expect(await eventCount()).toBe(before);
+  });
+
+  it('forecasts the tonnes per buying centre and week, five months after each TIF date', async () => {
+    const tif = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    await db()
+      .updateTable('plots')
+      .set({ tif_date: tif, estimated_production: '12.5' })
+      .where('id', '=', plotId)
+      .execute();
+    const get = (who: SignedInUser) =>
+      app.inject({
+        method: 'GET',
+        url: '/api/contracts/collection/harvest-forecast?weeks=30',
+        headers: bearer(app, who, who.role_code),
+      });
+    const answer = await get(aggregator);
+    expect(answer.statusCode).toBe(200);
+    const week = weekOf(harvestDateOf(tif));
+    const rows = (
+      answer.json().data as { week: string; expectedKg: number; contractedKg: number }[]
+    ).filter((r) => r.week === week);
+    // The plot's 12.5 t, and the contracts still open on it (the earlier tests' PENDING ones).
+    expect(rows.reduce((sum, r) => sum + r.expectedKg, 0)).toBeGreaterThanOrEqual(12_500);
+    expect(rows.reduce((sum, r) => sum + r.contractedKg, 0)).toBeGreaterThan(0);
+    expect((await get(grower)).statusCode).toBe(403);
   });
 });

@@ -116,6 +116,37 @@ export function collectionRoutes(scope: FastifyInstance, service: CollectionServ
     async (request) => ({ data: await service.findGrowers(request.actor!, request.query.q) }),
   );
 
+  app.get(
+    '/contracts/collection/harvest-forecast',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Prévisions de récolte : tonnes attendues par semaine et par centre d’achat (commune du producteur) — parcelles du cluster récoltées 5 mois après leur date de TIF, et contrats ouverts de l’agrégateur',
+        querystring: z.object({
+          weeks: z.coerce.number({ message: INVALID }).int().min(1).max(52).default(26),
+        }),
+        response: {
+          200: z.object({
+            data: z.array(
+              z.object({
+                centre: z.string(),
+                week: z.string(),
+                expectedKg: z.number().int(),
+                contractedKg: z.number().int(),
+              }),
+            ),
+          }),
+        },
+      },
+      preHandler,
+    },
+    async (request) => ({
+      data: await service.harvestForecast(request.actor!, request.query.weeks),
+    }),
+  );
+
   app.post(
     '/contracts/collection/preview',
     {

@@ -4,14 +4,17 @@ import { beninDay, ForbiddenError, ValidationError } from '@filiere/platform';
 import type { ActorsTables } from '../../actors/index.js';
 import { identityUsers, type IdentityTables } from '../../identity/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
+import type { LocationsTables } from '../../locations/index.js';
 import { schedulePayoutJobs, type WalletJobsTables } from '../../wallet/index.js';
 import { kgToTonnes, type QualityGrade } from '../domain/index.js';
 import type { ContractSettler, SettleOutcome } from '../run/settle-contract.js';
 import type { ContractsTables } from '../tables.js';
+import { forecastHarvest, type ForecastRow } from './harvest.js';
 
 /** What the collection centre reads: growers, users, contracts, and the payout jobs it queues. */
 export type CollectionTables = Pick<IdentityTables, 'users'> &
-  Pick<ActorsTables, 'growers'> &
+  Pick<ActorsTables, 'growers' | 'plots'> &
+  Pick<LocationsTables, 'communes'> &
   Pick<ContractsTables, 'delivery_contracts'> &
   WalletJobsTables;
 
@@ -201,5 +204,65 @@ export class CollectionService {
       weighedOn,
       payoutQueued: outcome.payoutId !== null,
     };
+  }
+
+  /**
+   * The harvest forecast of the aggregator's cluster (harvest.ts): its growers' plots, and
+   * the aggregator's open contracts (PENDING, CONFIRMED), per buying centre (the grower's
+   * commune) and week, from this week over `weeks` weeks.
+   */
+  async harvestForecast(user: SignedInUser, weeks: number): Promise<ForecastRow[]> {
+    if (!user.cluster_id) throw new ForbiddenError(COLLECTION_MESSAGES.noCluster);
+    const centre = sql<string>`coalesce(cm.name, g.commune_code)`;
+    const plots = await this.db
+      .selectFrom('plots as p')
+      .innerJoin('growers as g', 'g.id', 'p.grower_id')
+      .leftJoin('communes as cm', 'cm.code', 'g.commune_code')
+      .select(['p.id', 'p.tif_date', 'p.estimated_production', centre.as('centre')])
+      .where('g.cluster_id', '=', user.cluster_id)
+      .where('g.deactivated_at', 'is', null)
+      .where('p.tif_date', 'is not', null)
+      .execute();
+    const contracts = await this.db
+      .selectFrom('delivery_contracts as c')
+      .innerJoin('growers as g', 'g.id', 'c.grower_id')
+      .leftJoin('communes as cm', 'cm.code', 'g.commune_code')
+      .leftJoin('plots as p', 'p.id', 'c.plot_id')
+      .select(['c.plot_id', 'c.quantity_kg', 'c.delivery_date', 'p.tif_date', centre.as('centre')])
+      .where('c.aggregator_user_id', '=', user.id)
+      .where('c.status', 'in', ['PENDING', 'CONFIRMED'])
+      .execute();
+    const day = (d: string | Date | null) =>
+      d === null ? null : typeof d === 'string' ? d.slice(0, 10) : beninDay(d);
+    const tonnesToKgExact = (t: string | null) =>
+      t === null ? null : Math.round(Number(t) * 1000);
+    const tifOf = new Map<string, string | null>(plots.map((p) => [p.id, day(p.tif_date)]));
+    return forecastHarvest({
+      from: beninDay(this.clock()),
+      weeks,
+      plots: [
+        ...plots.map((p) => ({
+          plotId: p.id,
+          centre: p.centre,
+          tifDate: day(p.tif_date),
+          estimatedKg: tonnesToKgExact(p.estimated_production),
+        })),
+        // A contracted plot of another cluster's grower still lands in its harvest week.
+        ...contracts
+          .filter((c) => !tifOf.has(c.plot_id) && c.tif_date !== null)
+          .map((c) => ({
+            plotId: c.plot_id,
+            centre: c.centre,
+            tifDate: day(c.tif_date),
+            estimatedKg: 0,
+          })),
+      ],
+      contracts: contracts.map((c) => ({
+        plotId: c.plot_id,
+        centre: c.centre,
+        quantityKg: Number(c.quantity_kg),
+        deliveryDate: day(c.delivery_date as string | Date)!,
+      })),
+    });
   }
 }
