@@ -268,8 +268,9 @@ export function CollectionCentrePage() {
       <PageTitle>{t('title')}</PageTitle>
       {done && picked ? (
         <Stack>
-          <Alert color="green" title={t('done.title')}>
-            {done.payoutQueued ? t('done.payoutQueued') : t('done.inWallet')}
+          <Alert color="teal" role="status">
+            <Text fw={700}>{t('done.title')}</Text>
+            <Text>{done.payoutQueued ? t('done.payoutQueued') : t('done.inWallet')}</Text>
           </Alert>
           <Receipt answer={done} grower={picked.grower} />
           <Button size="lg" fullWidth onClick={() => window.print()}>
