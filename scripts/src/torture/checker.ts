@@ -339,11 +339,17 @@ export async function checkInvariants(
     (fail) => checkHolds(events, fail),
   );
 
-  const ranIds = input.commands
-    .filter((c) => c.command === 'run-contracts' && c.outcome === 'ack')
-    .flatMap((c) => c.meta.ids as string[]);
+  // A run's 202 and a weighing at the scale's 201 both say the contract is (to be) paid.
+  const ranIds = [
+    ...input.commands
+      .filter((c) => c.command === 'run-contracts' && c.outcome === 'ack')
+      .flatMap((c) => c.meta.ids as string[]),
+    ...input.commands
+      .filter((c) => c.command === 'weigh-and-pay' && c.outcome === 'ack')
+      .map((c) => c.meta.contractId as string),
+  ];
   await run(
-    'each run contract paid exactly once, as its netting says (net to the grower, recoveries); none lost',
+    'each run or weighed contract paid exactly once, as its netting says (net to the grower, recoveries); none lost',
     (fail) => checkRunsPaidAsNetted(events, fail, ranIds),
   );
   await run('contract holds equal the open contracts (none below 0, none leaked)', (fail) =>

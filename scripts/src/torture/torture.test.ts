@@ -55,8 +55,15 @@ function expectHeld(report: TortureReport) {
   expect(report.operations.refused).toBeGreaterThan(0);
   // Payers left their page right after the widget: only the server's own check credited them.
   expect(report.pagesLost).toBeGreaterThan(0);
-  // The contracts joined the mix: created, confirmed, delivered and run under the faults.
-  for (const command of ['create-contract', 'confirm-contract', 'record-delivery', 'run-contracts'])
+  // The contracts joined the mix: created, confirmed, delivered and run under the faults, and
+  // weighed and paid at the scale in one step.
+  for (const command of [
+    'create-contract',
+    'confirm-contract',
+    'record-delivery',
+    'run-contracts',
+    'weigh-and-pay',
+  ])
     expect(report.byCommand[command]?.ack ?? 0, command).toBeGreaterThan(0);
 }
 

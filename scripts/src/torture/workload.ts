@@ -18,6 +18,7 @@ export type CommandName =
   | 'confirm-contract'
   | 'record-delivery'
   | 'run-contracts'
+  | 'weigh-and-pay'
   | 'cancel-contract'
   | 'offline-deliver';
 
@@ -436,6 +437,21 @@ export class Workload {
         if (!from.length) return this.readStats(user, routing);
         const target = from[op.pick % from.length]!;
         const kg = Math.max(1, Math.round((target.kg * op.deliveredPct) / 100));
+        if (op.pick % 2 === 1) {
+          // At the scale: delivered and paid in one POST, its key made once per weighing and
+          // sent twice at once (a double tap, an offline queue replaying it).
+          const key = this.nextKey(user, base.seq);
+          const weighedOn = new Date(Date.now() + 3_600_000).toISOString().slice(0, 10);
+          const weigh = () =>
+            this.command(base, 'weigh-and-pay', 'POST', '/api/contracts/collection/weighings', {
+              body: { contractId: target.id, kilograms: kg, grade: 'A', weighedOn },
+              meta: { contractId: target.id, kg },
+              key,
+            });
+          const answers = await Promise.all([weigh(), weigh()]);
+          if (answers.some((a) => a.outcome === 'ack')) target.stage = 'run';
+          return;
+        }
         const recorded = await this.command(
           base,
           'record-delivery',

@@ -8,6 +8,8 @@ import frDepot from './locales/fr/depot.json';
 import frAudit from './locales/fr/audit.json';
 import enReconciliation from './locales/en/reconciliation.json';
 import frReconciliation from './locales/fr/reconciliation.json';
+import enCollection from './locales/en/collection.json';
+import frCollection from './locales/fr/collection.json';
 import enSeasons from './locales/en/seasons.json';
 import enSeasonInvitations from './locales/en/seasonInvitations.json';
 import enSeasonInputs from './locales/en/seasonInputs.json';
@@ -85,6 +87,7 @@ export const resources = {
     audit: frAudit,
     reconciliation: frReconciliation,
     depot: frDepot,
+    collection: frCollection,
   },
   en: {
     common: enCommon,
@@ -115,6 +118,7 @@ export const resources = {
     audit: enAudit,
     reconciliation: enReconciliation,
     depot: enDepot,
+    collection: enCollection,
   },
 } as const;
 

@@ -127,6 +127,8 @@ describe('menu entries follow the route files', () => {
       'industrialSeasons',
       'stores',
       'coverageZones',
+      'collectionCentre',
+      'harvestForecast',
       'inputDeliveries',
       'inputRequests',
       'pineappleRequests',

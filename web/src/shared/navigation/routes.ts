@@ -166,6 +166,23 @@ export const ROUTES: NavRoute[] = [
     roles: [INDUSTRIAL],
     menu: true,
   },
+  // The aggregator's field screens: paying at the scale, planning the harvest.
+  {
+    key: 'collectionCentre',
+    path: '/centre-de-collecte',
+    label: 'routes.collectionCentre',
+    group: 'activities',
+    roles: [INDUSTRIAL],
+    menu: true,
+  },
+  {
+    key: 'harvestForecast',
+    path: '/previsions-de-recolte',
+    label: 'routes.harvestForecast',
+    group: 'activities',
+    roles: [INDUSTRIAL],
+    menu: true,
+  },
   {
     key: 'inputDeliveries',
     path: '/demande',

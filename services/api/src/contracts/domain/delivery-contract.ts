@@ -16,7 +16,7 @@ import {
 } from './acceptance.js';
 import { contractStreamId, type ContractState, type ContractStatus } from './contract-stream.js';
 import { decision, type ContractActor, type Decision } from './decision.js';
-import { contractEvent } from './events.js';
+import { contractEvent, type QualityGrade } from './events.js';
 import { formatFcfa } from './money.js';
 
 /**
@@ -265,7 +265,7 @@ export function confirmDeliveryContract(
  */
 export function recordDelivery(
   state: ContractState,
-  command: { deliveredKg: number; deliveredOn: string },
+  command: { deliveredKg: number; deliveredOn: string; grade?: QualityGrade | undefined },
   actor: ContractActor,
   facts: { now: string },
 ): Decision<ContractAnswer> {
@@ -317,6 +317,7 @@ export function recordDelivery(
         contractId,
         deliveredKg: command.deliveredKg,
         deliveredOn: command.deliveredOn,
+        ...(command.grade ? { grade: command.grade } : {}),
         recordedBy: actor.userId,
         recordedAt: facts.now,
       }),

@@ -102,10 +102,16 @@ export const DeliveryContractAccepted = event('DeliveryContractAccepted', {
   codeId: id.nullable(),
   codeHash: id.nullable(),
 });
+/** The quality grades a weighing records at the scale (they do not change the price). */
+export const QUALITY_GRADES = ['A', 'B', 'C'] as const;
+export type QualityGrade = (typeof QUALITY_GRADES)[number];
+
 export const DeliveryRecorded = event('DeliveryRecorded', {
   contractId: id,
   deliveredKg: kg,
   deliveredOn: isoDate,
+  /** The quality grade recorded at the collection centre's scale, when there was one. */
+  grade: z.enum(QUALITY_GRADES).optional(),
   recordedBy: id,
   recordedAt: instant,
 });

@@ -12,6 +12,8 @@ import {
 import { createSms } from '../../identity/index.js';
 import type { HttpRegistration } from '../../kernel/module.js';
 import { contractPdfRoutes } from '../pdf/http.js';
+import { collectionRoutes } from '../collection/http.js';
+import { CollectionService, type CollectionTables } from '../collection/service.js';
 import { contractLoops, contractsBackground, type OutOfTimeRunner } from '../jobs/background.js';
 import type { ContractRunRunner, ContractRuns } from '../run/run-contracts.js';
 import { MAX_RUN_CONTRACTS } from '../run/run-contracts.js';
@@ -517,4 +519,10 @@ export const registerContracts: HttpRegistration = async (app) => {
     prefix: '/api',
   });
   await app.register(async (scope) => contractPdfRoutes(scope), { prefix: '/api' });
+  const collection = new CollectionService(
+    narrowDb<CollectionTables>()(app.deps.db),
+    background.settler,
+    app.deps.clock,
+  );
+  await app.register(async (scope) => collectionRoutes(scope, collection), { prefix: '/api' });
 };

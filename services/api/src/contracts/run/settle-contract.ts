@@ -4,6 +4,7 @@ import {
   streamRef,
   type CommandPipeline,
   type CommandWrite,
+  type Idempotency,
   type StreamRef,
 } from '@filiere/event-store';
 import { NotFoundError } from '@filiere/platform';
@@ -25,11 +26,16 @@ import { opensWallet } from '../commands/opens-wallet.js';
 import {
   contractStreamId,
   debtStreamId,
+  evolveContract,
+  recordDelivery,
   settleDeliveryContract,
   SYSTEM_ACTOR,
+  type ContractActor,
   type ContractState,
   type DebtState,
   breakdownOf,
+  type QualityGrade,
+  type Recovery,
   type SettlementBreakdown,
 } from '../domain/index.js';
 import type { ContractsTables } from '../tables.js';
@@ -84,6 +90,24 @@ export interface SettleOutcome {
   payoutId: string | null;
   /** True when an earlier run had already paid it (this one wrote nothing). */
   alreadySettled: boolean;
+  /** The delivery's worth (F CFA) and each debt recovered, as the settlement recorded them. */
+  deliveredAmount: number;
+  recoveries: Recovery[];
+  /** The weighed kilograms the settlement paid. */
+  deliveredKg: number;
+}
+
+/**
+ * A weighing at the collection centre's scale, recorded and settled in the same command as
+ * the run (`ContractSettler.weigh`): the delivery by `actor`, then the settlement.
+ */
+export interface WeighStep {
+  actor: ContractActor;
+  delivery: { deliveredKg: number; deliveredOn: string; grade?: QualityGrade | undefined };
+  /** The command's idempotency (a replay of the same weighing answers its first result). */
+  idempotency?: Idempotency | undefined;
+  /** Decide and answer without writing: the preview shows the very figures confirm would. */
+  dryRun?: boolean;
 }
 
 /**
@@ -131,6 +155,19 @@ export class ContractSettler {
     return found;
   }
 
+  /**
+   * Records a weighing on a CONFIRMED contract and runs it, in ONE pipeline command: the
+   * DeliveryRecorded event, the settlement, the hold's settlement and the payout are one
+   * append or none, so a delivered contract left unpaid is never an outcome of the scale.
+   * A replay with the same idempotency key answers the first result and writes nothing; a
+   * contract already COMPLETED with the same weighing writes nothing either.
+   */
+  async weigh(contractId: string, step: WeighStep): Promise<SettleOutcome> {
+    const [settled] = await this.settleMany([contractId], step);
+    if ('error' in settled!) throw settled.error;
+    return settled!.outcome;
+  }
+
   /** Runs one contract (see the class); throws what `settleMany` reports. */
   async settle(contractId: string): Promise<SettleOutcome> {
     const [settled] = await this.settleMany([contractId]);
@@ -144,7 +181,7 @@ export class ContractSettler {
    * all sent together so the pipeline group-commits them (each still all or nothing). Answers
    * each contract's outcome or error, in order; throws only when the shared reads fail.
    */
-  async settleMany(contractIds: string[]): Promise<SettleResult[]> {
+  async settleMany(contractIds: string[], step?: WeighStep): Promise<SettleResult[]> {
     const contracts = await this.contractsOf(contractIds);
     const growerIds = [...new Set([...contracts.values()].map((c) => c.growerId))];
     const debtRows = growerIds.length
@@ -184,7 +221,10 @@ export class ContractSettler {
         try {
           if (!contract) throw new NotFoundError('Contrat introuvable');
           const debts = debtsOf.get(contract.growerId) ?? [];
-          return { contractId, outcome: await this.settleOne(contractId, contract, debts, byUser) };
+          return {
+            contractId,
+            outcome: await this.settleOne(contractId, contract, debts, byUser, step),
+          };
         } catch (error) {
           return { contractId, error };
         }
@@ -197,6 +237,7 @@ export class ContractSettler {
     contract: ContractState,
     debts: OutstandingDebt[],
     byUser: Map<string, UserFacts>,
+    step?: WeighStep,
   ): Promise<SettleOutcome> {
     const sfdUserIds = [
       ...new Set(
@@ -257,13 +298,21 @@ export class ContractSettler {
           ]),
         ),
       },
-      metadata: { userId: SYSTEM_ACTOR.userId },
+      idempotency: step?.dryRun ? undefined : step?.idempotency,
+      metadata: { userId: step?.actor.userId ?? SYSTEM_ACTOR.userId },
       decide: (states): { writes: CommandWrite[]; result: SettleOutcome } => {
         const { aggregator, grower } = states;
+        // A weighing first records the delivery, then settles the contract as it leaves it.
+        const delivered = step
+          ? recordDelivery(states.contract, step.delivery, step.actor, { now })
+          : { writes: [] };
+        const contractNow = delivered.writes
+          .flatMap((w) => w.events)
+          .reduce(evolveContract, states.contract);
         const settled = settleDeliveryContract(
-          states.contract,
+          contractNow,
           debtIds.map((id) => states[debtKey(id)]!),
-          SYSTEM_ACTOR,
+          step?.actor ?? SYSTEM_ACTOR,
           { now, aggregatorAvailable: aggregator.opened ? aggregator.availableBalance : 0, payout },
         );
         const { settlement, payoutId } = settled.result;
@@ -277,6 +326,9 @@ export class ContractSettler {
           breakdown: breakdownOf(settlement),
           payoutId,
           alreadySettled,
+          deliveredAmount: settlement.deliveredAmount,
+          recoveries: settlement.recoveries,
+          deliveredKg: contractNow.deliveredKg ?? 0,
         });
         const wallet = settled.result.wallet;
         if (wallet === null) return { writes: [], result: outcome(true) };
@@ -323,8 +375,14 @@ export class ContractSettler {
             { destination: momo, ...(this.options.limits ? { limits: this.options.limits } : {}) },
           ).writes;
         }
+        if (step?.dryRun) return { writes: [], result: outcome(false) };
         return {
-          writes: mergeWrites([...settled.writes, ...paid.writes, ...payoutWrites]),
+          writes: mergeWrites([
+            ...delivered.writes,
+            ...settled.writes,
+            ...paid.writes,
+            ...payoutWrites,
+          ]),
           result: outcome(false),
         };
       },

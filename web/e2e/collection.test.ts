@@ -1,0 +1,146 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
+import { browserMissingReason, explainFailures, launchBrowser } from './support/browser.js';
+import { startE2eServer, type E2eServer } from './support/server.js';
+import { apiToken, signedInPage } from './support/session.js';
+
+const missing = browserMissingReason();
+const AGGREGATOR = 'agregateur@demo.filiere.bj';
+const PHONE = { viewport: { width: 390, height: 844 } };
+
+/** '1 234 567': the F CFA grouping of the screens (any space). */
+const money = (n: number) =>
+  new RegExp(`${String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '[\\s\\u202f\\u00a0]')}`);
+
+/**
+ * The collection centre on a 390 px phone: the aggregator finds a grower by the code on his
+ * card, picks his contract ready for delivery, types the weighed kilograms, sees the value,
+ * the debts recovered and the net the server computes, confirms once, and gets the receipt —
+ * the contract delivered and paid in the same step. Axe-checked at each step.
+ */
+describe.skipIf(missing !== null)('collection centre in Chromium', { timeout: 300_000 }, () => {
+  explainFailures();
+  let server: E2eServer;
+  let browser: Browser;
+  let token = '';
+
+  const api = async <T>(path: string): Promise<T> => {
+    const answer = await fetch(`${server.baseUrl}/api${path}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(answer.status, path).toBe(200);
+    return (await answer.json()) as T;
+  };
+  const check = async (page: Page, name: string) => {
+    await page.waitForLoadState('networkidle');
+    await screenshot(page, name);
+    expect(await seriousViolations(page)).toEqual([]);
+    // Nothing wider than the phone.
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+  };
+
+  beforeAll(async () => {
+    mkdirSync(screenshotDir, { recursive: true });
+    server = await startE2eServer();
+    browser = await launchBrowser();
+    token = await apiToken(server.baseUrl, AGGREGATOR, server.password);
+  }, 240_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('finds the grower by code, weighs, shows the net, confirms once and prints the receipt', async () => {
+    const ready = await api<{
+      data: { id: string; reference: string; growerId: string; amount: number; quantity: string }[];
+    }>('/contracts/delivery-contract?filters=ready&limit=100');
+    expect(ready.data.length).toBeGreaterThan(0);
+    const contract = ready.data[0]!;
+    const grower = await api<{ reference: string }>(`/grower/${contract.growerId}`);
+    const page = await signedInPage(
+      browser,
+      server.baseUrl,
+      AGGREGATOR,
+      server.password,
+      '/centre-de-collecte',
+      PHONE,
+    );
+    await page.getByRole('heading', { name: 'Centre de collecte' }).waitFor();
+    const code = page.getByLabel('Code du producteur ou téléphone');
+    expect(await code.getAttribute('inputmode')).toBe('numeric');
+    await check(page, 'collection-search-390');
+
+    // The card's code, by its digits only.
+    await code.fill(String(Number(grower.reference.replace(/\D/g, ''))));
+    await page.getByRole('button', { name: 'Rechercher' }).click();
+    const pick = page.getByRole('button', { name: `Peser pour le contrat ${contract.reference}` });
+    await pick.click();
+
+    // The weighing: kilograms on a numeric keypad, the grade, the figures live.
+    const kilograms = page.getByLabel('Poids pesé (kg)');
+    expect(await kilograms.getAttribute('inputmode')).toBe('numeric');
+    const kg = 1000;
+    await kilograms.fill(String(kg));
+    await page.getByText('C', { exact: true }).click();
+    const [whole, fraction = ''] = contract.quantity.split('.');
+    const contractKg = Number(whole) * 1000 + Number((fraction + '000').slice(0, 3));
+    const value = Math.floor((kg * contract.amount) / contractKg);
+    await page.getByText('Valeur de la livraison').waitFor();
+    await page.getByText(money(value)).first().waitFor();
+    const confirm = page.getByRole('button', { name: /^Confirmer et payer / });
+    await confirm.waitFor();
+    await check(page, 'collection-weigh-390');
+    const net = (await confirm.innerText()).replace('Confirmer et payer ', '');
+
+    await confirm.click();
+    await page.getByText('Livraison payée').waitFor();
+    const receipt = page.getByRole('region', { name: 'Reçu de livraison' });
+    await receipt.getByText(contract.reference).waitFor();
+    await receipt.getByText(/^1[\s\u202f\u00a0]000 kg$/).waitFor();
+    const netLine = receipt.locator('.line', { hasText: 'Net au producteur' });
+    expect(await netLine.innerText()).toContain(net);
+    await check(page, 'collection-receipt-390');
+    // The receipt prints alone on a 58 mm roll.
+    await page.emulateMedia({ media: 'print' });
+    const printed = await receipt.boundingBox();
+    expect(printed!.width).toBeLessThanOrEqual(Math.ceil((58 / 25.4) * 96));
+    await page.emulateMedia({ media: 'screen' });
+
+    // The contract was delivered and paid in that one step.
+    const detail = await api<{ status: string; deliveredQuantity: string; growerNet: number }>(
+      `/contracts/delivery-contract/${contract.id}`,
+    );
+    expect(detail.status).toBe('COMPLETED');
+    expect(detail.deliveredQuantity).toBe('1');
+  });
+
+  it('shows the harvest forecast per week and buying centre, as the API computes it', async () => {
+    const forecast = await api<{ data: { centre: string; expectedKg: number }[] }>(
+      '/contracts/collection/harvest-forecast?weeks=26',
+    );
+    const page = await signedInPage(
+      browser,
+      server.baseUrl,
+      AGGREGATOR,
+      server.password,
+      '/previsions-de-recolte',
+      PHONE,
+    );
+    await page.getByRole('heading', { name: 'Prévisions de récolte' }).waitFor();
+    if (forecast.data.length === 0) {
+      await page.getByText(/Aucune récolte attendue/).waitFor();
+    } else {
+      const items = page.getByRole('list', {
+        name: 'Prévisions par semaine et par centre d’achat',
+      });
+      await expect.poll(() => items.getByRole('listitem').count()).toBe(forecast.data.length);
+      await page
+        .getByRole('img', { name: 'Tonnes attendues par semaine et par centre d’achat' })
+        .waitFor();
+    }
+    await check(page, 'harvest-forecast-390');
+  });
+});

@@ -1,0 +1,296 @@
+import {
+  Alert,
+  Button,
+  Card,
+  Divider,
+  Group,
+  Loader,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMemo, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { newIdempotencyKey } from '../../../shared/api/idempotency.js';
+import { useErrorText } from '../../../shared/api/use-error-text.js';
+import { formatMoney } from '../../../shared/format/money.js';
+import { formatDecimal } from '../../../shared/format/number.js';
+import { PageTitle } from '../../../shared/ui/PageTitle.js';
+import { today } from '../delivery/model/contract-form.js';
+import {
+  collectionKeys,
+  confirmWeighing,
+  findGrowers,
+  previewWeighing,
+  type CollectionContract,
+  type CollectionGrower,
+  type QualityGrade,
+  type Weighing,
+  type WeighingAnswer,
+} from './api.js';
+import { Receipt } from './Receipt.js';
+import './collection.css';
+
+/** Whole kilograms as typed on the scale's keypad, or null. */
+export function parseKilograms(text: string): number | null {
+  const digits = text.replace(/[\s\u00a0\u202f]/g, '');
+  if (!/^\d{1,9}$/.test(digits)) return null;
+  const kg = Number(digits);
+  return kg > 0 ? kg : null;
+}
+
+/** A label and an amount on one line: nothing is pushed off a 390 px screen. */
+function Line({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
+  return (
+    <Group justify="space-between" wrap="nowrap" gap="xs">
+      <Text size={strong ? 'lg' : 'md'} fw={strong ? 700 : 400}>
+        {label}
+      </Text>
+      <Text size={strong ? 'lg' : 'md'} fw={strong ? 700 : 500} style={{ whiteSpace: 'nowrap' }}>
+        {value}
+      </Text>
+    </Group>
+  );
+}
+
+/** The figures of a weighing: its worth, each debt recovered, the net paid to the grower. */
+export function WeighingFigures({ answer }: { answer: WeighingAnswer }) {
+  const { t } = useTranslation('collection');
+  return (
+    <Stack gap={6} aria-live="polite">
+      <Line label={t('figures.value')} value={formatMoney(answer.deliveredAmount)} />
+      {answer.recoveries.map((r) => (
+        <Line
+          key={r.debtId}
+          label={t(`debtKinds.${r.kind}`, { defaultValue: r.kind })}
+          value={`− ${formatMoney(r.amount)}`}
+        />
+      ))}
+      {answer.recoveries.length === 0 && <Text c="dimmed">{t('figures.noDebt')}</Text>}
+      <Divider />
+      <Line label={t('figures.net')} value={formatMoney(answer.growerNet)} strong />
+    </Stack>
+  );
+}
+
+function GrowerSearch({
+  onPick,
+}: {
+  onPick: (g: CollectionGrower, c: CollectionContract) => void;
+}) {
+  const { t } = useTranslation('collection');
+  const errorText = useErrorText();
+  const [text, setText] = useState('');
+  const [q, setQ] = useState('');
+  const found = useQuery({
+    queryKey: collectionKeys.growers(q),
+    queryFn: () => findGrowers(q),
+    enabled: q.length > 0,
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setQ(text.trim());
+  };
+  return (
+    <Stack>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <TextInput
+            label={t('search.label')}
+            description={t('search.hint')}
+            inputMode="numeric"
+            autoComplete="off"
+            size="lg"
+            value={text}
+            onChange={(e) => setText(e.currentTarget.value)}
+          />
+          <Button type="submit" size="lg" fullWidth disabled={!text.trim()}>
+            {t('search.submit')}
+          </Button>
+        </Stack>
+      </form>
+      {found.isFetching && <Loader aria-label={t('search.loading')} />}
+      {found.isError && <Alert color="red">{errorText(found.error)}</Alert>}
+      {found.data && found.data.length === 0 && <Text>{t('search.none')}</Text>}
+      {found.data?.map((g) => (
+        <Card key={g.id} withBorder padding="md">
+          <Stack gap="xs">
+            <Text fw={700} size="lg">
+              {g.firstname} {g.lastname}
+            </Text>
+            <Text c="dimmed">
+              {g.reference}
+              {g.phone ? ` · ${g.phone}` : ''}
+            </Text>
+            {!g.hasMobileMoney && (
+              <Alert color="yellow" p="xs">
+                {t('search.noMobileMoney')}
+              </Alert>
+            )}
+            {g.contracts.length === 0 && <Text>{t('search.noContract')}</Text>}
+            {g.contracts.map((c) => (
+              <Button
+                key={c.id}
+                size="lg"
+                variant="light"
+                fullWidth
+                justify="space-between"
+                onClick={() => onPick(g, c)}
+                aria-label={t('search.pick', {
+                  reference: c.reference,
+                  quantity: formatDecimal(c.quantity),
+                })}
+              >
+                {c.reference} · {formatDecimal(c.quantity)} t
+              </Button>
+            ))}
+          </Stack>
+        </Card>
+      ))}
+    </Stack>
+  );
+}
+
+function WeighingForm({
+  grower,
+  contract,
+  onDone,
+  onBack,
+}: {
+  grower: CollectionGrower;
+  contract: CollectionContract;
+  onDone: (answer: WeighingAnswer) => void;
+  onBack: () => void;
+}) {
+  const { t } = useTranslation('collection');
+  const errorText = useErrorText();
+  const [kgText, setKgText] = useState('');
+  const [grade, setGrade] = useState<QualityGrade>('A');
+  const [weighedOn] = useState(today);
+  const kilograms = parseKilograms(kgText);
+  const weighing: Weighing | null = useMemo(
+    () => (kilograms ? { contractId: contract.id, kilograms, grade, weighedOn } : null),
+    [contract.id, kilograms, grade, weighedOn],
+  );
+  // One key per weighing entered: a retry of the same weighing sends the same key.
+  const key = useMemo(() => (weighing ? newIdempotencyKey() : null), [weighing]);
+  const [debounced] = useDebouncedValue(weighing, 250);
+  const preview = useQuery({
+    queryKey: debounced ? collectionKeys.preview(debounced) : ['contracts', 'collection', 'none'],
+    queryFn: () => previewWeighing(debounced!),
+    enabled: debounced !== null,
+    retry: false,
+  });
+  const confirm = useMutation({
+    mutationFn: () => confirmWeighing(weighing!, key!),
+    onSuccess: onDone,
+  });
+  const shown = weighing && preview.data && debounced === weighing ? preview.data : null;
+  return (
+    <Stack>
+      <Card withBorder padding="md">
+        <Text fw={700} size="lg">
+          {grower.firstname} {grower.lastname}
+        </Text>
+        <Text c="dimmed">
+          {contract.reference} ·{' '}
+          {t('weigh.contracted', {
+            quantity: formatDecimal(contract.quantity),
+            amount: formatMoney(contract.amount),
+          })}
+        </Text>
+      </Card>
+      <TextInput
+        label={t('weigh.kilograms')}
+        inputMode="numeric"
+        autoComplete="off"
+        size="lg"
+        data-autofocus
+        value={kgText}
+        onChange={(e) => setKgText(e.currentTarget.value)}
+        error={kgText && !kilograms ? t('weigh.kilogramsInvalid') : undefined}
+      />
+      <div>
+        <Text component="span" id="collection-grade" fw={500} size="sm">
+          {t('weigh.grade')}
+        </Text>
+        <SegmentedControl
+          aria-labelledby="collection-grade"
+          fullWidth
+          size="lg"
+          value={grade}
+          onChange={(v) => setGrade(v as QualityGrade)}
+          data={(['A', 'B', 'C'] as const).map((g) => ({ value: g, label: t(`grades.${g}`) }))}
+        />
+      </div>
+      {preview.isFetching && !shown && <Loader aria-label={t('weigh.computing')} />}
+      {preview.isError && <Alert color="red">{errorText(preview.error)}</Alert>}
+      {shown && <WeighingFigures answer={shown} />}
+      {confirm.isError && <Alert color="red">{errorText(confirm.error)}</Alert>}
+      <Button
+        size="xl"
+        fullWidth
+        disabled={!shown || confirm.isPending}
+        loading={confirm.isPending}
+        onClick={() => confirm.mutate()}
+      >
+        {shown ? t('weigh.confirmNet', { net: formatMoney(shown.growerNet) }) : t('weigh.confirm')}
+      </Button>
+      <Button size="lg" variant="subtle" fullWidth onClick={onBack} disabled={confirm.isPending}>
+        {t('weigh.back')}
+      </Button>
+    </Stack>
+  );
+}
+
+/**
+ * 'Centre de collecte': the aggregator at the scale finds the grower (code, phone, QR card),
+ * picks his contract ready for delivery, enters the weighed kilograms and the grade, sees the
+ * value, each debt recovered and the net live (the server's preview of the very command), and
+ * confirms: delivered and paid in one step, the payout queued, a 58 mm receipt to print.
+ */
+export function CollectionCentrePage() {
+  const { t } = useTranslation('collection');
+  const [picked, setPicked] = useState<{
+    grower: CollectionGrower;
+    contract: CollectionContract;
+  } | null>(null);
+  const [done, setDone] = useState<WeighingAnswer | null>(null);
+  const restart = () => {
+    setPicked(null);
+    setDone(null);
+  };
+  return (
+    <Stack maw={520}>
+      <PageTitle>{t('title')}</PageTitle>
+      {done && picked ? (
+        <Stack>
+          <Alert color="teal" role="status">
+            <Text fw={700}>{t('done.title')}</Text>
+            <Text>{done.payoutQueued ? t('done.payoutQueued') : t('done.inWallet')}</Text>
+          </Alert>
+          <Receipt answer={done} grower={picked.grower} />
+          <Button size="lg" fullWidth onClick={() => window.print()}>
+            {t('done.print')}
+          </Button>
+          <Button size="lg" variant="light" fullWidth onClick={restart}>
+            {t('done.next')}
+          </Button>
+        </Stack>
+      ) : picked ? (
+        <WeighingForm
+          key={picked.contract.id}
+          grower={picked.grower}
+          contract={picked.contract}
+          onDone={setDone}
+          onBack={() => setPicked(null)}
+        />
+      ) : (
+        <GrowerSearch onPick={(grower, contract) => setPicked({ grower, contract })} />
+      )}
+    </Stack>
+  );
+}
