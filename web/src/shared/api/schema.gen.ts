@@ -624,6 +624,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/contracts/collection/growers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Centre de collecte : trouver un producteur de son cluster par son code (PRD-000123 ou ses chiffres, carte QR) ou son téléphone, avec ses contrats prêts pour la livraison (agrégateur) */
+        get: operations["getContractsCollectionGrowers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contracts/collection/harvest-forecast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prévisions de récolte : tonnes attendues par semaine et par centre d’achat (commune du producteur) — parcelles du cluster récoltées 5 mois après leur date de TIF, et contrats ouverts de l’agrégateur */
+        get: operations["getContractsCollectionHarvestForecast"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contracts/collection/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Centre de collecte : valeur, dettes recouvrées et net d’une pesée, calculés par la commande même de la confirmation sans rien écrire (agrégateur du contrat) */
+        post: operations["postContractsCollectionPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contracts/collection/weighings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Centre de collecte : enregistrer la pesée et payer le contrat en une seule commande (livré et exécuté ensemble, paiement mobile money mis en file) ; Idempotency-Key obligatoire, générée à la saisie de la pesée : un rejeu répond le premier résultat sans rien refaire */
+        post: operations["postContractsCollectionWeighings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contracts/delivery-contract": {
         parameters: {
             query?: never;
@@ -1011,6 +1079,24 @@ export interface paths {
         get: operations["getContractsSubSmartsByParentId"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contracts/terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Les versions du modèle de contrat de livraison (la plus récente d’abord) et les faits qu’une clause peut nommer : super admin, admin */
+        get: operations["getContractsTerms"];
+        put?: never;
+        /** Publie une nouvelle version du modèle de contrat de livraison (les contrats créés ensuite l’impriment) : super admin */
+        post: operations["postContractsTerms"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1550,6 +1636,23 @@ export interface paths {
         put?: never;
         /** Confirmer la livraison d’une demande d’intrants avec le code du producteur (sa preuve) : le fournisseur est payé sur la réservation de l’agrégateur, le producteur doit l’avance ; une seule fois (409 ensuite) ; code absent 400, incorrect 422 sans rien payer ; 429 après trop de codes incorrects (par fournisseur, par producteur) */
         post: operations["postInputProviderMakeDeliveryByRequestId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/input-provider/offline-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Les demandes d’intrants à livrer du fournisseur connecté, pour travailler hors ligne : chacune avec de quoi vérifier le code du producteur sur le téléphone (PBKDF2-SHA256, sel propre à la demande), jamais le code ; les plus récentes, 300 au plus */
+        get: operations["getInputProviderOfflineRequests"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3227,6 +3330,23 @@ export interface paths {
         put?: never;
         /** Définit le mot de passe depuis le lien d’invitation (403 si le token est invalide) ; active dit si le compte peut déjà se connecter (créé par un administrateur) ou attend son activation (inscription) */
         post: operations["postUsersValidationSignup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/verifier/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Vérification publique d’un document (contrat, reçu, relevé) par la référence de son code QR : son genre, son statut, ses dates et son empreinte dans le registre, rien de personnel ; 404 inconnue ; limitée par adresse */
+        get: operations["getVerifierByReference"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6841,6 +6961,287 @@ export interface operations {
             };
         };
     };
+    getContractsCollectionGrowers: {
+        parameters: {
+            query: {
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            contracts: {
+                                amount: number;
+                                deliveryDate: string;
+                                id: string;
+                                quantity: string;
+                                reference: string;
+                            }[];
+                            firstname: string;
+                            hasMobileMoney: boolean;
+                            id: string;
+                            lastname: string;
+                            phone: string | null;
+                            reference: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Entrée refusée (`fields` nomme chaque champ) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Pas de jeton valide d’un utilisateur actif */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rôle ou périmètre insuffisant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getContractsCollectionHarvestForecast: {
+        parameters: {
+            query?: {
+                weeks?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            centre: string;
+                            contractedKg: number;
+                            expectedKg: number;
+                            week: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Entrée refusée (`fields` nomme chaque champ) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Pas de jeton valide d’un utilisateur actif */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rôle ou périmètre insuffisant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postContractsCollectionPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    contractId: string;
+                    /** @enum {string} */
+                    grade: "A" | "B" | "C";
+                    kilograms: number;
+                    /** Format: date */
+                    weighedOn?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alreadySettled: boolean;
+                        contractId: string;
+                        deliveredAmount: number;
+                        deliveredKg: number;
+                        grade: string;
+                        growerNet: number;
+                        payoutId: string | null;
+                        payoutQueued: boolean;
+                        recoveredAmount: number;
+                        recoveries: {
+                            amount: number;
+                            debtId: string;
+                            kind: string;
+                            to: string;
+                        }[];
+                        reference: string;
+                        /** @enum {string} */
+                        status: "COMPLETED";
+                        weighedOn: string;
+                    };
+                };
+            };
+            /** @description Entrée refusée (`fields` nomme chaque champ) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Pas de jeton valide d’un utilisateur actif */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rôle ou périmètre insuffisant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postContractsCollectionWeighings: {
+        parameters: {
+            query?: never;
+            header: {
+                "idempotency-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    contractId: string;
+                    /** @enum {string} */
+                    grade: "A" | "B" | "C";
+                    kilograms: number;
+                    /** Format: date */
+                    weighedOn: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alreadySettled: boolean;
+                        contractId: string;
+                        deliveredAmount: number;
+                        deliveredKg: number;
+                        grade: string;
+                        growerNet: number;
+                        payoutId: string | null;
+                        payoutQueued: boolean;
+                        recoveredAmount: number;
+                        recoveries: {
+                            amount: number;
+                            debtId: string;
+                            kind: string;
+                            to: string;
+                        }[];
+                        reference: string;
+                        /** @enum {string} */
+                        status: "COMPLETED";
+                        weighedOn: string;
+                    };
+                };
+            };
+            /** @description Entrée refusée (`fields` nomme chaque champ) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Pas de jeton valide d’un utilisateur actif */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rôle ou périmètre insuffisant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     getContractsDeliveryContract: {
         parameters: {
             query?: {
@@ -8739,6 +9140,120 @@ export interface operations {
             };
             /** @description Introuvable */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getContractsTerms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        placeholders: {
+                            description: string;
+                            name: string;
+                        }[];
+                        versions: {
+                            clauses: {
+                                body: string;
+                                title: string;
+                            }[];
+                            publishedAt: string | null;
+                            publishedBy: {
+                                firstname: string;
+                                id: string;
+                                lastname: string;
+                            } | null;
+                            version: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Pas de jeton valide d’un utilisateur actif */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rôle ou périmètre insuffisant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postContractsTerms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    clauses: {
+                        body: string;
+                        title: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        version: number;
+                    };
+                };
+            };
+            /** @description Entrée refusée (`fields` nomme chaque champ) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Pas de jeton valide d’un utilisateur actif */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rôle ou périmètre insuffisant */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12245,6 +12760,83 @@ export interface operations {
             };
             /** @description Introuvable */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getInputProviderOfflineRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        data: {
+                            aggregator: {
+                                firstname: string;
+                                id: string;
+                                lastname: string;
+                            };
+                            amount: number;
+                            codeCheck: {
+                                /** @enum {string} */
+                                algorithm: "PBKDF2-SHA256";
+                                hash: string;
+                                iterations: number;
+                                salt: string;
+                            };
+                            createdAt: string;
+                            fertilizer: {
+                                id: number;
+                                label: string;
+                                type: {
+                                    id: number;
+                                    label: string;
+                                };
+                            };
+                            grower: {
+                                firstname: string;
+                                id: string;
+                                lastname: string;
+                                phone: string | null;
+                            };
+                            id: number;
+                            quantity: number;
+                            receivedAt: string | null;
+                            reference: string;
+                            /** @enum {string} */
+                            status: "CREATED" | "DONE";
+                        }[];
+                        issuedAt: string;
+                    };
+                };
+            };
+            /** @description Pas de jeton valide d’un utilisateur actif */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rôle ou périmètre insuffisant */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19582,6 +20174,66 @@ export interface operations {
             };
             /** @description Entrée refusée (`fields` nomme chaque champ) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getVerifierByReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        documentNumber: string | null;
+                        issuedOn: string;
+                        /** @enum {string} */
+                        kind: "CONTRACT" | "RECEIPT" | "STATEMENT";
+                        kindLabel: string;
+                        ledger: {
+                            hash: string;
+                            intact: boolean;
+                            position: number;
+                            recordedAt: string;
+                        } | null;
+                        period: {
+                            from: string;
+                            to: string;
+                        } | null;
+                        reference: string;
+                        status: string;
+                        statusLabel: string;
+                        termsVersion: number | null;
+                    };
+                };
+            };
+            /** @description Entrée refusée (`fields` nomme chaque champ) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Introuvable */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
