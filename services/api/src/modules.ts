@@ -3,6 +3,7 @@ import { contractsModule } from './contracts/index.js';
 import { identityModule } from './identity/index.js';
 import { assembleProduct, type ContextModule } from './kernel/index.js';
 import { locationsModule } from './locations/index.js';
+import { messagingModule } from './messaging/index.js';
 import { reportingModule } from './reporting/index.js';
 import { seasonsModule } from './seasons/index.js';
 import { sitesModule } from './sites/index.js';
@@ -30,6 +31,7 @@ export const modules: readonly ContextModule[] = [
   contractsModule,
   sitesModule,
   reportingModule,
+  messagingModule,
 ];
 
 /** What the modules add up to: catalogue, projectors, jobs, demo steps, migrations. */
