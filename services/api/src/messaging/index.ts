@@ -12,6 +12,7 @@ export const messagingModule: ContextModule = {
   migrations: {},
   projectors: [],
   jobs: [smsDispatchJob],
+  http: async () => (await import('./http/index.js')).registerMessaging,
 };
 
 export { SmsDispatcher, type DispatcherOptions } from './dispatch/dispatcher.js';

@@ -171,6 +171,94 @@ export class SmsOutboxStore {
     return true;
   }
 
+  /**
+   * The admin's list, newest first: searched by number, recipient's name, kind or reason,
+   * filtered by status. A code's text (PIN, delivery code, contract code) is never returned:
+   * it is the grower's secret.
+   */
+  async list(query: { page: number; limit: number; q?: string; status?: SmsStatus }) {
+    const base = this.db
+      .selectFrom('sms_outbox as s')
+      .leftJoin('users as u', 'u.id', 's.user_id')
+      .$if(query.status !== undefined, (qb) => qb.where('s.status', '=', query.status!))
+      .$if(Boolean(query.q), (qb) => {
+        const like = `%${query.q!.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        return qb.where((eb) =>
+          eb.or([
+            eb('s.recipient', 'ilike', like),
+            eb('s.kind', 'ilike', like),
+            eb('s.failure', 'ilike', like),
+            eb(
+              sql<string>`coalesce(u.firstname, '') || ' ' || coalesce(u.lastname, '')`,
+              'ilike',
+              like,
+            ),
+          ]),
+        );
+      });
+    const [rows, total] = await Promise.all([
+      base
+        .select([
+          's.id',
+          's.recipient',
+          's.kind',
+          's.status',
+          's.failure',
+          's.attempts',
+          's.segments',
+          's.season_id',
+          's.user_id',
+          's.created_at',
+          's.sent_at',
+          's.delivered_at',
+          's.failed_at',
+          sql<string | null>`case when s.kind in ('pin', 'request-code', 'contract-offer')
+            then null else s.text end`.as('text'),
+          sql<
+            string | null
+          >`nullif(trim(coalesce(u.firstname, '') || ' ' || coalesce(u.lastname, '')), '')`.as(
+            'user_name',
+          ),
+        ])
+        .orderBy('s.id', 'desc')
+        .$if(query.limit > 0, (qb) => qb.limit(query.limit).offset((query.page - 1) * query.limit))
+        .execute(),
+      base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: total.n };
+  }
+
+  /** Messages and billed segments per recipient user and per season (SMS cost money). */
+  async counts() {
+    const byUser = await this.db
+      .selectFrom('sms_outbox as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select([
+        's.user_id',
+        sql<string>`trim(coalesce(u.firstname, '') || ' ' || coalesce(u.lastname, ''))`.as('name'),
+        sql<number>`count(*)::int`.as('messages'),
+        sql<number>`coalesce(sum(s.segments), 0)::int`.as('segments'),
+        sql<number>`(count(*) filter (where s.status = 'failed'))::int`.as('failed'),
+      ])
+      .groupBy(['s.user_id', 'u.firstname', 'u.lastname'])
+      .orderBy('messages', 'desc')
+      .limit(100)
+      .execute();
+    const bySeason = await this.db
+      .selectFrom('sms_outbox as s')
+      .where('s.season_id', 'is not', null)
+      .select([
+        's.season_id',
+        sql<number>`count(*)::int`.as('messages'),
+        sql<number>`coalesce(sum(s.segments), 0)::int`.as('segments'),
+        sql<number>`(count(*) filter (where s.status = 'failed'))::int`.as('failed'),
+      ])
+      .groupBy('s.season_id')
+      .orderBy('s.season_id', 'desc')
+      .execute();
+    return { byUser, bySeason };
+  }
+
   async get(id: number): Promise<SmsRow | undefined> {
     return this.db.selectFrom('sms_outbox').selectAll().where('id', '=', id).executeTakeFirst();
   }
