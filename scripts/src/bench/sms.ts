@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { allMigrations } from '@filiere/api/migrations';
+import type { Database } from '@filiere/api/modules';
 import {
   SmsDispatcher,
   SmsOutboxStore,
@@ -32,10 +33,10 @@ await withAdmin(postgres.url, async (client) => {
 });
 const url = new URL(postgres.url);
 url.pathname = `/${name}`;
-const db = createDb<any>(url.toString());
+const db = createDb<Database>(url.toString());
 await migrateToLatest(db, allMigrations);
 const standIn = await new TwilioStandIn().start();
-const store = new SmsOutboxStore(db);
+const store = SmsOutboxStore.of(db);
 const dispatcher = new SmsDispatcher(
   store,
   twilioGateway({

@@ -41,8 +41,12 @@ export interface SmsReport {
 export class SmsOutboxStore {
   private readonly db: Kysely<IdentityTables>;
 
-  constructor(db: Kysely<IdentityTables> | Kysely<any>) {
-    this.db = narrowDb<IdentityTables>()(db as Kysely<IdentityTables>);
+  static of<DB extends IdentityTables>(db: Kysely<DB>): SmsOutboxStore {
+    return new SmsOutboxStore(narrowDb<IdentityTables>()(db));
+  }
+
+  constructor(db: Kysely<IdentityTables>) {
+    this.db = db;
   }
 
   /**

@@ -27,7 +27,7 @@ describe('the SMS dispatcher through a stand-in of Twilio', () => {
     standIn.requests = 0;
     standIn.down = false;
     standIn.invalidNumbers.clear();
-    store = new SmsOutboxStore(testDb.db);
+    store = SmsOutboxStore.of(testDb.db);
   });
 
   const dispatcher = (options: { timeoutMs?: number; maxAttempts?: number } = {}) =>

@@ -18,7 +18,7 @@ export const smsDispatchJob: JobModule = {
   async start(ctx) {
     const gateway = createSmsGateway(ctx.config);
     if (!gateway) return { close: async () => {} };
-    const dispatcher = new SmsDispatcher(new SmsOutboxStore(ctx.db), gateway, ctx.logger);
+    const dispatcher = new SmsDispatcher(SmsOutboxStore.of(ctx.db), gateway, ctx.logger);
     const loop = new InProcessLoop(dispatcher, ctx.logger, { name: 'sms dispatch', pollMs: 2000 });
     loop.start();
     return { close: () => loop.stop(), wake: () => loop.wake() };

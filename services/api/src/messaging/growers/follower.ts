@@ -25,13 +25,17 @@ type Filed = Extract<RequestEvent, { type: 'GrowerRequestFiled' }>['data'];
 export class GrowerMessages implements LoopRunner {
   private readonly db: Kysely<Db>;
 
+  static of<DB extends Db>(db: Kysely<DB>, events: EventStore, logger: Logger): GrowerMessages {
+    return new GrowerMessages(narrowDb<Db>()(db), events, logger);
+  }
+
   constructor(
-    db: Kysely<any>,
+    db: Kysely<Db>,
     private readonly events: EventStore,
     private readonly logger: Logger,
     private readonly batch = 500,
   ) {
-    this.db = narrowDb<Db>()(db as Kysely<Db>);
+    this.db = db;
   }
 
   async runDue(): Promise<number> {

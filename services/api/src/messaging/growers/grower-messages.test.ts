@@ -83,7 +83,7 @@ describe('what a grower receives, from the event to the delivery report', () => 
         ],
       },
     ]);
-    const follower = new GrowerMessages(testDb.db, events, logger);
+    const follower = GrowerMessages.of(testDb.db, events, logger);
     while ((await follower.runDue()) > 0);
     // A replay: the checkpoint moved back to the start of the log.
     await sql`update messaging_checkpoints set position = 0`.execute(testDb.db);
@@ -103,7 +103,7 @@ describe('what a grower receives, from the event to the delivery report', () => 
       'Filière : intrants de la demande DEM-900001 livrés, 50 kg, valeur 25 000 F CFA. Avance due : 25 000 F CFA, retenue sur vos paiements.',
     );
 
-    const store = new SmsOutboxStore(testDb.db);
+    const store = SmsOutboxStore.of(testDb.db);
     const dispatcher = new SmsDispatcher(
       store,
       twilioGateway({

@@ -12,7 +12,7 @@ export const growerMessagesJob: JobModule = {
   name: GROWER_MESSAGES,
   withoutRedis: true,
   async start(ctx) {
-    const follower = new GrowerMessages(ctx.db, new EventStore(ctx.db, ctx.catalogue), ctx.logger);
+    const follower = GrowerMessages.of(ctx.db, new EventStore(ctx.db, ctx.catalogue), ctx.logger);
     const loop = new InProcessLoop(follower, ctx.logger, { name: 'grower messages', pollMs: 2000 });
     loop.start();
     return { close: () => loop.stop(), wake: () => loop.wake() };

@@ -59,7 +59,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  */
 export const registerMessaging: HttpRegistration = async (app) => {
   const { config, logger } = app.deps;
-  const store = new SmsOutboxStore(app.deps.db);
+  const store = SmsOutboxStore.of(app.deps.db);
   const readers = app.requireRoles(...SMS_READERS);
 
   await app.register(

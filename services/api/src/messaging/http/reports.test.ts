@@ -40,7 +40,7 @@ describe("Twilio's delivery reports", () => {
         TWILIO_FROM: 'FILIERE',
       },
     });
-    dispatcher = new SmsDispatcher(new SmsOutboxStore(testDb.db), gateway(), logger);
+    dispatcher = new SmsDispatcher(SmsOutboxStore.of(testDb.db), gateway(), logger);
   });
   afterAll(async () => {
     await app?.close();
@@ -110,7 +110,7 @@ describe("Twilio's delivery reports", () => {
       to: '+2290197000003',
       text: 'Filière : course',
     });
-    const store = new SmsOutboxStore(testDb.db);
+    const store = SmsOutboxStore.of(testDb.db);
     const [claim] = await store.claim(1, 60_000);
     const taken = await gateway().send({
       to: claim!.recipient,
