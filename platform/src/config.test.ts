@@ -121,6 +121,10 @@ describe('parseConfig in production: no demo default is accepted', () => {
     FEDAPAY_SECRET_KEY: 'sk_live',
     SUPPLY_BANK_NAME: 'Ecobank Bénin',
     SUPPLY_BANK_ACCOUNT: 'BJ0990100100000099999999',
+    SMS_GATEWAY: 'twilio',
+    TWILIO_ACCOUNT_SID: `AC${'a1'.repeat(16)}`,
+    TWILIO_AUTH_TOKEN: 'twilio-auth-token-0123456789',
+    TWILIO_FROM: 'FILIERE',
   };
   const refusal = (env: Record<string, string>) => {
     try {
@@ -188,6 +192,25 @@ describe('parseConfig in production: no demo default is accepted', () => {
     expect(refusal({ ...production, SUPPLY_BANK_ACCOUNT: demoAccount })).toMatch(
       /^Invalid configuration: SUPPLY_BANK_ACCOUNT is required/,
     );
+  });
+
+  it('refuses the SMS outbox (absent or named), naming SMS_GATEWAY', () => {
+    expect(refusal(without('SMS_GATEWAY'))).toMatch(
+      /^Invalid configuration: SMS_GATEWAY must be twilio when NODE_ENV=production/,
+    );
+    expect(refusal({ ...production, SMS_GATEWAY: 'outbox' })).toMatch(
+      /^Invalid configuration: SMS_GATEWAY must be twilio/,
+    );
+  });
+
+  it("requires Twilio's credentials and sender with SMS_GATEWAY=twilio", () => {
+    expect(refusal(without('TWILIO_AUTH_TOKEN'))).toBe(
+      'Invalid configuration: TWILIO_AUTH_TOKEN is required when SMS_GATEWAY=twilio',
+    );
+    expect(refusal({ ...production, TWILIO_FROM: 'FILIERE-BENIN-SMS' })).toMatch(
+      /^Invalid configuration: TWILIO_FROM must be an E.164 number or an alphanumeric sender/,
+    );
+    expect(parseConfig({}).SMS_GATEWAY).toBe('outbox');
   });
 
   it('keeps the demo defaults outside production', () => {

@@ -195,6 +195,20 @@ const configShape = z.object({
   FEDAPAY_PUBLIC_KEY: z.string().optional(),
   FEDAPAY_SECRET_KEY: z.string().optional(),
   PAYOUT_PROVIDER: z.enum(['sandbox', 'fedapay']).optional(),
+  SMS_GATEWAY: z.enum(['outbox', 'twilio']).default('outbox'),
+  TWILIO_BASE_URL: z.string().url('must be a URL').default('https://api.twilio.com'),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/, 'must be AC followed by 32 hexadecimal characters')
+    .optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  TWILIO_FROM: z
+    .string()
+    .regex(
+      /^(\+\d{8,15}|[A-Za-z0-9 ]{1,11})$/,
+      'must be an E.164 number or an alphanumeric sender of at most 11 characters',
+    )
+    .optional(),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   TRUST_PROXY: trustProxySchema,
   SUPPLY_BANK_NAME: z.string().min(2).default(DEMO_SUPPLY_BANK.name),
@@ -254,6 +268,18 @@ export const configSchema = configShape
       }
     }
   })
+  .superRefine((env, ctx) => {
+    if (env.SMS_GATEWAY !== 'twilio') return;
+    for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {
+      if (!env[name]) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'is required when SMS_GATEWAY=twilio',
+        });
+      }
+    }
+  })
   .transform((env) => ({
     ...env,
     PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
@@ -273,6 +299,7 @@ export const CONFIG_AREAS = [
   'Storage',
   'Access and security',
   'Mail',
+  'SMS',
   'Payments',
   'Money limits',
   'Background work',
@@ -299,7 +326,7 @@ export const configDocs: Record<ConfigVariable, VariableDoc> = {
   NODE_ENV: {
     area: 'Server',
     meaning:
-      "`production` never loads demo data and refuses the demo defaults: it requires `JWT_SECRET` (not the development one), `PAYMENT_PROVIDER` `kkiapay` or `fedapay` with FedaPay paying out, `SUPPLY_BANK_NAME` and `SUPPLY_BANK_ACCOUNT`; it never serves the sandbox widget, and `/api/docs` and the details of `/api/ready` need `METRICS_TOKEN` or an admin's token.",
+      "`production` never loads demo data and refuses the demo defaults: it requires `JWT_SECRET` (not the development one), `PAYMENT_PROVIDER` `kkiapay` or `fedapay` with FedaPay paying out, an SMS gateway (`SMS_GATEWAY=twilio`), `SUPPLY_BANK_NAME` and `SUPPLY_BANK_ACCOUNT`; it never serves the sandbox widget, and `/api/docs` and the details of `/api/ready` need `METRICS_TOKEN` or an admin's token.",
   },
   HOST: { area: 'Server', meaning: 'Interface to listen on (`0.0.0.0` in Docker).' },
   PORT: { area: 'Server', meaning: 'Port of the API and the web app.' },
@@ -357,6 +384,27 @@ export const configDocs: Record<ConfigVariable, VariableDoc> = {
       '`smtp://` or `smtps://` server for mail; without it mails go to the `outbox` table and the log.',
   },
   MAIL_FROM: { area: 'Mail', meaning: 'Sender of mails.' },
+  SMS_GATEWAY: {
+    area: 'SMS',
+    default: '`outbox`, refused in production',
+    meaning:
+      "Who sends the growers' SMS (docs/messaging.md): `outbox` keeps them in the `sms_outbox` table and the log, sending nothing (development, tests); `twilio` sends them through Twilio's Messaging API (MTN and Moov Benin) and takes its delivery reports at `PUBLIC_URL/api/messaging/twilio/status`. Production requires a gateway.",
+  },
+  TWILIO_BASE_URL: { area: 'SMS', meaning: "Twilio's REST API (a stand-in's in tests)." },
+  TWILIO_ACCOUNT_SID: {
+    area: 'SMS',
+    meaning: 'The Twilio account (`AC…`); required with `SMS_GATEWAY=twilio`.',
+  },
+  TWILIO_AUTH_TOKEN: {
+    area: 'SMS',
+    meaning:
+      "The account's auth token: the API's password and the key of the delivery reports' `X-Twilio-Signature`; required with `SMS_GATEWAY=twilio`.",
+  },
+  TWILIO_FROM: {
+    area: 'SMS',
+    meaning:
+      'The sender the grower sees: an alphanumeric sender ID registered for Benin (at most 11 characters, e.g. `FILIERE`) or an E.164 number; required with `SMS_GATEWAY=twilio`.',
+  },
   PAYMENT_PROVIDER: {
     area: 'Payments',
     default: '`sandbox`, refused in production',
@@ -498,6 +546,9 @@ function productionRefusal(
   }
   if ((config.PAYOUT_PROVIDER ?? config.PAYMENT_PROVIDER) !== 'fedapay') {
     return 'PAYOUT_PROVIDER must be fedapay when NODE_ENV=production (the sandbox pays nothing out)';
+  }
+  if (config.SMS_GATEWAY === 'outbox') {
+    return 'SMS_GATEWAY must be twilio when NODE_ENV=production (the outbox sends no SMS: growers would never get their codes)';
   }
   if (!given.SUPPLY_BANK_NAME) {
     return 'SUPPLY_BANK_NAME is required when NODE_ENV=production (the default is a demo bank)';

@@ -155,6 +155,12 @@ async function startApi(
       FEDAPAY_SECRET_KEY: 'bench-secret-key',
       SUPPLY_BANK_NAME: 'Banque du bench',
       SUPPLY_BANK_ACCOUNT: 'BJ0000000000000000000000001',
+      // Production refuses the outbox; the bench sends no SMS (a closed loopback port).
+      SMS_GATEWAY: 'twilio',
+      TWILIO_BASE_URL: 'http://127.0.0.1:9',
+      TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`,
+      TWILIO_AUTH_TOKEN: 'bench-twilio-auth-token',
+      TWILIO_FROM: 'FILIERE',
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl ?? '',
       PORT: String(port),

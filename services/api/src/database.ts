@@ -5,6 +5,7 @@ import type { ActorsTables } from './actors/index.js';
 import type { ContractsTables } from './contracts/index.js';
 import type { IdentityTables } from './identity/index.js';
 import type { LocationsTables } from './locations/index.js';
+import type { MessagingTables } from './messaging/index.js';
 import type { ReportingTables } from './reporting/index.js';
 import type { SeasonsTables } from './seasons/index.js';
 import type { ReconciliationTables } from './reconciliation/index.js';
@@ -27,6 +28,7 @@ export type Database = PlatformTables &
   SitesTables &
   ReportingTables &
   ReconciliationTables &
+  MessagingTables &
   WalletTables;
 
 /**

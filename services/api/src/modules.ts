@@ -4,6 +4,7 @@ import { identityModule } from './identity/index.js';
 import { assembleProduct, type ContextModule } from './kernel/index.js';
 import { locationsModule } from './locations/index.js';
 import { reconciliationModule } from './reconciliation/index.js';
+import { messagingModule } from './messaging/index.js';
 import { reportingModule } from './reporting/index.js';
 import { seasonsModule } from './seasons/index.js';
 import { sitesModule } from './sites/index.js';
@@ -32,6 +33,7 @@ export const modules: readonly ContextModule[] = [
   sitesModule,
   reportingModule,
   reconciliationModule,
+  messagingModule,
 ];
 
 /** What the modules add up to: catalogue, projectors, jobs, demo steps, migrations. */

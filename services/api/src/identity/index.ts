@@ -98,8 +98,17 @@ export {
   payoutApprovedSms,
   payoutRejectedSms,
   payoutRequestedSms,
+  outboxRow,
+  SMS_KINDS,
+  SMS_STATUSES,
+  SmsOutboxStore,
+  type ClaimedSms,
   type Sms,
+  type SmsKind,
+  type SmsReport,
+  type SmsRow,
   type SmsSender,
+  type SmsStatus,
 } from './sms/index.js';
 export { MEMBER_ROLES, PIN_ROLES, isMemberRole } from './permissions.js';
 export { normalizeBeninPhone, phoneOperator } from './phone.js';

@@ -615,7 +615,7 @@ export function members<DB extends IdentityTables>(deps: MembersDeps<DB>): Membe
           events: [identityEvent('UserPinReset', { userId, actorId })],
         };
       });
-      await deps.sms.send({ to, text: pinSms(pin) });
+      await deps.sms.send({ to, text: pinSms(pin), kind: 'pin', userId });
     },
 
     async member(userId) {

@@ -1,6 +1,7 @@
 import type { CreatedAt } from '@filiere/platform';
 import type { ColumnType, Generated } from 'kysely';
 import type { OrganizationType, RoleCode } from '../kernel/roles.js';
+import type { SmsStatus } from './sms/sms.js';
 import type { TokenKind } from './tokens.js';
 
 /** A nullable `timestamptz`: read as a Date or null. */
@@ -73,11 +74,33 @@ export interface IdentityTables {
     html: string;
     created_at: CreatedAt;
   };
-  /** The SMS outbox (identity/sms/): every SMS the default adapter "sends". */
+  /**
+   * The SMS outbox (identity/sms/): every SMS the product sends, and where the gateway's
+   * dispatcher (messaging/) has got with it (migration 20261207_0320).
+   */
   sms_outbox: {
     id: Generated<number>;
     recipient: string;
     text: string;
     created_at: CreatedAt;
+    status: ColumnType<SmsStatus, SmsStatus | undefined, SmsStatus>;
+    kind: ColumnType<string, string | undefined, string>;
+    dedupe_key: string | null;
+    user_id: string | null;
+    season_id: number | null;
+    attempts: ColumnType<number, number | undefined, number>;
+    next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+    locked_until: NullableTime;
+    claim_token: string | null;
+    uncertain: ColumnType<boolean, boolean | undefined, boolean>;
+    attempt_started_at: NullableTime;
+    gateway: string | null;
+    gateway_id: string | null;
+    segments: number | null;
+    sent_at: NullableTime;
+    delivered_at: NullableTime;
+    failed_at: NullableTime;
+    failure: string | null;
+    updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
   };
 }

@@ -84,5 +84,6 @@ export const seasonsModule: ContextModule = {
 
 // The public face.
 export type { SeasonsTables } from './tables.js';
+export { requestStreamId, type RequestEvent } from './requests/index.js';
 export { SEASON_PUSHES, type SeasonPushType } from './pushes.js';
 export { computeAmounts, type LinkAmounts, type SeasonPricing } from './domain/amounts.js';

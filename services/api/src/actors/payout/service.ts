@@ -285,7 +285,7 @@ export class PayoutRequestsService {
   private async tell(numbers: string[], text: string): Promise<void> {
     for (const to of numbers) {
       try {
-        await this.sms.send({ to, text });
+        await this.sms.send({ to, text, kind: 'payout-notice' });
       } catch (error) {
         this.logger.error({ err: error, to }, 'payout request sms not sent');
       }

@@ -4,7 +4,9 @@ import type { IdentityTables } from '../tables.js';
 import { outboxSms } from './outbox-sms.js';
 import type { SmsSender } from './sms.js';
 
-export type { Sms, SmsSender } from './sms.js';
+export type { Sms, SmsKind, SmsSender, SmsStatus } from './sms.js';
+export { SMS_KINDS, SMS_STATUSES } from './sms.js';
+export { outboxRow } from './outbox-sms.js';
 export {
   maskNumber,
   payoutApprovedSms,
@@ -14,8 +16,8 @@ export {
 } from './templates.js';
 
 /**
- * SMS as every context sends it: the `sms_outbox` table (the only adapter until a gateway is
- * chosen), with the text in the log in development only.
+ * SMS as every context sends it: the `sms_outbox` table, with the text in the log in
+ * development only; with `SMS_GATEWAY` set, messaging's dispatcher sends it from there.
  */
 export function createSms<DB extends IdentityTables>(
   config: Pick<Config, 'NODE_ENV'>,
@@ -24,3 +26,4 @@ export function createSms<DB extends IdentityTables>(
 ): SmsSender {
   return outboxSms(db, logger, { logText: config.NODE_ENV === 'development' });
 }
+export { SmsOutboxStore, type ClaimedSms, type SmsReport, type SmsRow } from './store.js';

@@ -1,0 +1,26 @@
+import type { ContextModule } from '../kernel/module.js';
+import { smsDispatchJob } from './dispatch/job.js';
+import { growerMessagesJob } from './growers/job.js';
+import * as growerMessages from './migrations/20261207_1000_grower_messages.js';
+
+/**
+ * Messaging: what the product tells growers by SMS and how it reaches them (docs/messaging.md).
+ * It sends identity's SMS outbox through the configured gateway (its dispatcher job), takes
+ * the gateway's delivery reports, and shows the admin every message and what they cost.
+ */
+export const messagingModule: ContextModule = {
+  name: 'messaging',
+  events: [],
+  migrations: { '20261207_1000_grower_messages': growerMessages },
+  projectors: [],
+  jobs: [smsDispatchJob, growerMessagesJob],
+  http: async () => (await import('./http/index.js')).registerMessaging,
+};
+
+export { SmsDispatcher, type DispatcherOptions } from './dispatch/dispatcher.js';
+export { backoffDelay } from './dispatch/backoff.js';
+export { GrowerMessages } from './growers/follower.js';
+export type { MessagingTables } from './tables.js';
+export { createSmsGateway, twilioStatusCallback } from './gateway/index.js';
+export type { SmsGateway } from './gateway/index.js';
+export { twilioGateway, twilioSignature } from './gateway/twilio.js';
