@@ -112,6 +112,9 @@ export class DeliveryContractCommands {
     await this.sender().send({
       to: state.acceptanceCode.phone,
       text: acceptanceOfferSms(state, code),
+      // A code: always sent (no opt-out), its text never shown to admins; one message per code.
+      kind: 'contract-offer',
+      key: `contract-offer:${codeId}`,
     });
   }
 
