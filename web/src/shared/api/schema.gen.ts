@@ -1659,6 +1659,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/messaging/sms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Les SMS envoyés aux membres, les plus récents d’abord : état (en file, en cours, envoyé, remis, échoué et pourquoi), tentatives ; le texte des codes n’est jamais montré */
+        get: operations["getMessagingSms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messaging/sms/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Nombre de SMS et de segments facturés par membre (les 100 premiers) et par saison, dont les échecs */
+        get: operations["getMessagingSmsCounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/metrics": {
         parameters: {
             query?: never;
@@ -12823,6 +12857,131 @@ export interface operations {
                             status: "CREATED" | "DONE";
                         }[];
                         issuedAt: string;
+                    };
+                };
+            };
+            /** @description Pas de jeton valide d’un utilisateur actif */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rôle ou périmètre insuffisant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getMessagingSms: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                q?: string;
+                status?: "queued" | "sending" | "sent" | "delivered" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        data: {
+                            attempts: number;
+                            createdAt: string;
+                            deliveredAt: string | null;
+                            failedAt: string | null;
+                            failure: string | null;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "pin" | "payout-notice" | "request-code" | "input-delivery" | "payment" | "contract-offer" | "monthly-summary" | "balance-reply" | "notice";
+                            recipient: string;
+                            recipientName: string | null;
+                            seasonId: number | null;
+                            segments: number | null;
+                            sentAt: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "sending" | "sent" | "delivered" | "failed";
+                            text: string | null;
+                            userId: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Entrée refusée (`fields` nomme chaque champ) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Pas de jeton valide d’un utilisateur actif */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rôle ou périmètre insuffisant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getMessagingSmsCounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bySeason: {
+                            failed: number;
+                            messages: number;
+                            seasonId: number;
+                            segments: number;
+                        }[];
+                        byUser: {
+                            failed: number;
+                            messages: number;
+                            name: string;
+                            segments: number;
+                            userId: string;
+                        }[];
                     };
                 };
             };
