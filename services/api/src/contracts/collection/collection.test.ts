@@ -8,7 +8,12 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
 import type { Database } from '../../database.js';
 import { identityDemoStep } from '../../identity/demo/identity.js';
-import { DEMO_SECOND_AGGREGATOR, findDemoUser, userLoader } from '../../identity/index.js';
+import {
+  createSms,
+  DEMO_SECOND_AGGREGATOR,
+  findDemoUser,
+  userLoader,
+} from '../../identity/index.js';
 import { bearer, seedUser } from '../../identity/test-support.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import { runDemoSteps } from '../../kernel/index.js';
@@ -86,8 +91,9 @@ describe('collection centre: pay at the scale', () => {
       payload,
     });
 
+  const logger = createLogger('silent', false);
+
   beforeAll(async () => {
-    const logger = createLogger('silent', false);
     await runDemoSteps(
       {
         db: db(),
@@ -143,7 +149,12 @@ describe('collection centre: pay at the scale', () => {
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;
-    commands = new DeliveryContractCommands(narrowDb<ContractFactsTables>()(db()), app.commands);
+    commands = new DeliveryContractCommands(
+      narrowDb<ContractFactsTables>()(db()),
+      app.commands,
+      undefined,
+      createSms({ NODE_ENV: 'test' }, db(), logger),
+    );
   });
 
   afterAll(async () => {
@@ -250,11 +261,13 @@ describe('collection centre: pay at the scale', () => {
     const stream = await app.eventStore.readStream(`contract-${contractId}`);
     expect(stream.map((e) => e.type)).toEqual([
       'DeliveryContractCreated',
+      'AcceptanceCodeIssued',
       'DeliveryContractConfirmed',
+      'DeliveryContractAccepted',
       'DeliveryRecorded',
       'DeliveryContractSettled',
     ]);
-    expect(stream[2]!.data).toMatchObject({ deliveredKg: 1000, deliveredOn: today, grade: 'B' });
+    expect(stream[4]!.data).toMatchObject({ deliveredKg: 1000, deliveredOn: today, grade: 'B' });
     const withdrawal = await app.eventStore.readStream(`withdrawal-run-${contractId}`);
     expect(withdrawal.map((e) => e.type)).toEqual(['WithdrawalRequested']);
     const jobs = await db()
