@@ -318,7 +318,22 @@ describe.skipIf(missing !== null)('growers in Chromium', { timeout: 240_000 }, (
     await page
       .getByRole('heading', { name: `Contrat de livraison ${pending.reference}` })
       .waitFor();
+    // A new code to the grower (the one of the offer may be lost): the old one stops working.
+    await page.getByRole('button', { name: 'Renvoyer le code' }).click();
+    await page
+      .getByText(/^Un nouveau code a été envoyé au /)
+      .first()
+      .waitFor();
+    // The grower gives the cooperative the code he received by SMS.
+    const offer = await server.db.db
+      .selectFrom('sms_outbox')
+      .select('text')
+      .where('text', 'like', `%${pending.reference}%`)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    const code = /code (\d{6})$/.exec(offer.text)![1]!;
     await page.getByRole('button', { name: 'Confirmer' }).click();
+    await page.getByRole('dialog').getByLabel('Code reçu par le producteur').fill(code);
     await page.getByRole('dialog').getByRole('button', { name: 'Confirmer' }).click();
     await expect
       .poll(() => page.getByTestId('contract-status').textContent())

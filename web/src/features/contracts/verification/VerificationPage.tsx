@@ -111,7 +111,7 @@ export function VerificationPage({ reference }: { reference: string }) {
                 </Row>
               )}
               {v.termsVersion !== null && <Row label={t('termsVersion')}>{v.termsVersion}</Row>}
-              {v.ledger ? (
+              {v.ledger && (
                 <>
                   <Row label={t('position')}>{v.ledger.position}</Row>
                   <Row label={t('recordedAt')}>{formatDate(v.ledger.recordedAt)}</Row>
@@ -124,15 +124,19 @@ export function VerificationPage({ reference }: { reference: string }) {
                       {v.ledger.hash}
                     </Code>
                   </Row>
-                  <Alert color={v.ledger.intact ? 'green' : 'red'}>
-                    {v.ledger.intact ? t('intact') : t('broken')}
-                  </Alert>
                 </>
-              ) : (
-                <Text>{t('noLedger')}</Text>
               )}
             </Stack>
           )}
+          {/* Outside the list: a <dl> holds only its terms and their descriptions. */}
+          {v &&
+            (v.ledger ? (
+              <Alert color={v.ledger.intact ? 'green' : 'red'}>
+                {v.ledger.intact ? t('intact') : t('broken')}
+              </Alert>
+            ) : (
+              <Text>{t('noLedger')}</Text>
+            ))}
         </Stack>
       </Paper>
     </Stack>
