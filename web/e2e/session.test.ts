@@ -95,6 +95,8 @@ describe.skipIf(missing !== null)('the session in Chromium', () => {
       ['server error', (route) => route.fulfill({ status: 503, json: { statusCode: 503 } })],
     ];
     for (const [name, fail] of failures) {
+      // No copy of the user on this browser (the offline case below has one).
+      await page.evaluate(() => localStorage.removeItem('last_user'));
       await page.route(USERS_ME, fail);
       await page.goto(`${server.baseUrl}/wallet`);
       await page
@@ -111,6 +113,22 @@ describe.skipIf(missing !== null)('the session in Chromium', () => {
       await page.getByRole('heading', { name: 'Mon Wallet' }).waitFor();
       expect(await token(page), name).toBe(signedToken);
     }
+    // With the copy of the last /users/me answer for this token, an unreachable server opens
+    // the signed-in screens (field work offline); a server error still shows the error.
+    await page.route(USERS_ME, (route) => route.abort('connectionrefused'));
+    await page.goto(`${server.baseUrl}/wallet`);
+    await page.getByRole('heading', { name: 'Mon Wallet' }).waitFor();
+    expect(await token(page)).toBe(signedToken);
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await page.route(USERS_ME, (route) =>
+      route.fulfill({ status: 503, json: { statusCode: 503 } }),
+    );
+    await page.goto(`${server.baseUrl}/wallet`);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Une erreur inattendue est survenue' })
+      .waitFor();
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
     await page.context().close();
   }, 90_000);
 

@@ -139,13 +139,16 @@ describe('contract PDFs', () => {
   });
 
   it('prints the parties, figures, reference and the contract’s ledger position and hash', async () => {
-    const first = await testDb.db
+    // The document proves the contract's stream as printed: its latest event (after the
+    // creation, the acceptance code sent to the grower).
+    const last = await testDb.db
       .selectFrom('events')
       .select(['position', 'hash', 'type'])
       .where('stream_id', '=', `contract-${contractId}`)
-      .orderBy('version')
+      .orderBy('version', 'desc')
       .limit(1)
       .executeTakeFirstOrThrow();
+    expect(last.type).toBe('AcceptanceCodeIssued');
     const pdfs = new ContractPdfs(
       narrowDb<ContractPdfTables>()(testDb.db),
       app.deps.config.JWT_SECRET,
@@ -154,9 +157,9 @@ describe('contract PDFs', () => {
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const text = pdfText(pdf);
     expect(text).toContain(reference);
-    expect(text).toContain(first.hash);
-    expect(first.hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(text).toContain(String(first.position));
+    expect(text).toContain(last.hash);
+    expect(last.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(text).toContain(String(last.position));
     // The ledger is named in French, never by an event type.
     expect(text).not.toContain('DeliveryContractCreated');
     expect(text).toContain('Contrat proposé');
