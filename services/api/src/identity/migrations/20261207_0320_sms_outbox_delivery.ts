@@ -64,7 +64,7 @@ export async function down(db: Kysely<any>): Promise<void> {
     'sms_outbox_due_idx',
     'sms_outbox_gateway_id_unique',
   ]) {
-    await sql`drop index ${sql.raw(index)}`.execute(db);
+    await db.schema.dropIndex(index).execute();
   }
   for (const column of [
     'updated_at',
