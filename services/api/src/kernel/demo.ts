@@ -45,12 +45,17 @@ export class DemoStepClock implements DemoClock {
   async set(at: Date): Promise<void> {
     await this.stamp();
     // A moment a little behind the clock (today's hours squeezed before now, a slow step) is
-    // the clock's own: only a deliberate jump of days goes back.
+    // the clock's own: only a deliberate jump of days goes back. A moment before the log's end
+    // cannot be shown: the clock keeps running from where it is, since jumping back to that
+    // end would date a stream's next event before the one it follows.
     const shown = this.now().getTime();
-    const moment = Math.max(
-      at.getTime() < shown && shown - at.getTime() < 6 * HOUR ? shown : at.getTime(),
-      this.floor,
-    );
+    const wanted = at.getTime();
+    const moment =
+      wanted < this.floor
+        ? Math.max(shown, this.floor)
+        : wanted < shown && shown - wanted < 6 * HOUR
+          ? shown
+          : wanted;
     this.offsetMs = Math.max(0, Date.now() - moment);
   }
 
