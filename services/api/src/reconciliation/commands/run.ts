@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { handleCommand, streamRef } from '@filiere/event-store';
 import {
   channelOf,
@@ -33,12 +34,33 @@ const PAGE = 20_000;
 /** The instant a Benin day (UTC+1) starts. */
 const dayStart = (day: string) => new Date(`${day}T00:00:00+01:00`);
 
+/** The Benin day of a `timestamptz` column, as `YYYY-MM-DD` (the same as `beninDay`). */
+const beninDayOf = (column: string) =>
+  sql<string>`to_char((${sql.ref(column)} at time zone 'UTC') + interval '1 hour', 'YYYY-MM-DD')`;
+
+/** The pairs PostgreSQL settled, counted on the day of their line and of their movement. */
+interface SettledByDay {
+  day: string;
+  n: number;
+  amount: number;
+}
+
 /**
  * Closes `day` for `source`: matches the lines and movements of the last LOOKBACK_DAYS up to
  * `day` (links made by hand kept), writes each of those days' figures (a day whose figures
  * did not change appends nothing), and opens the exceptions the matching calls for (each
  * once). Deterministic: the same lines, movements and links give the same pairs, so a run
  * repeated changes nothing.
+ *
+ * A run may hold a million lines and as many movements, most of which name each other by
+ * reference and nothing else. PostgreSQL settles those first, in one join: a line and a
+ * movement that name each other and nothing else (the line names no other movement, no
+ * other line names the movement), with the same amount, and neither in a link made by hand.
+ * `reconcile` would pair exactly those whatever else it holds (no other line can take the
+ * movement, the line takes it as soon as its turn comes), so they are counted in the day's
+ * figures without leaving the database. Everything else (links, lines without a reference,
+ * names shared or taken twice, amount differences, what is alone) goes through `reconcile`,
+ * read in keyset pages; all of it from one snapshot.
  */
 export async function runReconciliation(
   deps: ReconciliationDeps,
@@ -46,93 +68,203 @@ export async function runReconciliation(
   day: string,
 ): Promise<RunResult> {
   const from = nextDay(day, -LOOKBACK_DAYS);
-  const lines: StatementLine[] = [];
-  // Keyset pages: a run may hold a million lines and as many movements; the rows of one page
-  // at a time are alive beside the compact lists.
-  for (let after = ''; ;) {
-    const rows = await deps.db
-      .selectFrom('reconciliation_lines')
-      .select([
-        'line_key',
-        'provider_reference',
-        'reference',
-        'direction',
-        'amount',
-        'account',
-        'occurred_at',
-      ])
-      .where('source', '=', source)
-      .where('day', '>=', from)
-      .where('day', '<=', day)
-      .where('line_key', '>', after)
-      .orderBy('line_key')
-      .limit(PAGE)
-      .execute();
-    for (const r of rows) {
-      lines.push({
-        source,
-        providerReference: r.provider_reference,
-        reference: r.reference,
-        direction: r.direction as StatementLine['direction'],
-        amount: r.amount,
-        account: r.account,
-        occurredAt: r.occurred_at.toISOString(),
-      });
-    }
-    if (rows.length < PAGE) break;
-    after = rows[rows.length - 1]!.line_key;
-  }
   const channel = channelOf(source);
-  const movements: LedgerMovement[] = [];
-  for (let after = ''; ;) {
-    const rows = await deps.db
-      .selectFrom('reconciliation_movements')
-      .select([
-        'movement_key',
-        'kind',
-        'reference',
-        'provider_reference',
-        'direction',
-        'amount',
-        'account',
-        'moved_at',
-      ])
-      .where('channel', '=', channel)
-      .where('moved_at', '>=', dayStart(from))
-      .where('moved_at', '<', dayStart(nextDay(day)))
-      .where('movement_key', '>', after)
-      .orderBy('movement_key')
-      .limit(PAGE)
-      .execute();
-    for (const r of rows) {
-      movements.push({
-        key: r.movement_key,
-        channel,
-        kind: r.kind as LedgerMovement['kind'],
-        reference: r.reference,
-        providerReference: r.provider_reference,
-        direction: r.direction as LedgerMovement['direction'],
-        amount: r.amount,
-        account: r.account,
-        occurredAt: r.moved_at!.toISOString(),
-      });
-    }
-    if (rows.length < PAGE) break;
-    after = rows[rows.length - 1]!.movement_key;
-  }
+  const sinceInstant = dayStart(from);
+  const untilInstant = dayStart(nextDay(day));
   const links = await deps.db
     .selectFrom('reconciliation_exceptions')
     .select(['linked_line_key as lineKey', 'linked_movement_key as movementKey'])
     .where('source', '=', source)
     .where('status', '=', 'LINKED')
     .execute();
+  const linkedLines = links.map((l) => l.lineKey!);
+  const linkedMovements = links.map((l) => l.movementKey!);
+
+  const read = await deps.db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      // The join and its grouping hash about a million keys: in memory rather than on disk.
+      await sql`set local work_mem = '64MB'`.execute(trx);
+      await sql`create temporary table reconciliation_run_pairs on commit drop as
+        with l as (
+          select line_key, provider_reference, reference, direction, amount
+          from reconciliation_lines
+          where source = ${source} and day >= ${from} and day <= ${day}
+        ), m as (
+          select movement_key, provider_reference, reference, direction, amount
+          from reconciliation_movements
+          where channel = ${channel} and moved_at >= ${sinceInstant} and moved_at < ${untilInstant}
+        ), named as (
+          select l.line_key, m.movement_key, l.amount = m.amount as same_amount
+          from l join m on m.provider_reference = l.provider_reference and m.direction = l.direction
+          union
+          select l.line_key, m.movement_key, l.amount = m.amount as same_amount
+          from l join m on m.reference = l.reference and m.direction = l.direction
+        ), shared_lines as (
+          select line_key from named group by line_key having count(*) > 1
+        ), shared_movements as (
+          select movement_key from named group by movement_key having count(*) > 1
+        )
+        select n.line_key, n.movement_key from named n
+        where n.same_amount
+          and not exists (select from shared_lines s where s.line_key = n.line_key)
+          and not exists (select from shared_movements s where s.movement_key = n.movement_key)
+          and n.line_key <> all(${linkedLines}::text[])
+          and n.movement_key <> all(${linkedMovements}::text[])`.execute(trx);
+      await sql`create index on reconciliation_run_pairs (line_key)`.execute(trx);
+      await sql`create index on reconciliation_run_pairs (movement_key)`.execute(trx);
+      await sql`analyze reconciliation_run_pairs`.execute(trx);
+      const pairs = trx.withTables<{
+        reconciliation_run_pairs: { line_key: string; movement_key: string };
+      }>();
+
+      const settledLines = await pairs
+        .selectFrom('reconciliation_run_pairs as p')
+        .innerJoin('reconciliation_lines as l', 'l.line_key', 'p.line_key')
+        .select([
+          beninDayOf('l.occurred_at').as('on_day'),
+          (eb) => eb.fn.countAll<string>().as('n'),
+          (eb) => eb.fn.sum<string>('l.amount').as('amount'),
+        ])
+        .groupBy('on_day')
+        .execute();
+      const settledMovements = await pairs
+        .selectFrom('reconciliation_run_pairs as p')
+        .innerJoin('reconciliation_movements as m', 'm.movement_key', 'p.movement_key')
+        .select([
+          beninDayOf('m.moved_at').as('on_day'),
+          (eb) => eb.fn.countAll<string>().as('n'),
+          (eb) => eb.fn.sum<string>('m.amount').as('amount'),
+        ])
+        .groupBy('on_day')
+        .execute();
+
+      const lines: StatementLine[] = [];
+      for (let after = ''; ;) {
+        const rows = await pairs
+          .selectFrom('reconciliation_lines as l')
+          .select([
+            'l.line_key',
+            'l.provider_reference',
+            'l.reference',
+            'l.direction',
+            'l.amount',
+            'l.account',
+            'l.occurred_at',
+          ])
+          .where('l.source', '=', source)
+          .where('l.day', '>=', from)
+          .where('l.day', '<=', day)
+          .where('l.line_key', '>', after)
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('reconciliation_run_pairs as p')
+                  .select('p.line_key')
+                  .whereRef('p.line_key', '=', 'l.line_key'),
+              ),
+            ),
+          )
+          .orderBy('l.line_key')
+          .limit(PAGE)
+          .execute();
+        for (const r of rows) {
+          lines.push({
+            source,
+            providerReference: r.provider_reference,
+            reference: r.reference,
+            direction: r.direction as StatementLine['direction'],
+            amount: r.amount,
+            account: r.account,
+            occurredAt: r.occurred_at.toISOString(),
+          });
+        }
+        if (rows.length < PAGE) break;
+        after = rows[rows.length - 1]!.line_key;
+      }
+      const movements: LedgerMovement[] = [];
+      for (let after = ''; ;) {
+        const rows = await pairs
+          .selectFrom('reconciliation_movements as m')
+          .select([
+            'm.movement_key',
+            'm.kind',
+            'm.reference',
+            'm.provider_reference',
+            'm.direction',
+            'm.amount',
+            'm.account',
+            'm.moved_at',
+          ])
+          .where('m.channel', '=', channel)
+          .where('m.moved_at', '>=', sinceInstant)
+          .where('m.moved_at', '<', untilInstant)
+          .where('m.movement_key', '>', after)
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('reconciliation_run_pairs as p')
+                  .select('p.movement_key')
+                  .whereRef('p.movement_key', '=', 'm.movement_key'),
+              ),
+            ),
+          )
+          .orderBy('m.movement_key')
+          .limit(PAGE)
+          .execute();
+        for (const r of rows) {
+          movements.push({
+            key: r.movement_key,
+            channel,
+            kind: r.kind as LedgerMovement['kind'],
+            reference: r.reference,
+            providerReference: r.provider_reference,
+            direction: r.direction as LedgerMovement['direction'],
+            amount: r.amount,
+            account: r.account,
+            occurredAt: r.moved_at!.toISOString(),
+          });
+        }
+        if (rows.length < PAGE) break;
+        after = rows[rows.length - 1]!.movement_key;
+      }
+      const numbers = (rows: { on_day: string; n: string; amount: string }[]): SettledByDay[] =>
+        rows.map((r) => ({ day: r.on_day, n: Number(r.n), amount: Number(r.amount) }));
+      return {
+        lines,
+        movements,
+        settledLines: numbers(settledLines),
+        settledMovements: numbers(settledMovements),
+      };
+    });
+  const { lines, movements } = read;
   const result = reconcile(lines, movements, {
     windowMs: deps.windowMs,
     links: links.map((l) => ({ lineKey: l.lineKey!, movementKey: l.movementKey! })),
   });
 
-  const at = deps.clock().toISOString();
   const figures = dayFigures(source, lines, movements, result);
+  const of = (d: string) => {
+    let f = figures.get(d);
+    if (f === undefined) figures.set(d, (f = emptyFigures()));
+    return f;
+  };
+  let settled = 0;
+  for (const s of read.settledLines) {
+    const f = of(s.day);
+    f.lines += s.n;
+    f.linesAmount += s.amount;
+    f.matched += s.n;
+    f.matchedAmount += s.amount;
+    settled += s.n;
+  }
+  for (const s of read.settledMovements) {
+    const f = of(s.day);
+    f.movements += s.n;
+    f.movementsAmount += s.amount;
+  }
+  const at = deps.clock().toISOString();
   // A day with nothing on either side is closed too: reconciled, with zeros.
   if (!figures.has(day)) figures.set(day, emptyFigures());
   for (const [d, f] of [...figures].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -164,7 +296,7 @@ export async function runReconciliation(
   return {
     source,
     day,
-    matched: result.matches.length,
+    matched: settled + result.matches.length,
     unmatchedLines: result.unmatchedLines.length,
     unmatchedMovements: result.unmatchedMovements.filter((m) => m.channel === channel).length,
     opened,
