@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -39,6 +40,31 @@ const DAY = '2026-12-01';
 const peakRssMiB = () => {
   const line = readFileSync('/proc/self/status', 'utf8').match(/VmHWM:\s+(\d+) kB/);
   return line ? Number(line[1]) / 1024 : process.memoryUsage().rss / 2 ** 20;
+};
+
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+/** Fields after the command (`pid (comm) state ppid …`): utime is [11], cutime [13]. */
+const statOf = (pid: number | string) => {
+  const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return text.slice(text.lastIndexOf(')') + 2).split(' ');
+};
+/**
+ * CPU-seconds PostgreSQL spent so far: the postmaster's, its live backends' and the exited
+ * ones' (reaped by the postmaster, so in its children's time). On a local server only.
+ */
+const postgresCpuSeconds = (postmaster: number) => {
+  const own = statOf(postmaster);
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = statOf(entry);
+      if (Number(stat[1]) === postmaster) ticks += Number(stat[11]) + Number(stat[12]);
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return ticks / TICKS;
 };
 
 let postgres: EmbeddedPostgresHandle | undefined;
@@ -88,6 +114,15 @@ try {
     batchWaitMs: 1,
   });
   for (const stream of product.streams) pipeline.registerStreamType(stream);
+  const backend = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db)).rows[0]!
+    .pid;
+  let postmaster: number | undefined;
+  try {
+    postmaster = Number(statOf(backend)[1]);
+  } catch {
+    // A remote server: its CPU is not measured.
+  }
+  const pgCpu0 = postmaster === undefined ? 0 : postgresCpuSeconds(postmaster);
   const load0 = os.loadavg()[0]!;
   const rss0 = peakRssMiB();
   const cpu0 = process.cpuUsage();
@@ -106,6 +141,8 @@ try {
   );
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const pgCpu =
+    postmaster === undefined ? 'n/a' : (postgresCpuSeconds(postmaster) - pgCpu0).toFixed(1);
   const peak = peakRssMiB();
   await pipeline.close();
   const kinds = await db
@@ -131,7 +168,7 @@ try {
   const load1 = os.loadavg()[0]!;
   const summary =
     `reconciliation of ${LINES.toLocaleString('en')} lines against ${LINES.toLocaleString('en')} movements: ` +
-    `${seconds.toFixed(1)} s (CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s Node), ` +
+    `${seconds.toFixed(1)} s (CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s Node, ${pgCpu} s PostgreSQL), ` +
     `${result.matched} matched, ${result.opened} exceptions, peak RSS ${peak.toFixed(0)} MiB ` +
     `(${rss0.toFixed(0)} MiB before; filling took ${filled.toFixed(1)} s; load ${load0.toFixed(1)} → ${load1.toFixed(1)})`;
   console.log(summary);
