@@ -88,26 +88,31 @@ export async function runReconciliation(
       await sql`set local work_mem = '64MB'`.execute(trx);
       await sql`create temporary table reconciliation_run_pairs on commit drop as
         with l as (
-          select line_key, provider_reference, reference, direction, amount
+          select line_key, provider_reference, reference, direction, amount, occurred_at
           from reconciliation_lines
           where source = ${source} and day >= ${from} and day <= ${day}
         ), m as (
-          select movement_key, provider_reference, reference, direction, amount
+          select movement_key, provider_reference, reference, direction, amount, moved_at
           from reconciliation_movements
           where channel = ${channel} and moved_at >= ${sinceInstant} and moved_at < ${untilInstant}
         ), named as (
-          select l.line_key, m.movement_key, l.amount = m.amount as same_amount
+          select l.line_key, m.movement_key, l.amount, l.occurred_at, m.amount as movement_amount,
+            m.moved_at
           from l join m on m.provider_reference = l.provider_reference and m.direction = l.direction
-          union
-          select l.line_key, m.movement_key, l.amount = m.amount as same_amount
+          union all
+          -- A pair named both ways is counted once (by the provider's reference above).
+          select l.line_key, m.movement_key, l.amount, l.occurred_at, m.amount, m.moved_at
           from l join m on m.reference = l.reference and m.direction = l.direction
+          where m.provider_reference is distinct from l.provider_reference
         ), shared_lines as (
           select line_key from named group by line_key having count(*) > 1
         ), shared_movements as (
           select movement_key from named group by movement_key having count(*) > 1
         )
-        select n.line_key, n.movement_key from named n
-        where n.same_amount
+        select n.line_key, n.movement_key, n.amount,
+          ${beninDayOf('n.occurred_at')} as line_day, ${beninDayOf('n.moved_at')} as movement_day
+        from named n
+        where n.amount = n.movement_amount
           and not exists (select from shared_lines s where s.line_key = n.line_key)
           and not exists (select from shared_movements s where s.movement_key = n.movement_key)
           and n.line_key <> all(${linkedLines}::text[])
@@ -116,28 +121,32 @@ export async function runReconciliation(
       await sql`create index on reconciliation_run_pairs (movement_key)`.execute(trx);
       await sql`analyze reconciliation_run_pairs`.execute(trx);
       const pairs = trx.withTables<{
-        reconciliation_run_pairs: { line_key: string; movement_key: string };
+        reconciliation_run_pairs: {
+          line_key: string;
+          movement_key: string;
+          amount: number;
+          line_day: string;
+          movement_day: string;
+        };
       }>();
 
       const settledLines = await pairs
-        .selectFrom('reconciliation_run_pairs as p')
-        .innerJoin('reconciliation_lines as l', 'l.line_key', 'p.line_key')
+        .selectFrom('reconciliation_run_pairs')
         .select([
-          beninDayOf('l.occurred_at').as('on_day'),
+          'line_day as on_day',
           (eb) => eb.fn.countAll<string>().as('n'),
-          (eb) => eb.fn.sum<string>('l.amount').as('amount'),
+          (eb) => eb.fn.sum<string>('amount').as('amount'),
         ])
-        .groupBy('on_day')
+        .groupBy('line_day')
         .execute();
       const settledMovements = await pairs
-        .selectFrom('reconciliation_run_pairs as p')
-        .innerJoin('reconciliation_movements as m', 'm.movement_key', 'p.movement_key')
+        .selectFrom('reconciliation_run_pairs')
         .select([
-          beninDayOf('m.moved_at').as('on_day'),
+          'movement_day as on_day',
           (eb) => eb.fn.countAll<string>().as('n'),
-          (eb) => eb.fn.sum<string>('m.amount').as('amount'),
+          (eb) => eb.fn.sum<string>('amount').as('amount'),
         ])
-        .groupBy('on_day')
+        .groupBy('movement_day')
         .execute();
 
       const lines: StatementLine[] = [];
