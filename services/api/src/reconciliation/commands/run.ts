@@ -60,7 +60,7 @@ interface SettledByDay {
  * movement, the line takes it as soon as its turn comes), so they are counted in the day's
  * figures without leaving the database. Everything else (links, lines without a reference,
  * names shared or taken twice, amount differences, what is alone) goes through `reconcile`,
- * read in keyset pages; all of it from one snapshot.
+ * read through cursors; all of it from one snapshot.
  */
 export async function runReconciliation(
   deps: ReconciliationDeps,
@@ -86,24 +86,27 @@ export async function runReconciliation(
     .execute(async (trx) => {
       // The join and its grouping hash about a million keys: in memory rather than on disk.
       await sql`set local work_mem = '64MB'`.execute(trx);
+      // The tables themselves in each branch (no CTE for either side): PostgreSQL then knows how
+      // many of their references are null and hashes the smaller side of each join.
       await sql`create temporary table reconciliation_run_pairs on commit drop as
-        with l as (
-          select line_key, provider_reference, reference, direction, amount, occurred_at
-          from reconciliation_lines
-          where source = ${source} and day >= ${from} and day <= ${day}
-        ), m as (
-          select movement_key, provider_reference, reference, direction, amount, moved_at
-          from reconciliation_movements
-          where channel = ${channel} and moved_at >= ${sinceInstant} and moved_at < ${untilInstant}
-        ), named as (
+        with named as materialized (
           select l.line_key, m.movement_key, l.amount, l.occurred_at, m.amount as movement_amount,
             m.moved_at
-          from l join m on m.provider_reference = l.provider_reference and m.direction = l.direction
+          from reconciliation_lines l
+          join reconciliation_movements m
+            on m.provider_reference = l.provider_reference and m.direction = l.direction
+          where l.source = ${source} and l.day >= ${from} and l.day <= ${day}
+            and m.channel = ${channel} and m.moved_at >= ${sinceInstant}
+            and m.moved_at < ${untilInstant} and m.provider_reference is not null
           union all
           -- A pair named both ways is counted once (by the provider's reference above).
           select l.line_key, m.movement_key, l.amount, l.occurred_at, m.amount, m.moved_at
-          from l join m on m.reference = l.reference and m.direction = l.direction
-          where m.provider_reference is distinct from l.provider_reference
+          from reconciliation_lines l
+          join reconciliation_movements m on m.reference = l.reference and m.direction = l.direction
+          where l.source = ${source} and l.day >= ${from} and l.day <= ${day}
+            and m.channel = ${channel} and m.moved_at >= ${sinceInstant}
+            and m.moved_at < ${untilInstant} and l.reference is not null
+            and m.provider_reference is distinct from l.provider_reference
         ), shared_lines as (
           select line_key from named group by line_key having count(*) > 1
         ), shared_movements as (
@@ -117,9 +120,6 @@ export async function runReconciliation(
           and not exists (select from shared_movements s where s.movement_key = n.movement_key)
           and n.line_key <> all(${linkedLines}::text[])
           and n.movement_key <> all(${linkedMovements}::text[])`.execute(trx);
-      await sql`create index on reconciliation_run_pairs (line_key)`.execute(trx);
-      await sql`create index on reconciliation_run_pairs (movement_key)`.execute(trx);
-      await sql`analyze reconciliation_run_pairs`.execute(trx);
       const pairs = trx.withTables<{
         reconciliation_run_pairs: {
           line_key: string;
@@ -129,122 +129,104 @@ export async function runReconciliation(
           movement_day: string;
         };
       }>();
-
-      const settledLines = await pairs
+      const settled = await pairs
         .selectFrom('reconciliation_run_pairs')
         .select([
-          'line_day as on_day',
+          'line_day',
+          'movement_day',
           (eb) => eb.fn.countAll<string>().as('n'),
           (eb) => eb.fn.sum<string>('amount').as('amount'),
         ])
-        .groupBy('line_day')
-        .execute();
-      const settledMovements = await pairs
-        .selectFrom('reconciliation_run_pairs')
-        .select([
-          'movement_day as on_day',
-          (eb) => eb.fn.countAll<string>().as('n'),
-          (eb) => eb.fn.sum<string>('amount').as('amount'),
-        ])
-        .groupBy('movement_day')
+        .groupBy(['line_day', 'movement_day'])
         .execute();
 
+      // The rest, each side in one pass (one hash of the settled keys) read through a cursor,
+      // PAGE rows at a time: only the compact lists grow. Movements in key order, as the
+      // matching's ties depend on their order.
       const lines: StatementLine[] = [];
-      for (let after = ''; ;) {
-        const rows = await pairs
-          .selectFrom('reconciliation_lines as l')
-          .select([
-            'l.line_key',
-            'l.provider_reference',
-            'l.reference',
-            'l.direction',
-            'l.amount',
-            'l.account',
-            'l.occurred_at',
-          ])
-          .where('l.source', '=', source)
-          .where('l.day', '>=', from)
-          .where('l.day', '<=', day)
-          .where('l.line_key', '>', after)
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('reconciliation_run_pairs as p')
-                  .select('p.line_key')
-                  .whereRef('p.line_key', '=', 'l.line_key'),
-              ),
-            ),
-          )
-          .orderBy('l.line_key')
-          .limit(PAGE)
-          .execute();
+      await sql`declare reconciliation_run_lines no scroll cursor for
+        select l.provider_reference, l.reference, l.direction, l.amount, l.account, l.occurred_at
+        from reconciliation_lines l
+        where l.source = ${source} and l.day >= ${from} and l.day <= ${day}
+          and not exists (select from reconciliation_run_pairs p where p.line_key = l.line_key)
+        order by l.line_key`.execute(trx);
+      for (;;) {
+        const { rows } = await sql<{
+          provider_reference: string;
+          reference: string | null;
+          direction: StatementLine['direction'];
+          amount: number;
+          account: string | null;
+          occurred_at: Date;
+        }>`fetch ${sql.raw(String(PAGE))} from reconciliation_run_lines`.execute(trx);
         for (const r of rows) {
           lines.push({
             source,
             providerReference: r.provider_reference,
             reference: r.reference,
-            direction: r.direction as StatementLine['direction'],
+            direction: r.direction,
             amount: r.amount,
             account: r.account,
             occurredAt: r.occurred_at.toISOString(),
           });
         }
         if (rows.length < PAGE) break;
-        after = rows[rows.length - 1]!.line_key;
       }
+      await sql`close reconciliation_run_lines`.execute(trx);
       const movements: LedgerMovement[] = [];
-      for (let after = ''; ;) {
-        const rows = await pairs
-          .selectFrom('reconciliation_movements as m')
-          .select([
-            'm.movement_key',
-            'm.kind',
-            'm.reference',
-            'm.provider_reference',
-            'm.direction',
-            'm.amount',
-            'm.account',
-            'm.moved_at',
-          ])
-          .where('m.channel', '=', channel)
-          .where('m.moved_at', '>=', sinceInstant)
-          .where('m.moved_at', '<', untilInstant)
-          .where('m.movement_key', '>', after)
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('reconciliation_run_pairs as p')
-                  .select('p.movement_key')
-                  .whereRef('p.movement_key', '=', 'm.movement_key'),
-              ),
-            ),
+      await sql`declare reconciliation_run_movements no scroll cursor for
+        select m.movement_key, m.kind, m.reference, m.provider_reference, m.direction, m.amount,
+          m.account, m.moved_at
+        from reconciliation_movements m
+        where m.channel = ${channel} and m.moved_at >= ${sinceInstant}
+          and m.moved_at < ${untilInstant}
+          and not exists (
+            select from reconciliation_run_pairs p where p.movement_key = m.movement_key
           )
-          .orderBy('m.movement_key')
-          .limit(PAGE)
-          .execute();
+        order by m.movement_key`.execute(trx);
+      for (;;) {
+        const { rows } = await sql<{
+          movement_key: string;
+          kind: LedgerMovement['kind'];
+          reference: string;
+          provider_reference: string | null;
+          direction: LedgerMovement['direction'];
+          amount: number;
+          account: string | null;
+          moved_at: Date;
+        }>`fetch ${sql.raw(String(PAGE))} from reconciliation_run_movements`.execute(trx);
         for (const r of rows) {
           movements.push({
             key: r.movement_key,
             channel,
-            kind: r.kind as LedgerMovement['kind'],
+            kind: r.kind,
             reference: r.reference,
             providerReference: r.provider_reference,
-            direction: r.direction as LedgerMovement['direction'],
+            direction: r.direction,
             amount: r.amount,
             account: r.account,
-            occurredAt: r.moved_at!.toISOString(),
+            occurredAt: r.moved_at.toISOString(),
           });
         }
         if (rows.length < PAGE) break;
-        after = rows[rows.length - 1]!.movement_key;
       }
-      const numbers = (rows: { on_day: string; n: string; amount: string }[]): SettledByDay[] =>
-        rows.map((r) => ({ day: r.on_day, n: Number(r.n), amount: Number(r.amount) }));
+      await sql`close reconciliation_run_movements`.execute(trx);
+      const on = (pick: (r: (typeof settled)[number]) => string): SettledByDay[] => {
+        const byDay = new Map<string, SettledByDay>();
+        for (const r of settled) {
+          const d = pick(r);
+          const s = byDay.get(d) ?? { day: d, n: 0, amount: 0 };
+          s.n += Number(r.n);
+          s.amount += Number(r.amount);
+          byDay.set(d, s);
+        }
+        return [...byDay.values()];
+      };
       return {
         lines,
         movements,
-        settledLines: numbers(settledLines),
-        settledMovements: numbers(settledMovements),
+        settledLines: on((r) => r.line_day),
+        settledMovements: on((r) => r.movement_day),
       };
     });
   const { lines, movements } = read;
