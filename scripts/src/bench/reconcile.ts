@@ -94,9 +94,9 @@ const HISTORY = [
     ' reference join hashes 900,000 lines; the names it finds are kept once and grouped twice, by' +
     ' line and by movement, to leave out names shared or taken twice), then the reads of what' +
     ' is left (one hash anti-join of each whole side against the settled pairs), then the' +
-    ' settled pairs counted per day. The run needs 14 CPU-seconds in all, so its wall time on' +
-    ' this 2-core machine is a matter of its load: 42.5 s at load 14, 70–90 s at 25–37. The' +
-    ' PostgreSQL backend’s peak is its hash tables (work_mem 64 MB each, several at once in the' +
+    ' settled pairs counted per day. The run needs 13–14 CPU-seconds in all, so its wall time on' +
+    ' this 2-core machine is a matter of its load: 42.5 s at load 14, 67–92 s at 25–37. The' +
+    ' PostgreSQL backend’s peak is its hash tables (work_mem 32 MB, 64 MB per hash, several at once in the' +
     ' first statement) and the shared buffers it read.',
   '',
   '| date (UTC) | 1-min load | seconds | CPU-s Node + PostgreSQL | peak RSS | what changed |',
@@ -106,6 +106,7 @@ const HISTORY = [
   '| 2026-12-07 11:38 | 14.4 → 13.5 | 42.5 | 2.4 + 11.1 | 322 MiB | the join on the tables themselves (no CTE per side); the rest through one cursor per side |',
   '| 2026-12-07 11:51 | 29.7 → 36.6 | 91.9 | 2.6 + 12.3 | 315 MiB | the same code on a busier machine |',
   '| 2026-12-07 11:57 | 36.7 → 29.3 | 71.7 | 2.5 + 11.7 | 310 MiB | the same code; largest PostgreSQL backend 567 MiB |',
+  '| 2026-12-07 12:04 | 25.5 → 26.5 | 66.6 | 2.5 + 10.8 | 314 MiB | work_mem 64 → 32 MB: largest PostgreSQL backend 567 → 379 MiB |',
   '',
 ];
 

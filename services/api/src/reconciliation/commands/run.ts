@@ -84,8 +84,9 @@ export async function runReconciliation(
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
-      // The join and its grouping hash about a million keys: in memory rather than on disk.
-      await sql`set local work_mem = '64MB'`.execute(trx);
+      // The join and its groupings hash about a million keys: 64 MB per hash (work_mem times the
+      // default hash_mem_multiplier) spills a little to disk and keeps the backend under 512 MB.
+      await sql`set local work_mem = '32MB'`.execute(trx);
       // The tables themselves in each branch (no CTE for either side): PostgreSQL then knows how
       // many of their references are null and hashes the smaller side of each join.
       await sql`create temporary table reconciliation_run_pairs on commit drop as
