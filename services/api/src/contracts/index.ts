@@ -63,3 +63,6 @@ export {
   type ContractFactsTables,
 } from './commands/delivery-contract-commands.js';
 export { ContractSettler, runPayoutId, type SettleFactsTables } from './run/settle-contract.js';
+// The settlement a grower's receipt reads, and the receipt's public reference (messaging/).
+export { contractStreamId, type ContractEventData, type ContractEventOf } from './domain/index.js';
+export { DocumentReferences, type VerificationTables } from './documents/verification.js';

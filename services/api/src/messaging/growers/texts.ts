@@ -34,3 +34,38 @@ export function requestCodeSms(reference: string, quantityKg: number | null, cod
 export function inputDeliverySms(reference: string, quantityKg: number | null, amount: number) {
   return `Filière : intrants de la demande ${reference} livrés${kg(quantityKg)}, valeur ${fcfa(amount)}. Avance due : ${fcfa(amount)}, retenue sur vos paiements.`;
 }
+
+/** A mobile money number as a receipt shows it: its last 4 digits (`*` is GSM-7, `•` is not). */
+export const maskedMobile = (number: string): string =>
+  number.length <= 4 ? '****' : `****${number.slice(-4)}`;
+
+/** Where a payment went: a mobile money number (masked), or the grower's Filière account. */
+export type PaidTo = { mobileMoney: string } | { wallet: true };
+
+/** A creditor's name as a receipt shows it (short: a receipt should fit one SMS). */
+export const shortName = (name: string): string => {
+  const clean = name.replace(/\s+/g, ' ').trim();
+  return clean.length <= 16 ? clean : `${clean.slice(0, 15).trimEnd()}.`;
+};
+
+/**
+ * A contract paid: its worth (gross), each debt recovered by creditor, the net and where it
+ * went, and the receipt's public reference (checked at `/verifier/{reference}`).
+ */
+export function paymentSms(input: {
+  contractReference: string;
+  gross: number;
+  recoveries: readonly { creditor: string; amount: number }[];
+  net: number;
+  paidTo: PaidTo;
+  verification: string;
+}): string {
+  const recovered = input.recoveries.length
+    ? ` Retenu : ${input.recoveries.map((r) => `${shortName(r.creditor)} ${fcfa(r.amount)}`).join(', ')}.`
+    : '';
+  const where =
+    'mobileMoney' in input.paidTo
+      ? `au ${maskedMobile(input.paidTo.mobileMoney)}`
+      : 'sur votre compte Filière';
+  return `Filière : paiement ${input.contractReference}. Brut ${fcfa(input.gross)}.${recovered} Net ${fcfa(input.net)} ${where}. Vérif. ${input.verification}`;
+}
