@@ -66,3 +66,5 @@ export { ContractSettler, runPayoutId, type SettleFactsTables } from './run/sett
 // The settlement a grower's receipt reads, and the receipt's public reference (messaging/).
 export { contractStreamId, type ContractEventData, type ContractEventOf } from './domain/index.js';
 export { DocumentReferences, type VerificationTables } from './documents/verification.js';
+export { GrowerStatements, type GrowerStatementTables } from './pdf/statement.js';
+export type { GrowerStatementData } from './pdf/statement-pdf.js';

@@ -1,6 +1,7 @@
 import type { ContextModule } from '../kernel/module.js';
 import { smsDispatchJob } from './dispatch/job.js';
 import { growerMessagesJob } from './growers/job.js';
+import { monthlySummaryJob } from './growers/monthly-job.js';
 import * as growerMessages from './migrations/20261207_1000_grower_messages.js';
 import * as growerSmsOptOuts from './migrations/20261207_1010_grower_sms_opt_outs.js';
 
@@ -17,13 +18,14 @@ export const messagingModule: ContextModule = {
     '20261207_1010_grower_sms_opt_outs': growerSmsOptOuts,
   },
   projectors: [],
-  jobs: [smsDispatchJob, growerMessagesJob],
+  jobs: [smsDispatchJob, growerMessagesJob, monthlySummaryJob],
   http: async () => (await import('./http/index.js')).registerMessaging,
 };
 
 export { SmsDispatcher, type DispatcherOptions } from './dispatch/dispatcher.js';
 export { backoffDelay } from './dispatch/backoff.js';
 export { GrowerMessages } from './growers/follower.js';
+export { MonthlySummaries } from './growers/monthly.js';
 export type { MessagingTables } from './tables.js';
 export {
   OPTIONAL_SMS_KINDS,

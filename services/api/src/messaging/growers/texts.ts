@@ -19,9 +19,11 @@ export function gsm7Length(text: string): number | undefined {
   return length;
 }
 
-/** `25000` → `25 000`. */
-export const fcfa = (amount: number): string =>
-  `${String(Math.round(amount)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ')} F CFA`;
+/** `123456` → `123 456`. */
+const grouped = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+
+/** `25000` → `25 000 F CFA`. */
+export const fcfa = (amount: number): string => `${grouped(amount)} F CFA`;
 
 const kg = (quantity: number | null) => (quantity ? `, ${quantity} kg` : '');
 
@@ -68,4 +70,19 @@ export function paymentSms(input: {
       ? `au ${maskedMobile(input.paidTo.mobileMoney)}`
       : 'sur votre compte Filière';
   return `Filière : paiement ${input.contractReference}. Brut ${fcfa(input.gross)}.${recovered} Net ${fcfa(input.net)} ${where}. Vérif. ${input.verification}`;
+}
+
+/**
+ * A grower's month (`MM/YYYY`: month names are not all GSM-7, nor is the ç of "reçu"): his
+ * deliveries, the net he was paid for them, the advances he still owes and his Filière balance.
+ */
+export function monthlySummarySms(input: {
+  month: string;
+  deliveries: number;
+  deliveredKg: number;
+  paid: number;
+  owed: number;
+  balance: number;
+}): string {
+  return `Filière : votre mois ${input.month}. Livraisons : ${input.deliveries}, ${grouped(input.deliveredKg)} kg. Net payé : ${fcfa(input.paid)}. Avances dues : ${fcfa(input.owed)}. Solde : ${fcfa(input.balance)}.`;
 }
