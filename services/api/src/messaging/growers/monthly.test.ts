@@ -110,6 +110,10 @@ describe("a grower's monthly summary, from the month's end to the delivery repor
     await contract(optedOut, aggregator.id, '2026-11-03T09:00:00Z', null);
     await contract(quiet, aggregator.id, '2026-10-03T09:00:00Z', null);
     await SmsOptOuts.of(testDb.db).set(optedOut.userId, true, { staffUserId: aggregator.id });
+    await sql`insert into seasons (id, label, from_date, to_date, unit_product_amount,
+      production_index, quotity, fertilizers, created_by, created_at, updated_at)
+      values (26, 'Campagne 2026', '2026-01-01', '2026-12-31', 100, 1, 1, '[]', ${aggregator.id},
+        now(), now()) on conflict do nothing`.execute(testDb.db);
 
     let now = new Date('2026-12-01T00:30:00Z');
     const summaries = () => MonthlySummaries.of(testDb.db, logger, () => now);
@@ -132,12 +136,13 @@ describe("a grower's monthly summary, from the month's end to the delivery repor
     );
     const rows = await testDb.db
       .selectFrom('sms_outbox')
-      .select(['user_id', 'recipient', 'kind', 'text', 'dedupe_key'])
+      .select(['user_id', 'season_id', 'recipient', 'kind', 'text', 'dedupe_key'])
       .where('kind', '=', 'monthly-summary')
       .execute();
     expect(rows).toEqual([
       {
         user_id: active.userId,
+        season_id: 26,
         recipient: active.phone,
         kind: 'monthly-summary',
         text,
