@@ -48,7 +48,7 @@ export const actorsModule: ContextModule = {
 // The public face: what other contexts may use.
 export type { ActorsTables } from './tables.js';
 /** The growers' read reach (404 unknown, 403 out of reach), for the contracts' grower tab. */
-export { requireReadableGrower } from './growers/service.js';
+export { growerUserInReach, requireReadableGrower } from './growers/service.js';
 export { requireReadableCarrier } from './carriers/service.js';
 export { ACTOR_STAFF } from './cooperatives/domain/reach.js';
 export { GROWER_ROUTE_ROLES } from './growers/domain/reach.js';

@@ -63,3 +63,8 @@ export {
   type ContractFactsTables,
 } from './commands/delivery-contract-commands.js';
 export { ContractSettler, runPayoutId, type SettleFactsTables } from './run/settle-contract.js';
+// The settlement a grower's receipt reads, and the receipt's public reference (messaging/).
+export { contractStreamId, type ContractEventData, type ContractEventOf } from './domain/index.js';
+export { DocumentReferences, type VerificationTables } from './documents/verification.js';
+export { GrowerStatements, type GrowerStatementTables } from './pdf/statement.js';
+export type { GrowerStatementData } from './pdf/statement-pdf.js';

@@ -602,20 +602,23 @@ export function members<DB extends IdentityTables>(deps: MembersDeps<DB>): Membe
     async resetPin(userId, actorId) {
       const pin = drawPin();
       const pinHash = await hashPassword(pin);
-      const to = await journal.write(async (ids) => {
+      await journal.write(async (ids, trx) => {
         const target = await lockedMember(ids, userId);
         await actorOf(ids, actorId);
         if (!PIN_ROLES.includes(target.role_code)) throw new ForbiddenError(MESSAGES.noPinRole);
         if (!target.phone) throw new BusinessRuleError(MESSAGES.noPhone, { reason: 'NO_PHONE' });
         await ids.update(userId, { pin_hash: pinHash });
+        // In the reset's transaction: the new PIN and its SMS are written together or not at all.
+        await deps.sms
+          .within(trx)
+          .send({ to: target.phone, text: pinSms(pin), kind: 'pin', userId });
         return {
-          result: target.phone,
+          result: undefined,
           userId,
           actorId,
           events: [identityEvent('UserPinReset', { userId, actorId })],
         };
       });
-      await deps.sms.send({ to, text: pinSms(pin), kind: 'pin', userId });
     },
 
     async member(userId) {

@@ -87,3 +87,4 @@ export type { SeasonsTables } from './tables.js';
 export { requestStreamId, type RequestEvent } from './requests/index.js';
 export { SEASON_PUSHES, type SeasonPushType } from './pushes.js';
 export { computeAmounts, type LinkAmounts, type SeasonPricing } from './domain/amounts.js';
+export { seasonIdOn } from './season-on.js';

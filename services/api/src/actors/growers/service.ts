@@ -127,6 +127,25 @@ export async function requireReadableGrower(
   if (!mayReadGrower(actor, reachOf(grower))) throw new ForbiddenError(REACH_MESSAGES.outOfReach);
 }
 
+/**
+ * The user id of a grower `user` may read (`read`) or manage (`manage`): 404 unknown, 403 out
+ * of reach — messaging's SMS preferences (read and switched by those who manage growers).
+ */
+export async function growerUserInReach(
+  db: Kysely<ProductTables>,
+  user: SignedInUser,
+  growerId: string,
+  need: 'read' | 'manage',
+): Promise<string> {
+  const grower = await findGrower(narrowDb<GrowersTables & IdentityTables>()(db), growerId);
+  if (!grower) throw new NotFoundError(REACH_MESSAGES.notFound);
+  const actor = actorOf(user);
+  scopeOrRefuse(actor);
+  const may = need === 'read' ? mayReadGrower : mayManageGrower;
+  if (!may(actor, reachOf(grower))) throw new ForbiddenError(REACH_MESSAGES.outOfReach);
+  return grower.user_id;
+}
+
 function scopeOrRefuse(actor: GrowerActor): Exclude<GrowerScope, { kind: 'none' }> {
   const scope = growerScope(actor);
   if (scope.kind !== 'none') return scope;

@@ -78,6 +78,7 @@ async function loadContractsDemo(app: FastifyInstance, ctx: DemoContext): Promis
       const offer = /contrat (LIV-[0-9A-F]+),.* code (\d{6})$/.exec(message.text);
       if (offer) codes.set(offer[1]!, offer[2]!);
     },
+    within: (trx) => outbox.within(trx),
   };
   const commands = new DeliveryContractCommands(db, app.commands, ctx.clock.now, sms);
   /** The cooperative (with the grower's code) or, without one, the grower confirms. */

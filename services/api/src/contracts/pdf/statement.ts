@@ -131,6 +131,51 @@ export class GrowerStatements {
     return { url: `/api/contracts/pdf/${token}` };
   }
 
+  /**
+   * The growers with activity in a period (Benin days, inclusive): a contract created or
+   * delivered, or a debt opened in it — each with its user, for messaging's monthly summary.
+   */
+  async activeGrowers(period: {
+    from: string;
+    to: string;
+  }): Promise<{ growerId: string; userId: string }[]> {
+    const benin = (column: string) =>
+      sql<string>`(${sql.ref(column)} at time zone 'Africa/Porto-Novo')::date`;
+    return this.db
+      .selectFrom('growers as g')
+      .select(['g.id as growerId', 'g.user_id as userId'])
+      .where((eb) =>
+        eb.or([
+          eb.exists(
+            eb
+              .selectFrom('delivery_contracts as dc')
+              .select('dc.id')
+              .whereRef('dc.grower_id', '=', 'g.id')
+              .where((c) =>
+                c.or([
+                  c(benin('dc.created_at'), '>=', period.from).and(
+                    benin('dc.created_at'),
+                    '<=',
+                    period.to,
+                  ),
+                  c('dc.delivered_on', '>=', period.from).and('dc.delivered_on', '<=', period.to),
+                ]),
+              ),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('grower_debts as d')
+              .select('d.id')
+              .whereRef('d.debtor_grower_id', '=', 'g.id')
+              .where(benin('d.opened_at'), '>=', period.from)
+              .where(benin('d.opened_at'), '<=', period.to),
+          ),
+        ]),
+      )
+      .orderBy('g.id')
+      .execute();
+  }
+
   /** What the statement prints (the period as signed in the link). */
   async data(growerId: string, period: { from: string; to: string }): Promise<GrowerStatementData> {
     const grower = await this.db

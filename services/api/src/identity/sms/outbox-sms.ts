@@ -38,5 +38,6 @@ export function outboxSms<DB extends IdentityTables>(
       if (options.logText) logger.info({ to: sms.to, text: sms.text }, 'sms written to outbox');
       else logger.info({ to: sms.to }, 'sms written to outbox');
     },
+    within: (trx) => outboxSms(trx, logger, options),
   };
 }

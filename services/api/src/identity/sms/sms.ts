@@ -1,3 +1,6 @@
+import type { Kysely } from 'kysely';
+import type { IdentityTables } from '../tables.js';
+
 /**
  * What a message is, for the admin's counts and for the grower's opt-out: codes and receipts
  * are always sent; everything else only to a grower who has not opted out
@@ -44,4 +47,9 @@ export interface Sms {
  */
 export interface SmsSender {
   send(sms: Sms): Promise<void>;
+  /**
+   * The same sender writing through `db` (the caller's transaction): the message commits or
+   * rolls back with the change that caused it (a PIN is never changed without its SMS).
+   */
+  within<DB extends IdentityTables>(db: Kysely<DB>): SmsSender;
 }

@@ -11,6 +11,7 @@ import {
   twilioReportStatus,
   validTwilioSignature,
 } from '../gateway/twilio.js';
+import { preferencesRoutes } from './preferences.js';
 
 /** Who sees every SMS and what they cost. */
 export const SMS_READERS = [ROLE.SUPER_ADMIN, ROLE.ADMIN] as const;
@@ -162,6 +163,7 @@ export const registerMessaging: HttpRegistration = async (app) => {
           };
         },
       );
+      preferencesRoutes(scope, app.deps.db);
     },
     { prefix: '/api' },
   );
