@@ -63,3 +63,6 @@ export {
   type ContractFactsTables,
 } from './commands/delivery-contract-commands.js';
 export { ContractSettler, runPayoutId, type SettleFactsTables } from './run/settle-contract.js';
+// The acceptance code's rules, for the bank test that checks consent against the log.
+export { MAX_WRONG_CODES } from './domain/index.js';
+export { hashAcceptanceCode } from './commands/acceptance-code.js';
