@@ -250,6 +250,42 @@ describe.skipIf(missing !== null)('contract documents in Chromium', { timeout: 3
     await page.close();
   });
 
+  it('a paid contract’s receipt opens in the viewer; its QR’s page says Payé, axe-clean at 390 px', async () => {
+    const paid = await server.db.db
+      .selectFrom('delivery_contracts as dc')
+      .innerJoin('users as u', 'u.id', 'dc.aggregator_user_id')
+      .select(['dc.id', 'dc.reference'])
+      .where('dc.status', '=', 'COMPLETED')
+      .where('u.email', '=', AGGREGATOR)
+      .executeTakeFirstOrThrow();
+    await aggregator.goto(`${server.baseUrl}/contrats/livraison/show/${paid.id}`);
+    await aggregator
+      .getByRole('heading', { name: `Contrat de livraison ${paid.reference}` })
+      .waitFor();
+    await aggregator.getByRole('button', { name: 'Reçu de paiement' }).click();
+    await viewerShows(aggregator, 'Reçu de paiement (PDF)', paid.reference);
+    await check(aggregator, 'contracts-documents-receipt-viewer');
+    const href = await aggregator
+      .getByRole('link', { name: 'Télécharger le PDF' })
+      .getAttribute('href');
+    const pdf = Buffer.from(await (await fetch(`${server.baseUrl}${href}`)).arrayBuffer());
+    const printed = pdfText(pdf).replace(/\s+/g, '');
+    expect(printed).toContain('Netversé');
+    const match = printed.match(/\/verifier\/([0-9a-z]{20})/);
+    expect(match, 'verification URL printed').not.toBeNull();
+    const page = await newPage(browser, { viewport: { width: 390, height: 844 } });
+    await page.goto(`${server.baseUrl}/verifier/${match![1]}`);
+    await page.getByRole('heading', { name: 'Vérification d’un document' }).waitFor();
+    await expect.poll(() => page.getByTestId('verification-status').textContent()).toBe('Payé');
+    await page.getByText('Empreinte vérifiée').waitFor();
+    await check(page, 'verification-receipt-390');
+    await page.close();
+    // An unpaid contract has no receipt button.
+    await aggregator.goto(`${server.baseUrl}/contrats/livraison/show/${contractId}`);
+    await aggregator.getByRole('button', { name: 'Voir le PDF' }).waitFor();
+    expect(await aggregator.getByRole('button', { name: 'Reçu de paiement' }).count()).toBe(0);
+  });
+
   it('the grower downloads its statement from Mon relevé; the aggregator from the contract’s page', async () => {
     const grower = await signIn(GROWER, '/contrats/releve');
     await grower.getByRole('heading', { name: 'Mon relevé' }).waitFor();

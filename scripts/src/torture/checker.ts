@@ -11,8 +11,10 @@ import {
 } from '@filiere/api/wallet';
 import { catalogueDecoder, checkProjector } from '@filiere/projections';
 import { paidSupplies, sentPayouts, type ProviderStub } from './provider-stub.js';
+import { hashAcceptanceCode, MAX_WRONG_CODES } from '@filiere/api/contracts';
 import {
   checkCompletedOnce,
+  checkConsentByCode,
   checkContractHolds,
   checkRunsPaidAsNetted,
   checkSfdRepaid,
@@ -358,8 +360,27 @@ export async function checkInvariants(
   await run('each SFD repaid exactly what growers owed it (social financings recovered)', (fail) =>
     checkSfdRepaid(events, fail),
   );
-  await run('no contract COMPLETED twice, no second payment or payout per contract', (fail) =>
-    checkCompletedOnce(events, fail),
+  await run(
+    'no contract COMPLETED twice, no second payment or payout per contract; none delivered or run before its acceptance, none accepted twice',
+    (fail) => checkCompletedOnce(events, fail),
+  );
+  await run(
+    'each acceptance by the code of the grower’s SMS; wrong codes never accept, never beyond the limit',
+    (fail) =>
+      checkConsentByCode(
+        events,
+        input.commands
+          .filter((c) => c.command === 'confirm-contract')
+          .map((c) => ({
+            contractId: String(c.meta.contractId),
+            code: String(c.meta.code),
+            wrong: c.meta.wrong === true,
+            sentAt: Number(c.meta.sentAt),
+            outcome: c.outcome,
+          })),
+        fail,
+        { maxWrong: MAX_WRONG_CODES, hash: hashAcceptanceCode },
+      ),
   );
 
   await run('the hash chain verifies (ledger:verify)', async (fail) => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkCompletedOnce,
+  checkConsentByCode,
   checkContractHolds,
+  type CodeEntry,
   checkRunsPaidAsNetted,
   checkSfdRepaid,
   worthOf,
@@ -297,5 +299,116 @@ describe("the bank test's contracts invariants catch what they guard", () => {
       expect.stringContaining('contract c3: DeliveryRecorded after it ended'),
       expect.stringContaining("contract c3: DeliveryRecorded without the grower's acceptance"),
     ]);
+  });
+
+  describe('(e) consent by code', () => {
+    /** A stand-in for scrypt: the checker only compares what it answers. */
+    const hash = async (code: string, salt: string) => `h(${code},${salt})`;
+    const issued = (codeId: string, code: string) =>
+      e('contract-k1', 'AcceptanceCodeIssued', {
+        contractId: 'k1',
+        codeId,
+        salt: `s-${codeId}`,
+        codeHash: `h(${code},s-${codeId})`,
+      });
+    const rejected = (codeId: string, wrongAttempts: number) =>
+      e('contract-k1', 'AcceptanceCodeRejected', { contractId: 'k1', codeId, wrongAttempts });
+    const accept = (codeId: string, code: string) => [
+      e('contract-k1', 'DeliveryContractConfirmed', { contractId: 'k1' }),
+      e('contract-k1', 'DeliveryContractAccepted', {
+        contractId: 'k1',
+        method: 'CODE',
+        codeId,
+        codeHash: `h(${code},s-${codeId})`,
+        acceptedAt: '2026-12-07T10:00:00.000Z',
+      }),
+    ];
+    const at = Date.parse('2026-12-07T10:00:00.000Z');
+    const entry = (
+      code: string,
+      wrong: boolean,
+      outcome: CodeEntry['outcome'],
+      sentAt = at - 1,
+    ) => ({
+      contractId: 'k1',
+      code,
+      wrong,
+      sentAt,
+      outcome,
+    });
+    /** k1: a code 111111 replaced by 222222, a wrong code, then 222222 accepted. */
+    const consistent = () => [
+      ...created('k1', 5_000, 1_000),
+      issued('a', '111111'),
+      issued('b', '222222'),
+      rejected('b', 1),
+      ...accept('b', '222222'),
+      e('contract-k1', 'DeliveryRecorded', { contractId: 'k1', deliveredKg: 900 }),
+    ];
+    const entries = () => [
+      entry('999999', true, 'refused'),
+      entry('222222', false, 'ack'),
+      // Entered again once accepted: the confirmed contract answers its state.
+      entry('999999', true, 'ack', at + 5_000),
+    ];
+    const consent = async (events: LoggedEvent[], list: CodeEntry[] = entries()) => {
+      const found: string[] = [];
+      await checkConsentByCode(events, list, (d) => found.push(d), { maxWrong: 2, hash });
+      return found;
+    };
+
+    it('holds on a consistent log', async () => {
+      expect(await consent(consistent())).toEqual([]);
+    });
+
+    it('an acceptance by a replaced code, by a wrong one, or after the code locked fails', async () => {
+      const events = consistent();
+      const byOld = events.map((x) =>
+        x.type === 'DeliveryContractAccepted' ? accept('a', '111111')[1]! : x,
+      );
+      expect(await consent(byOld, [])).toEqual([
+        'contract k1: accepted with a code that is not its current one',
+      ]);
+      const byWrong = events.map((x) =>
+        x.type === 'DeliveryContractAccepted' ? accept('b', '999999')[1]! : x,
+      );
+      expect(await consent(byWrong, [])).toEqual([
+        "contract k1: accepted with a hash that is not its code's",
+      ]);
+      const locked = [...events];
+      locked.splice(
+        locked.indexOf(events.find((x) => x.type === 'AcceptanceCodeRejected')!) + 1,
+        0,
+        rejected('b', 2),
+      );
+      expect(await consent(locked, [])).toEqual([
+        'contract k1: accepted after its code locked (2 wrong codes)',
+      ]);
+      const beyond = [...locked];
+      beyond.splice(
+        beyond.indexOf(locked.find((x) => x.type === 'DeliveryContractConfirmed')!),
+        0,
+        rejected('b', 3),
+      );
+      expect(await consent(beyond, [])).toEqual([
+        'contract k1: 3 wrong codes recorded, the limit is 2',
+        'contract k1: accepted after its code locked (3 wrong codes)',
+      ]);
+    });
+
+    it('a wrong code acknowledged before the acceptance, or an SMS code that is not the accepted one, fails', async () => {
+      expect(await consent(consistent(), [entry('999999', true, 'ack')])).toEqual([
+        'contract k1: the wrong code 999999 acknowledged before any acceptance',
+      ]);
+      expect(await consent(consistent(), [entry('333333', false, 'ack')])).toEqual([
+        "contract k1: the code of the grower's SMS is not the code accepted",
+      ]);
+      const unaccepted = consistent().filter(
+        (x) => x.type !== 'DeliveryContractAccepted' && x.type !== 'DeliveryContractConfirmed',
+      );
+      expect(await consent(unaccepted, [entry('222222', false, 'ack')])).toEqual([
+        'contract k1: its code acknowledged, no acceptance in the log',
+      ]);
+    });
   });
 });

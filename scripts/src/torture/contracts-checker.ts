@@ -350,3 +350,122 @@ export function checkCompletedOnce(events: LoggedEvent[], fail: Fail): number {
       fail(`settlement ${key} paid ${list.length} times`);
   return contracts.size;
 }
+
+/** A cooperative's 'Confirmer' as the workload sent it (a `confirm-contract` command). */
+export interface CodeEntry {
+  contractId: string;
+  /** The code entered: read from the grower's SMS, or a wrong one on purpose. */
+  code: string;
+  wrong: boolean;
+  /** When it was first sent (ms since the epoch, the API processes' clock). */
+  sentAt: number;
+  outcome: 'ack' | 'refused' | 'unack';
+}
+
+/**
+ * (e) Consent by code: a contract is accepted once, with the code it was last sent, never
+ * after its code locked, and never by a wrong code.
+ *
+ * - Each DeliveryContractAccepted is CODE, names the contract's current code (the last
+ *   AcceptanceCodeIssued before it) and carries its hash; no code is issued, accepted or
+ *   rejected after the acceptance; DeliveryContractConfirmed and DeliveryContractAccepted come
+ *   in pairs.
+ * - Wrong codes are counted per code, 1, 2, … and never beyond `maxWrong`; a code with
+ *   `maxWrong` rejections is never accepted.
+ * - What the cooperatives entered: a right code (read from the grower's SMS) hashes, with the
+ *   accepted code's salt, to the accepted hash when it was acknowledged; a wrong code is
+ *   acknowledged only on a contract already accepted before it was sent (a confirmed
+ *   contract answers its state), and never hashes to the accepted hash.
+ *
+ * Returns how many contracts it checked.
+ */
+export async function checkConsentByCode(
+  events: LoggedEvent[],
+  entries: CodeEntry[],
+  fail: Fail,
+  rules: { maxWrong: number; hash: (code: string, salt: string) => Promise<string> },
+): Promise<number> {
+  interface Code {
+    codeId: string;
+    salt: string;
+    codeHash: string;
+    rejected: number;
+  }
+  interface Consent {
+    codes: Map<string, Code>;
+    current: Code | null;
+    accepted: Record<string, any> | null;
+    confirmed: number;
+  }
+  const consents = new Map<string, Consent>();
+  for (const e of events) {
+    if (!e.stream_id.startsWith('contract-')) continue;
+    const id = String(e.data.contractId);
+    if (e.type === 'DeliveryContractCreated')
+      consents.set(id, { codes: new Map(), current: null, accepted: null, confirmed: 0 });
+    const c = consents.get(id);
+    if (!c) continue;
+    const name = `contract ${id}`;
+    if (e.type === 'AcceptanceCodeIssued') {
+      if (c.accepted) fail(`${name}: a code issued after its acceptance`);
+      c.current = {
+        codeId: e.data.codeId,
+        salt: e.data.salt,
+        codeHash: e.data.codeHash,
+        rejected: 0,
+      };
+      c.codes.set(e.data.codeId, c.current);
+    }
+    if (e.type === 'AcceptanceCodeRejected') {
+      const code = c.codes.get(e.data.codeId);
+      if (c.accepted) fail(`${name}: a wrong code recorded after its acceptance`);
+      if (!code || code !== c.current) {
+        fail(`${name}: a wrong code recorded against a code that is not its current one`);
+        continue;
+      }
+      code.rejected++;
+      if (e.data.wrongAttempts !== code.rejected)
+        fail(`${name}: wrong code counted ${e.data.wrongAttempts}, the ${code.rejected}th`);
+      if (code.rejected > rules.maxWrong)
+        fail(`${name}: ${code.rejected} wrong codes recorded, the limit is ${rules.maxWrong}`);
+    }
+    if (e.type === 'DeliveryContractConfirmed') c.confirmed++;
+    if (e.type === 'DeliveryContractAccepted') {
+      if (c.accepted) continue; // counted by (d)
+      c.accepted = e.data;
+      if (e.data.method !== 'CODE') fail(`${name}: accepted by ${e.data.method}, not by code`);
+      else if (!c.current || e.data.codeId !== c.current.codeId)
+        fail(`${name}: accepted with a code that is not its current one`);
+      else if (e.data.codeHash !== c.current.codeHash)
+        fail(`${name}: accepted with a hash that is not its code's`);
+      else if (c.current.rejected >= rules.maxWrong)
+        fail(`${name}: accepted after its code locked (${c.current.rejected} wrong codes)`);
+    }
+  }
+  for (const [id, c] of consents)
+    if (c.confirmed !== (c.accepted ? 1 : 0))
+      fail(`contract ${id}: confirmed ${c.confirmed} times, accepted ${c.accepted ? 1 : 0}`);
+
+  for (const entry of entries) {
+    const c = consents.get(entry.contractId);
+    const name = `contract ${entry.contractId}`;
+    if (!c) {
+      if (entry.outcome === 'ack')
+        fail(`${name}: a code acknowledged for a contract not in the log`);
+      continue;
+    }
+    const accepted = c.accepted;
+    const code = accepted ? c.codes.get(String(accepted.codeId)) : undefined;
+    if (entry.wrong) {
+      if (entry.outcome === 'ack' && !(accepted && Date.parse(accepted.acceptedAt) < entry.sentAt))
+        fail(`${name}: the wrong code ${entry.code} acknowledged before any acceptance`);
+      if (code && (await rules.hash(entry.code, code.salt)) === accepted!.codeHash)
+        fail(`${name}: the wrong code ${entry.code} is the accepted one`);
+    } else if (entry.outcome === 'ack') {
+      if (!accepted || !code) fail(`${name}: its code acknowledged, no acceptance in the log`);
+      else if ((await rules.hash(entry.code, code.salt)) !== accepted.codeHash)
+        fail(`${name}: the code of the grower's SMS is not the code accepted`);
+    }
+  }
+  return consents.size;
+}

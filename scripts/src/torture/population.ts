@@ -4,7 +4,12 @@ import type { Kysely } from 'kysely';
 import type { Database } from '@filiere/api';
 
 export type TortureRole =
-  'ROLE_SUPER_ADMIN' | 'ROLE_INDUSTRIAL' | 'ROLE_GROWER' | 'ROLE_INPUT_PROVIDER' | 'ROLE_SFD';
+  | 'ROLE_SUPER_ADMIN'
+  | 'ROLE_INDUSTRIAL'
+  | 'ROLE_GROWER'
+  | 'ROLE_INPUT_PROVIDER'
+  | 'ROLE_SFD'
+  | 'ROLE_FARMER_ORGANIZATION';
 
 /** Role ids fixed by the identity migration (services/api/src/identity/roles.ts). */
 const ROLE_IDS: Record<TortureRole, number> = {
@@ -13,6 +18,7 @@ const ROLE_IDS: Record<TortureRole, number> = {
   ROLE_INDUSTRIAL: 5,
   ROLE_INPUT_PROVIDER: 9,
   ROLE_SFD: 12,
+  ROLE_FARMER_ORGANIZATION: 10,
 };
 
 /** The fertilizer the seasons' workload uses: NPK, seeded by the actors' migration. */
@@ -26,6 +32,8 @@ export interface TortureUser {
   /** 0 or 1; the super admin has none. */
   cluster: number | null;
   token: string;
+  /** The phone its SMS go to. */
+  phone: string;
   /** A grower's actor id (`growers` row, with its user in its cluster). */
   growerId?: string;
   /** The grower's plot (CAYENNE_LISSE), the product of its delivery contracts. */
@@ -46,6 +54,12 @@ export interface Population {
    * contract runs repay to it). A client of the workload, not a transfer candidate.
    */
   sfd: TortureUser;
+  /**
+   * One cooperative per cluster (ROLE_FARMER_ORGANIZATION with a `cooperatives` row), every
+   * grower of the cluster its member: it confirms their delivery contracts with the code each
+   * grower received by SMS. Index = cluster.
+   */
+  cooperatives: TortureUser[];
   /** Filled by `setupSeasons` (seasons.ts): the season and each cluster's confirmed link. */
   season?: { seasonId: number; links: { cluster: number; aggregatorId: string; linkId: number }[] };
 }
@@ -64,7 +78,10 @@ export async function createPopulation(
   const passwordHash = await hash('Torture#2026', { algorithm: 2 });
   const clusters: string[] = [];
   // Aggregators belong to an organization, as the actors' screens make them.
-  const organization = async (denomination: string, type: 'INDUSTRIAL' | 'PROVIDER') =>
+  const organization = async (
+    denomination: string,
+    type: 'INDUSTRIAL' | 'PROVIDER' | 'COOPERATIVE',
+  ) =>
     (
       await db
         .insertInto('organizations')
@@ -83,26 +100,39 @@ export async function createPopulation(
   let index = 0;
   const make = async (role: TortureRole, cluster: number | null): Promise<TortureUser> => {
     const n = index++;
+    const phone = `+22901970${String(10000 + n).slice(-5)}`;
     const email = `torture.${n}@test.filiere.bj`;
     const row = await db
       .insertInto('users')
       .values({
         firstname: `Client${n}`,
         lastname:
-          role === 'ROLE_GROWER' ? 'Producteur' : role === 'ROLE_SFD' ? 'SFD' : 'Agrégateur',
+          role === 'ROLE_GROWER'
+            ? 'Producteur'
+            : role === 'ROLE_SFD'
+              ? 'SFD'
+              : role === 'ROLE_FARMER_ORGANIZATION'
+                ? 'Coopérative'
+                : 'Agrégateur',
         email,
         username: email,
-        phone: `+22901970${String(10000 + n).slice(-5)}`,
-        momo_account_number: `+22901970${String(10000 + n).slice(-5)}`,
+        phone,
+        momo_account_number: phone,
         bank_account_number: `BJ06601001000000${String(10000000000 + n).slice(-11)}`,
         password_hash: passwordHash,
         role_id: ROLE_IDS[role],
         cluster_id: cluster === null ? null : clusters[cluster],
         organization_id:
-          role === 'ROLE_INDUSTRIAL' || role === 'ROLE_INPUT_PROVIDER'
+          role === 'ROLE_INDUSTRIAL' ||
+          role === 'ROLE_INPUT_PROVIDER' ||
+          role === 'ROLE_FARMER_ORGANIZATION'
             ? await organization(
                 `Torture ${role} ${n}`,
-                role === 'ROLE_INDUSTRIAL' ? 'INDUSTRIAL' : 'PROVIDER',
+                role === 'ROLE_INDUSTRIAL'
+                  ? 'INDUSTRIAL'
+                  : role === 'ROLE_INPUT_PROVIDER'
+                    ? 'PROVIDER'
+                    : 'COOPERATIVE',
               )
             : null,
         is_active: true,
@@ -111,6 +141,7 @@ export async function createPopulation(
       .executeTakeFirstOrThrow();
     return {
       index: n,
+      phone,
       id: row.id as string,
       walletId: row.wallet_id as string,
       role,
@@ -120,7 +151,25 @@ export async function createPopulation(
   };
   const superAdmin = await make('ROLE_SUPER_ADMIN', null);
   const members: TortureUser[] = [];
+  const cooperatives: TortureUser[] = [];
   for (const cluster of [0, 1]) {
+    // The cluster's cooperative, as the actors' screens register one (its organisation, its row).
+    const cooperative = await make('ROLE_FARMER_ORGANIZATION', cluster);
+    const { organization_id: cooperativeOrg } = await db
+      .selectFrom('users')
+      .select('organization_id')
+      .where('id', '=', cooperative.id)
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('cooperatives')
+      .values({
+        organization_id: cooperativeOrg as string,
+        user_id: cooperative.id,
+        cluster_id: clusters[cluster]!,
+        ifu: String(3202700000000 + cooperative.index),
+      })
+      .execute();
+    cooperatives.push(cooperative);
     for (let i = 0; i < sizes.aggregators; i++)
       members.push(await make('ROLE_INDUSTRIAL', cluster));
     for (let i = 0; i < sizes.growers; i++) {
@@ -131,6 +180,7 @@ export async function createPopulation(
         .values({
           user_id: grower.id,
           cluster_id: clusters[cluster]!,
+          cooperative_id: cooperativeOrg as string,
           department_code: 'D03',
           commune_code: 'C017',
           arrondissement_code: 'A098',
@@ -180,7 +230,7 @@ export async function createPopulation(
     providers.push(provider);
   }
   const sfd = await make('ROLE_SFD', null);
-  return { superAdmin, members, providers, sfd };
+  return { superAdmin, members, providers, sfd, cooperatives };
 }
 
 /** An HS256 JWT as @fastify/jwt signs the API's access tokens. */

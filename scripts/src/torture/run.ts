@@ -99,6 +99,15 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
       shouldStop,
       pagesLost: () => env.payerPagesLost,
       thinkMs: options.thinkMs ?? 20,
+      inbox: async (phone) =>
+        (
+          await env.db
+            .selectFrom('sms_outbox')
+            .select('text')
+            .where('recipient', '=', phone)
+            .orderBy('id', 'desc')
+            .execute()
+        ).map((row) => row.text),
     });
     const progress = setInterval(() => {
       const n = workload.commands.length;

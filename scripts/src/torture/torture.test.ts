@@ -65,6 +65,13 @@ function expectHeld(report: TortureReport) {
     'weigh-and-pay',
   ])
     expect(report.byCommand[command]?.ack ?? 0, command).toBeGreaterThan(0);
+  // Cooperatives entered wrong codes too (refused, counted toward the code's lock).
+  expect(
+    Object.keys(report.refusals['confirm-contract'] ?? {}).some((r) =>
+      r.includes('Code incorrect'),
+    ),
+    JSON.stringify(report.refusals['confirm-contract']),
+  ).toBe(true);
 }
 
 describeBank('the bank test under faults (short variant)', () => {

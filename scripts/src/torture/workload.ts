@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { MAX_WRONG_CODES } from '@filiere/api/contracts';
 import { ClientPlan, type Delivery, type PlannedOp } from './plan.js';
 import type { Population, TortureUser } from './population.js';
 import { Prng } from './prng.js';
@@ -16,15 +17,28 @@ export type CommandName =
   | 'deliver'
   | 'create-contract'
   | 'confirm-contract'
+  | 'resend-code'
   | 'record-delivery'
   | 'run-contracts'
   | 'weigh-and-pay'
   | 'cancel-contract'
   | 'offline-deliver';
 
+/** The code of the newest offer SMS naming `reference` ('… contrat LIV-… Pour accepter, donnez le code 123456'). */
+export function codeInSms(texts: string[], reference: string): string | null {
+  for (const text of texts) {
+    if (!text.includes(`contrat ${reference},`)) continue;
+    const found = /donnez le code (\d{6})\b/.exec(text);
+    if (found) return found[1]!;
+  }
+  return null;
+}
+
 /** A delivery contract the workload created, and how far it knows it went. */
 interface Contract {
   id: string;
+  /** Its number (LIV-…), which the grower's SMS names. */
+  reference: string;
   aggregatorId: string;
   growerUserId: string;
   kg: number;
@@ -127,6 +141,11 @@ export class Workload {
       pagesLost?: () => boolean;
       /** Pause between two operations of a client, to spread the load. */
       thinkMs?: number;
+      /**
+       * The SMS texts a phone received, newest first: what the grower reads on his phone (the
+       * `sms_outbox` the gateway sends from), never the event store.
+       */
+      inbox: (phone: string) => Promise<string[]>;
     },
   ) {}
 
@@ -361,23 +380,62 @@ export class Workload {
         return this.deliver(base, op);
       case 'contract':
         return this.contract(base, op);
-      case 'confirm-contract': {
-        const mine = this.contracts.filter((c) => c.growerUserId === user.id);
-        const open = mine.filter((c) => c.stage === 'created');
-        const from = op.again || open.length === 0 ? mine : open;
-        if (!from.length) return this.readStats(user, routing);
-        const target = from[op.pick % from.length]!;
-        const confirmed = await this.command(
-          base,
-          'confirm-contract',
-          'PATCH',
-          `/api/contracts/delivery-contract/${target.id}/confirm`,
-          { meta: { contractId: target.id } },
-        );
-        if (confirmed.outcome === 'ack' && target.stage === 'created') target.stage = 'confirmed';
-        return;
-      }
+      case 'confirm-contract':
+        return this.confirmContract(base, op);
     }
+  }
+
+  /**
+   * A grower gives his cooperative the code his SMS holds for one of his contracts, and the
+   * cooperative enters it ('Confirmer'): sometimes after a wrong code (a misread digit), now and
+   * then after more wrong codes than the limit (the code locks; the right one is refused and
+   * the cooperative asks for a new code). No SMS for the contract (the API died between the
+   * contract's append and its SMS): the cooperative asks for a new code.
+   */
+  private async confirmContract(
+    base: { user: TortureUser; seq: number; routing: Prng; delivery: Delivery },
+    op: Extract<PlannedOp, { kind: 'confirm-contract' }>,
+  ) {
+    const { user, routing } = base;
+    const mine = this.contracts.filter((c) => c.growerUserId === user.id);
+    const open = mine.filter((c) => c.stage === 'created');
+    const from = op.again || open.length === 0 ? mine : open;
+    const cooperative =
+      user.cluster === null ? undefined : this.options.population.cooperatives[user.cluster];
+    if (!from.length || !cooperative) return this.readStats(user, routing);
+    const target = from[op.pick % from.length]!;
+    const at = { ...base, user: cooperative };
+    const url = `/api/contracts/delivery-contract/${target.id}`;
+    // The outbox unreachable (PostgreSQL restarting): the grower's SMS waits for a later visit.
+    const texts = await this.options.inbox(user.phone).catch(() => null);
+    if (!texts) return;
+    const code = codeInSms(texts, target.reference);
+    const resend = () =>
+      this.command(at, 'resend-code', 'POST', `${url}/acceptance-code`, {
+        meta: { contractId: target.id },
+      });
+    if (!code) {
+      await resend();
+      return;
+    }
+    const wrongs = op.pick % 11 === 0 ? MAX_WRONG_CODES + 1 : op.pick % 3 === 0 ? 1 : 0;
+    for (let i = 0; i < wrongs; i++) {
+      // Never the right code: 1 to 999,999 added to it, modulo 10⁶.
+      const wrong = String((Number(code) + 1 + ((op.pick + i) % 999_999)) % 1_000_000).padStart(
+        6,
+        '0',
+      );
+      await this.command(at, 'confirm-contract', 'PATCH', `${url}/confirm`, {
+        body: { code: wrong },
+        meta: { contractId: target.id, code: wrong, wrong: true, sentAt: Date.now() },
+      });
+    }
+    const confirmed = await this.command(at, 'confirm-contract', 'PATCH', `${url}/confirm`, {
+      body: { code },
+      meta: { contractId: target.id, code, wrong: false, sentAt: Date.now() },
+    });
+    if (confirmed.outcome === 'ack' && target.stage === 'created') target.stage = 'confirmed';
+    if (confirmed.body?.reason === 'ACCEPTANCE_CODE_LOCKED') await resend();
   }
 
   /** An aggregator's delivery contract step (see PlannedOp 'contract'). */
@@ -422,6 +480,7 @@ export class Workload {
         if (created.outcome === 'ack' && typeof id === 'string') {
           this.contracts.push({
             id,
+            reference: String(created.body?.reference),
             aggregatorId: user.id,
             growerUserId: grower.id,
             kg: op.kg,

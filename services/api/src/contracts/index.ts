@@ -68,3 +68,6 @@ export { contractStreamId, type ContractEventData, type ContractEventOf } from '
 export { DocumentReferences, type VerificationTables } from './documents/verification.js';
 export { GrowerStatements, type GrowerStatementTables } from './pdf/statement.js';
 export type { GrowerStatementData } from './pdf/statement-pdf.js';
+// The acceptance code's rules, for the bank test that checks consent against the log.
+export { MAX_WRONG_CODES } from './domain/index.js';
+export { hashAcceptanceCode } from './commands/acceptance-code.js';

@@ -15,6 +15,7 @@ import { runDemoSteps } from '../../kernel/index.js';
 import { product } from '../../modules.js';
 import { walletDemoStep } from '../../wallet/demo/wallet.js';
 import { evolveWallet, initialWalletState, type WalletEvent } from '../../wallet/index.js';
+import { hashAcceptanceCode } from '../commands/acceptance-code.js';
 import { contractsProjector } from '../read-model/index.js';
 import { contractParentsProjector } from './read-model/projector.js';
 
@@ -291,6 +292,58 @@ describe('contract batches (LIVRAISON_PARENT)', () => {
     expect(
       (await get(grower, `/api/contracts/smarts/${aggregator.id}/LIVRAISON_PARENT`)).statusCode,
     ).toBe(403);
+  });
+
+  it('Valider sends each sub-contract’s grower his offer and one-time code, as a single contract’s; again, nothing more', async () => {
+    const preview = await upload(
+      aggregator,
+      'contrats.csv',
+      csv([
+        [growers[0]!.reference, '', '', '1', '20000', ''],
+        [growers[1]!.reference, '', '', '2', '12000', ''],
+      ]),
+    );
+    expect(preview.statusCode, preview.body).toBe(201);
+    const { previewId } = preview.json();
+    const validated = await validate(aggregator, previewId);
+    expect(validated.statusCode).toBe(201);
+    expect((await validate(aggregator, previewId)).statusCode).toBe(201);
+    await project();
+    const subs = await db
+      .selectFrom('delivery_contracts')
+      .select(['id', 'reference', 'grower_id'])
+      .where('parent_id', '=', previewId)
+      .execute();
+    expect(subs).toHaveLength(2);
+    for (const sub of subs) {
+      const issued = (await app.eventStore.readStream(`contract-${sub.id}`)).filter(
+        (e) => e.type === 'AcceptanceCodeIssued',
+      );
+      expect(issued).toHaveLength(1);
+      const { phone, salt, codeHash, codeId } = issued[0]!.data as Record<string, string>;
+      const { phone: growerPhone } = await db
+        .selectFrom('growers as g')
+        .innerJoin('users as u', 'u.id', 'g.user_id')
+        .select('u.phone')
+        .where('g.id', '=', sub.grower_id)
+        .executeTakeFirstOrThrow();
+      expect(phone).toBe(growerPhone);
+      // One offer per sub-contract, to the grower's phone, its code the one the stream hashed.
+      const sms = await db
+        .selectFrom('sms_outbox')
+        .select(['text', 'kind', 'dedupe_key'])
+        .where('recipient', '=', phone!)
+        .where('text', 'like', `%contrat ${sub.reference},%`)
+        .execute();
+      expect(sms).toHaveLength(1);
+      expect(sms[0]).toMatchObject({
+        kind: 'contract-offer',
+        dedupe_key: `contract-offer:${codeId}`,
+      });
+      const code = /donnez le code (\d{6})$/.exec(sms[0]!.text)?.[1];
+      expect(code).toMatch(/^\d{6}$/);
+      expect(await hashAcceptanceCode(code!, salt!)).toBe(codeHash);
+    }
   });
 
   it('refuses a whole .csv file with a bad row, naming every problem by line, column and reason', async () => {

@@ -37,6 +37,31 @@ import {
 } from '../domain/index.js';
 import { hashAcceptanceCode, newAcceptanceCode } from './acceptance-code.js';
 
+/**
+ * The grower's offer with its code, sent after the command that issued it and only when the
+ * contract's current code is `codeId` (the caller's): a repeated create, validation or resend
+ * whose append was not this call's sends nothing. One message per code (its key).
+ */
+export async function sendAcceptanceOffer(
+  pipeline: CommandPipeline,
+  sms: SmsSender,
+  offer: { contractId: string; userId: string; codeId: string; code: string },
+): Promise<void> {
+  const state = await handleCommand(pipeline, {
+    streams: { contract: streamRef(contractStreamType, contractStreamId(offer.contractId)) },
+    metadata: { userId: offer.userId },
+    decide: ({ contract }) => ({ writes: [], result: contract }),
+  });
+  if (!state.exists || state.acceptanceCode?.codeId !== offer.codeId) return;
+  await sms.send({
+    to: state.acceptanceCode.phone,
+    text: acceptanceOfferSms(state, offer.code),
+    // A code: always sent (no opt-out), its text never shown to admins; one message per code.
+    kind: 'contract-offer',
+    key: `contract-offer:${offer.codeId}`,
+  });
+}
+
 /** What the contract commands read: identity's users (wallets) and the actors' growers, plots. */
 export type ContractFactsTables = Pick<IdentityTables, 'users'> &
   Pick<ActorsTables, 'growers' | 'plots' | 'cooperatives'>;
@@ -107,15 +132,7 @@ export class DeliveryContractCommands {
 
   /** Sends the offer with `code` when the contract's current code is `codeId` (this call's). */
   private async sendOffer(contractId: string, userId: string, codeId: string, code: string) {
-    const state = await this.contractOf(contractId, userId);
-    if (state.acceptanceCode?.codeId !== codeId) return;
-    await this.sender().send({
-      to: state.acceptanceCode.phone,
-      text: acceptanceOfferSms(state, code),
-      // A code: always sent (no opt-out), its text never shown to admins; one message per code.
-      kind: 'contract-offer',
-      key: `contract-offer:${codeId}`,
-    });
+    await sendAcceptanceOffer(this.pipeline, this.sender(), { contractId, userId, codeId, code });
   }
 
   private async walletOf(userId: string): Promise<string> {

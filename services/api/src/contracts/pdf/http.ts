@@ -60,6 +60,22 @@ export function contractPdfRoutes(scope: FastifyInstance): void {
   );
 
   app.get(
+    '/contracts/receipt-download/:id',
+    {
+      schema: {
+        tags,
+        security: [{ bearer: [] }],
+        summary:
+          'Lien (10 minutes) vers le reçu de paiement PDF d’un contrat payé : super admin, admin ; l’agrégateur, le producteur et sa coopérative le leur ; 404 avant le paiement',
+        params: z.object({ id: storableString().min(1).max(100) }),
+        response: { 200: z.object({ url: z.string() }) },
+      },
+      preHandler: [scope.requireRoles(...CONTRACT_PDF_ROLES)],
+    },
+    async (request) => pdfs.receiptLink(request.actor!, request.params.id),
+  );
+
+  app.get(
     '/contracts/statement-download/me',
     {
       schema: {

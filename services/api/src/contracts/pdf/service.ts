@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { EventStoreTables } from '@filiere/event-store';
 import { ForbiddenError, narrowDb, NotFoundError } from '@filiere/platform';
 import type { ActorsTables } from '../../actors/index.js';
@@ -23,9 +23,11 @@ import {
   type ContractPdfData,
 } from './contract-pdf.js';
 import { signPdfLink, verifyPdfLink } from './links.js';
+import { renderReceiptPdf, type ReceiptPdfData } from './receipt-pdf.js';
 import { renderGrowerStatementPdf } from './statement-pdf.js';
 import type { GrowerStatements, GrowerStatementTables } from './statement.js';
-import { identityUsers } from '../../identity/index.js';
+import { identityUsers, maskNumber } from '../../identity/index.js';
+import { walletStreamId } from '../../wallet/index.js';
 
 export type ContractPdfTables = Pick<ContractsTables, 'delivery_contracts'> &
   Pick<IdentityTables, 'users' | 'organizations'> &
@@ -35,6 +37,8 @@ export type ContractPdfTables = Pick<ContractsTables, 'delivery_contracts'> &
 
 type TermsTables = Pick<EventStoreTables, 'events'>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A receipt asked for before the contract is paid. */
+export const RECEIPT_NOT_PAID = 'Ce contrat n’est pas encore payé : il n’a pas de reçu';
 const fullName = (u: { firstname: string; lastname: string }) =>
   `${u.firstname} ${u.lastname}`.trim();
 
@@ -67,6 +71,30 @@ export class ContractPdfs {
    * cooperative's user its growers'. 404 unknown, 403 out of reach.
    */
   async link(user: SignedInUser, contractId: string): Promise<{ url: string }> {
+    const id = await this.reachable(user, contractId);
+    const token = signPdfLink(this.secret, { kind: 'contract', id }, this.clock());
+    return { url: `/api/contracts/pdf/${token}` };
+  }
+
+  /**
+   * GET contracts/receipt-download/{id}: `{ url }` of a 10-minute link to the payment receipt
+   * of a paid (COMPLETED) contract; the same reach as its PDF. 404 when not paid yet.
+   */
+  async receiptLink(user: SignedInUser, contractId: string): Promise<{ url: string }> {
+    const id = await this.reachable(user, contractId);
+    const paid = await this.db
+      .selectFrom('delivery_contracts')
+      .select('id')
+      .where('id', '=', id)
+      .where('status', '=', 'COMPLETED')
+      .executeTakeFirst();
+    if (!paid) throw new NotFoundError(RECEIPT_NOT_PAID);
+    const token = signPdfLink(this.secret, { kind: 'receipt', id }, this.clock());
+    return { url: `/api/contracts/pdf/${token}` };
+  }
+
+  /** The contract's id when `user` may read its documents; 404 unknown, 403 out of reach. */
+  private async reachable(user: SignedInUser, contractId: string): Promise<string> {
     const id = contractId.toLowerCase();
     if (!UUID.test(id)) throw new NotFoundError('Contrat introuvable');
     const contract = await this.db
@@ -84,8 +112,7 @@ export class ContractPdfs {
       .executeTakeFirst();
     if (!contract) throw new NotFoundError('Contrat introuvable');
     if (!reaches(user, contract)) throw new ForbiddenError('Ce contrat ne vous appartient pas');
-    const token = signPdfLink(this.secret, { kind: 'contract', id }, this.clock());
-    return { url: `/api/contracts/pdf/${token}` };
+    return id;
   }
 
   /**
@@ -119,9 +146,123 @@ export class ContractPdfs {
         pdf,
       };
     }
+    if (subject.kind === 'receipt') {
+      const receipt = await this.receiptData(subject.id);
+      const pdf = await renderReceiptPdf(receipt, { now: this.clock() });
+      return { filename: `recu-${receipt.reference}.pdf`, pdf };
+    }
     const data = await this.data(subject.id);
     const pdf = await renderContractPdf(data, { now: this.clock() });
     return { filename: `contrat-${data.reference}.pdf`, pdf };
+  }
+
+  /**
+   * What a payment receipt prints: the figures of the contract's `DeliveryContractSettled`
+   * (the ledger's, not a projection's), the names from the read tables, and its public
+   * reference (one per contract: `receipt:<id>`, at the settlement's ledger point).
+   */
+  async receiptData(contractId: string): Promise<ReceiptPdfData> {
+    const settled = await this.db
+      .selectFrom('events')
+      .select(['data', 'position', 'hash', 'recorded_at'])
+      .where('stream_id', '=', contractStreamId(contractId))
+      .where('type', '=', 'DeliveryContractSettled')
+      .orderBy('version', 'asc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!settled) throw new NotFoundError(RECEIPT_NOT_PAID);
+    const event = settled.data as {
+      deliveredKg: number;
+      deliveredAmount: number;
+      shortfall: number;
+      growerNet: number;
+      recoveries: { kind: string; creditorUserId: string; amount: number }[];
+      payoutId?: string | null;
+      settledAt: string;
+    };
+    const row = await this.db
+      .selectFrom('delivery_contracts as dc')
+      .innerJoin(identityUsers().as('a'), 'a.id', 'dc.aggregator_user_id')
+      .leftJoin('organizations as ao', 'ao.id', 'a.organization_id')
+      .innerJoin(identityUsers().as('gu'), 'gu.id', 'dc.grower_user_id')
+      .innerJoin('growers as g', 'g.id', 'dc.grower_id')
+      .select([
+        'dc.reference',
+        'dc.delivered_on',
+        'a.firstname as a_firstname',
+        'a.lastname as a_lastname',
+        'ao.denomination as a_organization',
+        'gu.firstname as g_firstname',
+        'gu.lastname as g_lastname',
+        'gu.wallet_id as g_wallet_id',
+        'g.reference as g_reference',
+      ])
+      .where('dc.id', '=', contractId)
+      .executeTakeFirst();
+    if (!row) throw new NotFoundError('Contrat introuvable');
+    // Where the net went, as the ledger's payout names it (the number may have changed since).
+    const payout =
+      event.payoutId && row.g_wallet_id
+        ? await this.db
+            .selectFrom('events')
+            .select(sql<string>`data->>'destination'`.as('destination'))
+            .where('stream_id', '=', walletStreamId(String(row.g_wallet_id)))
+            .where('type', '=', 'WithdrawalRequested')
+            .where(sql<string>`data->>'withdrawalId'`, '=', event.payoutId)
+            .executeTakeFirst()
+        : undefined;
+    const creditorIds = [...new Set(event.recoveries.map((r) => r.creditorUserId))];
+    const creditors =
+      creditorIds.length === 0
+        ? []
+        : await this.db
+            .selectFrom(identityUsers().as('u'))
+            .leftJoin('organizations as o', 'o.id', 'u.organization_id')
+            .select(['u.id', 'u.firstname', 'u.lastname', 'o.denomination'])
+            .where('u.id', 'in', creditorIds)
+            .execute();
+    const creditorName = (userId: string) => {
+      const c = creditors.find((u) => u.id === userId);
+      return c ? (c.denomination ?? fullName(c)) : 'un créancier';
+    };
+    const ledger = {
+      position: Number(settled.position),
+      hash: settled.hash,
+      recordedAt: new Date(settled.recorded_at).toISOString(),
+    };
+    const reference = await this.references.issue({
+      kind: 'RECEIPT',
+      subjectKey: `receipt:${contractId}`,
+      subjectId: contractId,
+      ledger,
+    });
+    return {
+      reference: row.reference,
+      grower: {
+        name: fullName({ firstname: row.g_firstname, lastname: row.g_lastname }),
+        reference: row.g_reference,
+      },
+      aggregator: {
+        name: fullName({ firstname: row.a_firstname, lastname: row.a_lastname }),
+        organization: row.a_organization,
+      },
+      deliveredKg: event.deliveredKg,
+      deliveredOn: row.delivered_on === null ? null : isoDay(row.delivered_on),
+      deliveredAmount: event.deliveredAmount,
+      shortfall: event.shortfall,
+      recoveries: event.recoveries.map((r) => ({
+        kind: r.kind,
+        creditor: creditorName(r.creditorUserId),
+        amount: r.amount,
+      })),
+      growerNet: event.growerNet,
+      paidTo: payout
+        ? `son numéro mobile money ${maskNumber(payout.destination)}`
+        : 'son portefeuille Filière',
+      paidAt: event.settledAt,
+      ledger,
+      verification: { reference, url: verificationUrl(this.publicUrl, reference) },
+    };
   }
 
   /** What the PDF prints, read from the projections and the ledger (the stream's first event). */

@@ -1,11 +1,11 @@
 import { Button } from '@mantine/core';
-import { IconFileTypePdf } from '@tabler/icons-react';
+import { IconFileTypePdf, IconReceipt } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
 import { notify } from '../../../shared/ui/notify.js';
-import { contractPdfLink } from './api.js';
+import { contractPdfLink, receiptPdfLink } from './api.js';
 
 /**
  * 'Voir le PDF' on a delivery contract: asks the API for the PDF's signed link and opens it in
@@ -28,6 +28,31 @@ export function ContractPdfButton({ contractId }: { contractId: string }) {
       onClick={() => open.mutate()}
     >
       {t('pdf.open')}
+    </Button>
+  );
+}
+
+/**
+ * 'Reçu de paiement' on a paid delivery contract: opens its payment receipt (the net, the debts
+ * recovered, the verification QR) in the viewer, as 'Voir le PDF' does the contract.
+ */
+export function ReceiptPdfButton({ contractId }: { contractId: string }) {
+  const { t } = useTranslation('contracts');
+  const errorText = useErrorText();
+  const navigate = useNavigate();
+  const open = useMutation({
+    mutationFn: () => receiptPdfLink(contractId),
+    onSuccess: ({ url }) => navigate({ to: '/pdf/viewer/$link', params: { link: url } }),
+    onError: (error) => notify('error', errorText(error)),
+  });
+  return (
+    <Button
+      variant="light"
+      leftSection={<IconReceipt size={16} aria-hidden />}
+      loading={open.isPending}
+      onClick={() => open.mutate()}
+    >
+      {t('pdf.receipt')}
     </Button>
   );
 }

@@ -6,7 +6,7 @@ import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
-import { isPdfLink } from './api.js';
+import { isPdfLink, isReceiptLink } from './api.js';
 import { isStatementLink } from './statement.js';
 
 /**
@@ -110,7 +110,13 @@ export function PdfViewerPage({ link }: { link: string }) {
 
   return (
     <>
-      <PageTitle>{isStatementLink(link) ? t('statement.pdfTitle') : t('pdf.title')}</PageTitle>
+      <PageTitle>
+        {isStatementLink(link)
+          ? t('statement.pdfTitle')
+          : isReceiptLink(link)
+            ? t('pdf.receiptTitle')
+            : t('pdf.title')}
+      </PageTitle>
       <Group mb="md" gap="sm">
         <Button
           variant="default"

@@ -15,6 +15,19 @@ export function contractPdfLink(contractId: string): Promise<{ url: string }> {
 }
 
 /**
+ * `GET contracts/receipt-download/{id}` → `{ url }`: a 10-minute signed link to the payment
+ * receipt of a paid (COMPLETED) contract; 404 before the payment.
+ */
+export function receiptPdfLink(contractId: string): Promise<{ url: string }> {
+  return api<ApiResponse<'/api/contracts/receipt-download/{id}'>>(
+    `/contracts/receipt-download/${encodeURIComponent(contractId)}`,
+  );
+}
+
+/** Is this signed PDF link a payment receipt's (its token's kind code is `r`)? */
+export const isReceiptLink = (link: string) => /\/api\/contracts\/pdf\/r-/.test(link);
+
+/**
  * The viewer opens only the API's own signed links: a crafted `/pdf/viewer/{link}` pointing
  * elsewhere (another site, another API route) is refused before anything is fetched.
  */

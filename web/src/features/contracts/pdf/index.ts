@@ -2,8 +2,14 @@
  * Contract PDFs on the web: the viewer page, the button that opens a contract's PDF, and the
  * grower's statement (its period form, the button on a grower's contracts, its own page).
  */
-export { ContractPdfButton } from './ContractPdfButton.js';
+export { ContractPdfButton, ReceiptPdfButton } from './ContractPdfButton.js';
 export { PdfViewerPage } from './PdfViewerPage.js';
-export { contractPdfLink, isPdfLink, PDF_LINK_PREFIX } from './api.js';
+export {
+  contractPdfLink,
+  isPdfLink,
+  isReceiptLink,
+  PDF_LINK_PREFIX,
+  receiptPdfLink,
+} from './api.js';
 export { GrowerStatementButton, MyStatementPage, StatementPeriodForm } from './GrowerStatement.js';
 export { growerStatementLink, isStatementLink } from './statement.js';

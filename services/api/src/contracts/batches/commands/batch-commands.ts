@@ -14,6 +14,7 @@ import {
   identityUsers,
   normalizeBeninPhone,
   type IdentityTables,
+  type SmsSender,
 } from '../../../identity/index.js';
 import type { SignedInUser } from '../../../kernel/actor.js';
 import { ROLE } from '../../../kernel/roles.js';
@@ -24,10 +25,13 @@ import {
   type WalletState,
 } from '../../../wallet/index.js';
 import { contractStreamType } from '../../catalogue.js';
+import { newAcceptanceCode } from '../../commands/acceptance-code.js';
+import { sendAcceptanceOffer } from '../../commands/delivery-contract-commands.js';
 import {
   contractStreamId,
   createDeliveryContract,
   insufficientBalanceError,
+  type CodeToIssue,
   type ContractState,
 } from '../../domain/index.js';
 import {
@@ -160,7 +164,38 @@ export class ContractBatchCommands {
     private readonly pipeline: CommandPipeline,
     private readonly clock: () => Date = () => new Date(),
     private readonly limits: { maxBytes: number; maxRows: number } = FILE_LIMITS,
+    /** Where each sub-contract's offer and code go (as a single contract's). */
+    private readonly sms: SmsSender | null = null,
   ) {}
+
+  /**
+   * One acceptance code per sub-contract whose grower has a phone (read now), drawn as a
+   * single contract's, a few at a time (each hash is a scrypt of tens of milliseconds).
+   */
+  private async offersFor(
+    subs: { id: string; growerUserId: string }[],
+  ): Promise<Map<string, { code: string; issue: CodeToIssue }>> {
+    const userIds = [...new Set(subs.map((s) => s.growerUserId))];
+    const phones = new Map<string, string>();
+    for (let i = 0; i < userIds.length; i += 1000) {
+      const rows = await this.db
+        .selectFrom(identityUsers().as('u'))
+        .select(['u.id', 'u.phone'])
+        .where('u.id', 'in', userIds.slice(i, i + 1000))
+        .execute();
+      for (const row of rows) if (row.phone) phones.set(row.id, String(row.phone));
+    }
+    const offers = new Map<string, { code: string; issue: CodeToIssue }>();
+    const withPhone = subs.filter((s) => phones.has(s.growerUserId));
+    for (let i = 0; i < withPhone.length; i += 8) {
+      await Promise.all(
+        withPhone.slice(i, i + 8).map(async (s) => {
+          offers.set(s.id, await newAcceptanceCode(phones.get(s.growerUserId)!));
+        }),
+      );
+    }
+    return offers;
+  }
 
   /** An uploaded .xlsx/.csv → a stored preview, or 400 with every problem. */
   async previewFile(
@@ -449,6 +484,13 @@ export class ContractBatchCommands {
     const plotOwner = new Map(live.map((p) => [p.id, p.grower_id]));
     const now = this.clock().toISOString();
     const subs = rows.map((r) => ({ row: r, id: subContractId(previewId, r.line) }));
+    if (!this.sms) throw new Error('ContractBatchCommands: no SMS sender to send the codes');
+    const sms = this.sms;
+    // A validated preview's repeat appends nothing: no code to draw (each costs a scrypt).
+    const offers =
+      preview.parent_id === null
+        ? await this.offersFor(subs.map((s) => ({ id: s.id, growerUserId: s.row.grower_user_id })))
+        : new Map<string, { code: string; issue: CodeToIssue }>();
     const reference = `LIVP-${previewId.slice(0, 8).toUpperCase()}`;
     const streams: ValidateStreams = {
       parent: streamRef(parentStream, parentStreamId(previewId)),
@@ -501,6 +543,7 @@ export class ContractBatchCommands {
               quantityKg: Number(row.quantity_kg),
               amount: Number(row.amount),
               deliveryDate: row.delivery_date,
+              acceptanceCode: offers.get(id)?.issue ?? null,
             },
             { userId: user.id, role: user.role_code },
             {
@@ -553,6 +596,18 @@ export class ContractBatchCommands {
       .set({ parent_id: previewId })
       .where('id', '=', previewId)
       .execute();
+    // Each grower's offer, as after a single contract's creation: only the codes this call
+    // appended (a repeated validation appended none, so sends none).
+    for (const { id } of subs) {
+      const offer = offers.get(id);
+      if (!offer) continue;
+      await sendAcceptanceOffer(this.pipeline, sms, {
+        contractId: id,
+        userId: user.id,
+        codeId: offer.issue.codeId,
+        code: offer.code,
+      });
+    }
     return answer;
   }
 }

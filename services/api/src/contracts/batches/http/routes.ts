@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { narrowDb, storableString, ValidationError } from '@filiere/platform';
 import type { HttpRegistration } from '../../../kernel/module.js';
+import { createSms } from '../../../identity/index.js';
 import { ROLE } from '../../../kernel/roles.js';
 import { amountField, tonnesField } from '../../domain/index.js';
 import { CONTRACT_FILTERS, type ContractFilter } from '../../queries.js';
@@ -402,6 +403,8 @@ export const registerContractBatches: HttpRegistration = async (app) => {
     narrowDb<BatchFactsTables>()(app.deps.db),
     app.commands,
     app.deps.clock,
+    FILE_LIMITS,
+    createSms(app.deps.config, app.deps.db, app.deps.logger),
   );
   const queries = new BatchQueries(narrowDb<BatchQueryTables>()(app.deps.db));
   const templateDb = narrowDb<TemplateTables>()(app.deps.db);

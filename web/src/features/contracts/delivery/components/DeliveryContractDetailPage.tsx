@@ -37,7 +37,7 @@ import {
   type DeliveryContractDetail,
 } from '../api/delivery-contracts.js';
 import { STATUS_KIND, contractActions } from '../model/statuses.js';
-import { ContractPdfButton, GrowerStatementButton } from '../../pdf/index.js';
+import { ContractPdfButton, GrowerStatementButton, ReceiptPdfButton } from '../../pdf/index.js';
 import { RecordDeliveryModal } from './RecordDeliveryModal.js';
 import { formatDecimal } from '../../../../shared/format/number.js';
 
@@ -235,6 +235,7 @@ function ContractDetail({ contract: c, me }: { contract: DeliveryContractDetail;
         </Group>
         <Group gap="sm">
           <ContractPdfButton contractId={c.id} />
+          {c.status === 'COMPLETED' && <ReceiptPdfButton contractId={c.id} />}
           {/* The grower's statement (relevé): everyone who reads the contract reaches its grower. */}
           <GrowerStatementButton growerId={c.growerId} />
           {can.confirm && (
