@@ -46,6 +46,12 @@ export interface Population {
    * contract runs repay to it). A client of the workload, not a transfer candidate.
    */
   sfd: TortureUser;
+  /**
+   * The offline client's own input provider: assigned like the others but never an online
+   * client, so the wrong codes the online providers try (guess limits per caller, 429) never
+   * fall on the queue it replays.
+   */
+  offlineProvider: TortureUser;
   /** Filled by `setupSeasons` (seasons.ts): the season and each cluster's confirmed link. */
   season?: { seasonId: number; links: { cluster: number; aggregatorId: string; linkId: number }[] };
 }
@@ -156,7 +162,7 @@ export async function createPopulation(
     }
   }
   const providers: TortureUser[] = [];
-  for (let i = 0; i < (sizes.providers ?? 2); i++) {
+  for (let i = 0; i < (sizes.providers ?? 2) + 1; i++) {
     const provider = await make('ROLE_INPUT_PROVIDER', null);
     const user = await db
       .selectFrom('users')
@@ -179,8 +185,9 @@ export async function createPopulation(
       .execute();
     providers.push(provider);
   }
+  const offlineProvider = providers.pop()!;
   const sfd = await make('ROLE_SFD', null);
-  return { superAdmin, members, providers, sfd };
+  return { superAdmin, members, providers, sfd, offlineProvider };
 }
 
 /** An HS256 JWT as @fastify/jwt signs the API's access tokens. */
