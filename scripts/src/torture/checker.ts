@@ -16,6 +16,7 @@ import {
   checkCompletedOnce,
   checkConsentByCode,
   checkContractHolds,
+  checkOfflineWeighings,
   checkRunsPaidAsNetted,
   checkSfdRepaid,
 } from './contracts-checker.js';
@@ -333,6 +334,15 @@ export async function checkInvariants(
         fail,
       ),
   );
+  await run(
+    'the offline client’s weighings replayed after the faults: each settled at most once, each acknowledged one exactly once, none lost',
+    (fail) =>
+      checkOfflineWeighings(
+        events,
+        input.commands.filter((c) => c.command === 'offline-weigh'),
+        fail,
+      ),
+  );
   await run('each request accepted once: one code, one PINEAPLE transfer and debt', (fail) =>
     checkAcceptancesOnce(events, fail),
   );
@@ -347,7 +357,7 @@ export async function checkInvariants(
       .filter((c) => c.command === 'run-contracts' && c.outcome === 'ack')
       .flatMap((c) => c.meta.ids as string[]),
     ...input.commands
-      .filter((c) => c.command === 'weigh-and-pay' && c.outcome === 'ack')
+      .filter((c) => ['weigh-and-pay', 'offline-weigh'].includes(c.command) && c.outcome === 'ack')
       .map((c) => c.meta.contractId as string),
   ];
   await run(

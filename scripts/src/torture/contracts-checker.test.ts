@@ -4,9 +4,11 @@ import {
   checkConsentByCode,
   checkContractHolds,
   type CodeEntry,
+  checkOfflineWeighings,
   checkRunsPaidAsNetted,
   checkSfdRepaid,
   worthOf,
+  type OfflineWeighing,
 } from './contracts-checker.js';
 import { checkHolds, type LoggedEvent } from './seasons-checker.js';
 
@@ -410,5 +412,84 @@ describe("the bank test's contracts invariants catch what they guard", () => {
         'contract k1: its code acknowledged, no acceptance in the log',
       ]);
     });
+  });
+});
+
+describe("the bank test's offline weighing invariant catches what it guards", () => {
+  const settled = (contractId: string, key: string, stream = `contract-${contractId}`) => ({
+    position: 0,
+    stream_id: stream,
+    type: 'DeliveryContractSettled',
+    data: { contractId },
+    metadata: { commandId: `agg:contracts.weigh:${key}` },
+  });
+  const replay = (
+    key: string,
+    contractId: string,
+    outcome: OfflineWeighing['outcome'],
+    growerNet = 3_500,
+  ): OfflineWeighing => ({
+    key,
+    userId: 'agg',
+    outcome,
+    ...(outcome === 'ack'
+      ? { status: 201, body: { payoutId: `run-${contractId}`, growerNet } }
+      : {}),
+    ...(outcome === 'refused' ? { status: 422 } : {}),
+    meta: { contractId },
+  });
+  const check = (events: ReturnType<typeof settled>[], replays: OfflineWeighing[]) => {
+    const found: string[] = [];
+    checkOfflineWeighings(events, replays, (d) => found.push(d));
+    return found;
+  };
+
+  const already = (key: string, contractId: string): OfflineWeighing => {
+    const r = replay(key, contractId, 'ack');
+    return { ...r, body: { ...r.body, alreadySettled: true } };
+  };
+
+  it('passes: acknowledged twice with one answer and settled once; one weighed by another scale refused', () => {
+    expect(
+      check(
+        [settled('c1', 'k1'), settled('c2', 'online'), settled('c3', 'online')],
+        [
+          replay('k1', 'c1', 'ack'),
+          replay('k1', 'c1', 'ack'),
+          replay('k2', 'c2', 'refused'),
+          // The same weighing recorded meanwhile by the desk: already settled, nothing written.
+          already('k3', 'c3'),
+          already('k3', 'c3'),
+        ],
+      ),
+    ).toEqual([]);
+  });
+
+  it('fails: acknowledged as already settled while its contract was never settled, or twice', () => {
+    expect(check([], [already('k6', 'c6')])).toEqual([
+      'offline weighing k6: acknowledged as already settled, its contract settled 0 times (0 under its key)',
+    ]);
+    expect(check([settled('c7', 'a'), settled('c7', 'b')], [already('k7', 'c7')])).toEqual([
+      'offline weighing k7: acknowledged as already settled, its contract settled 2 times (0 under its key)',
+    ]);
+  });
+
+  it('fails: settled twice, acknowledged but not settled, another contract, two answers, lost', () => {
+    expect(check([settled('c1', 'k1'), settled('c1', 'k1')], [replay('k1', 'c1', 'ack')])).toEqual([
+      'offline weighing k1: settled 2 times',
+      'offline weighing k1: acknowledged 1 times, settled 2 times',
+    ]);
+    expect(check([], [replay('k2', 'c2', 'ack')])).toEqual([
+      'offline weighing k2: acknowledged 1 times, settled 0 times',
+    ]);
+    expect(check([settled('c3', 'k3', 'contract-c9')], [replay('k3', 'c3', 'refused')])).toEqual([
+      'offline weighing k3: settled contract-c9, not contract-c3',
+    ]);
+    expect(
+      check([settled('c4', 'k4')], [replay('k4', 'c4', 'ack'), replay('k4', 'c4', 'ack', 4_000)]),
+    ).toEqual([expect.stringContaining('offline weighing k4: 2 different acknowledgements')]);
+    expect(check([], [replay('k5', 'c5', 'unack'), replay('k5', 'c5', 'unack')])).toEqual([
+      'offline weighing k5: no answer after the faults, the weighing is lost',
+    ]);
   });
 });

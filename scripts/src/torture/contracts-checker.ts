@@ -469,3 +469,79 @@ export async function checkConsentByCode(
   }
   return consents.size;
 }
+
+/** A replayed offline weighing as the checker reads it (workload.ts 'offline-weigh'). */
+export interface OfflineWeighing {
+  key?: string;
+  /** The aggregator it was sent as: its key is scoped `<userId>:contracts.weigh:<key>`. */
+  userId: string;
+  outcome: 'ack' | 'refused' | 'unack';
+  status?: number;
+  body?: Record<string, unknown>;
+  meta: Record<string, unknown>;
+}
+
+/**
+ * The offline client's weighings, replayed after the faults: each queued weighing takes effect
+ * at most once (at most one settlement appended under its key, on its contract), every
+ * acknowledged one exactly once (settled under its key, or — answered `alreadySettled`, the same
+ * weighing recorded another way — its contract settled once and nothing under its key; each
+ * acknowledgement of its key the same answer: one payout, one net), and none is left without an
+ * answer once the network is back (nothing lost).
+ * Returns how many queued weighings it checked.
+ */
+export function checkOfflineWeighings(
+  events: (LoggedEvent & { metadata?: Record<string, any> })[],
+  replays: OfflineWeighing[],
+  fail: Fail,
+): number {
+  const settledBy = new Map<string, LoggedEvent[]>();
+  const settlements = new Map<string, number>();
+  for (const e of events) {
+    if (e.type !== 'DeliveryContractSettled') continue;
+    settlements.set(e.stream_id, (settlements.get(e.stream_id) ?? 0) + 1);
+    const id = e.metadata?.commandId;
+    if (typeof id === 'string') settledBy.set(id, [...(settledBy.get(id) ?? []), e]);
+  }
+  const byKey = new Map<string, OfflineWeighing[]>();
+  for (const r of replays) {
+    const scoped = `${r.userId}:contracts.weigh:${r.key ?? ''}`;
+    byKey.set(scoped, [...(byKey.get(scoped) ?? []), r]);
+  }
+  for (const [scoped, list] of byKey) {
+    const key = list[0]!.key;
+    const contractId = String(list[0]!.meta.contractId);
+    const settled = settledBy.get(scoped) ?? [];
+    if (settled.length > 1) fail(`offline weighing ${key}: settled ${settled.length} times`);
+    for (const e of settled) {
+      if (e.stream_id !== `contract-${contractId}`)
+        fail(`offline weighing ${key}: settled ${e.stream_id}, not contract-${contractId}`);
+    }
+    const acks = list.filter((r) => r.outcome === 'ack');
+    // The same weighing (kilograms and day) on a contract another way already completed is
+    // acknowledged as `alreadySettled` and writes nothing: its contract was settled once.
+    const already = acks.length > 0 && acks.every((r) => r.body?.alreadySettled === true);
+    const onContract = settlements.get(`contract-${contractId}`) ?? 0;
+    if (already && (settled.length !== 0 || onContract !== 1)) {
+      fail(
+        `offline weighing ${key}: acknowledged as already settled, its contract settled ${onContract} times (${settled.length} under its key)`,
+      );
+    } else if (acks.length > 0 && !already && settled.length !== 1) {
+      fail(
+        `offline weighing ${key}: acknowledged ${acks.length} times, settled ${settled.length} times`,
+      );
+    }
+    const answers = new Set(
+      acks.map((r) => `${String(r.body?.payoutId)}|${String(r.body?.growerNet)}`),
+    );
+    if (answers.size > 1) {
+      fail(
+        `offline weighing ${key}: ${answers.size} different acknowledgements of one key (${[...answers].join(', ')})`,
+      );
+    }
+    if (list.every((r) => r.outcome === 'unack')) {
+      fail(`offline weighing ${key}: no answer after the faults, the weighing is lost`);
+    }
+  }
+  return byKey.size;
+}

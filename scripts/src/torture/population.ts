@@ -60,6 +60,12 @@ export interface Population {
    * grower received by SMS. Index = cluster.
    */
   cooperatives: TortureUser[];
+  /**
+   * The offline client's own input provider: assigned like the others but never an online
+   * client, so the wrong codes the online providers try (guess limits per caller, 429) never
+   * fall on the queue it replays.
+   */
+  offlineProvider: TortureUser;
   /** Filled by `setupSeasons` (seasons.ts): the season and each cluster's confirmed link. */
   season?: { seasonId: number; links: { cluster: number; aggregatorId: string; linkId: number }[] };
 }
@@ -206,7 +212,7 @@ export async function createPopulation(
     }
   }
   const providers: TortureUser[] = [];
-  for (let i = 0; i < (sizes.providers ?? 2); i++) {
+  for (let i = 0; i < (sizes.providers ?? 2) + 1; i++) {
     const provider = await make('ROLE_INPUT_PROVIDER', null);
     const user = await db
       .selectFrom('users')
@@ -229,8 +235,9 @@ export async function createPopulation(
       .execute();
     providers.push(provider);
   }
+  const offlineProvider = providers.pop()!;
   const sfd = await make('ROLE_SFD', null);
-  return { superAdmin, members, providers, sfd, cooperatives };
+  return { superAdmin, members, providers, sfd, cooperatives, offlineProvider };
 }
 
 /** An HS256 JWT as @fastify/jwt signs the API's access tokens. */

@@ -142,7 +142,7 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
     // The offline client's network is back: it replays what it recorded during the faults.
     const replayed = await workload.replayOffline();
     log(
-      `offline client: ${workload.offlineQueue.length} deliveries queued during the load, ${replayed.filter((r) => r.outcome === 'ack').length} of ${replayed.length} replays acknowledged`,
+      `offline client: ${workload.offlineQueue.length} deliveries and ${workload.offlineWeighings.length} weighings queued during the load, ${replayed.filter((r) => r.outcome === 'ack').length} of ${replayed.length} replays acknowledged`,
     );
     log(`${result.pagesLost.length} supplies paid or refused with the payer's page lost`);
     const settleStart = Date.now();

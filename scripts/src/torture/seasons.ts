@@ -53,7 +53,8 @@ export async function setupSeasons(
       admin,
       'POST',
       `/clusters/${seasonId}/industrial`,
-      { industrialId: aggregator.id, quantity: 100_000 },
+      // 150 t at 400 kg/ha and 50 t/ha: 1,200 kg of NPK, 400 kg for each of the three providers.
+      { industrialId: aggregator.id, quantity: 150_000 },
       201,
     );
     await call(aggregator, 'POST', `/seasons/${seasonId}/accept`, {}, 200);
@@ -65,7 +66,7 @@ export async function setupSeasons(
       201,
     );
     await call(admin, 'POST', '/supply/validate-bank-supply', { reference: supply.reference }, 200);
-    for (const provider of population.providers) {
+    for (const provider of [...population.providers, population.offlineProvider]) {
       await call(
         aggregator,
         'POST',
@@ -82,7 +83,7 @@ export async function setupSeasons(
     links.push({ cluster, aggregatorId: aggregator.id, linkId });
   }
   log(
-    `season ${seasonId}: links ${links.map((l) => l.linkId).join(', ')}, ${population.providers.length} providers assigned ${TORTURE_ASSIGNED_KG} kg each per link`,
+    `season ${seasonId}: links ${links.map((l) => l.linkId).join(', ')}, ${population.providers.length + 1} providers assigned ${TORTURE_ASSIGNED_KG} kg each per link`,
   );
   return { seasonId, links };
 }

@@ -72,6 +72,8 @@ function expectHeld(report: TortureReport) {
     ),
     JSON.stringify(report.refusals['confirm-contract']),
   ).toBe(true);
+  // The offline client weighed at the scale without network and replayed it after the faults.
+  expect(report.byCommand['offline-weigh']?.tried ?? 0).toBeGreaterThan(0);
 }
 
 describeBank('the bank test under faults (short variant)', () => {

@@ -22,7 +22,8 @@ export type CommandName =
   | 'run-contracts'
   | 'weigh-and-pay'
   | 'cancel-contract'
-  | 'offline-deliver';
+  | 'offline-deliver'
+  | 'offline-weigh';
 
 /** The code of the newest offer SMS naming `reference` ('… contrat LIV-… Pour accepter, donnez le code 123456'). */
 export function codeInSms(texts: string[], reference: string): string | null {
@@ -128,6 +129,17 @@ export class Workload {
    * idempotency key made when it was recorded, sent only by `replayOffline` after them.
    */
   readonly offlineQueue: { requestId: number; code: string; key: string }[] = [];
+  /**
+   * Its weighings at the scale, recorded the same way: confirmed contracts weighed without
+   * network, sent by `replayOffline` as their aggregator (the scale is the aggregator's account).
+   */
+  readonly offlineWeighings: {
+    contractId: string;
+    aggregatorId: string;
+    kg: number;
+    weighedOn: string;
+    key: string;
+  }[] = [];
 
   constructor(
     private readonly options: {
@@ -169,13 +181,14 @@ export class Workload {
   }
 
   /**
-   * An input provider at a depot without network: during the load it records deliveries of
-   * codes it knows (not known delivered, not queued yet) into its queue, sending nothing; the
-   * other clients may deliver the same requests meanwhile (the server then refuses the replay).
+   * A depot and a buying centre without network: during the load the offline client records
+   * deliveries of codes it knows (not known delivered, not queued yet) and weighings of
+   * contracts known confirmed (not queued yet) into its queues, sending nothing; the other
+   * clients may deliver, weigh, run or cancel the same meanwhile (the server then refuses the
+   * replay). Its deliveries are its own provider's (`offlineProvider`), never an online client.
    */
   private async offlineClient(): Promise<void> {
-    const provider = this.options.population.providers[0];
-    if (!provider) return;
+    const provider = this.options.population.offlineProvider;
     const routing = new Prng(Prng.derive(this.options.seed ^ 0x0ff1, 7));
     while (!this.options.shouldStop()) {
       const queued = new Set(this.offlineQueue.map((q) => q.requestId));
@@ -188,30 +201,39 @@ export class Workload {
           key: `offline-${provider.index}-${target.requestId}-${++this.keyCounter}`,
         });
       }
+      const weighed = new Set(this.offlineWeighings.map((w) => w.contractId));
+      const ready = this.contracts.filter((c) => c.stage === 'confirmed' && !weighed.has(c.id));
+      if (ready.length > 0 && this.offlineWeighings.length < 20 && routing.int(0, 2) === 0) {
+        const target = ready[routing.int(0, ready.length - 1)]!;
+        this.offlineWeighings.push({
+          contractId: target.id,
+          aggregatorId: target.aggregatorId,
+          kg: Math.max(1, Math.round((target.kg * routing.int(50, 120)) / 100)),
+          // The day it was weighed, fixed with its key (Benin's day).
+          weighedOn: new Date(Date.now() + 3_600_000).toISOString().slice(0, 10),
+          key: `offline-weigh-${target.id}-${++this.keyCounter}`,
+        });
+      }
       await sleep(100 + routing.int(0, 200));
     }
   }
 
   /**
-   * The offline client's network is back (after the faults): it sends its queue in order, each
-   * item with its key and retried on no answer, then sends it all again (a resend after a lost
-   * answer, a second tab). Every record is in `commands` as 'offline-deliver'.
+   * The offline client's network is back (after the faults): it sends its queues in order, each
+   * item with its key and retried on no answer, then sends them all again (a resend after a
+   * lost answer, a second tab). Every record is in `commands` as 'offline-deliver' or
+   * 'offline-weigh'.
    */
   async replayOffline(): Promise<CommandRecord[]> {
-    const provider = this.options.population.providers[0];
-    if (!provider) return [];
+    const { offlineProvider: provider, members } = this.options.population;
     const routing = new Prng(Prng.derive(this.options.seed ^ 0x0ff2, 7));
     const records: CommandRecord[] = [];
+    const delivery = { retry: true, shortTimeout: false };
     for (const pass of [1, 2]) {
       for (const [i, item] of this.offlineQueue.entries()) {
         records.push(
           await this.command(
-            {
-              user: provider,
-              seq: 1_000_000 + pass * 10_000 + i,
-              routing,
-              delivery: { retry: true, shortTimeout: false },
-            },
+            { user: provider, seq: 1_000_000 + pass * 10_000 + i, routing, delivery },
             'offline-deliver',
             'POST',
             `/api/input-provider/make-delivery/${item.requestId}`,
@@ -219,6 +241,27 @@ export class Workload {
               body: { code: item.code },
               key: item.key,
               meta: { requestId: item.requestId, pass },
+            },
+          ),
+        );
+      }
+      for (const [i, item] of this.offlineWeighings.entries()) {
+        const aggregator = members.find((m) => m.id === item.aggregatorId)!;
+        records.push(
+          await this.command(
+            { user: aggregator, seq: 2_000_000 + pass * 10_000 + i, routing, delivery },
+            'offline-weigh',
+            'POST',
+            '/api/contracts/collection/weighings',
+            {
+              body: {
+                contractId: item.contractId,
+                kilograms: item.kg,
+                grade: 'B',
+                weighedOn: item.weighedOn,
+              },
+              key: item.key,
+              meta: { contractId: item.contractId, kg: item.kg, pass },
             },
           ),
         );

@@ -1,6 +1,7 @@
 import { Button, Group, Paper, Stack, Text } from '@mantine/core';
-import { useNetwork } from '@mantine/hooks';
+import { useElementSize, useNetwork } from '@mantine/hooks';
 import { IconCloudOff, IconRefresh } from '@tabler/icons-react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRegisterSW } from 'virtual:pwa-register/react';
 
@@ -18,9 +19,21 @@ export function AppBanners() {
     needRefresh: [needRefresh, setNeedRefresh],
     updateServiceWorker,
   } = useRegisterSW();
-  if (online && !needRefresh) return null;
+  const shown = !online || needRefresh;
+  // The page ends above the banners, so they never cover its last button.
+  const { ref, height } = useElementSize();
+  useEffect(() => {
+    if (!shown) return;
+    const before = document.body.style.paddingBottom;
+    document.body.style.paddingBottom = `${Math.ceil(height) + 20}px`;
+    return () => {
+      document.body.style.paddingBottom = before;
+    };
+  }, [shown, height]);
+  if (!shown) return null;
   return (
     <Stack
+      ref={ref}
       gap="xs"
       pos="fixed"
       bottom={0}

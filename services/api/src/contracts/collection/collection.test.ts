@@ -26,7 +26,9 @@ import {
 import { debtStreamType } from '../catalogue.js';
 import { debtStreamId, openDebt } from '../domain/index.js';
 import { contractsProjector } from '../read-model/index.js';
+import { computeSettlement } from '../domain/settlement-rule.js';
 import { harvestDateOf, weekOf } from './harvest.js';
+import { phoneCheckOf, type OfflineDay } from './service.js';
 
 /**
  * The collection centre's scale on a real PostgreSQL: find the grower by code or phone, see
@@ -282,6 +284,79 @@ describe('collection centre: pay at the scale', () => {
     const late = await confirm(aggregator, { ...body, kilograms: 900 }, `${key}-2`);
     expect(late.statusCode).toBe(422);
     expect(late.json().message).toBe('La livraison de ce contrat est déjà enregistrée');
+  });
+
+  it('keeps a day for offline weighing: figures equal to the preview, no phone in clear', async () => {
+    const contractId = await confirmedContract(300_000); // 150 F per kg
+    await handleCommand(app.commands, {
+      streams: { debt: streamRef(debtStreamType, debtStreamId('scale-offline-1')) },
+      metadata: { userId: aggregator.id },
+      decide: ({ debt }) =>
+        openDebt(
+          debt,
+          {
+            debtId: 'scale-offline-1',
+            kind: 'AVANCE_SUR_ANANAS',
+            creditorUserId: aggregator.id,
+            debtorGrowerId: growerId,
+            principal: 7_000,
+          },
+          { now: new Date().toISOString() },
+        ),
+    });
+    await project();
+    const answer = await app.inject({
+      method: 'GET',
+      url: '/api/contracts/collection/offline-day',
+      headers: bearer(app, aggregator, aggregator.role_code),
+    });
+    expect(answer.statusCode).toBe(200);
+    const day = answer.json<OfflineDay>();
+    expect(answer.body).not.toContain('97 12 34 56');
+    expect(answer.body).not.toContain('97123456');
+    const kept = day.growers.find((g) => g.id === growerId)!;
+    expect(kept).toMatchObject({ reference: growerReference, hasMobileMoney: true });
+    expect(kept.phoneChecks).toContain(phoneCheckOf(growerId, '97123456'));
+    const contract = kept.contracts.find((c) => c.id === contractId)!;
+    expect(contract).toMatchObject({ quantityKg: 2000, amount: 300_000 });
+    expect(kept.debts.map((d) => d.id)).toContain('scale-offline-1');
+    // The screen's computation (the server's own rule) gives the server's preview's figures.
+    const local = computeSettlement({
+      contract: {
+        contractId,
+        aggregatorUserId: day.aggregatorUserId,
+        growerId,
+        amount: contract.amount,
+        quantityKg: contract.quantityKg,
+        deliveredKg: 1234,
+      },
+      held: contract.amount,
+      aggregatorAvailable: day.available,
+      debts: kept.debts.map((d) => ({
+        exists: true,
+        debtId: d.id,
+        kind: d.kind as 'AVANCE_SUR_ANANAS',
+        creditorUserId: d.creditorUserId,
+        debtorGrowerId: growerId,
+        principal: d.outstanding,
+        recovered: 0,
+        openedAt: d.openedAt,
+        recoveries: {},
+      })),
+    });
+    const server = (await preview(aggregator, { contractId, kilograms: 1234, grade: 'A' })).json();
+    expect(local.deliveredAmount).toBe(server.deliveredAmount);
+    expect(local.growerNet).toBe(server.growerNet);
+    expect(local.recoveries.map((r) => [r.debtId, r.amount])).toEqual(
+      server.recoveries.map((r: { debtId: string; amount: number }) => [r.debtId, r.amount]),
+    );
+    // Only the aggregator's scale gets it.
+    const refused = await app.inject({
+      method: 'GET',
+      url: '/api/contracts/collection/offline-day',
+      headers: bearer(app, grower, grower.role_code),
+    });
+    expect(refused.statusCode).toBe(403);
   });
 
   it('refuses with French messages: no key, another aggregator, unconfirmed, bad weight', async () => {

@@ -117,6 +117,55 @@ export function collectionRoutes(scope: FastifyInstance, service: CollectionServ
   );
 
   app.get(
+    '/contracts/collection/offline-day',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Centre de collecte hors ligne : ce que le téléphone garde pour la journée — producteurs du cluster ayant un contrat ouvert avec l’agrégateur (nom, code, empreintes de leurs téléphones, jamais le numéro), leurs contrats, leurs dettes en cours et le solde disponible de l’agrégateur, pour calculer valeur, recouvrements et net sans réseau (agrégateur)',
+        response: {
+          200: z.object({
+            issuedAt: z.string(),
+            aggregatorUserId: z.string(),
+            available: z.number().int(),
+            growers: z.array(
+              z.object({
+                id: z.string(),
+                reference: z.string(),
+                firstname: z.string(),
+                lastname: z.string(),
+                phoneChecks: z.array(z.string()),
+                hasMobileMoney: z.boolean(),
+                contracts: z.array(
+                  z.object({
+                    id: z.string(),
+                    reference: z.string(),
+                    quantityKg: z.number().int(),
+                    amount: z.number().int(),
+                    deliveryDate: z.string(),
+                  }),
+                ),
+                debts: z.array(
+                  z.object({
+                    id: z.string(),
+                    kind: z.string(),
+                    creditorUserId: z.string(),
+                    outstanding: z.number().int(),
+                    openedAt: z.string(),
+                  }),
+                ),
+              }),
+            ),
+          }),
+        },
+      },
+      preHandler,
+    },
+    async (request) => service.offlineDay(request.actor!),
+  );
+
+  app.get(
     '/contracts/collection/harvest-forecast',
     {
       schema: {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { requestFingerprint } from '@filiere/event-store';
 import { beninDay, ForbiddenError, ValidationError } from '@filiere/platform';
@@ -5,7 +6,11 @@ import type { ActorsTables } from '../../actors/index.js';
 import { identityUsers, type IdentityTables } from '../../identity/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import type { LocationsTables } from '../../locations/index.js';
-import { schedulePayoutJobs, type WalletJobsTables } from '../../wallet/index.js';
+import {
+  schedulePayoutJobs,
+  type WalletJobsTables,
+  type WalletTables,
+} from '../../wallet/index.js';
 import { kgToTonnes, type QualityGrade } from '../domain/index.js';
 import type { ContractSettler, SettleOutcome } from '../run/settle-contract.js';
 import type { ContractsTables } from '../tables.js';
@@ -15,7 +20,8 @@ import { forecastHarvest, type ForecastRow } from './harvest.js';
 export type CollectionTables = Pick<IdentityTables, 'users'> &
   Pick<ActorsTables, 'growers' | 'plots'> &
   Pick<LocationsTables, 'communes'> &
-  Pick<ContractsTables, 'delivery_contracts'> &
+  Pick<ContractsTables, 'delivery_contracts' | 'grower_debts'> &
+  Pick<WalletTables, 'wallet_balances'> &
   WalletJobsTables;
 
 export const COLLECTION_MESSAGES = {
@@ -37,6 +43,54 @@ export interface CollectionGrower {
     quantity: string;
     amount: number;
     deliveryDate: string;
+  }[];
+}
+
+/**
+ * The check of a grower's phone kept offline: SHA-256 of `<growerId>:<last eight digits>`,
+ * base64 — the phone is never kept in clear on the scale's phone; the screen hashes what is
+ * typed the same way (collection/offline-day.ts in web).
+ */
+export const phoneCheckOf = (growerId: string, phone: string): string | null => {
+  const digits = phone.replace(/\D/g, '');
+  if (digits.length < 8) return null;
+  return createHash('sha256')
+    .update(`${growerId}:${digits.slice(-8)}`)
+    .digest('base64');
+};
+
+/**
+ * What the scale keeps for a day offline (docs/contracts.md "Offline at the scale"): the
+ * aggregator's available balance, and each grower of its cluster holding an open (CONFIRMED)
+ * contract with it — name, code, his phones' checks (never the number), whether he has a
+ * mobile money number, his open contracts and his outstanding debts, which are what the
+ * settlement rule needs to compute value, recoveries and net without the network.
+ */
+export interface OfflineDay {
+  issuedAt: string;
+  aggregatorUserId: string;
+  available: number;
+  growers: {
+    id: string;
+    reference: string;
+    firstname: string;
+    lastname: string;
+    phoneChecks: string[];
+    hasMobileMoney: boolean;
+    contracts: {
+      id: string;
+      reference: string;
+      quantityKg: number;
+      amount: number;
+      deliveryDate: string;
+    }[];
+    debts: {
+      id: string;
+      kind: string;
+      creditorUserId: string;
+      outstanding: number;
+      openedAt: string;
+    }[];
   }[];
 }
 
@@ -150,6 +204,108 @@ export class CollectionService {
           deliveryDate: String(c.delivery_date).slice(0, 10),
         })),
     }));
+  }
+
+  /** The day's data for working offline (see `OfflineDay`). */
+  async offlineDay(user: SignedInUser): Promise<OfflineDay> {
+    if (!user.cluster_id) throw new ForbiddenError(COLLECTION_MESSAGES.noCluster);
+    const contracts = await this.db
+      .selectFrom('delivery_contracts as c')
+      .innerJoin('growers as g', 'g.id', 'c.grower_id')
+      .select([
+        'c.id',
+        'c.reference',
+        'c.grower_id',
+        'c.quantity_kg',
+        'c.amount',
+        'c.delivery_date',
+      ])
+      .where('c.aggregator_user_id', '=', user.id)
+      .where('c.status', '=', 'CONFIRMED')
+      .where('g.cluster_id', '=', user.cluster_id)
+      .where('g.deactivated_at', 'is', null)
+      .orderBy('c.delivery_date')
+      .orderBy('c.reference')
+      .execute();
+    const growerIds = [...new Set(contracts.map((c) => c.grower_id))];
+    const [growers, debts, balance] = await Promise.all([
+      growerIds.length
+        ? this.db
+            .selectFrom('growers as g')
+            .innerJoin(identityUsers().as('u'), 'u.id', 'g.user_id')
+            .select([
+              'g.id',
+              'g.reference',
+              'u.firstname',
+              'u.lastname',
+              'u.phone',
+              'g.contact_phone',
+              'u.momo_account_number',
+            ])
+            .where('g.id', 'in', growerIds)
+            .orderBy('g.reference')
+            .execute()
+        : [],
+      growerIds.length
+        ? this.db
+            .selectFrom('grower_debts')
+            .select([
+              'id',
+              'kind',
+              'creditor_user_id',
+              'debtor_grower_id',
+              'principal',
+              'recovered',
+              'opened_at',
+            ])
+            .where('debtor_grower_id', 'in', growerIds)
+            .whereRef('recovered', '<', 'principal')
+            .execute()
+        : [],
+      this.db
+        .selectFrom('wallet_balances')
+        .select('available_balance')
+        .where('owner_user_id', '=', user.id)
+        .executeTakeFirst(),
+    ]);
+    const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : String(d));
+    return {
+      issuedAt: this.clock().toISOString(),
+      aggregatorUserId: user.id,
+      available: Number(balance?.available_balance ?? 0),
+      growers: growers.map((g) => ({
+        id: g.id,
+        reference: g.reference,
+        firstname: g.firstname ?? '',
+        lastname: g.lastname ?? '',
+        phoneChecks: [
+          ...new Set(
+            [g.phone, g.contact_phone]
+              .map((p) => (p ? phoneCheckOf(g.id, p) : null))
+              .filter((c): c is string => c !== null),
+          ),
+        ],
+        hasMobileMoney: Boolean(g.momo_account_number?.trim()),
+        contracts: contracts
+          .filter((c) => c.grower_id === g.id)
+          .map((c) => ({
+            id: c.id,
+            reference: c.reference,
+            quantityKg: Number(c.quantity_kg),
+            amount: Number(c.amount),
+            deliveryDate: String(c.delivery_date).slice(0, 10),
+          })),
+        debts: debts
+          .filter((d) => d.debtor_grower_id === g.id)
+          .map((d) => ({
+            id: d.id,
+            kind: d.kind,
+            creditorUserId: d.creditor_user_id,
+            outstanding: Number(d.principal) - Number(d.recovered),
+            openedAt: iso(d.opened_at),
+          })),
+      })),
+    };
   }
 
   private step(user: SignedInUser, weighing: Weighing) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ValidationError } from '@filiere/platform';
+import { ValidationError } from '@filiere/platform/errors';
 
 /**
  * Quantities are integer kilograms; money is integer F CFA. A contract's price is its amount

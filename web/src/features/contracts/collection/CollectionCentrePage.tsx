@@ -4,20 +4,24 @@ import {
   Card,
   Divider,
   Group,
+  List,
   Loader,
   SegmentedControl,
   Stack,
   Text,
   TextInput,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { useDebouncedValue, useNetwork } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey } from '../../../shared/api/idempotency.js';
+import { useCurrentUser } from '../../../shared/auth/current-user.js';
+import { appQueue, useOfflineSync } from '../../../shared/offline/app-queue.js';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
 import { formatMoney } from '../../../shared/format/money.js';
 import { formatDecimal } from '../../../shared/format/number.js';
+import { formatDate } from '../../../shared/format/date.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { today } from '../delivery/model/contract-form.js';
 import {
@@ -31,6 +35,14 @@ import {
   type Weighing,
   type WeighingAnswer,
 } from './api.js';
+import {
+  findOffline,
+  settleOffline,
+  useCollectionDay,
+  weighingOf,
+  WEIGHINGS_URL,
+  type CollectionDay,
+} from './offline-day.js';
 import { Receipt } from './Receipt.js';
 import './collection.css';
 
@@ -78,17 +90,26 @@ export function WeighingFigures({ answer }: { answer: WeighingAnswer }) {
 
 function GrowerSearch({
   onPick,
+  online,
+  day,
 }: {
   onPick: (g: CollectionGrower, c: CollectionContract) => void;
+  online: boolean;
+  day: CollectionDay;
 }) {
   const { t } = useTranslation('collection');
   const errorText = useErrorText();
   const [text, setText] = useState('');
   const [q, setQ] = useState('');
   const found = useQuery({
-    queryKey: collectionKeys.growers(q),
-    queryFn: () => findGrowers(q),
+    // Offline the grower is found in the day kept on the phone, without the contracts this
+    // phone has queued or seen refused: those are part of the answer's key.
+    queryKey: online
+      ? collectionKeys.growers(q)
+      : [...collectionKeys.growers(q), 'offline', day.day?.issuedAt, [...day.taken].sort()],
+    queryFn: () => (online ? findGrowers(q) : findOffline(day.day, q, day.taken)),
     enabled: q.length > 0,
+    networkMode: 'always',
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -158,13 +179,20 @@ function WeighingForm({
   grower,
   contract,
   onDone,
+  onQueued,
   onBack,
+  online,
+  day,
 }: {
   grower: CollectionGrower;
   contract: CollectionContract;
   onDone: (answer: WeighingAnswer) => void;
+  onQueued: (answer: WeighingAnswer) => void;
   onBack: () => void;
+  online: boolean;
+  day: CollectionDay;
 }) {
+  const me = useCurrentUser();
   const { t } = useTranslation('collection');
   const errorText = useErrorText();
   const [kgText, setKgText] = useState('');
@@ -181,14 +209,39 @@ function WeighingForm({
   const preview = useQuery({
     queryKey: debounced ? collectionKeys.preview(debounced) : ['contracts', 'collection', 'none'],
     queryFn: () => previewWeighing(debounced!),
-    enabled: debounced !== null,
+    enabled: online && debounced !== null,
     retry: false,
   });
+  // Offline: the server's rule on the kept day, after what is already queued.
+  const local = useMemo(
+    () => (!online && weighing && day.day ? settleOffline(day.day, day.queued, weighing) : null),
+    [online, weighing, day.day, day.queued],
+  );
   const confirm = useMutation({
-    mutationFn: () => confirmWeighing(weighing!, key!),
-    onSuccess: onDone,
+    networkMode: 'always',
+    mutationFn: async (): Promise<WeighingAnswer> => {
+      if (online) return confirmWeighing(weighing!, key!);
+      await appQueue().enqueue({
+        url: WEIGHINGS_URL,
+        body: weighing,
+        idempotencyKey: key!,
+        label: t('offline.label', {
+          grower: `${grower.firstname} ${grower.lastname}`,
+          reference: contract.reference,
+          kilograms: formatDecimal(weighing!.kilograms),
+          net: formatMoney(local!.growerNet),
+        }),
+        owner: me!.id,
+      });
+      return local!;
+    },
+    onSuccess: online ? onDone : onQueued,
   });
-  const shown = weighing && preview.data && debounced === weighing ? preview.data : null;
+  const shown = online
+    ? weighing && preview.data && debounced === weighing
+      ? preview.data
+      : null
+    : local;
   return (
     <Stack>
       <Card withBorder padding="md">
@@ -228,6 +281,8 @@ function WeighingForm({
       </div>
       {preview.isFetching && !shown && <Loader aria-label={t('weigh.computing')} />}
       {preview.isError && <Alert color="red">{errorText(preview.error)}</Alert>}
+      {!online && weighing && !local && <Alert color="red">{t('offline.notKept')}</Alert>}
+      {!online && shown && <Text c="dimmed">{t('offline.estimate')}</Text>}
       {shown && <WeighingFigures answer={shown} />}
       {confirm.isError && <Alert color="red">{errorText(confirm.error)}</Alert>}
       <Button
@@ -237,12 +292,94 @@ function WeighingForm({
         loading={confirm.isPending}
         onClick={() => confirm.mutate()}
       >
-        {shown ? t('weigh.confirmNet', { net: formatMoney(shown.growerNet) }) : t('weigh.confirm')}
+        {!online
+          ? t('offline.confirm')
+          : shown
+            ? t('weigh.confirmNet', { net: formatMoney(shown.growerNet) })
+            : t('weigh.confirm')}
       </Button>
       <Button size="lg" variant="subtle" fullWidth onClick={onBack} disabled={confirm.isPending}>
         {t('weigh.back')}
       </Button>
     </Stack>
+  );
+}
+
+/**
+ * What the scale's phone holds: the day kept for offline work, the weighings waiting for the
+ * network ('En attente d'envoi'), those sent since the page opened, and those the server
+ * refused with its reason, kept until dismissed.
+ */
+function CollectionQueuePanel({ online, day }: { online: boolean; day: CollectionDay }) {
+  const { t } = useTranslation('collection');
+  const [sent, setSent] = useState<{ id: string; label: string }[]>([]);
+  useEffect(
+    () =>
+      appQueue().onSent((post) => {
+        if (weighingOf(post)) setSent((list) => [...list, { id: post.id, label: post.label }]);
+      }),
+    [],
+  );
+  const pending = day.queue.pending.filter((p) => weighingOf(p));
+  const refused = day.queue.refused.filter((p) => weighingOf(p));
+  return (
+    <Card withBorder padding="sm" data-testid="collection-queue">
+      <Stack gap="xs">
+        <Text size="sm" data-testid="collection-ready">
+          {day.day
+            ? t('offline.ready', {
+                count: day.day.growers.length,
+                date: formatDate(day.day.issuedAt),
+              })
+            : day.loadFailed
+              ? t('offline.loadFailed')
+              : t('offline.none')}
+        </Text>
+        {!online && (
+          <Alert color="yellow" p="xs">
+            {t('offline.working')}
+          </Alert>
+        )}
+        {pending.length > 0 && (
+          <Alert color="blue" p="xs" title={t('offline.pending', { count: pending.length })}>
+            <List size="sm">
+              {pending.map((p) => (
+                <List.Item key={p.id}>{p.label}</List.Item>
+              ))}
+            </List>
+          </Alert>
+        )}
+        {sent.length > 0 && (
+          <Alert color="teal" p="xs">
+            {/* The body's text colour: the teal title falls short of 4.5:1 on its background. */}
+            <Text fw={700} size="sm">
+              {t('offline.sent', { count: sent.length })}
+            </Text>
+            <List size="sm">
+              {sent.map((p) => (
+                <List.Item key={p.id}>{p.label}</List.Item>
+              ))}
+            </List>
+          </Alert>
+        )}
+        {refused.map((p) => (
+          <Alert
+            key={p.id}
+            color="red"
+            p="xs"
+            title={t('offline.refused')}
+            withCloseButton
+            closeButtonLabel={t('offline.dismiss')}
+            onClose={() => void appQueue().dismiss(p.id)}
+          >
+            <Text size="sm">{p.label}</Text>
+            <Text size="sm" fw={500}>
+              {p.message}
+            </Text>
+          </Alert>
+        ))}
+      </Stack>
+    </Card>
   );
 }
 
@@ -254,6 +391,11 @@ function WeighingForm({
  */
 export function CollectionCentrePage() {
   const { t } = useTranslation('collection');
+  const { online } = useNetwork();
+  const me = useCurrentUser();
+  const day = useCollectionDay(me?.id, online);
+  useOfflineSync(me?.id);
+  const [queued, setQueued] = useState<WeighingAnswer | null>(null);
   const [picked, setPicked] = useState<{
     grower: CollectionGrower;
     contract: CollectionContract;
@@ -262,11 +404,23 @@ export function CollectionCentrePage() {
   const restart = () => {
     setPicked(null);
     setDone(null);
+    setQueued(null);
   };
   return (
     <Stack maw={520}>
       <PageTitle>{t('title')}</PageTitle>
-      {done && picked ? (
+      <CollectionQueuePanel online={online} day={day} />
+      {queued && picked ? (
+        <Stack>
+          <Alert color="blue" role="status" title={t('offline.queuedTitle')}>
+            <Text>{t('offline.queued', { net: formatMoney(queued.growerNet) })}</Text>
+          </Alert>
+          <WeighingFigures answer={queued} />
+          <Button size="lg" fullWidth onClick={restart}>
+            {t('done.next')}
+          </Button>
+        </Stack>
+      ) : done && picked ? (
         <Stack>
           <Alert color="teal" role="status">
             <Text fw={700}>{t('done.title')}</Text>
@@ -286,10 +440,17 @@ export function CollectionCentrePage() {
           grower={picked.grower}
           contract={picked.contract}
           onDone={setDone}
+          onQueued={setQueued}
           onBack={() => setPicked(null)}
+          online={online}
+          day={day}
         />
       ) : (
-        <GrowerSearch onPick={(grower, contract) => setPicked({ grower, contract })} />
+        <GrowerSearch
+          onPick={(grower, contract) => setPicked({ grower, contract })}
+          online={online}
+          day={day}
+        />
       )}
     </Stack>
   );
