@@ -1,6 +1,7 @@
 import type { ContextModule } from '../kernel/module.js';
 import { smsDispatchJob } from './dispatch/job.js';
 import { growerMessagesJob } from './growers/job.js';
+import { MESSAGING_PUSHES } from './pushes.js';
 import * as growerMessages from './migrations/20261207_1000_grower_messages.js';
 
 /**
@@ -14,6 +15,7 @@ export const messagingModule: ContextModule = {
   migrations: { '20261207_1000_grower_messages': growerMessages },
   projectors: [],
   jobs: [smsDispatchJob, growerMessagesJob],
+  pushes: MESSAGING_PUSHES,
   http: async () => (await import('./http/index.js')).registerMessaging,
 };
 
@@ -24,3 +26,4 @@ export type { MessagingTables } from './tables.js';
 export { createSmsGateway, twilioStatusCallback } from './gateway/index.js';
 export type { SmsGateway } from './gateway/index.js';
 export { twilioGateway, twilioSignature } from './gateway/twilio.js';
+export { MESSAGING_PUSHES, type MessagingPushType } from './pushes.js';

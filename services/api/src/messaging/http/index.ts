@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ForbiddenError } from '@filiere/platform';
+import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
 import { SMS_KINDS, SMS_STATUSES, SmsOutboxStore } from '../../identity/index.js';
 import type { HttpRegistration } from '../../kernel/module.js';
 import { ROLE } from '../../kernel/roles.js';
@@ -11,6 +12,7 @@ import {
   twilioReportStatus,
   validTwilioSignature,
 } from '../gateway/twilio.js';
+import { pushSmsChanged } from '../pushes.js';
 
 /** Who sees every SMS and what they cost. */
 export const SMS_READERS = [ROLE.SUPER_ADMIN, ROLE.ADMIN] as const;
@@ -47,6 +49,31 @@ const smsQuery = z.object({
   limit: z.coerce.number('Nombre invalide').int('Nombre invalide').min(1).max(200).default(20),
   q: z.string().trim().max(100, '100 caractères au plus').optional(),
   status: z.enum(SMS_STATUSES, 'Statut inconnu').optional(),
+  kind: z.enum(SMS_KINDS, 'Type de message inconnu').optional(),
+});
+
+const tally = {
+  messages: z.number(),
+  segments: z.number(),
+  queued: z.number(),
+  sent: z.number(),
+  delivered: z.number(),
+  failed: z.number(),
+};
+const tallyOf = (row: {
+  messages: number;
+  segments: number;
+  queued: number;
+  sent: number;
+  delivered: number;
+  failed: number;
+}) => ({
+  messages: row.messages,
+  segments: row.segments,
+  queued: row.queued,
+  sent: row.sent,
+  delivered: row.delivered,
+  failed: row.failed,
 });
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -85,6 +112,7 @@ export const registerMessaging: HttpRegistration = async (app) => {
             limit: request.query.limit,
             ...(request.query.q ? { q: request.query.q } : {}),
             ...(request.query.status ? { status: request.query.status } : {}),
+            ...(request.query.kind ? { kind: request.query.kind } : {}),
           });
           return {
             count: total,
@@ -117,26 +145,11 @@ export const registerMessaging: HttpRegistration = async (app) => {
             tags: ['messaging'],
             security: [{ bearer: [] }],
             summary:
-              'Nombre de SMS et de segments facturés par membre (les 100 premiers) et par saison, dont les échecs',
+              'Nombre de SMS par état et segments facturés, par membre (les 100 premiers) et par saison',
             response: {
               200: z.object({
-                byUser: z.array(
-                  z.object({
-                    userId: z.string(),
-                    name: z.string(),
-                    messages: z.number(),
-                    segments: z.number(),
-                    failed: z.number(),
-                  }),
-                ),
-                bySeason: z.array(
-                  z.object({
-                    seasonId: z.number(),
-                    messages: z.number(),
-                    segments: z.number(),
-                    failed: z.number(),
-                  }),
-                ),
+                byUser: z.array(z.object({ userId: z.string(), name: z.string(), ...tally })),
+                bySeason: z.array(z.object({ seasonId: z.number(), ...tally })),
               }),
             },
           },
@@ -146,19 +159,8 @@ export const registerMessaging: HttpRegistration = async (app) => {
         async () => {
           const { byUser, bySeason } = await store.counts();
           return {
-            byUser: byUser.map((u) => ({
-              userId: u.user_id!,
-              name: u.name,
-              messages: u.messages,
-              segments: u.segments,
-              failed: u.failed,
-            })),
-            bySeason: bySeason.map((s) => ({
-              seasonId: s.season_id!,
-              messages: s.messages,
-              segments: s.segments,
-              failed: s.failed,
-            })),
+            byUser: byUser.map((u) => ({ userId: u.user_id!, name: u.name, ...tallyOf(u) })),
+            bySeason: bySeason.map((s) => ({ seasonId: s.season_id!, ...tallyOf(s) })),
           };
         },
       );
@@ -169,6 +171,9 @@ export const registerMessaging: HttpRegistration = async (app) => {
   if (config.SMS_GATEWAY !== 'twilio') return;
   const authToken = config.TWILIO_AUTH_TOKEN!;
   const publicUrl = config.PUBLIC_URL.replace(/\/$/, '');
+  const publish = app.deps.redis
+    ? redisPushPublisher(app.deps.redis)
+    : pgPushPublisher(app.deps.db);
   await app.register(async (scope) => {
     await scope.register(rateLimit, {
       global: true,
@@ -226,6 +231,7 @@ export const registerMessaging: HttpRegistration = async (app) => {
             : {}),
         });
         if (!found) logger.warn({ sid: MessageSid }, 'delivery report for an unknown sms');
+        else await pushSmsChanged(app.deps.db, publish);
         return { received: found };
       },
     );
