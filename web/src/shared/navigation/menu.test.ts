@@ -149,6 +149,7 @@ describe('menu entries follow the route files', () => {
       'dashboard',
       'audit',
       'reconciliation',
+      'sms',
       'socialRequests',
       'seasons',
       'adminSupplies',

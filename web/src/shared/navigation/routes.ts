@@ -126,6 +126,14 @@ export const ROUTES: NavRoute[] = [
     menu: true,
   },
   {
+    key: 'sms',
+    path: '/sms',
+    label: 'routes.sms',
+    group: null,
+    roles: [SUPER_ADMIN, ADMIN],
+    menu: true,
+  },
+  {
     key: 'profile',
     path: '/profile',
     label: 'routes.profile',

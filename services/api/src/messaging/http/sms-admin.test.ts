@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import type { PushMessage } from '@filiere/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
@@ -8,6 +9,7 @@ import { createSms } from '../../identity/index.js';
 import { bearer, seedUser } from '../../identity/test-support.js';
 import { ROLE, type RoleCode } from '../../kernel/roles.js';
 import { buildTestApp } from '../../test-app.js';
+import { pushingRuns } from '../pushes.js';
 
 const logger = createLogger('silent', false);
 
@@ -187,5 +189,30 @@ describe('the admin’s SMS list and counts (GET /api/messaging/sms, /sms/counts
       { seasonId: 8, messages: 1, segments: 1, queued: 0, sent: 1, delivered: 0, failed: 0 },
       { seasonId: 7, messages: 2, segments: 2, queued: 0, sent: 0, delivered: 1, failed: 1 },
     ]);
+  });
+
+  it('pushes sms.changed to the super admin and admins after a run that moved messages', async () => {
+    const pushed: PushMessage[][] = [];
+    let pending = 2;
+    const runner = pushingRuns(
+      { runDue: async () => (pending > 0 ? pending-- : 0) },
+      testDb.db,
+      async (m) => {
+        pushed.push(m);
+      },
+    );
+    expect(await runner.runDue()).toBe(2);
+    expect(await runner.runDue()).toBe(1);
+    expect(await runner.runDue()).toBe(0);
+    expect(pushed).toHaveLength(2);
+    const readers = await testDb.db
+      .selectFrom('users as u')
+      .innerJoin('roles as r', 'r.id', 'u.role_id')
+      .select('u.id')
+      .where('r.code', 'in', [ROLE.SUPER_ADMIN, ROLE.ADMIN])
+      .execute();
+    expect(pushed[0]![0]!.type).toBe('sms.changed');
+    expect([...pushed[0]![0]!.userIds].sort()).toEqual(readers.map((r) => r.id).sort());
+    expect(pushed[0]![0]!.userIds).not.toContain(grower.id);
   });
 });
