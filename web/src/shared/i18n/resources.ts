@@ -12,6 +12,8 @@ import enCollection from './locales/en/collection.json';
 import frCollection from './locales/fr/collection.json';
 import enMessaging from './locales/en/messaging.json';
 import frMessaging from './locales/fr/messaging.json';
+import enContractTerms from './locales/en/contractTerms.json';
+import frContractTerms from './locales/fr/contractTerms.json';
 import enSeasons from './locales/en/seasons.json';
 import enSeasonInvitations from './locales/en/seasonInvitations.json';
 import enSeasonInputs from './locales/en/seasonInputs.json';
@@ -91,6 +93,7 @@ export const resources = {
     depot: frDepot,
     collection: frCollection,
     messaging: frMessaging,
+    contractTerms: frContractTerms,
   },
   en: {
     common: enCommon,
@@ -123,6 +126,7 @@ export const resources = {
     depot: enDepot,
     collection: enCollection,
     messaging: enMessaging,
+    contractTerms: enContractTerms,
   },
 } as const;
 

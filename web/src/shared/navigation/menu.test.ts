@@ -159,6 +159,7 @@ describe('menu entries follow the route files', () => {
       'inputAdvanceContracts',
       'carriageContracts',
       'inputSupplyContracts',
+      'contractTerms',
       'growers',
       'cooperatives',
       'carriers',

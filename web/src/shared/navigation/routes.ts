@@ -339,6 +339,14 @@ export const ROUTES: NavRoute[] = [
     roles: [SUPER_ADMIN, ADMIN, INDUSTRIAL],
     menu: true,
   },
+  {
+    key: 'contractTerms',
+    path: '/contrats/modele',
+    label: 'routes.contractTerms',
+    group: 'contracts',
+    roles: [SUPER_ADMIN],
+    menu: true,
+  },
   // Acteurs
   {
     key: 'growers',
