@@ -178,6 +178,10 @@ describe.skipIf(missing !== null)(
       });
       expect(created.status).toBe(201);
       const { contractId, reference } = created.body;
+      // The link is given once the contract's read model holds it (projected after the commit).
+      await expect
+        .poll(async () => (await call('GET', `/contracts/smarts-download/${contractId}`)).status)
+        .toBe(200);
       const download = await call('GET', `/contracts/smarts-download/${contractId}`);
       const pdf = Buffer.from(
         await (await fetch(`${server.baseUrl}${download.body.url}`)).arrayBuffer(),

@@ -1,7 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   ActionIcon,
-  Badge,
   Button,
   Group,
   Paper,
@@ -22,6 +21,7 @@ import { DataTable, type Column } from '../../../shared/ui/DataTable.js';
 import { notify } from '../../../shared/ui/notify.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { PaginationBar } from '../../../shared/ui/PaginationBar.js';
+import { StatusBadge } from '../../../shared/ui/StatusBadge.js';
 import { useFieldError } from '../../../shared/ui/use-field-error.js';
 import { publishTerms, termsQuery, type TermsVersion } from './api.js';
 
@@ -67,7 +67,9 @@ export function TermsPage() {
       transform: (v) => (
         <Group gap={6}>
           <Text size="sm">{t('versions.number', { version: v.version })}</Text>
-          {v.version === current?.version && <Badge color="teal">{t('versions.current')}</Badge>}
+          {v.version === current?.version && (
+            <StatusBadge kind="success" label={t('versions.current')} />
+          )}
         </Group>
       ),
     },
