@@ -61,5 +61,6 @@ export {
 export {
   DeliveryContractCommands,
   type ContractFactsTables,
+  type ReplyAcceptance,
 } from './commands/delivery-contract-commands.js';
 export { ContractSettler, runPayoutId, type SettleFactsTables } from './run/settle-contract.js';

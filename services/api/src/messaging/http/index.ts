@@ -1,17 +1,26 @@
 import rateLimit from '@fastify/rate-limit';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ForbiddenError } from '@filiere/platform';
+import { ForbiddenError, narrowDb } from '@filiere/platform';
 import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
-import { SMS_KINDS, SMS_STATUSES, SmsOutboxStore } from '../../identity/index.js';
+import { DeliveryContractCommands, type ContractFactsTables } from '../../contracts/index.js';
+import {
+  createSms,
+  SMS_KINDS,
+  SMS_STATUSES,
+  SmsOutboxStore,
+  userLoader,
+} from '../../identity/index.js';
 import type { HttpRegistration } from '../../kernel/module.js';
 import { ROLE } from '../../kernel/roles.js';
 import {
+  TWILIO_INBOUND_PATH,
   TWILIO_STATUS_PATH,
   twilioDeliveryFailure,
   twilioReportStatus,
   validTwilioSignature,
 } from '../gateway/twilio.js';
+import { InboundReplies } from '../inbound/inbound.js';
 import { pushSmsChanged } from '../pushes.js';
 
 /** Who sees every SMS and what they cost. */
@@ -25,6 +34,15 @@ const statusReport = z.object({
   MessageStatus: z.string().min(1).max(40),
   ErrorCode: z.string().max(10).optional(),
 });
+
+const inboundMessage = z.object({
+  MessageSid: z.string().regex(/^[A-Z]{2}[0-9a-fA-F]{32}$/, 'Identifiant de message invalide'),
+  From: z.string().min(1).max(20),
+  Body: z.string().max(1600).default(''),
+});
+
+/** Twilio's answer to an incoming message when the reply goes through the outbox: none. */
+const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
 const smsItem = z.object({
   id: z.number(),
@@ -174,6 +192,39 @@ export const registerMessaging: HttpRegistration = async (app) => {
   const publish = app.deps.redis
     ? redisPushPublisher(app.deps.redis)
     : pgPushPublisher(app.deps.db);
+  const sms = createSms(config, app.deps.db, logger);
+  const replies = InboundReplies.of(
+    app.deps.db,
+    {
+      sms,
+      contracts: new DeliveryContractCommands(
+        narrowDb<ContractFactsTables>()(app.deps.db),
+        app.commands,
+        app.deps.clock,
+        sms,
+      ),
+      loadUser: userLoader(app.deps.db),
+    },
+    logger,
+    app.deps.clock,
+  );
+  const signedByTwilio =
+    (refusal: string) =>
+    async (request: { body: unknown; headers: Record<string, unknown>; url: string }) => {
+      const params = (request.body ?? {}) as Record<string, string>;
+      const signature = request.headers['x-twilio-signature'];
+      const url = `${publicUrl}${request.url}`;
+      if (
+        !validTwilioSignature(
+          authToken,
+          typeof signature === 'string' ? signature : undefined,
+          url,
+          params,
+        )
+      ) {
+        throw new ForbiddenError(refusal);
+      }
+    };
   await app.register(async (scope) => {
     await scope.register(rateLimit, {
       global: true,
@@ -201,21 +252,7 @@ export const registerMessaging: HttpRegistration = async (app) => {
         },
         // The signature is checked before the body is validated: an unsigned caller learns
         // nothing of what a report should hold.
-        preValidation: async (request) => {
-          const params = (request.body ?? {}) as Record<string, string>;
-          const signature = request.headers['x-twilio-signature'];
-          const url = `${publicUrl}${request.url}`;
-          if (
-            !validTwilioSignature(
-              authToken,
-              typeof signature === 'string' ? signature : undefined,
-              url,
-              params,
-            )
-          ) {
-            throw new ForbiddenError('Signature du rapport de remise invalide');
-          }
-        },
+        preValidation: signedByTwilio('Signature du rapport de remise invalide'),
       },
       async (request) => {
         const { MessageSid, MessageStatus, ErrorCode } = request.body;
@@ -233,6 +270,28 @@ export const registerMessaging: HttpRegistration = async (app) => {
         if (!found) logger.warn({ sid: MessageSid }, 'delivery report for an unknown sms');
         else await pushSmsChanged(app.deps.db, publish);
         return { received: found };
+      },
+    );
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      TWILIO_INBOUND_PATH,
+      {
+        schema: {
+          tags: ['messaging'],
+          security: [],
+          summary:
+            'SMS reçu d’un producteur par Twilio (signé X-Twilio-Signature) : OUI <code> (accepte le contrat offert avec ce code), SOLDE, RELEVE ou une aide, répondus par SMS au seul numéro enregistré du producteur ; 403 si la signature n’est pas celle de Twilio',
+          body: inboundMessage,
+        },
+        preValidation: signedByTwilio('Signature du message reçu invalide'),
+      },
+      async (request, reply) => {
+        const answered = await replies.answer({
+          id: request.body.MessageSid,
+          from: request.body.From,
+          body: request.body.Body,
+        });
+        if (answered) await pushSmsChanged(app.deps.db, publish);
+        return reply.type('text/xml').send(EMPTY_TWIML);
       },
     );
   });
