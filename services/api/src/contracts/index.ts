@@ -61,6 +61,7 @@ export {
 export {
   DeliveryContractCommands,
   type ContractFactsTables,
+  type ReplyAcceptance,
 } from './commands/delivery-contract-commands.js';
 export { ContractSettler, runPayoutId, type SettleFactsTables } from './run/settle-contract.js';
 // The settlement a grower's receipt reads, and the receipt's public reference (messaging/).

@@ -2,6 +2,7 @@ import type { ContextModule } from '../kernel/module.js';
 import { smsDispatchJob } from './dispatch/job.js';
 import { growerMessagesJob } from './growers/job.js';
 import { monthlySummaryJob } from './growers/monthly-job.js';
+import { MESSAGING_PUSHES } from './pushes.js';
 import * as growerMessages from './migrations/20261207_1000_grower_messages.js';
 import * as growerSmsOptOuts from './migrations/20261207_1010_grower_sms_opt_outs.js';
 
@@ -19,6 +20,7 @@ export const messagingModule: ContextModule = {
   },
   projectors: [],
   jobs: [smsDispatchJob, growerMessagesJob, monthlySummaryJob],
+  pushes: MESSAGING_PUSHES,
   http: async () => (await import('./http/index.js')).registerMessaging,
 };
 
@@ -36,3 +38,4 @@ export {
 export { createSmsGateway, twilioStatusCallback } from './gateway/index.js';
 export type { SmsGateway } from './gateway/index.js';
 export { twilioGateway, twilioSignature } from './gateway/twilio.js';
+export { MESSAGING_PUSHES, type MessagingPushType } from './pushes.js';

@@ -118,7 +118,12 @@ export { requireEmptyWallet, walletBalanceOf } from './balance-of.js';
 export type { WalletDb, WalletTables } from './tables.js';
 export { widgetContentSecurity } from './providers/widget-csp.js';
 /** Balances at an instant (wallet_balance_history), for `npm run ledger:balance`. */
-export { balanceAt, type BalanceAt, type WalletHistoryTables } from './history/index.js';
+export {
+  balanceAt,
+  recentMovements,
+  type BalanceAt,
+  type WalletHistoryTables,
+} from './history/index.js';
 /** The wallet's stream types, for commands of other contexts that read wallet streams. */
 export { withdrawalStream } from './domain/index.js';
 /**

@@ -1700,7 +1700,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Nombre de SMS et de segments facturés par membre (les 100 premiers) et par saison, dont les échecs */
+        /** Nombre de SMS par état et segments facturés, par membre (les 100 premiers) et par saison */
         get: operations["getMessagingSmsCounts"];
         put?: never;
         post?: never;
@@ -12960,6 +12960,7 @@ export interface operations {
     getMessagingSms: {
         parameters: {
             query?: {
+                kind?: "pin" | "payout-notice" | "request-code" | "input-delivery" | "payment" | "contract-offer" | "monthly-summary" | "balance-reply" | "notice";
                 limit?: number;
                 page?: number;
                 q?: string;
@@ -13047,16 +13048,22 @@ export interface operations {
                 content: {
                     "application/json": {
                         bySeason: {
+                            delivered: number;
                             failed: number;
                             messages: number;
+                            queued: number;
                             seasonId: number;
                             segments: number;
+                            sent: number;
                         }[];
                         byUser: {
+                            delivered: number;
                             failed: number;
                             messages: number;
                             name: string;
+                            queued: number;
                             segments: number;
+                            sent: number;
                             userId: string;
                         }[];
                     };

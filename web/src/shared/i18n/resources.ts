@@ -10,6 +10,10 @@ import enReconciliation from './locales/en/reconciliation.json';
 import frReconciliation from './locales/fr/reconciliation.json';
 import enCollection from './locales/en/collection.json';
 import frCollection from './locales/fr/collection.json';
+import enMessaging from './locales/en/messaging.json';
+import frMessaging from './locales/fr/messaging.json';
+import enContractTerms from './locales/en/contractTerms.json';
+import frContractTerms from './locales/fr/contractTerms.json';
 import enSeasons from './locales/en/seasons.json';
 import enSeasonInvitations from './locales/en/seasonInvitations.json';
 import enSeasonInputs from './locales/en/seasonInputs.json';
@@ -88,6 +92,8 @@ export const resources = {
     reconciliation: frReconciliation,
     depot: frDepot,
     collection: frCollection,
+    messaging: frMessaging,
+    contractTerms: frContractTerms,
   },
   en: {
     common: enCommon,
@@ -119,6 +125,8 @@ export const resources = {
     reconciliation: enReconciliation,
     depot: enDepot,
     collection: enCollection,
+    messaging: enMessaging,
+    contractTerms: enContractTerms,
   },
 } as const;
 

@@ -59,17 +59,17 @@ describe('menus show each role its work', () => {
       'pineappleRequests',
     ]);
   });
-  it('gives the super admin and an admin the Contrats group', () => {
-    for (const role of [ROLES.SUPER_ADMIN, ROLES.ADMIN]) {
-      expect(group(role, 'contracts')).toEqual([
-        'deliveryContracts',
-        'pineappleAdvanceContracts',
-        'contractBatches',
-        'inputAdvanceContracts',
-        'carriageContracts',
-        'inputSupplyContracts',
-      ]);
-    }
+  it('gives the super admin and an admin the Contrats group, the template to the super admin', () => {
+    const shared = [
+      'deliveryContracts',
+      'pineappleAdvanceContracts',
+      'contractBatches',
+      'inputAdvanceContracts',
+      'carriageContracts',
+      'inputSupplyContracts',
+    ];
+    expect(group(ROLES.SUPER_ADMIN, 'contracts')).toEqual([...shared, 'contractTerms']);
+    expect(group(ROLES.ADMIN, 'contracts')).toEqual(shared);
   });
 });
 
@@ -149,6 +149,7 @@ describe('menu entries follow the route files', () => {
       'dashboard',
       'audit',
       'reconciliation',
+      'sms',
       'socialRequests',
       'seasons',
       'adminSupplies',
@@ -158,6 +159,7 @@ describe('menu entries follow the route files', () => {
       'inputAdvanceContracts',
       'carriageContracts',
       'inputSupplyContracts',
+      'contractTerms',
       'growers',
       'cooperatives',
       'carriers',

@@ -126,6 +126,14 @@ export const ROUTES: NavRoute[] = [
     menu: true,
   },
   {
+    key: 'sms',
+    path: '/sms',
+    label: 'routes.sms',
+    group: null,
+    roles: [SUPER_ADMIN, ADMIN],
+    menu: true,
+  },
+  {
     key: 'profile',
     path: '/profile',
     label: 'routes.profile',
@@ -329,6 +337,14 @@ export const ROUTES: NavRoute[] = [
     label: 'routes.inputSupplyContracts',
     group: 'contracts',
     roles: [SUPER_ADMIN, ADMIN, INDUSTRIAL],
+    menu: true,
+  },
+  {
+    key: 'contractTerms',
+    path: '/contrats/modele',
+    label: 'routes.contractTerms',
+    group: 'contracts',
+    roles: [SUPER_ADMIN],
     menu: true,
   },
   // Acteurs

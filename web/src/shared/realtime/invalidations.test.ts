@@ -147,6 +147,7 @@ describe('realtime push → query invalidations', () => {
         'seasons.request',
         'seasons.requestUpdated',
         'seasons.updated',
+        'sms.changed',
         'supplies.updated',
         'supply.rejected',
         'transactions.updated',

@@ -74,6 +74,8 @@ export interface PushPayloads {
   'audit.integrity': { status: 'BROKEN'; brokenAt: number };
   /** A day's close or an exception changed (reconciliation; to finance and the auditor). */
   'reconciliation.changed': null;
+  /** SMS were written, sent, delivered or failed (messaging; to the super admin and admins). */
+  'sms.changed': null;
 }
 
 export type PushType = keyof PushPayloads;
@@ -147,6 +149,8 @@ export const INVALIDATIONS: { [T in PushType]: (data: PushPayloads[T]) => QueryK
   'audit.integrity': () => [['audit']],
   // 'Rapprochement' and the super admin's card (features/reconciliation, keys under 'reconciliation').
   'reconciliation.changed': () => [['reconciliation']],
+  // The SMS screen's list and counts (features/messaging, keys under 'sms').
+  'sms.changed': () => [['sms']],
 };
 
 function isPushType(type: string): type is PushType {

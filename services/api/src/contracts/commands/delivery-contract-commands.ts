@@ -18,9 +18,11 @@ import {
 import type { SignedInUser } from '../../kernel/actor.js';
 import { placeHold, releaseHold, walletStream, walletStreamId } from '../../wallet/index.js';
 import { contractStreamType } from '../catalogue.js';
+import type { ContractsTables } from '../tables.js';
 import {
   ACCEPTANCE_CODE,
   acceptanceErrors,
+  MAX_WRONG_CODES,
   acceptanceOfferSms,
   cancelDeliveryContract,
   confirmDeliveryContract,
@@ -64,7 +66,15 @@ export async function sendAcceptanceOffer(
 
 /** What the contract commands read: identity's users (wallets) and the actors' growers, plots. */
 export type ContractFactsTables = Pick<IdentityTables, 'users'> &
-  Pick<ActorsTables, 'growers' | 'plots' | 'cooperatives'>;
+  Pick<ActorsTables, 'growers' | 'plots' | 'cooperatives'> &
+  Pick<ContractsTables, 'delivery_contracts'>;
+
+/** What a grower's `OUI <code>` by SMS did (acceptByReply). */
+export type ReplyAcceptance =
+  | { outcome: 'accepted'; reference: string }
+  | { outcome: 'wrong'; remaining: number }
+  | { outcome: 'locked' }
+  | { outcome: 'none' };
 
 /** `POST /api/contracts/delivery-contract` as validated (§3: quantity in tonnes, amount F CFA). */
 export interface DeliveryContractRequest {
@@ -316,6 +326,60 @@ export class DeliveryContractCommands {
     const { wrongCode, ...confirmed } = answer;
     if (wrongCode) throw acceptanceErrors.wrong(wrongCode.remaining);
     return confirmed;
+  }
+
+  /**
+   * The grower answered an offer by SMS, `OUI <code>`, from `phone` (his registered phone):
+   * the code accepts the one PENDING contract of his whose current code it is and was sent to
+   * that phone, recorded as his cooperative's entry is (CODE, by the grower, for that phone).
+   * A code that answers none counts as a wrong attempt on each of his PENDING contracts whose
+   * code went to that phone, so a guess spends the same attempts as one made at 'Confirmer'.
+   */
+  async acceptByReply(grower: SignedInUser, phone: string, code: string): Promise<ReplyAcceptance> {
+    if (!ACCEPTANCE_CODE.test(code)) throw new ValidationError('Le code a 6 chiffres');
+    const pending = await this.db
+      .selectFrom('delivery_contracts')
+      .select('id')
+      .where('grower_user_id', '=', grower.id)
+      .where('status', '=', 'PENDING')
+      .orderBy('created_at')
+      .execute();
+    const candidates: { id: string; entered: EnteredCode; locked: boolean }[] = [];
+    for (const { id } of pending) {
+      const state = await this.contractOf(id, grower.id);
+      const current = state.acceptanceCode;
+      if (state.status !== 'PENDING' || !current || current.phone !== phone) continue;
+      const codeHash = await hashAcceptanceCode(code, current.salt);
+      const entered = { codeId: current.codeId, codeHash };
+      const locked = current.wrongAttempts >= MAX_WRONG_CODES;
+      if (codeHash === current.codeHash && !locked) {
+        await this.replyOn(grower, id, entered, phone);
+        return { outcome: 'accepted', reference: state.reference };
+      }
+      candidates.push({ id, entered, locked });
+    }
+    const open = candidates.filter((c) => !c.locked);
+    if (open.length === 0) return { outcome: candidates.length > 0 ? 'locked' : 'none' };
+    let remaining = MAX_WRONG_CODES;
+    for (const candidate of open) {
+      const answer = await this.replyOn(grower, candidate.id, candidate.entered, phone);
+      if (answer.wrongCode) remaining = Math.min(remaining, answer.wrongCode.remaining);
+    }
+    return { outcome: 'wrong', remaining };
+  }
+
+  private replyOn(grower: SignedInUser, contractId: string, code: EnteredCode, phone: string) {
+    return handleCommand(this.pipeline, {
+      streams: { contract: streamRef(contractStreamType, contractStreamId(contractId)) },
+      metadata: { userId: grower.id },
+      decide: ({ contract }) =>
+        confirmDeliveryContract(contract, actorOf(grower), {
+          now: this.clock().toISOString(),
+          cooperativeUserId: null,
+          code,
+          replyFrom: phone,
+        }),
+    });
   }
 
   /** PATCH contracts/delivery-contract/{id}/delivery: the weighed quantity (t) and its date. */

@@ -181,11 +181,19 @@ export type ConfirmAnswer = ContractAnswer & { wrongCode?: { remaining: number }
  * with the code sent to the grower (`facts.code`, hashed with that code's salt). A wrong
  * code records AcceptanceCodeRejected and answers `wrongCode`; a locked code, no code sent
  * or no code entered is refused. Confirming a CONFIRMED contract again is a no-op.
+ * `facts.replyFrom`: the grower answered the offer by SMS from that phone (`OUI <code>`): his
+ * code is checked as his cooperative's entry is (same attempts), and only when it answers the
+ * code sent to that very phone.
  */
 export function confirmDeliveryContract(
   state: ContractState,
   actor: ContractActor,
-  facts: { now: string; cooperativeUserId: string | null; code?: EnteredCode | null },
+  facts: {
+    now: string;
+    cooperativeUserId: string | null;
+    code?: EnteredCode | null;
+    replyFrom?: string;
+  },
 ): Decision<ConfirmAnswer> {
   const contractId = requireContract(state);
   const byGrower = actor.userId === state.growerUserId;
@@ -221,11 +229,14 @@ export function confirmDeliveryContract(
         }),
       ],
     });
-  if (byGrower) {
+  if (byGrower && facts.replyFrom === undefined) {
     return confirmed({ method: 'GROWER_SIGNED_IN', phone: null, codeId: null, codeHash: null });
   }
   const current = state.acceptanceCode;
   if (!current) throw acceptanceErrors.none();
+  if (facts.replyFrom !== undefined && (!byGrower || facts.replyFrom !== current.phone)) {
+    throw acceptanceErrors.none();
+  }
   if (!facts.code) {
     throw new ValidationError('Saisissez le code reçu par le producteur', {
       fields: { code: 'Ce champ est obligatoire' },

@@ -177,14 +177,21 @@ export class SmsOutboxStore {
 
   /**
    * The admin's list, newest first: searched by number, recipient's name, kind or reason,
-   * filtered by status. A code's text (PIN, delivery code, contract code) is never returned:
+   * filtered by status and by kind. A code's text (PIN, delivery code, contract code) is never returned:
    * it is the grower's secret.
    */
-  async list(query: { page: number; limit: number; q?: string; status?: SmsStatus }) {
+  async list(query: {
+    page: number;
+    limit: number;
+    q?: string;
+    status?: SmsStatus;
+    kind?: string;
+  }) {
     const base = this.db
       .selectFrom('sms_outbox as s')
       .leftJoin('users as u', 'u.id', 's.user_id')
       .$if(query.status !== undefined, (qb) => qb.where('s.status', '=', query.status!))
+      .$if(query.kind !== undefined, (qb) => qb.where('s.kind', '=', query.kind!))
       .$if(Boolean(query.q), (qb) => {
         const like = `%${query.q!.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
         return qb.where((eb) =>
@@ -232,31 +239,36 @@ export class SmsOutboxStore {
     return { rows, total: total.n };
   }
 
-  /** Messages and billed segments per recipient user and per season (SMS cost money). */
+  /**
+   * Messages per recipient user and per season (SMS cost money): how many, how many in each
+   * state (`queued` counts those being sent) and the segments the gateway billed.
+   */
   async counts() {
+    const tally = [
+      sql<number>`count(*)::int`.as('messages'),
+      sql<number>`coalesce(sum(s.segments), 0)::int`.as('segments'),
+      sql<number>`(count(*) filter (where s.status in ('queued', 'sending')))::int`.as('queued'),
+      sql<number>`(count(*) filter (where s.status = 'sent'))::int`.as('sent'),
+      sql<number>`(count(*) filter (where s.status = 'delivered'))::int`.as('delivered'),
+      sql<number>`(count(*) filter (where s.status = 'failed'))::int`.as('failed'),
+    ] as const;
     const byUser = await this.db
       .selectFrom('sms_outbox as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
       .select([
         's.user_id',
         sql<string>`trim(coalesce(u.firstname, '') || ' ' || coalesce(u.lastname, ''))`.as('name'),
-        sql<number>`count(*)::int`.as('messages'),
-        sql<number>`coalesce(sum(s.segments), 0)::int`.as('segments'),
-        sql<number>`(count(*) filter (where s.status = 'failed'))::int`.as('failed'),
+        ...tally,
       ])
       .groupBy(['s.user_id', 'u.firstname', 'u.lastname'])
       .orderBy('messages', 'desc')
+      .orderBy('s.user_id')
       .limit(100)
       .execute();
     const bySeason = await this.db
       .selectFrom('sms_outbox as s')
       .where('s.season_id', 'is not', null)
-      .select([
-        's.season_id',
-        sql<number>`count(*)::int`.as('messages'),
-        sql<number>`coalesce(sum(s.segments), 0)::int`.as('segments'),
-        sql<number>`(count(*) filter (where s.status = 'failed'))::int`.as('failed'),
-      ])
+      .select(['s.season_id', ...tally])
       .groupBy('s.season_id')
       .orderBy('s.season_id', 'desc')
       .execute();

@@ -16,6 +16,8 @@ export interface TwilioOptions {
 
 /** The path of the delivery reports, under `/api` (http/). */
 export const TWILIO_STATUS_PATH = '/api/messaging/twilio/status';
+/** Where Twilio posts the messages growers send to Filière's number (its messaging webhook). */
+export const TWILIO_INBOUND_PATH = '/api/messaging/twilio/inbound';
 
 const created = z.object({
   sid: z.string().min(1),

@@ -1,6 +1,7 @@
 import { EventStore } from '@filiere/event-store';
 import { InProcessLoop } from '@filiere/platform';
 import type { JobModule } from '../../kernel/module.js';
+import { pushingRuns } from '../pushes.js';
 import { GROWER_MESSAGES, GrowerMessages } from './follower.js';
 
 /**
@@ -13,7 +14,10 @@ export const growerMessagesJob: JobModule = {
   withoutRedis: true,
   async start(ctx) {
     const follower = GrowerMessages.of(ctx.db, new EventStore(ctx.db, ctx.catalogue), ctx.logger);
-    const loop = new InProcessLoop(follower, ctx.logger, { name: 'grower messages', pollMs: 2000 });
+    const loop = new InProcessLoop(pushingRuns(follower, ctx.db, ctx.publish), ctx.logger, {
+      name: 'grower messages',
+      pollMs: 2000,
+    });
     loop.start();
     return { close: () => loop.stop(), wake: () => loop.wake() };
   },

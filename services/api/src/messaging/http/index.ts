@@ -1,17 +1,28 @@
 import rateLimit from '@fastify/rate-limit';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ForbiddenError } from '@filiere/platform';
-import { SMS_KINDS, SMS_STATUSES, SmsOutboxStore } from '../../identity/index.js';
+import { ForbiddenError, narrowDb } from '@filiere/platform';
+import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
+import { DeliveryContractCommands, type ContractFactsTables } from '../../contracts/index.js';
+import {
+  createSms,
+  SMS_KINDS,
+  SMS_STATUSES,
+  SmsOutboxStore,
+  userLoader,
+} from '../../identity/index.js';
 import type { HttpRegistration } from '../../kernel/module.js';
 import { ROLE } from '../../kernel/roles.js';
 import {
+  TWILIO_INBOUND_PATH,
   TWILIO_STATUS_PATH,
   twilioDeliveryFailure,
   twilioReportStatus,
   validTwilioSignature,
 } from '../gateway/twilio.js';
 import { preferencesRoutes } from './preferences.js';
+import { InboundReplies } from '../inbound/inbound.js';
+import { pushSmsChanged } from '../pushes.js';
 
 /** Who sees every SMS and what they cost. */
 export const SMS_READERS = [ROLE.SUPER_ADMIN, ROLE.ADMIN] as const;
@@ -24,6 +35,15 @@ const statusReport = z.object({
   MessageStatus: z.string().min(1).max(40),
   ErrorCode: z.string().max(10).optional(),
 });
+
+const inboundMessage = z.object({
+  MessageSid: z.string().regex(/^[A-Z]{2}[0-9a-fA-F]{32}$/, 'Identifiant de message invalide'),
+  From: z.string().min(1).max(20),
+  Body: z.string().max(1600).default(''),
+});
+
+/** Twilio's answer to an incoming message when the reply goes through the outbox: none. */
+const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
 const smsItem = z.object({
   id: z.number(),
@@ -48,6 +68,31 @@ const smsQuery = z.object({
   limit: z.coerce.number('Nombre invalide').int('Nombre invalide').min(1).max(200).default(20),
   q: z.string().trim().max(100, '100 caractères au plus').optional(),
   status: z.enum(SMS_STATUSES, 'Statut inconnu').optional(),
+  kind: z.enum(SMS_KINDS, 'Type de message inconnu').optional(),
+});
+
+const tally = {
+  messages: z.number(),
+  segments: z.number(),
+  queued: z.number(),
+  sent: z.number(),
+  delivered: z.number(),
+  failed: z.number(),
+};
+const tallyOf = (row: {
+  messages: number;
+  segments: number;
+  queued: number;
+  sent: number;
+  delivered: number;
+  failed: number;
+}) => ({
+  messages: row.messages,
+  segments: row.segments,
+  queued: row.queued,
+  sent: row.sent,
+  delivered: row.delivered,
+  failed: row.failed,
 });
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -86,6 +131,7 @@ export const registerMessaging: HttpRegistration = async (app) => {
             limit: request.query.limit,
             ...(request.query.q ? { q: request.query.q } : {}),
             ...(request.query.status ? { status: request.query.status } : {}),
+            ...(request.query.kind ? { kind: request.query.kind } : {}),
           });
           return {
             count: total,
@@ -118,26 +164,11 @@ export const registerMessaging: HttpRegistration = async (app) => {
             tags: ['messaging'],
             security: [{ bearer: [] }],
             summary:
-              'Nombre de SMS et de segments facturés par membre (les 100 premiers) et par saison, dont les échecs',
+              'Nombre de SMS par état et segments facturés, par membre (les 100 premiers) et par saison',
             response: {
               200: z.object({
-                byUser: z.array(
-                  z.object({
-                    userId: z.string(),
-                    name: z.string(),
-                    messages: z.number(),
-                    segments: z.number(),
-                    failed: z.number(),
-                  }),
-                ),
-                bySeason: z.array(
-                  z.object({
-                    seasonId: z.number(),
-                    messages: z.number(),
-                    segments: z.number(),
-                    failed: z.number(),
-                  }),
-                ),
+                byUser: z.array(z.object({ userId: z.string(), name: z.string(), ...tally })),
+                bySeason: z.array(z.object({ seasonId: z.number(), ...tally })),
               }),
             },
           },
@@ -147,19 +178,8 @@ export const registerMessaging: HttpRegistration = async (app) => {
         async () => {
           const { byUser, bySeason } = await store.counts();
           return {
-            byUser: byUser.map((u) => ({
-              userId: u.user_id!,
-              name: u.name,
-              messages: u.messages,
-              segments: u.segments,
-              failed: u.failed,
-            })),
-            bySeason: bySeason.map((s) => ({
-              seasonId: s.season_id!,
-              messages: s.messages,
-              segments: s.segments,
-              failed: s.failed,
-            })),
+            byUser: byUser.map((u) => ({ userId: u.user_id!, name: u.name, ...tallyOf(u) })),
+            bySeason: bySeason.map((s) => ({ seasonId: s.season_id!, ...tallyOf(s) })),
           };
         },
       );
@@ -171,6 +191,42 @@ export const registerMessaging: HttpRegistration = async (app) => {
   if (config.SMS_GATEWAY !== 'twilio') return;
   const authToken = config.TWILIO_AUTH_TOKEN!;
   const publicUrl = config.PUBLIC_URL.replace(/\/$/, '');
+  const publish = app.deps.redis
+    ? redisPushPublisher(app.deps.redis)
+    : pgPushPublisher(app.deps.db);
+  const sms = createSms(config, app.deps.db, logger);
+  const replies = InboundReplies.of(
+    app.deps.db,
+    {
+      sms,
+      contracts: new DeliveryContractCommands(
+        narrowDb<ContractFactsTables>()(app.deps.db),
+        app.commands,
+        app.deps.clock,
+        sms,
+      ),
+      loadUser: userLoader(app.deps.db),
+    },
+    logger,
+    app.deps.clock,
+  );
+  const signedByTwilio =
+    (refusal: string) =>
+    async (request: { body: unknown; headers: Record<string, unknown>; url: string }) => {
+      const params = (request.body ?? {}) as Record<string, string>;
+      const signature = request.headers['x-twilio-signature'];
+      const url = `${publicUrl}${request.url}`;
+      if (
+        !validTwilioSignature(
+          authToken,
+          typeof signature === 'string' ? signature : undefined,
+          url,
+          params,
+        )
+      ) {
+        throw new ForbiddenError(refusal);
+      }
+    };
   await app.register(async (scope) => {
     await scope.register(rateLimit, {
       global: true,
@@ -198,21 +254,7 @@ export const registerMessaging: HttpRegistration = async (app) => {
         },
         // The signature is checked before the body is validated: an unsigned caller learns
         // nothing of what a report should hold.
-        preValidation: async (request) => {
-          const params = (request.body ?? {}) as Record<string, string>;
-          const signature = request.headers['x-twilio-signature'];
-          const url = `${publicUrl}${request.url}`;
-          if (
-            !validTwilioSignature(
-              authToken,
-              typeof signature === 'string' ? signature : undefined,
-              url,
-              params,
-            )
-          ) {
-            throw new ForbiddenError('Signature du rapport de remise invalide');
-          }
-        },
+        preValidation: signedByTwilio('Signature du rapport de remise invalide'),
       },
       async (request) => {
         const { MessageSid, MessageStatus, ErrorCode } = request.body;
@@ -228,7 +270,30 @@ export const registerMessaging: HttpRegistration = async (app) => {
             : {}),
         });
         if (!found) logger.warn({ sid: MessageSid }, 'delivery report for an unknown sms');
+        else await pushSmsChanged(app.deps.db, publish);
         return { received: found };
+      },
+    );
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      TWILIO_INBOUND_PATH,
+      {
+        schema: {
+          tags: ['messaging'],
+          security: [],
+          summary:
+            'SMS reçu d’un producteur par Twilio (signé X-Twilio-Signature) : OUI <code> (accepte le contrat offert avec ce code), SOLDE, RELEVE ou une aide, répondus par SMS au seul numéro enregistré du producteur ; 403 si la signature n’est pas celle de Twilio',
+          body: inboundMessage,
+        },
+        preValidation: signedByTwilio('Signature du message reçu invalide'),
+      },
+      async (request, reply) => {
+        const answered = await replies.answer({
+          id: request.body.MessageSid,
+          from: request.body.From,
+          body: request.body.Body,
+        });
+        if (answered) await pushSmsChanged(app.deps.db, publish);
+        return reply.type('text/xml').send(EMPTY_TWIML);
       },
     );
   });

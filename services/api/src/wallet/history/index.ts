@@ -5,5 +5,11 @@
  */
 export { walletHistoryMigrations } from './migrations/index.js';
 export { balanceHistoryProjector } from './projector.js';
-export { balanceAt, statementOf, type BalanceAt, type Statement } from './point-in-time.js';
+export {
+  balanceAt,
+  recentMovements,
+  statementOf,
+  type BalanceAt,
+  type Statement,
+} from './point-in-time.js';
 export type { WalletHistoryTables } from './tables.js';

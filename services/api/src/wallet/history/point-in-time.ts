@@ -178,3 +178,23 @@ export async function statementOf(
     limit: page.limit,
   };
 }
+
+/**
+ * A wallet's last `limit` movements of its balance (holds, which move only the available
+ * balance, left out), newest first.
+ */
+export async function recentMovements(
+  db: HistoryDb,
+  walletId: string,
+  limit: number,
+): Promise<Movement[]> {
+  const { rows } = await sql<MovementRow>`
+    select h.position, h.recorded_at, h.type, h.reference, l.label as hold_code,
+      h.amount::text, h.available_amount::text, h.balance::text, h.available_balance::text
+    from wallet_balance_history h
+    left join wallet_hold_labels l on h.type like 'Hold%' and l.hold_id = h.reference
+    where h.wallet_id = ${walletId} and h.amount <> 0
+    order by h.recorded_at desc, h.position desc
+    limit ${limit}`.execute(db);
+  return rows.map(movementOf);
+}
