@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
@@ -10,11 +12,47 @@ import {
   pollLikePages,
 } from './support/browser.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
+import { signedInPage } from './support/session.js';
 
 const missing = browserMissingReason();
 
 /** The chunks of the heavy libraries (vite.config.ts, HEAVY_CHUNKS) and their workers. */
 const HEAVY = /\/assets\/(maplibre|pdfjs|charts|countries)-|pdf\.worker|maplibre-gl-worker/;
+
+/**
+ * Deploys the next version of the web app into `dir` as a build does: its index.html carries
+ * `<meta name="filiere-version" content="{version}">` (a page tells which version it runs), so
+ * the service worker's precache list changes (index.html's revision) and so does the service
+ * worker itself. The files' compressed copies are written again, as the build writes them.
+ */
+function deployNextVersion(dir: string, version: string): void {
+  const write = (file: string, text: string) => {
+    writeFileSync(path.join(dir, file), text);
+    for (const [ext, compress] of [
+      ['br', brotliCompressSync],
+      ['gz', gzipSync],
+    ] as const) {
+      if (existsSync(path.join(dir, `${file}.${ext}`))) {
+        writeFileSync(path.join(dir, `${file}.${ext}`), compress(Buffer.from(text)));
+      }
+    }
+  };
+  const html = readFileSync(path.join(dir, 'index.html'), 'utf8');
+  const sw = readFileSync(path.join(dir, 'sw.js'), 'utf8');
+  const entry = /\{url:"index\.html",revision:"[0-9a-f]+"\}/;
+  expect(sw).toMatch(entry);
+  write(
+    'index.html',
+    html.replace('<head>', `<head>\n    <meta name="filiere-version" content="${version}" />`),
+  );
+  write('sw.js', sw.replace(entry, `{url:"index.html",revision:"${version}"}`));
+}
+
+/** The version the page runs: its index.html's marker, none for the first build. */
+const versionOf = (page: Page) =>
+  page.evaluate(
+    () => document.querySelector('meta[name="filiere-version"]')?.getAttribute('content') ?? null,
+  );
 
 /**
  * The web app as a phone meets it. The login page loads its own code only, sent
@@ -104,6 +142,58 @@ describe.skipIf(missing !== null)('web delivery in Chromium', { timeout: 240_000
 
     await page.context().setOffline(false);
     await banner.waitFor({ state: 'detached' });
+  });
+
+  it('announces a new version and never runs half of two: the open version stays whole until Mettre à jour, then the next one whole', async () => {
+    const page = await signedInPage(
+      browser,
+      server.baseUrl,
+      'agregateur@demo.filiere.bj',
+      server.password,
+      '/wallet',
+      { viewport: { width: 390, height: 844 }, serviceWorkers: 'allow' },
+    );
+    await page.getByRole('heading', { name: 'Mon Wallet' }).waitFor();
+    await expect
+      .poll(() =>
+        page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state),
+      )
+      .toBe('activated');
+    expect(await versionOf(page)).toBeNull();
+    expect(await page.getByTestId('update-banner').count()).toBe(0);
+
+    deployNextVersion(server.webDir, 'next');
+    // The user opens the app again: the page is still the version it installed, whole (its
+    // shell and code from the service worker's cache), and says a new one is ready.
+    await page.reload();
+    const banner = page.getByTestId('update-banner');
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain('Une nouvelle version de Filière est disponible.');
+    expect(await versionOf(page)).toBeNull();
+    await page.getByRole('heading', { name: 'Mon Wallet' }).waitFor();
+    await check(page, 'delivery-update-390');
+
+    // 'Plus tard' hides it; the version stays the same until the user accepts it.
+    await page.getByRole('button', { name: 'Plus tard' }).click();
+    await banner.waitFor({ state: 'detached' });
+    // Another screen, whose code the open version's cache holds.
+    await page.getByRole('button', { name: 'Ouvrir le menu' }).click();
+    await page
+      .getByRole('link', { name: /Tableau de bord/ })
+      .first()
+      .click();
+    await page.getByTestId('dashboard-today').waitFor();
+    expect(await versionOf(page)).toBeNull();
+
+    await page.reload();
+    await banner.waitFor();
+    const reloaded = page.waitForEvent('framenavigated', (frame) => frame === page.mainFrame());
+    await page.getByRole('button', { name: 'Mettre à jour' }).click();
+    await reloaded;
+    await page.getByTestId('dashboard-today').waitFor();
+    expect(await versionOf(page)).toBe('next');
+    expect(await page.getByTestId('update-banner').count()).toBe(0);
+    await page.context().close();
   });
 
   it('links the web app manifest: name, start address, icons', async () => {

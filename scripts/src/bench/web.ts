@@ -25,7 +25,9 @@ import { writeBenchmarkSection } from './report.js';
  * - first visit (fresh context, empty cache): /auth/login until the login form is shown;
  * - sign-in: 'Se connecter' until the dashboard shows its figures;
  * - return visit: the wallet opened once (its code cached), then a new page of the same context
- *   opens /wallet until its balance is shown.
+ *   opens /wallet until its balance (a figure, not the placeholder) is shown.
+ *
+ * BENCH_TRACE=1 prints each figure's requests (start → end in ms, bytes, URL): what waits on what.
  *
  * BENCH_LABEL names the run in docs/benchmarks.md ('Before' or 'After', default 'After'); each
  * label keeps its own table, so a run before a change and one after it stand side by side.
@@ -68,17 +70,34 @@ class Meter {
   private bytes = 0;
   private requests = new Set<string>();
   private cached = new Set<string>();
+  /** BENCH_TRACE: each request's start and end (CDP's monotonic seconds) and its URL. */
+  private trace = new Map<
+    string,
+    { url: string; start: number; end?: number; bytes?: number; from?: string }
+  >();
 
   constructor(cdp: CDPSession) {
     cdp.on('Network.requestWillBeSent', (e) => {
-      if (!e.request.url.startsWith('data:')) this.requests.add(e.requestId);
+      if (e.request.url.startsWith('data:')) return;
+      this.requests.add(e.requestId);
+      const url = `${e.request.method} ${e.request.url.replace(/^https?:\/\/[^/]+/, '')}`;
+      this.trace.set(e.requestId, { url, start: e.timestamp });
     });
     cdp.on('Network.requestServedFromCache', (e) => this.cached.add(e.requestId));
     cdp.on('Network.responseReceived', (e) => {
       if (e.response.fromDiskCache || e.response.fromServiceWorker) this.cached.add(e.requestId);
+      const t = this.trace.get(e.requestId);
+      if (t && e.response.fromServiceWorker) t.from = 'service worker';
+      else if (t && e.response.fromDiskCache) t.from = 'disk cache';
+    });
+    cdp.on('Network.requestServedFromCache', (e) => {
+      const t = this.trace.get(e.requestId);
+      if (t) t.from = 'memory cache';
     });
     cdp.on('Network.loadingFinished', (e) => {
       if (this.requests.has(e.requestId)) this.bytes += e.encodedDataLength;
+      const t = this.trace.get(e.requestId);
+      if (t) Object.assign(t, { end: e.timestamp, bytes: e.encodedDataLength });
     });
   }
 
@@ -86,6 +105,21 @@ class Meter {
     this.bytes = 0;
     this.requests.clear();
     this.cached.clear();
+    this.trace.clear();
+  }
+
+  /** The requests since `reset()`, in the order they started, relative to the first. */
+  waterfall(name: string): string {
+    const rows = [...this.trace.entries()].sort((a, b) => a[1].start - b[1].start);
+    const t0 = rows[0]?.[1].start ?? 0;
+    const ms = (t: number | undefined) => (t === undefined ? '   …' : ((t - t0) * 1000).toFixed(0));
+    return [
+      `${name}:`,
+      ...rows.map(
+        ([id, r]) =>
+          `  ${ms(r.start).padStart(5)} → ${ms(r.end).padStart(5)} ms ${String(r.bytes ?? '').padStart(7)} B${r.from ? ` (${r.from})` : this.cached.has(id) ? ' (cache)' : ''} ${r.url.slice(0, 110)}`,
+      ),
+    ].join('\n');
   }
 
   sample(seconds: number): Sample {
@@ -108,11 +142,13 @@ async function throttledPage(context: BrowserContext): Promise<{ page: Page; met
   return { page, meter: new Meter(cdp) };
 }
 
-async function timed(meter: Meter, action: () => Promise<unknown>): Promise<Sample> {
+async function timed(name: string, meter: Meter, action: () => Promise<unknown>): Promise<Sample> {
   meter.reset();
   const t0 = performance.now();
   await action();
-  return meter.sample((performance.now() - t0) / 1000);
+  const sample = meter.sample((performance.now() - t0) / 1000);
+  if (process.env.BENCH_TRACE) process.stdout.write(`${meter.waterfall(name)}\n`);
+  return sample;
 }
 
 /** One visitor: first visit, sign-in, wallet, return to the wallet. */
@@ -126,26 +162,46 @@ async function visit(base: string, browser: Browser) {
   });
   try {
     const first = await throttledPage(context);
-    const login = await timed(first.meter, async () => {
+    const login = await timed('first visit', first.meter, async () => {
       await first.page.goto(`${base}/auth/login`, { waitUntil: 'commit' });
       await first.page.getByLabel('Email').waitFor();
     });
     await first.page.getByLabel('Email').fill(ACCOUNT);
     await first.page.getByLabel(/^Mot de passe/).fill(PASSWORD);
-    const signIn = await timed(first.meter, async () => {
+    const signIn = await timed('sign-in', first.meter, async () => {
       await first.page.getByRole('button', { name: 'Se connecter' }).click();
       await first.page.getByTestId('card-totalContracts').waitFor();
     });
     // The wallet once, as a user who visits it: its code is then in the browser's caches.
+    // Its balance reads '—' until the wallet's figures have come: the figure waits for them.
     const walletOnce = async (page: Page) => {
       await page.goto(`${base}/wallet`, { waitUntil: 'commit' });
-      await page.getByTestId('wallet-available').first().waitFor();
+      await page.getByTestId('wallet-available').filter({ hasText: /\d/ }).first().waitFor();
     };
-    const walletCold = await timed(first.meter, () => walletOnce(first.page));
+    const walletCold = await timed('wallet, first time', first.meter, () => walletOnce(first.page));
     await first.page.waitForLoadState('networkidle');
+    // Someone who comes back later finds the service worker installed (its precache filled
+    // while the first visit went on): the return visit starts once it is active.
+    await first.page.waitForFunction(
+      // Serialised into the page: it names nothing of this module.
+      async () =>
+        (
+          await (
+            globalThis as unknown as {
+              navigator: {
+                serviceWorker: {
+                  getRegistration(): Promise<{ active: { state: string } | null } | undefined>;
+                };
+              };
+            }
+          ).navigator.serviceWorker.getRegistration()
+        )?.active?.state === 'activated',
+      undefined,
+      { polling: 250 },
+    );
     await first.page.close();
     const again = await throttledPage(context);
-    const walletWarm = await timed(again.meter, () => walletOnce(again.page));
+    const walletWarm = await timed('return visit', again.meter, () => walletOnce(again.page));
     return { login, signIn, walletCold, walletWarm };
   } finally {
     await context.close();

@@ -34,6 +34,8 @@ export interface E2eServer {
   password: string;
   /** The running API (a test drives a context's services through it, e.g. a clock). */
   app: FastifyInstance;
+  /** The server's private copy of the web build (a test may deploy a next version into it). */
+  webDir: string;
   stop(): Promise<void>;
 }
 
@@ -111,6 +113,7 @@ export async function startE2eServer(
       db,
       password,
       app,
+      webDir: web.dir,
       stop: stopAll,
     };
   } catch (error) {

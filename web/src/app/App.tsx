@@ -8,16 +8,29 @@ import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { decodeToken, getToken } from '../shared/auth/session.js';
 import { AppBanners } from './AppBanners.js';
+import { keepReads, restoreKeptReads } from './kept-reads.js';
 import { createQueryClient } from './query-client.js';
 import { createAppRouter } from './router.js';
 import { cssVariablesResolver, theme } from './theme.js';
 
+/** The subject of this browser's token, while it is valid. */
+const signedInUser = () => {
+  const token = getToken();
+  return token ? decodeToken(token)?.sub : undefined;
+};
+
 /** Providers: Mantine (theme, dates, modals, notifications), TanStack Query and Router. */
 export function App() {
-  const [queryClient] = useState(createQueryClient);
+  const [queryClient] = useState(() => {
+    const client = createQueryClient();
+    restoreKeptReads(client, signedInUser());
+    return client;
+  });
+  useEffect(() => keepReads(queryClient, signedInUser), [queryClient]);
   const [router] = useState(() => createAppRouter(queryClient));
   const { i18n } = useTranslation();
   return (

@@ -1,7 +1,7 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { MainLayout } from '../app/layout/MainLayout.js';
 import { isApiError } from '../shared/api/api-error.js';
-import { currentUserQuery } from '../shared/auth/current-user.js';
+import { ensureCurrentUser, useCurrentUserFailure } from '../shared/auth/current-user.js';
 import { clearSession, decodeToken, getToken } from '../shared/auth/session.js';
 import { RouteError } from '../shared/ui/RouteError.js';
 
@@ -9,7 +9,8 @@ import { RouteError } from '../shared/ui/RouteError.js';
  * Signed-in area: without a valid token, or when /users/me answers 401, go to login. Any
  * other failure of that check (cut short by a reload, server unreachable, server error)
  * keeps the session and shows the error with 'Réessayer': deleting the token then signed
- * out a user who reloaded the page right after signing in.
+ * out a user who reloaded the page right after signing in. With this browser's copy of the
+ * user, the screen does not wait for /users/me (`ensureCurrentUser`).
  */
 export const Route = createFileRoute('/_app')({
   beforeLoad: async ({ context, location, matches }) => {
@@ -23,7 +24,7 @@ export const Route = createFileRoute('/_app')({
     // on a mobile network); a failure here is TanStack's to report when it loads the screen.
     context.loadScreens(matches.map((m) => m.routeId));
     try {
-      const user = await context.queryClient.ensureQueryData(currentUserQuery);
+      const user = await ensureCurrentUser(context.queryClient);
       return { user };
     } catch (error) {
       if (!isApiError(error, 401)) throw error;
@@ -31,6 +32,12 @@ export const Route = createFileRoute('/_app')({
       throw toLogin();
     }
   },
-  component: MainLayout,
+  component: function SignedInArea() {
+    // /users/me asked beside the screen (a copy of the user opened it) failed: shown as a
+    // failure of the check before it would have been, with Réessayer.
+    const failure = useCurrentUserFailure();
+    if (failure) throw failure;
+    return <MainLayout />;
+  },
   errorComponent: RouteError,
 });

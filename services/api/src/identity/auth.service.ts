@@ -7,7 +7,7 @@ import type { IdentityWriter } from './journal.js';
 import type { Mail, Mailer } from './mail/mailer.js';
 import { invitationMail, resetMail } from './mail/templates.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { REVOKE_TOKENS, type IdentityRepository, type UserRow } from './repository.js';
+import { REVOKE_TOKENS, toUserDto, type IdentityRepository, type UserRow } from './repository.js';
 import { hashToken, newToken, TOKEN_TTL_MS, type TokenKind } from './tokens.js';
 
 export interface AuthDeps {
@@ -40,7 +40,7 @@ export class AuthService {
     if (!user.is_active) throw new NotAcceptableError("Votre compte n'a pas encore été activé");
     return {
       access_token: this.tokenFor(user),
-      user: { id: user.id, role: { code: user.role_code } },
+      user: toUserDto(user),
     };
   }
 

@@ -140,10 +140,11 @@ export const loginBody = z.object({
     .min(1, MSG.required)
     .max(128, MSG.tooLong(128)),
 });
-export const loginAnswer = z.object({
-  access_token: z.string(),
-  user: z.object({ id: z.string(), role: z.object({ code: z.enum(ROLE_CODES) }) }),
-});
+/**
+ * The token and the signed-in user as GET /users/me gives it: the web app opens the dashboard
+ * without asking /users/me first (one round trip less between 'Se connecter' and the figures).
+ */
+export const loginAnswer = z.object({ access_token: z.string(), user: userSchema });
 
 export const TYPE_USERS = ['user', 'industrial', 'cluster-manager', 'sfd'] as const;
 export const signupQuery = z.object({ typeUser: z.enum(TYPE_USERS, MSG.invalid) });

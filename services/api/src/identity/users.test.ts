@@ -65,6 +65,23 @@ describe('users: sign-in answers, ownership, duplicates, profile', () => {
     expect(claims.exp - claims.iat).toBe(12 * 3600);
   });
 
+  it('login answers the user as GET /users/me gives it: the web app opens its first screen without asking', async () => {
+    const user = await seedUser(testDb.db, 'ROLE_INDUSTRIAL');
+    const ok = await call(
+      'POST',
+      '/api/auth/login',
+      {},
+      { email: user.email, password: TEST_PASSWORD },
+    );
+    expect(ok.statusCode).toBe(200);
+    const me = await call('GET', '/api/users/me', {
+      authorization: `Bearer ${ok.json<{ access_token: string }>().access_token}`,
+    });
+    expect(me.statusCode).toBe(200);
+    expect(ok.json().user).toEqual(me.json());
+    expect(ok.json().user).not.toHaveProperty('password_hash');
+  });
+
   it('duplicate e-mail (any case): 409 USER_ALREADY_EXIST on signup, edit and profile', async () => {
     const existing = await seedUser(testDb.db, 'ROLE_GROWER', { email: 'double@exemple.bj' });
     const signup = await call(

@@ -3691,11 +3691,33 @@ export interface operations {
                     "application/json": {
                         access_token: string;
                         user: {
+                            bankAccountNumber: string | null;
+                            clusterId: string | null;
+                            createdAt: string;
+                            email: string | null;
+                            firstname: string;
                             id: string;
+                            isActive: boolean;
+                            lastname: string;
+                            momoAccountNumber: string | null;
+                            nip: string | null;
+                            organization: {
+                                denomination: string;
+                                id: string;
+                                /** @enum {string} */
+                                organizationType: "BANK" | "INDUSTRIAL" | "MICROFINANCE" | "PROVIDER" | "COOPERATIVE" | "INTERNATIONAL_TRADER" | "PAYMENT_PROVIDER";
+                            } | null;
+                            organizationId: string | null;
+                            phone: string | null;
                             role: {
                                 /** @enum {string} */
                                 code: "ROLE_SUPER_ADMIN" | "ROLE_ADMIN" | "ROLE_GROWER" | "ROLE_CARRIER" | "ROLE_INDUSTRIAL" | "ROLE_SECRETARY" | "ROLE_ACCOUNTING" | "ROLE_DIRECTOR" | "ROLE_INPUT_PROVIDER" | "ROLE_FARMER_ORGANIZATION" | "ROLE_CLUSTER_MANAGER" | "ROLE_SFD";
+                                id: number;
+                                name: string;
                             };
+                            roleId: number;
+                            username: string;
+                            walletId: string;
                         };
                     };
                 };

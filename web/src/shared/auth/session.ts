@@ -5,6 +5,8 @@
 const TOKEN_KEY = 'access_token';
 const ROLE_KEY = 'role_code';
 const USER_KEY = 'user_id';
+/** The wallet's reads of the last visit (app/kept-reads.ts), the signed-in user's only. */
+export const KEPT_READS_KEY = 'kept_reads';
 
 export function getToken(): string | null {
   return localStorage.getItem(TOKEN_KEY);
@@ -24,6 +26,7 @@ export function rememberUser(user: { id: string; role: { code: string } }): void
 export function clearSession(): void {
   localStorage.removeItem(TOKEN_KEY);
   localStorage.removeItem('last_user');
+  localStorage.removeItem(KEPT_READS_KEY);
   sessionStorage.removeItem(ROLE_KEY);
   sessionStorage.removeItem(USER_KEY);
 }

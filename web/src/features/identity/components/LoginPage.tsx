@@ -1,13 +1,14 @@
 import { Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { Link, useNavigate, useRouter, useSearch } from '@tanstack/react-router';
+import { useCallback, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
 import { safeRedirect } from '../../../shared/auth/redirect.js';
-import { saveSession } from '../../../shared/auth/session.js';
+import { signedIn } from '../../../shared/auth/current-user.js';
 import { FormAlert } from '../../../shared/ui/FormAlert.js';
 import { PasswordField } from '../../../shared/ui/PasswordField.js';
 import { useFieldError } from '../../../shared/ui/use-field-error.js';
@@ -19,6 +20,22 @@ const schema = z.object({
   password: z.string().min(1, msg.required),
 });
 type Values = z.infer<typeof schema>;
+
+/**
+ * The code of the screen sign-in opens (the dashboard unless `redirect` says otherwise),
+ * downloaded once the user starts filling the form: 'Se connecter' then waits for the screen's
+ * data only, not for its code as well. Once per page.
+ */
+function usePreloadTarget(href: string): () => void {
+  const router = useRouter();
+  const done = useRef(false);
+  return useCallback(() => {
+    if (done.current) return;
+    done.current = true;
+    const [routes] = router.getMatchedRoutes(new URL(href, window.location.origin).pathname);
+    for (const route of routes) void router.loadRouteChunk(route)?.catch(() => undefined);
+  }, [router, href]);
+}
 
 export function LoginPage() {
   const { t } = useTranslation('auth');
@@ -34,15 +51,15 @@ export function LoginPage() {
   });
   const mutation = useMutation({
     mutationFn: login,
-    onSuccess: (answer) => {
-      queryClient.clear();
-      saveSession(answer.access_token, answer.user);
+    onSuccess: async (answer) => {
+      await signedIn(queryClient, answer.access_token, answer.user);
       void navigate({ href: safeRedirect(redirect), replace: true });
     },
   });
+  const preload = usePreloadTarget(safeRedirect(redirect));
   const { errors, isValid } = form.formState;
   return (
-    <form onSubmit={form.handleSubmit((v) => mutation.mutate(v))} noValidate>
+    <form onSubmit={form.handleSubmit((v) => mutation.mutate(v))} onFocus={preload} noValidate>
       <Stack>
         <div>
           <Title order={1} size="h2">
