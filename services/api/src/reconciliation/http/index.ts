@@ -28,6 +28,8 @@ import { getException, listDays, listExceptions, reconciliationSummary } from '.
 import { writeDayReport } from '../report.js';
 import { parseBankCsv } from '../sources/bank-csv.js';
 import { parseCamt053 } from '../sources/camt053.js';
+import { detectStatementFormat, STATEMENT_FORMATS } from '../sources/detect.js';
+import { parseMt940 } from '../sources/mt940.js';
 import { fetchOrRefuse, statementFetcher } from '../sources/fetch.js';
 import type { BankCsvMapping, ReconciliationTables } from '../tables.js';
 
@@ -330,11 +332,12 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
             tags,
             security,
             summary:
-              'Importe le relevé de la banque (CAMT.053, ou CSV lu avec la correspondance de la banque) ; un relevé importé deux fois ne change rien',
+              'Importe le relevé de la banque (MT940, CAMT.053, ou CSV lu avec la correspondance de la banque ; sans format, reconnu à son contenu) ; un relevé importé deux fois ne change rien',
             body: z.object({
               /** The bank's statement, or KKiaPay's dashboard export (CSV only). */
               source: z.enum(['BANK', 'KKIAPAY']).default('BANK'),
-              format: z.enum(['CAMT053', 'CSV']),
+              /** Absent: recognised from the content. */
+              format: z.enum(STATEMENT_FORMATS).optional(),
               content: z.string().min(1, required).max(1_500_000, 'Relevé trop volumineux'),
               bankCode: bankCode.optional(),
             }),
@@ -350,7 +353,8 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
           ...guard(RECONCILIATION_ROLES.act),
         },
         async (request) => {
-          const { source: from, format, content, bankCode: code } = request.body;
+          const { source: from, content, bankCode: code } = request.body;
+          const format = request.body.format ?? detectStatementFormat(content);
           if (from === 'KKIAPAY' && format !== 'CSV') {
             throw new ValidationError('L’export de KKiaPay se lit en CSV', {
               fields: { format: 'L’export de KKiaPay se lit en CSV' },
@@ -358,6 +362,7 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
           }
           let lines;
           if (format === 'CAMT053') lines = parseCamt053(content);
+          else if (format === 'MT940') lines = parseMt940(content);
           else {
             if (!code) {
               throw new ValidationError(required, { fields: { bankCode: required } });

@@ -1,0 +1,109 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { narrowDb } from '@filiere/platform';
+import { useTestDatabase } from '@filiere/platform/testing';
+import { catalogueDecoder, catchUp } from '@filiere/projections';
+import type { Database } from '../../database.js';
+import { product } from '../../modules.js';
+import { buildTestApp } from '../../test-app.js';
+import { walletUser, withKey, type TestUser } from '../../wallet/http/commands/test-support.js';
+
+const decode = catalogueDecoder(product.catalogue);
+
+/** Two statements of the supply account in one MT940 file, as a Benin bank exports them. */
+const mt940 = [
+  '{1:F01BOABBJBJAXXX0000000000}{2:O9400700261205BOABBJBJAXXX00000000002612050700N}{4:',
+  ':20:BOA2612040001',
+  ':25:BJ0610100100000000000001',
+  ':28C:117/1',
+  ':60F:C261203XOF500000,',
+  ':61:2612041204C75000,NTRFNONREF//BOA26120400017',
+  ':86:VIREMENT RECU APP-MT1A COOPERATIVE ALLADA',
+  ':61:2612041204D20000,NTRFNONREF//BOA26120400018',
+  ':86:VIREMENT EMIS',
+  ':62F:C261204XOF555000,',
+  '-}',
+  '{1:F01BOABBJBJAXXX0000000000}{2:O9400700261206BOABBJBJAXXX00000000002612060700N}{4:',
+  ':20:BOA2612050001',
+  ':25:BJ0610100100000000000001',
+  ':28C:118/1',
+  ':60F:C261204XOF555000,',
+  ':61:2612051205C40000,NTRFNONREF//BOA26120500003',
+  ':86:VERSEMENT APP-MT2B',
+  ':62F:C261205XOF595000,',
+  '-}',
+].join('\r\n');
+
+describe('reconciliation HTTP: MT940 statements and exception owners (real PostgreSQL)', () => {
+  const testDb = useTestDatabase<Database>();
+  const db = () => narrowDb<Database>()(testDb.db);
+  let app: FastifyInstance;
+  let admin: TestUser;
+  let auditor: TestUser;
+
+  const post = (who: TestUser, url: string, payload: object) =>
+    app.inject({
+      method: 'POST',
+      url: `/api/reconciliation${url}`,
+      headers: withKey(who),
+      payload,
+    });
+  const eventCount = async () =>
+    Number(
+      (await sql<{ n: string }>`select count(*) as n from events`.execute(testDb.db)).rows[0]!.n,
+    );
+  const project = async () => {
+    for (const projector of product.projectors) await catchUp(testDb.db, projector, { decode });
+  };
+
+  beforeAll(async () => {
+    app = await buildTestApp(db());
+    admin = await walletUser(app, db(), 'ROLE_ADMIN');
+    auditor = await walletUser(app, db(), 'ROLE_ACCOUNTING');
+  });
+  afterAll(async () => app?.close());
+
+  it('imports an MT940 file, recognised by its content; imported twice, it changes nothing', async () => {
+    const first = await post(admin, '/statements', { content: mt940 });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({
+      recorded: 3,
+      known: 0,
+      conflicts: [],
+      days: ['2026-12-04', '2026-12-05'],
+    });
+    const before = await eventCount();
+    const again = await post(admin, '/statements', { format: 'MT940', content: mt940 });
+    expect(again.json()).toMatchObject({ recorded: 0, known: 3, conflicts: [] });
+    expect(await eventCount()).toBe(before);
+    await project();
+    const lines = await db()
+      .selectFrom('reconciliation_lines')
+      .select(['line_key', 'reference', 'direction', 'amount'])
+      .where('source', '=', 'BANK')
+      .orderBy('line_key')
+      .execute();
+    expect(lines.map((l) => [l.line_key, l.reference, l.direction, Number(l.amount)])).toEqual([
+      ['BANK:BOA26120400017', 'APP-MT1A', 'IN', 75_000],
+      ['BANK:BOA26120400018', null, 'OUT', 20_000],
+      ['BANK:BOA26120500003', 'APP-MT2B', 'IN', 40_000],
+    ]);
+  });
+
+  it('refuses an MT940 file that does not add up, recording nothing', async () => {
+    const before = await eventCount();
+    const res = await post(admin, '/statements', {
+      content: mt940.replace(':62F:C261205XOF595000,', ':62F:C261205XOF600000,'),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(
+      'Le relevé MT940 est incohérent : ses écritures ne donnent pas son solde de clôture',
+    );
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('lets the auditor import nothing', async () => {
+    expect((await post(auditor, '/statements', { content: mt940 })).statusCode).toBe(403);
+  });
+});
