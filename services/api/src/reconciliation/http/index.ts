@@ -24,7 +24,13 @@ import {
   SOURCES,
   type Source,
 } from '../domain/index.js';
-import { getException, listDays, listExceptions, reconciliationSummary } from '../queries.js';
+import {
+  getException,
+  listDays,
+  listExceptions,
+  listOwners,
+  reconciliationSummary,
+} from '../queries.js';
 import { writeDayReport } from '../report.js';
 import { parseBankCsv } from '../sources/bank-csv.js';
 import { parseCamt053 } from '../sources/camt053.js';
@@ -83,6 +89,7 @@ const exceptionRow = z.object({
   account: z.string().nullable(),
   status: z.string(),
   ownerUserId: z.string().nullable(),
+  ownerName: z.string().nullable(),
   proposal: z.object({ action: z.string(), target: z.string(), proposedBy: z.string() }).nullable(),
   openedAt: z.string(),
   updatedAt: z.string(),
@@ -93,7 +100,10 @@ const exceptionDetail = exceptionRow.extend({
     z.object({
       type: z.string(),
       userId: z.string().nullable(),
+      userName: z.string().nullable(),
       note: z.string().nullable(),
+      /** The owner an assignment gave. */
+      ownerName: z.string().nullable(),
       at: z.string(),
     }),
   ),
@@ -119,6 +129,9 @@ const done = z.object({ exceptionId: z.string() });
 export async function registerReconciliation(app: FastifyInstance & { deps: AppDeps }) {
   const db = narrowDb<ReconciliationTables>()(app.deps.db);
   const users = narrowDb<Pick<IdentityTables, 'users' | 'roles'>>()(app.deps.db);
+  const read = narrowDb<ReconciliationTables & Pick<IdentityTables, 'users' | 'roles'>>()(
+    app.deps.db,
+  );
   const { config } = app.deps;
   const deps: ReconciliationDeps = {
     db,
@@ -222,6 +235,8 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
               source: source.optional(),
               kind: z.enum(EXCEPTION_KINDS).optional(),
               q: storableString().trim().max(100, '100 caractères au plus').optional(),
+              /** `me`: the caller's; `none`: nobody's; else an owner's id. */
+              owner: z.union([z.enum(['me', 'none']), z.uuid(invalid)]).optional(),
               page,
               limit,
             }),
@@ -230,8 +245,19 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
           ...guard(RECONCILIATION_ROLES.read),
         },
         async (request) => {
-          platformOnly(request);
-          return listExceptions(db, request.query);
+          const me = platformOnly(request);
+          const { owner, ...rest } = request.query;
+          return listExceptions(read, {
+            ...rest,
+            owner:
+              owner === undefined
+                ? undefined
+                : owner === 'me'
+                  ? me.id
+                  : owner === 'none'
+                    ? null
+                    : owner,
+          });
         },
       );
 
@@ -249,7 +275,25 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
         },
         async (request) => {
           platformOnly(request);
-          return getException(db, request.params.id);
+          return getException(read, request.params.id);
+        },
+      );
+
+      r.get(
+        '/reconciliation/owners',
+        {
+          schema: {
+            tags,
+            security,
+            summary:
+              'Les personnes à qui confier un écart : super administrateurs et administrateurs actifs',
+            response: { 200: z.array(z.object({ id: z.string(), name: z.string() })) },
+          },
+          ...guard(RECONCILIATION_ROLES.read),
+        },
+        async (request) => {
+          platformOnly(request);
+          return listOwners(read);
         },
       );
 

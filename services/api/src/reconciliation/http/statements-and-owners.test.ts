@@ -39,6 +39,7 @@ describe('reconciliation HTTP: MT940 statements and exception owners (real Postg
   const testDb = useTestDatabase<Database>();
   const db = () => narrowDb<Database>()(testDb.db);
   let app: FastifyInstance;
+  let superAdmin: TestUser;
   let admin: TestUser;
   let auditor: TestUser;
 
@@ -49,6 +50,8 @@ describe('reconciliation HTTP: MT940 statements and exception owners (real Postg
       headers: withKey(who),
       payload,
     });
+  const get = (who: TestUser, url: string) =>
+    app.inject({ method: 'GET', url: `/api/reconciliation${url}`, headers: who.headers });
   const eventCount = async () =>
     Number(
       (await sql<{ n: string }>`select count(*) as n from events`.execute(testDb.db)).rows[0]!.n,
@@ -59,6 +62,7 @@ describe('reconciliation HTTP: MT940 statements and exception owners (real Postg
 
   beforeAll(async () => {
     app = await buildTestApp(db());
+    superAdmin = await walletUser(app, db(), 'ROLE_SUPER_ADMIN');
     admin = await walletUser(app, db(), 'ROLE_ADMIN');
     auditor = await walletUser(app, db(), 'ROLE_ACCOUNTING');
   });
@@ -105,5 +109,88 @@ describe('reconciliation HTTP: MT940 statements and exception owners (real Postg
 
   it('lets the auditor import nothing', async () => {
     expect((await post(auditor, '/statements', { content: mt940 })).statusCode).toBe(403);
+  });
+
+  it('gives an exception an owner and another, as events of its stream, filtered by owner', async () => {
+    // The 4 December lines match nothing: once the 5th is closed they are exceptions.
+    expect((await post(admin, '/run', { source: 'BANK', day: '2026-12-05' })).statusCode).toBe(200);
+    await project();
+    const all = (await get(auditor, '/exceptions?status=OPEN')).json() as {
+      data: { id: string; reference: string | null; ownerUserId: string | null }[];
+    };
+    expect(all.data).toHaveLength(2);
+    expect(all.data.every((e) => e.ownerUserId === null)).toBe(true);
+    const [first, second] = all.data as [{ id: string }, { id: string }];
+
+    const owners = await get(auditor, '/owners');
+    expect(owners.statusCode).toBe(200);
+    const ownerIds = (owners.json() as { id: string }[]).map((o) => o.id);
+    expect(ownerIds).toEqual(expect.arrayContaining([superAdmin.id, admin.id]));
+    expect(ownerIds).not.toContain(auditor.id);
+
+    // The auditor assigns nothing; nobody but finance can own an exception.
+    expect(
+      (await post(auditor, `/exceptions/${first.id}/assign`, { ownerUserId: auditor.id }))
+        .statusCode,
+    ).toBe(403);
+    const toAuditor = await post(admin, `/exceptions/${first.id}/assign`, {
+      ownerUserId: auditor.id,
+    });
+    expect(toAuditor.statusCode).toBe(400);
+    expect(toAuditor.json().message).toBe('Le responsable doit être un administrateur');
+
+    // The admin takes it; the super admin then gives it to himself.
+    expect(
+      (await post(admin, `/exceptions/${first.id}/assign`, { ownerUserId: admin.id })).statusCode,
+    ).toBe(200);
+    await project();
+    const mine = (await get(admin, '/exceptions?owner=me')).json() as {
+      data: { id: string; ownerName: string | null }[];
+    };
+    expect(mine.data.map((e) => e.id)).toEqual([first.id]);
+    expect(mine.data[0]!.ownerName).toEqual(expect.any(String));
+    const before = await eventCount();
+    expect(
+      (await post(admin, `/exceptions/${first.id}/assign`, { ownerUserId: admin.id })).statusCode,
+    ).toBe(200);
+    expect(await eventCount()).toBe(before);
+    expect(
+      (await post(superAdmin, `/exceptions/${first.id}/assign`, { ownerUserId: superAdmin.id }))
+        .statusCode,
+    ).toBe(200);
+    await project();
+    const ids = async (who: TestUser, query: string) =>
+      ((await get(who, `/exceptions?${query}`)).json() as { data: { id: string }[] }).data.map(
+        (e) => e.id,
+      );
+    expect(await ids(admin, 'owner=me')).toEqual([]);
+    expect(await ids(superAdmin, 'owner=me')).toEqual([first.id]);
+    expect(await ids(auditor, `owner=${superAdmin.id}`)).toEqual([first.id]);
+    expect(await ids(auditor, 'owner=none')).toEqual([second.id]);
+
+    const detail = await get(auditor, `/exceptions/${first.id}`);
+    const names = (owners.json() as { id: string; name: string }[]).reduce<Record<string, string>>(
+      (acc, o) => ({ ...acc, [o.id]: o.name }),
+      {},
+    );
+    expect(detail.json()).toMatchObject({
+      ownerUserId: superAdmin.id,
+      ownerName: names[superAdmin.id],
+      history: [
+        { type: 'ExceptionOpened', ownerName: null },
+        {
+          type: 'ExceptionAssigned',
+          userId: admin.id,
+          userName: names[admin.id],
+          ownerName: names[admin.id],
+        },
+        {
+          type: 'ExceptionAssigned',
+          userId: superAdmin.id,
+          userName: names[superAdmin.id],
+          ownerName: names[superAdmin.id],
+        },
+      ],
+    });
   });
 });
