@@ -120,7 +120,8 @@ describe('reconciliation HTTP: MT940 statements and exception owners (real Postg
     };
     expect(all.data).toHaveLength(2);
     expect(all.data.every((e) => e.ownerUserId === null)).toBe(true);
-    const [first, second] = all.data as [{ id: string }, { id: string }];
+    const first = all.data[0]!;
+    const second = all.data[1]!;
 
     const owners = await get(auditor, '/owners');
     expect(owners.statusCode).toBe(200);

@@ -1,6 +1,39 @@
-import { Parser } from 'mt940js';
+import { createRequire } from 'node:module';
 import { ValidationError } from '@filiere/platform';
 import type { StatementLine } from '../domain/index.js';
+
+/* The part of mt940js (CommonJS, no types of its own) that the import reads. */
+interface Mt940Transaction {
+  /** Value date (UTC midnight). */
+  date: Date;
+  /** Entry (booking) date, in the value date's year; '' when the line has none. */
+  entryDate: Date | '';
+  /** Signed: credit positive, debit negative; a reversal changes the sign. */
+  amount: number;
+  isReversal: boolean;
+  currency: string;
+  /** The :86: narrative, lines joined by '\n'. */
+  details: string;
+  transactionType: string;
+  /** The customer reference (may be NONREF). */
+  reference: string;
+  /** The bank reference after `//`, '' when absent. */
+  bankReference: string;
+  extraDetails: string;
+}
+interface Mt940Statement {
+  transactionReference: string;
+  accountIdentification: string;
+  number: { statement: string; sequence?: string; section?: string };
+  currency: string;
+  openingBalance: number;
+  closingBalance: number;
+  transactions: Mt940Transaction[];
+}
+
+const { Parser } = createRequire(import.meta.url)('mt940js') as {
+  Parser: new () => { parse(data: string): Mt940Statement[] };
+};
 
 /** Our references as the payer writes them on the transfer (APP-…). */
 const OUR_REFERENCE = /\b(APP-[A-Z0-9-]+)\b/i;
