@@ -120,6 +120,9 @@ const mapping = z.object({
 });
 const bankCode = z.string().regex(/^[A-Z0-9_]{1,40}$/, 'Code de banque invalide');
 const done = z.object({ exceptionId: z.string() });
+/** A file recognised as neither XML nor MT940, without a bank whose CSV mapping would read it. */
+const UNKNOWN_FORMAT =
+  'Format de relevé non reconnu : importez un MT940, un CAMT.053, ou un CSV avec le code de sa banque';
 
 /**
  * Reconciliation under /api/reconciliation: days, exceptions and their history, the day's
@@ -408,6 +411,9 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
           if (format === 'CAMT053') lines = parseCamt053(content);
           else if (format === 'MT940') lines = parseMt940(content);
           else {
+            if (!code && request.body.format === undefined) {
+              throw new ValidationError(UNKNOWN_FORMAT);
+            }
             if (!code) {
               throw new ValidationError(required, { fields: { bankCode: required } });
             }

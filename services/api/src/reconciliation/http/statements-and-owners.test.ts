@@ -107,6 +107,21 @@ describe('reconciliation HTTP: MT940 statements and exception owners (real Postg
     expect(await eventCount()).toBe(before);
   });
 
+  it('refuses a cut MT940 file and a file of no known format, with a French message', async () => {
+    const before = await eventCount();
+    const cut = await post(admin, '/statements', {
+      content: mt940.slice(0, mt940.indexOf(':62F:C261204')),
+    });
+    expect(cut.statusCode).toBe(400);
+    expect(cut.json().message).toBe('Relevé MT940 illisible');
+    const unknown = await post(admin, '/statements', { content: 'Bonjour,\nvoici le relevé.' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toBe(
+      'Format de relevé non reconnu : importez un MT940, un CAMT.053, ou un CSV avec le code de sa banque',
+    );
+    expect(await eventCount()).toBe(before);
+  });
+
   it('lets the auditor import nothing', async () => {
     expect((await post(auditor, '/statements', { content: mt940 })).statusCode).toBe(403);
   });
@@ -168,6 +183,24 @@ describe('reconciliation HTTP: MT940 statements and exception owners (real Postg
     expect(await ids(superAdmin, 'owner=me')).toEqual([first.id]);
     expect(await ids(auditor, `owner=${superAdmin.id}`)).toEqual([first.id]);
     expect(await ids(auditor, 'owner=none')).toEqual([second.id]);
+
+    // The auditor sees the exception but resolves nothing; finance closes it with a reason.
+    for (const [action, payload] of [
+      ['close', { reason: 'Virement interne' }],
+      ['link', { counterpartKey: 'supply:APP-MT1A' }],
+      ['propose', { action: 'CREDIT_SUPPLY', target: 'APP-MT1A' }],
+    ] as const) {
+      expect((await post(auditor, `/exceptions/${second.id}/${action}`, payload)).statusCode).toBe(
+        403,
+      );
+    }
+    expect(
+      (await post(admin, `/exceptions/${second.id}/close`, { reason: 'Virement interne' }))
+        .statusCode,
+    ).toBe(200);
+    await project();
+    expect(await ids(auditor, 'status=CLOSED')).toEqual([second.id]);
+    expect(await ids(auditor, 'owner=none&status=OPEN')).toEqual([]);
 
     const detail = await get(auditor, `/exceptions/${first.id}`);
     const names = (owners.json() as { id: string; name: string }[]).reduce<Record<string, string>>(
