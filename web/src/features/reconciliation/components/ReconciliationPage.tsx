@@ -17,7 +17,7 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../../shared/auth/current-user.js';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
@@ -97,11 +97,13 @@ export function ReconciliationPage({
       name: 'status',
       title: t('days.status'),
       transform: (d) => (
-        <Badge
-          color={d.status === 'RECONCILED' ? 'teal' : d.status === 'EXCEPTIONS' ? 'red' : 'yellow'}
+        <StatusBadge
+          tone={
+            d.status === 'RECONCILED' ? 'success' : d.status === 'EXCEPTIONS' ? 'danger' : 'warning'
+          }
         >
           {t(`dayStatus.${d.status}`)}
-        </Badge>
+        </StatusBadge>
       ),
     },
     { name: 'matched', title: t('days.matched'), transform: (d) => d.figures.matched ?? 0 },
@@ -162,8 +164,10 @@ export function ReconciliationPage({
       title: t('exceptions.status'),
       transform: (e) => (
         <Group gap={4}>
-          <Badge color={e.status === 'OPEN' ? 'red' : 'gray'}>{t(`status.${e.status}`)}</Badge>
-          {e.proposal && <Badge color="yellow">{t('exceptions.awaiting')}</Badge>}
+          <StatusBadge tone={e.status === 'OPEN' ? 'danger' : 'neutral'}>
+            {t(`status.${e.status}`)}
+          </StatusBadge>
+          {e.proposal && <StatusBadge tone="warning">{t('exceptions.awaiting')}</StatusBadge>}
         </Group>
       ),
     },
@@ -427,6 +431,26 @@ function StatementImport() {
   );
 }
 
+/** Light badge colours with text dark enough for WCAG AA (4.5:1) on the tinted background. */
+const TONES = {
+  success: { color: 'teal', text: '#05523b' },
+  warning: { color: 'orange', text: '#7a2e05' },
+  danger: { color: 'red', text: '#9b1111' },
+  neutral: { color: 'gray', text: '#343a40' },
+} as const;
+
+function StatusBadge({ tone, children }: { tone: keyof typeof TONES; children: ReactNode }) {
+  return (
+    <Badge
+      color={TONES[tone].color}
+      variant="light"
+      styles={{ label: { textTransform: 'none', color: TONES[tone].text } }}
+    >
+      {children}
+    </Badge>
+  );
+}
+
 /** The API refuses a statement above 1.5 MB of text. */
 const MAX_STATEMENT_BYTES = 1_500_000;
 
@@ -466,7 +490,13 @@ function ExceptionModal({
         ? 'FAIL_PAYOUT'
         : null;
   return (
-    <Modal opened onClose={onClose} title={e ? t(`kinds.${e.kind}`) : t('loading')} size="lg">
+    <Modal
+      opened
+      onClose={onClose}
+      title={e ? t(`kinds.${e.kind}`) : t('loading')}
+      size="lg"
+      closeButtonProps={{ 'aria-label': t('common:close') }}
+    >
       {!e ? (
         <Text>{t('loading')}</Text>
       ) : (
