@@ -6,6 +6,7 @@ import { DailyCloseRunner, dailyCloseLoop, providerSource } from './jobs/daily-c
 import type { ReconciliationTables } from './tables.js';
 import { reconciliationEvents, reconciliationStreams } from './catalogue.js';
 import * as reconciliation from './migrations/20261207_0900_reconciliation.js';
+import * as exceptionOwner from './migrations/20261207_1000_exception_owner.js';
 import { RECONCILIATION_PUSHES } from './pushes.js';
 import {
   reconciliationMovementsProjector,
@@ -57,7 +58,10 @@ export const reconciliationModule: ContextModule = {
   name: 'reconciliation',
   events: reconciliationEvents,
   streams: reconciliationStreams,
-  migrations: { '20261207_0900_reconciliation': reconciliation },
+  migrations: {
+    '20261207_0900_reconciliation': reconciliation,
+    '20261207_1000_exception_owner': exceptionOwner,
+  },
   projectors: [reconciliationProjector, reconciliationMovementsProjector],
   jobs: [dailyClose],
   pushes: RECONCILIATION_PUSHES,

@@ -1,6 +1,39 @@
 import { sql, type Kysely } from 'kysely';
 import { NotFoundError } from '@filiere/platform';
+import { identityUsers, type IdentityTables } from '../identity/index.js';
+import { ROLE } from '../kernel/roles.js';
 import type { ReconciliationTables } from './tables.js';
+
+/** The read side joins identity's users for the names of owners and actors. */
+type ReadTables = ReconciliationTables & Pick<IdentityTables, 'users' | 'roles'>;
+
+/** The names of these users (first name and last name), by id. */
+async function userNames(db: Kysely<ReadTables>, ids: Iterable<string | null>) {
+  const wanted = [...new Set([...ids].filter((id): id is string => id !== null))];
+  if (!wanted.length) return new Map<string, string>();
+  const rows = await db
+    .selectFrom(identityUsers().as('u'))
+    .select(['u.id', 'u.firstname', 'u.lastname'])
+    .where('u.id', 'in', wanted)
+    .execute();
+  return new Map(rows.map((u) => [u.id, `${u.firstname} ${u.lastname}`.trim()]));
+}
+
+/** Who may own an exception: the active super admins and admins, by name. */
+export async function listOwners(db: Kysely<ReadTables>) {
+  const rows = await db
+    .selectFrom(identityUsers().as('u'))
+    .innerJoin('roles as r', 'r.id', 'u.role_id')
+    .select(['u.id', 'u.firstname', 'u.lastname'])
+    .where('r.code', 'in', [ROLE.SUPER_ADMIN, ROLE.ADMIN])
+    .where('u.is_active', '=', true)
+    .where('u.deleted_at', 'is', null)
+    .orderBy('u.lastname')
+    .orderBy('u.firstname')
+    .orderBy('u.id')
+    .execute();
+  return rows.map((u) => ({ id: u.id, name: `${u.firstname} ${u.lastname}`.trim() }));
+}
 
 export interface DaysQuery {
   source?: string | undefined;
@@ -57,30 +90,35 @@ export interface ExceptionsQuery {
   source?: string | undefined;
   kind?: string | undefined;
   q?: string | undefined;
+  /** An owner's id, or null for the exceptions nobody owns. */
+  owner?: string | null | undefined;
   page: number;
   limit: number;
 }
 
-const exceptionView = (r: {
-  exception_id: string;
-  kind: string;
-  source: string;
-  day: string;
-  direction: string;
-  amount: number;
-  difference: number;
-  line_key: string | null;
-  movement_key: string | null;
-  reference: string | null;
-  account: string | null;
-  status: string;
-  owner_user_id: string | null;
-  proposed_action: string | null;
-  proposed_target: string | null;
-  proposed_by: string | null;
-  opened_at: Date;
-  updated_at: Date;
-}) => ({
+const exceptionView = (
+  r: {
+    exception_id: string;
+    kind: string;
+    source: string;
+    day: string;
+    direction: string;
+    amount: number;
+    difference: number;
+    line_key: string | null;
+    movement_key: string | null;
+    reference: string | null;
+    account: string | null;
+    status: string;
+    owner_user_id: string | null;
+    proposed_action: string | null;
+    proposed_target: string | null;
+    proposed_by: string | null;
+    opened_at: Date;
+    updated_at: Date;
+  },
+  names: Map<string, string>,
+) => ({
   id: r.exception_id,
   kind: r.kind,
   source: r.source,
@@ -94,6 +132,7 @@ const exceptionView = (r: {
   account: r.account,
   status: r.status,
   ownerUserId: r.owner_user_id,
+  ownerName: r.owner_user_id === null ? null : (names.get(r.owner_user_id) ?? null),
   proposal:
     r.proposed_action === null
       ? null
@@ -103,8 +142,14 @@ const exceptionView = (r: {
 });
 
 /** The exceptions, oldest open first, filtered by state, source, kind and text. */
-export async function listExceptions(db: Kysely<ReconciliationTables>, q: ExceptionsQuery) {
+export async function listExceptions(db: Kysely<ReadTables>, q: ExceptionsQuery) {
   let base = db.selectFrom('reconciliation_exceptions');
+  if (q.owner !== undefined) {
+    base =
+      q.owner === null
+        ? base.where('owner_user_id', 'is', null)
+        : base.where('owner_user_id', '=', q.owner);
+  }
   if (q.status) base = base.where('status', '=', q.status);
   if (q.source) base = base.where('source', '=', q.source);
   if (q.kind) base = base.where('kind', '=', q.kind);
@@ -130,11 +175,15 @@ export async function listExceptions(db: Kysely<ReconciliationTables>, q: Except
     .limit(q.limit)
     .offset((q.page - 1) * q.limit)
     .execute();
-  return { count: Number(count), data: rows.map(exceptionView) };
+  const names = await userNames(
+    db,
+    rows.map((r) => r.owner_user_id),
+  );
+  return { count: Number(count), data: rows.map((r) => exceptionView(r, names)) };
 }
 
 /** One exception and its history (every event, in order). */
-export async function getException(db: Kysely<ReconciliationTables>, id: string) {
+export async function getException(db: Kysely<ReadTables>, id: string) {
   const row = await db
     .selectFrom('reconciliation_exceptions')
     .selectAll()
@@ -143,12 +192,16 @@ export async function getException(db: Kysely<ReconciliationTables>, id: string)
   if (!row) throw new NotFoundError('Écart introuvable');
   const history = await db
     .selectFrom('reconciliation_exception_history')
-    .select(['type', 'user_id', 'note', 'at'])
+    .select(['type', 'user_id', 'note', 'owner_user_id', 'at'])
     .where('exception_id', '=', id)
     .orderBy('position')
     .execute();
+  const names = await userNames(db, [
+    row.owner_user_id,
+    ...history.flatMap((h) => [h.user_id, h.owner_user_id]),
+  ]);
   return {
-    ...exceptionView(row),
+    ...exceptionView(row, names),
     linked:
       row.linked_line_key === null
         ? null
@@ -156,7 +209,9 @@ export async function getException(db: Kysely<ReconciliationTables>, id: string)
     history: history.map((h) => ({
       type: h.type,
       userId: h.user_id,
+      userName: h.user_id === null ? null : (names.get(h.user_id) ?? null),
       note: h.note,
+      ownerName: h.owner_user_id === null ? null : (names.get(h.owner_user_id) ?? null),
       at: h.at.toISOString(),
     })),
   };

@@ -74,6 +74,8 @@ export interface ReconciliationTables {
     type: string;
     user_id: string | null;
     note: string | null;
+    /** The owner an `ExceptionAssigned` gave. */
+    owner_user_id: string | null;
     at: Time;
   };
   /** How a bank's CSV statement names its columns (write side, one row per bank). */

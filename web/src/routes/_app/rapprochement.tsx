@@ -5,7 +5,7 @@ import {
   SOURCES,
 } from '../../features/reconciliation/api/reconciliation.js';
 import { ReconciliationPage } from '../../features/reconciliation/components/ReconciliationPage.js';
-import { enumParam, listSearch, pageParam } from '../../shared/search/list-search.js';
+import { enumParam, listSearch, pageParam, textParam } from '../../shared/search/list-search.js';
 import { useSearchChange } from '../../shared/search/use-search-change.js';
 import { guardRoute } from './-guard.js';
 
@@ -16,6 +16,7 @@ export const Route = createFileRoute('/_app/rapprochement')({
     source: enumParam(SOURCES),
     kind: enumParam(KINDS),
     days: pageParam,
+    owner: textParam,
   }),
   beforeLoad: ({ context }) => guardRoute('reconciliation', context.user),
   component: function Reconciliation() {

@@ -24,10 +24,18 @@ import {
   SOURCES,
   type Source,
 } from '../domain/index.js';
-import { getException, listDays, listExceptions, reconciliationSummary } from '../queries.js';
+import {
+  getException,
+  listDays,
+  listExceptions,
+  listOwners,
+  reconciliationSummary,
+} from '../queries.js';
 import { writeDayReport } from '../report.js';
 import { parseBankCsv } from '../sources/bank-csv.js';
 import { parseCamt053 } from '../sources/camt053.js';
+import { detectStatementFormat, STATEMENT_FORMATS } from '../sources/detect.js';
+import { parseMt940 } from '../sources/mt940.js';
 import { fetchOrRefuse, statementFetcher } from '../sources/fetch.js';
 import type { BankCsvMapping, ReconciliationTables } from '../tables.js';
 
@@ -81,6 +89,7 @@ const exceptionRow = z.object({
   account: z.string().nullable(),
   status: z.string(),
   ownerUserId: z.string().nullable(),
+  ownerName: z.string().nullable(),
   proposal: z.object({ action: z.string(), target: z.string(), proposedBy: z.string() }).nullable(),
   openedAt: z.string(),
   updatedAt: z.string(),
@@ -91,7 +100,10 @@ const exceptionDetail = exceptionRow.extend({
     z.object({
       type: z.string(),
       userId: z.string().nullable(),
+      userName: z.string().nullable(),
       note: z.string().nullable(),
+      /** The owner an assignment gave. */
+      ownerName: z.string().nullable(),
       at: z.string(),
     }),
   ),
@@ -108,6 +120,9 @@ const mapping = z.object({
 });
 const bankCode = z.string().regex(/^[A-Z0-9_]{1,40}$/, 'Code de banque invalide');
 const done = z.object({ exceptionId: z.string() });
+/** A file recognised as neither XML nor MT940, without a bank whose CSV mapping would read it. */
+const UNKNOWN_FORMAT =
+  'Format de relevé non reconnu : importez un MT940, un CAMT.053, ou un CSV avec le code de sa banque';
 
 /**
  * Reconciliation under /api/reconciliation: days, exceptions and their history, the day's
@@ -117,6 +132,9 @@ const done = z.object({ exceptionId: z.string() });
 export async function registerReconciliation(app: FastifyInstance & { deps: AppDeps }) {
   const db = narrowDb<ReconciliationTables>()(app.deps.db);
   const users = narrowDb<Pick<IdentityTables, 'users' | 'roles'>>()(app.deps.db);
+  const read = narrowDb<ReconciliationTables & Pick<IdentityTables, 'users' | 'roles'>>()(
+    app.deps.db,
+  );
   const { config } = app.deps;
   const deps: ReconciliationDeps = {
     db,
@@ -220,6 +238,8 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
               source: source.optional(),
               kind: z.enum(EXCEPTION_KINDS).optional(),
               q: storableString().trim().max(100, '100 caractères au plus').optional(),
+              /** `me`: the caller's; `none`: nobody's; else an owner's id. */
+              owner: z.union([z.enum(['me', 'none']), z.uuid(invalid)]).optional(),
               page,
               limit,
             }),
@@ -228,8 +248,19 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
           ...guard(RECONCILIATION_ROLES.read),
         },
         async (request) => {
-          platformOnly(request);
-          return listExceptions(db, request.query);
+          const me = platformOnly(request);
+          const { owner, ...rest } = request.query;
+          return listExceptions(read, {
+            ...rest,
+            owner:
+              owner === undefined
+                ? undefined
+                : owner === 'me'
+                  ? me.id
+                  : owner === 'none'
+                    ? null
+                    : owner,
+          });
         },
       );
 
@@ -247,7 +278,25 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
         },
         async (request) => {
           platformOnly(request);
-          return getException(db, request.params.id);
+          return getException(read, request.params.id);
+        },
+      );
+
+      r.get(
+        '/reconciliation/owners',
+        {
+          schema: {
+            tags,
+            security,
+            summary:
+              'Les personnes à qui confier un écart : super administrateurs et administrateurs actifs',
+            response: { 200: z.array(z.object({ id: z.string(), name: z.string() })) },
+          },
+          ...guard(RECONCILIATION_ROLES.read),
+        },
+        async (request) => {
+          platformOnly(request);
+          return listOwners(read);
         },
       );
 
@@ -330,11 +379,12 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
             tags,
             security,
             summary:
-              'Importe le relevé de la banque (CAMT.053, ou CSV lu avec la correspondance de la banque) ; un relevé importé deux fois ne change rien',
+              'Importe le relevé de la banque (MT940, CAMT.053, ou CSV lu avec la correspondance de la banque ; sans format, reconnu à son contenu) ; un relevé importé deux fois ne change rien',
             body: z.object({
               /** The bank's statement, or KKiaPay's dashboard export (CSV only). */
               source: z.enum(['BANK', 'KKIAPAY']).default('BANK'),
-              format: z.enum(['CAMT053', 'CSV']),
+              /** Absent: recognised from the content. */
+              format: z.enum(STATEMENT_FORMATS).optional(),
               content: z.string().min(1, required).max(1_500_000, 'Relevé trop volumineux'),
               bankCode: bankCode.optional(),
             }),
@@ -350,7 +400,8 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
           ...guard(RECONCILIATION_ROLES.act),
         },
         async (request) => {
-          const { source: from, format, content, bankCode: code } = request.body;
+          const { source: from, content, bankCode: code } = request.body;
+          const format = request.body.format ?? detectStatementFormat(content);
           if (from === 'KKIAPAY' && format !== 'CSV') {
             throw new ValidationError('L’export de KKiaPay se lit en CSV', {
               fields: { format: 'L’export de KKiaPay se lit en CSV' },
@@ -358,7 +409,11 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
           }
           let lines;
           if (format === 'CAMT053') lines = parseCamt053(content);
+          else if (format === 'MT940') lines = parseMt940(content);
           else {
+            if (!code && request.body.format === undefined) {
+              throw new ValidationError(UNKNOWN_FORMAT);
+            }
             if (!code) {
               throw new ValidationError(required, { fields: { bankCode: required } });
             }

@@ -168,6 +168,7 @@ export const reconciliationProjector = defineProjector<Tables>({
           type: event.type,
           user_id: by,
           note: noteOf(event),
+          owner_user_id: event.type === 'ExceptionAssigned' ? event.data.ownerUserId : null,
           at,
         })
         .onConflict((oc) => oc.column('position').doNothing())

@@ -38,6 +38,7 @@ export interface ExceptionRow {
   account: string | null;
   status: ExceptionStatus;
   ownerUserId: string | null;
+  ownerName: string | null;
   proposal: { action: string; target: string; proposedBy: string } | null;
   openedAt: string;
   updatedAt: string;
@@ -45,7 +46,15 @@ export interface ExceptionRow {
 
 export interface ExceptionDetail extends ExceptionRow {
   linked: { lineKey: string; movementKey: string } | null;
-  history: { type: string; userId: string | null; note: string | null; at: string }[];
+  history: {
+    type: string;
+    userId: string | null;
+    userName: string | null;
+    note: string | null;
+    /** The owner an assignment gave. */
+    ownerName: string | null;
+    at: string;
+  }[];
 }
 
 export interface Summary {
@@ -71,6 +80,8 @@ export interface ExceptionFilters {
   status?: ExceptionStatus | undefined;
   source?: Source | undefined;
   kind?: Kind | undefined;
+  /** `me`, `none` or an owner's id. */
+  owner?: string | undefined;
 }
 
 export const exceptionsQuery = (f: ExceptionFilters) =>
@@ -85,6 +96,7 @@ export const exceptionsQuery = (f: ExceptionFilters) =>
           status: f.status,
           source: f.source,
           kind: f.kind,
+          owner: f.owner,
         },
       }),
     placeholderData: keepPreviousData,
@@ -100,6 +112,42 @@ export const summaryQuery = queryOptions({
   queryKey: ['reconciliation', 'summary'] as const,
   queryFn: () => api<Summary>('/reconciliation/summary'),
 });
+
+/** Who may own an exception: the active super admins and admins. */
+export const ownersQuery = queryOptions({
+  queryKey: ['reconciliation', 'owners'] as const,
+  queryFn: () => api<{ id: string; name: string }[]>('/reconciliation/owners'),
+  staleTime: 60_000,
+});
+
+export const STATEMENT_FORMATS = ['MT940', 'CAMT053', 'CSV'] as const;
+export type StatementFormat = (typeof STATEMENT_FORMATS)[number];
+
+export interface ImportResult {
+  recorded: number;
+  known: number;
+  conflicts: string[];
+  days: string[];
+}
+
+/** Imports a statement file; without a format the API recognises it from its content. */
+export const importStatement = (body: {
+  source: 'BANK' | 'KKIAPAY';
+  format?: StatementFormat | undefined;
+  content: string;
+  bankCode?: string | undefined;
+}) => api<ImportResult>('/reconciliation/statements', { method: 'POST', body });
+
+export interface RunResult {
+  matched: number;
+  unmatchedLines: number;
+  unmatchedMovements: number;
+  opened: number;
+}
+
+/** Closes a source's day. */
+export const runDay = (body: { source: Source; day: string }) =>
+  api<RunResult>('/reconciliation/run', { method: 'POST', body });
 
 /** One of an exception's actions (assign, link, propose, approve, reject, close). */
 export const act = (id: string, action: string, body: object) =>

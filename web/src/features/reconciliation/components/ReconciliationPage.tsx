@@ -11,12 +11,13 @@ import {
   Text,
   Textarea,
   TextInput,
+  FileInput,
   Timeline,
   Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../../shared/auth/current-user.js';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
@@ -31,12 +32,18 @@ import {
   EXCEPTION_STATUSES,
   KINDS,
   SOURCES,
+  STATEMENT_FORMATS,
   act,
   daysQuery,
   downloadReport,
   exceptionQuery,
   exceptionsQuery,
+  importStatement,
+  ownersQuery,
+  runDay,
   summaryQuery,
+  type ImportResult,
+  type StatementFormat,
   type DayRow,
   type ExceptionRow,
   type ExceptionStatus,
@@ -48,6 +55,8 @@ export interface ReconciliationSearch extends ListSearch<ExceptionStatus> {
   source?: Source | undefined;
   kind?: Kind | undefined;
   days?: number | undefined;
+  /** `me`, `none` or an owner's id. */
+  owner?: string | undefined;
 }
 
 const FINANCE = ['ROLE_SUPER_ADMIN', 'ROLE_ADMIN'];
@@ -77,8 +86,10 @@ export function ReconciliationPage({
       status: search.status,
       source: search.source,
       kind: search.kind,
+      owner: search.owner,
     }),
   );
+  const owners = useQuery(ownersQuery);
   const dayColumns: Column<DayRow & { id: string }>[] = [
     { name: 'day', title: t('days.day') },
     { name: 'source', title: t('days.source'), transform: (d) => t(`sources.${d.source}`) },
@@ -86,11 +97,13 @@ export function ReconciliationPage({
       name: 'status',
       title: t('days.status'),
       transform: (d) => (
-        <Badge
-          color={d.status === 'RECONCILED' ? 'teal' : d.status === 'EXCEPTIONS' ? 'red' : 'yellow'}
+        <StatusBadge
+          tone={
+            d.status === 'RECONCILED' ? 'success' : d.status === 'EXCEPTIONS' ? 'danger' : 'warning'
+          }
         >
           {t(`dayStatus.${d.status}`)}
-        </Badge>
+        </StatusBadge>
       ),
     },
     { name: 'matched', title: t('days.matched'), transform: (d) => d.figures.matched ?? 0 },
@@ -145,13 +158,16 @@ export function ReconciliationPage({
         formatMoney(e.kind === 'AMOUNT_MISMATCH' ? Math.abs(e.difference) : e.amount),
     },
     { name: 'reference', title: t('exceptions.reference'), transform: (e) => e.reference ?? '—' },
+    { name: 'owner', title: t('exceptions.owner'), transform: (e) => e.ownerName ?? '—' },
     {
       name: 'status',
       title: t('exceptions.status'),
       transform: (e) => (
         <Group gap={4}>
-          <Badge color={e.status === 'OPEN' ? 'red' : 'gray'}>{t(`status.${e.status}`)}</Badge>
-          {e.proposal && <Badge color="yellow">{t('exceptions.awaiting')}</Badge>}
+          <StatusBadge tone={e.status === 'OPEN' ? 'danger' : 'neutral'}>
+            {t(`status.${e.status}`)}
+          </StatusBadge>
+          {e.proposal && <StatusBadge tone="warning">{t('exceptions.awaiting')}</StatusBadge>}
         </Group>
       ),
     },
@@ -160,6 +176,7 @@ export function ReconciliationPage({
     <Stack gap="lg">
       <PageTitle>{t('title')}</PageTitle>
       {role === 'ROLE_SUPER_ADMIN' && <SummaryCard />}
+      {FINANCE.includes(role) && <StatementImport />}
       <Paper withBorder p="md" radius="md">
         <Group justify="space-between" mb="sm">
           <Title order={2} size="h4">
@@ -204,16 +221,30 @@ export function ReconciliationPage({
         searchPlaceholder={t('exceptions.search')}
         statuses={{ values: EXCEPTION_STATUSES, label: (s) => t(`status.${s}`) }}
         filters={
-          <Select
-            aria-label={t('filters.kind')}
-            placeholder={t('filters.allKinds')}
-            clearable
-            data={KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))}
-            value={search.kind ?? null}
-            onChange={(v) =>
-              onSearchChange({ kind: (v as Kind | null) ?? undefined, page: undefined })
-            }
-          />
+          <>
+            <Select
+              aria-label={t('filters.owner')}
+              placeholder={t('filters.allOwners')}
+              clearable
+              data={[
+                ...(FINANCE.includes(role) ? [{ value: 'me', label: t('filters.mine') }] : []),
+                { value: 'none', label: t('filters.noOwner') },
+                ...(owners.data ?? []).map((o) => ({ value: o.id, label: o.name })),
+              ]}
+              value={search.owner ?? null}
+              onChange={(v) => onSearchChange({ owner: v ?? undefined, page: undefined })}
+            />
+            <Select
+              aria-label={t('filters.kind')}
+              placeholder={t('filters.allKinds')}
+              clearable
+              data={KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))}
+              value={search.kind ?? null}
+              onChange={(v) =>
+                onSearchChange({ kind: (v as Kind | null) ?? undefined, page: undefined })
+              }
+            />
+          </>
         }
         columns={exceptionColumns}
         list={exceptions}
@@ -222,6 +253,7 @@ export function ReconciliationPage({
       {openId && (
         <ExceptionModal
           id={openId}
+          me={user?.id ?? ''}
           finance={FINANCE.includes(role)}
           onClose={() => setOpenId(null)}
         />
@@ -269,12 +301,167 @@ export function SummaryCard() {
   );
 }
 
+/** Finance imports a statement file (the format recognised, or chosen), then closes a day. */
+function StatementImport() {
+  const { t } = useTranslation('reconciliation');
+  const errorText = useErrorText();
+  const client = useQueryClient();
+  const [source, setSource] = useState<'BANK' | 'KKIAPAY'>('BANK');
+  const [format, setFormat] = useState<StatementFormat | 'AUTO'>('AUTO');
+  const [bankCode, setBankCode] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const [result, setResult] = useState<ImportResult | null>(null);
+  const [runSource, setRunSource] = useState<Source>('BANK');
+  const [runDate, setRunDate] = useState('');
+  const upload = useMutation({
+    mutationFn: async (f: File) => {
+      if (f.size > MAX_STATEMENT_BYTES) throw new Error(t('import.tooBig'));
+      return importStatement({
+        source,
+        format: format === 'AUTO' ? undefined : format,
+        content: await f.text(),
+        bankCode: bankCode.trim() || undefined,
+      });
+    },
+    onSuccess: async (answer) => {
+      setResult(answer);
+      if (answer.days.length) setRunDate(answer.days[answer.days.length - 1]!);
+      setRunSource(source);
+      await client.invalidateQueries({ queryKey: ['reconciliation'] });
+    },
+    onError: (error) => notify('error', errorText(error)),
+  });
+  const run = useMutation({
+    mutationFn: () => runDay({ source: runSource, day: runDate }),
+    onSuccess: async (answer) => {
+      notify('success', t('run.done', { matched: answer.matched, opened: answer.opened }));
+      await client.invalidateQueries({ queryKey: ['reconciliation'] });
+    },
+    onError: (error) => notify('error', errorText(error)),
+  });
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Title order={2} size="h4" mb="sm">
+        {t('import.title')}
+      </Title>
+      <Stack gap="sm">
+        <Group align="flex-end" wrap="wrap">
+          <Select
+            label={t('import.source')}
+            data={(['BANK', 'KKIAPAY'] as const).map((s) => ({
+              value: s,
+              label: t(`sources.${s}`),
+            }))}
+            value={source}
+            allowDeselect={false}
+            onChange={(v) => setSource((v as 'BANK' | 'KKIAPAY' | null) ?? 'BANK')}
+          />
+          <Select
+            label={t('import.format')}
+            data={[
+              { value: 'AUTO', label: t('import.auto') },
+              ...STATEMENT_FORMATS.map((f) => ({ value: f, label: t(`import.formats.${f}`) })),
+            ]}
+            value={format}
+            allowDeselect={false}
+            onChange={(v) => setFormat((v as StatementFormat | 'AUTO' | null) ?? 'AUTO')}
+          />
+          <TextInput
+            label={t('import.bankCode')}
+            description={t('import.bankCodeHelp')}
+            value={bankCode}
+            onChange={(ev) => setBankCode(ev.currentTarget.value.toUpperCase())}
+          />
+        </Group>
+        <Group align="flex-end" wrap="wrap">
+          <FileInput
+            label={t('import.file')}
+            placeholder={t('import.choose')}
+            accept=".sta,.mt940,.940,.txt,.xml,.csv,text/plain,text/csv,application/xml,text/xml"
+            clearable
+            clearButtonProps={{ 'aria-label': t('import.clear') }}
+            value={file}
+            onChange={(value) => {
+              upload.reset();
+              setResult(null);
+              setFile(value);
+            }}
+            style={{ flex: 1, minWidth: 200 }}
+          />
+          <Button
+            disabled={!file}
+            loading={upload.isPending}
+            onClick={() => file && upload.mutate(file)}
+          >
+            {t('import.submit')}
+          </Button>
+        </Group>
+        {result && (
+          <Text size="sm" role="status">
+            {t('import.result', { recorded: result.recorded, known: result.known })}
+            {result.conflicts.length > 0 &&
+              ` ${t('import.conflicts', { list: result.conflicts.join(', ') })}`}
+          </Text>
+        )}
+        <Group align="flex-end" wrap="wrap">
+          <Select
+            label={t('run.source')}
+            data={SOURCES.map((s) => ({ value: s, label: t(`sources.${s}`) }))}
+            value={runSource}
+            allowDeselect={false}
+            onChange={(v) => setRunSource((v as Source | null) ?? 'BANK')}
+          />
+          <TextInput
+            type="date"
+            label={t('run.day')}
+            value={runDate}
+            onChange={(ev) => setRunDate(ev.currentTarget.value)}
+          />
+          <Button
+            variant="light"
+            disabled={!runDate}
+            loading={run.isPending}
+            onClick={() => run.mutate()}
+          >
+            {t('run.submit')}
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Light badge colours with text dark enough for WCAG AA (4.5:1) on the tinted background. */
+const TONES = {
+  success: { color: 'teal', text: '#05523b' },
+  warning: { color: 'orange', text: '#7a2e05' },
+  danger: { color: 'red', text: '#9b1111' },
+  neutral: { color: 'gray', text: '#343a40' },
+} as const;
+
+function StatusBadge({ tone, children }: { tone: keyof typeof TONES; children: ReactNode }) {
+  return (
+    <Badge
+      color={TONES[tone].color}
+      variant="light"
+      styles={{ label: { textTransform: 'none', color: TONES[tone].text } }}
+    >
+      {children}
+    </Badge>
+  );
+}
+
+/** The API refuses a statement above 1.5 MB of text. */
+const MAX_STATEMENT_BYTES = 1_500_000;
+
 function ExceptionModal({
   id,
+  me,
   finance,
   onClose,
 }: {
   id: string;
+  me: string;
   finance: boolean;
   onClose: () => void;
 }) {
@@ -282,6 +469,7 @@ function ExceptionModal({
   const errorText = useErrorText();
   const client = useQueryClient();
   const detail = useQuery(exceptionQuery(id));
+  const owners = useQuery({ ...ownersQuery, enabled: finance });
   const [note, setNote] = useState('');
   const [target, setTarget] = useState('');
   const [counterpart, setCounterpart] = useState('');
@@ -302,7 +490,13 @@ function ExceptionModal({
         ? 'FAIL_PAYOUT'
         : null;
   return (
-    <Modal opened onClose={onClose} title={e ? t(`kinds.${e.kind}`) : t('loading')} size="lg">
+    <Modal
+      opened
+      onClose={onClose}
+      title={e ? t(`kinds.${e.kind}`) : t('loading')}
+      size="lg"
+      closeButtonProps={{ 'aria-label': t('common:close') }}
+    >
       {!e ? (
         <Text>{t('loading')}</Text>
       ) : (
@@ -311,6 +505,26 @@ function ExceptionModal({
             {t(`sources.${e.source}`)} · {e.day} · {formatMoney(e.amount)} · {e.reference ?? '—'} ·{' '}
             {t(`status.${e.status}`)}
           </Text>
+          <Text size="sm">{t('exceptions.ownedBy', { name: e.ownerName ?? '—' })}</Text>
+          {finance && e.status === 'OPEN' && (
+            <Group align="flex-end" wrap="wrap">
+              <Select
+                label={t('form.assign')}
+                data={(owners.data ?? []).map((o) => ({ value: o.id, label: o.name }))}
+                value={e.ownerUserId}
+                allowDeselect={false}
+                onChange={(v) => v && run.mutate({ action: 'assign', body: { ownerUserId: v } })}
+              />
+              {e.ownerUserId !== me && (
+                <Button
+                  variant="light"
+                  onClick={() => run.mutate({ action: 'assign', body: { ownerUserId: me } })}
+                >
+                  {t('form.assignMe')}
+                </Button>
+              )}
+            </Group>
+          )}
           {e.proposal && (
             <Text size="sm">
               {t('exceptions.proposal', {
@@ -327,7 +541,9 @@ function ExceptionModal({
               <Timeline.Item key={`${h.type}-${h.at}`} title={t(`history.${h.type}`)}>
                 <Text size="xs" c="dimmed">
                   {new Date(h.at).toLocaleString('fr-FR', { timeZone: 'Africa/Porto-Novo' })}
+                  {h.userName && ` · ${t('history.by', { name: h.userName })}`}
                 </Text>
+                {h.ownerName && <Text size="sm">{t('history.to', { name: h.ownerName })}</Text>}
                 {h.note && <Text size="sm">{h.note}</Text>}
               </Timeline.Item>
             ))}

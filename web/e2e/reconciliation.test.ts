@@ -1,0 +1,202 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
+import { browserMissingReason, explainFailures, launchBrowser } from './support/browser.js';
+import { startE2eServer, type E2eServer } from './support/server.js';
+import { signedInPage } from './support/session.js';
+
+const missing = browserMissingReason();
+
+const FINANCE = 'superadmin@demo.filiere.bj';
+/** The platform's auditor: the demo's ROLE_ACCOUNTING account, outside any organisation. */
+const AUDITOR = 'auditeur@demo.filiere.bj';
+const PHONE = { width: 390, height: 844 };
+
+/** The supply account's statement for two days, as a Benin bank exports it in MT940. */
+const MT940 = [
+  '{1:F01BOABBJBJAXXX0000000000}{2:O9400700261205BOABBJBJAXXX00000000002612050700N}{4:',
+  ':20:BOA2612040001',
+  ':25:BJ0610100100000000000001',
+  ':28C:117/1',
+  ':60F:C261203XOF500000,',
+  ':61:2612041204C75000,NTRFNONREF//BOA26120400017',
+  ':86:VIREMENT RECU APP-E2E1A COOPERATIVE ALLADA',
+  ':61:2612041204D20000,NTRFNONREF//BOA26120400018',
+  ':86:VIREMENT EMIS APP-E2E1B',
+  ':62F:C261204XOF555000,',
+  '-}',
+  '{1:F01BOABBJBJAXXX0000000000}{2:O9400700261206BOABBJBJAXXX00000000002612060700N}{4:',
+  ':20:BOA2612050001',
+  ':25:BJ0610100100000000000001',
+  ':28C:118/1',
+  ':60F:C261204XOF555000,',
+  ':61:2612051205C40000,NTRFNONREF//BOA26120500003',
+  ':86:VERSEMENT APP-E2E2A',
+  ':62F:C261205XOF595000,',
+  '-}',
+].join('\r\n');
+
+/**
+ * 'Rapprochement' in a browser, on one server: finance imports the bank's MT940 file (its
+ * format recognised by content; imported again, nothing new), closes the statement's last
+ * day and reads its figures, finds the exceptions the file left, takes one and filters by
+ * owner, then closes it with a reason; the auditor sees the same exceptions and their history
+ * with no import and no action. Axe-checked at desktop width and at 390 px.
+ */
+describe.skipIf(missing !== null)('reconciliation in Chromium', { timeout: 600_000 }, () => {
+  explainFailures();
+  let server: E2eServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    mkdirSync(screenshotDir, { recursive: true });
+    server = await startE2eServer();
+    browser = await launchBrowser();
+  }, 600_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const check = async (on: Page, name: string) => {
+    await on.waitForLoadState('networkidle');
+    await screenshot(on, name);
+    expect(await seriousViolations(on), name).toEqual([]);
+  };
+  const exceptionRow = (on: Page, reference: string) =>
+    on.getByRole('row').filter({ hasText: reference });
+  const searchFor = async (on: Page, reference: string) => {
+    await on.getByPlaceholder('Rechercher une référence ou un compte').fill(reference);
+    await exceptionRow(on, reference).first().waitFor();
+  };
+
+  it('finance imports a statement, closes the day, assigns an exception and closes it with a reason', async () => {
+    const page = await signedInPage(
+      browser,
+      server.baseUrl,
+      FINANCE,
+      server.password,
+      '/rapprochement',
+    );
+    await page.getByRole('heading', { name: 'Rapprochement' }).waitFor();
+    await page.getByRole('heading', { name: 'Importer un relevé' }).waitFor();
+
+    const file = { name: 'releve.sta', mimeType: 'text/plain', buffer: Buffer.from(MT940) };
+    await page.locator('input[type="file"]').setInputFiles(file);
+    await page.getByRole('button', { name: 'Importer', exact: true }).click();
+    const answer = page.getByRole('status').filter({ hasText: 'ligne(s) enregistrée(s)' });
+    await expect
+      .poll(() => answer.textContent())
+      .toBe('3 ligne(s) enregistrée(s), 0 déjà connue(s).');
+    // The same file again records nothing.
+    await page.locator('input[type="file"]').setInputFiles(file);
+    await page.getByRole('button', { name: 'Importer', exact: true }).click();
+    await expect
+      .poll(() => answer.textContent())
+      .toBe('0 ligne(s) enregistrée(s), 3 déjà connue(s).');
+
+    // A file of no known format is refused with the API's French message.
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('Bonjour') });
+    await page.getByRole('button', { name: 'Importer', exact: true }).click();
+    await page
+      .getByText(
+        'Format de relevé non reconnu : importez un MT940, un CAMT.053, ou un CSV avec le code de sa banque',
+      )
+      .waitFor();
+
+    // The statement's last day is offered; closing it opens the 4 December's lines.
+    expect(await page.getByRole('textbox', { name: 'Journée', exact: true }).inputValue()).toBe(
+      '2026-12-05',
+    );
+    await page.getByRole('button', { name: 'Rapprocher la journée' }).click();
+    await page
+      .getByText(/^Journée rapprochée : \d+ rapproché\(s\), \d+ écart\(s\) ouvert\(s\)\.$/)
+      .waitFor();
+    const day = page
+      .getByRole('row')
+      .filter({ hasText: '2026-12-05' })
+      .filter({ hasText: 'Banque' });
+    await day.waitFor();
+    await day
+      .getByRole('button', { name: 'Télécharger le rapport .xlsx du 2026-12-05 (Banque)' })
+      .waitFor();
+    await check(page, 'reconciliation-finance');
+
+    await searchFor(page, 'APP-E2E1A');
+    const row = exceptionRow(page, 'APP-E2E1A');
+    expect(await row.textContent()).toMatch(/75\s000/);
+    await row.getByRole('button', { name: 'Encaissé, non crédité' }).click();
+    const modal = page.getByRole('dialog');
+    await modal.getByText('Écart ouvert').waitFor();
+    await modal.getByRole('button', { name: 'Me le confier' }).click();
+    await modal.getByText(/^Confié à (?!un administrateur)/).waitFor();
+    const owner = ((await modal.getByText(/^Responsable : /).textContent()) ?? '').replace(
+      'Responsable : ',
+      '',
+    );
+    expect(owner).not.toBe('—');
+    await check(page, 'reconciliation-exception');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => row.textContent()).toContain(owner);
+
+    // Filtered by owner: mine holds it, 'Sans responsable' does not.
+    await page.getByRole('combobox', { name: 'Responsable', exact: true }).click();
+    await page.getByRole('option', { name: 'Sans responsable' }).click();
+    await page.getByText('APP-E2E1A').waitFor({ state: 'detached' });
+    await page.getByRole('combobox', { name: 'Responsable', exact: true }).click();
+    await page.getByRole('option', { name: 'Mes écarts' }).click();
+    await row.waitFor();
+    expect(new URL(page.url()).searchParams.get('owner')).toBe('me');
+
+    await row.getByRole('button', { name: 'Encaissé, non crédité' }).click();
+    await modal
+      .getByLabel('Note ou motif')
+      .fill('Virement interne de la coopérative, hors plateforme');
+    await modal.getByRole('button', { name: 'Clore avec ce motif' }).click();
+    await modal.getByText('Virement interne de la coopérative, hors plateforme').waitFor();
+    await expect
+      .poll(() => modal.getByRole('button', { name: 'Clore avec ce motif' }).count())
+      .toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => row.textContent()).toContain('Clos');
+
+    const phone = await signedInPage(
+      browser,
+      server.baseUrl,
+      FINANCE,
+      server.password,
+      '/rapprochement',
+      {
+        viewport: PHONE,
+      },
+    );
+    await phone.getByRole('heading', { name: 'Importer un relevé' }).waitFor();
+    await searchFor(phone, 'APP-E2E1A');
+    await check(phone, 'reconciliation-finance-390');
+  });
+
+  it('the auditor sees the exceptions and their history, with no import and no action', async () => {
+    for (const viewport of [undefined, PHONE]) {
+      const page = await signedInPage(
+        browser,
+        server.baseUrl,
+        AUDITOR,
+        server.password,
+        '/rapprochement',
+        viewport ? { viewport } : {},
+      );
+      await page.getByRole('heading', { name: 'Rapprochement' }).waitFor();
+      await searchFor(page, 'APP-E2E1B');
+      expect(await page.getByRole('heading', { name: 'Importer un relevé' }).count()).toBe(0);
+      await exceptionRow(page, 'APP-E2E1B').getByRole('button').first().click();
+      const modal = page.getByRole('dialog');
+      await modal.getByText('Écart ouvert').waitFor();
+      expect(await modal.getByRole('button', { name: 'Clore avec ce motif' }).count()).toBe(0);
+      expect(await modal.getByRole('button', { name: 'Me le confier' }).count()).toBe(0);
+      await check(page, viewport ? 'reconciliation-auditor-390' : 'reconciliation-auditor');
+    }
+  });
+});
