@@ -86,6 +86,8 @@ export default defineConfig({
           ...suiteGroup,
           name: 'browser',
           include: [BROWSER_TESTS],
+          // Starts the web build at the run's start, only when browser files run.
+          globalSetup: ['web/e2e/support/global-setup.ts'],
           // As the node files: a worker's files share one process, so the API's and the
           // support's modules are imported once per worker instead of once per file (7-12 s
           // of a file's time on this machine, the other worker alone meanwhile: CI run 24's

@@ -1,7 +1,8 @@
+import { constants as zlib } from 'node:zlib';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { compression } from 'vite-plugin-compression2';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 import { routerConfig } from './scripts/router-config.js';
 
@@ -54,7 +55,20 @@ export default defineConfig({
     preloadChunks(['sign-in']),
     // A .br and a .gz copy beside each compressible file, sent by the API as they are
     // (web-static.ts, preCompressed): brotli at its best quality costs the build, not requests.
-    compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 }),
+    // WEB_BROTLI_QUALITY lowers it for a build that only tests serve (scripts/src/web-build.ts).
+    compression({
+      algorithms: [
+        defineAlgorithm('brotliCompress', {
+          params: {
+            [zlib.BROTLI_PARAM_QUALITY]: Number(
+              process.env.WEB_BROTLI_QUALITY ?? zlib.BROTLI_MAX_QUALITY,
+            ),
+          },
+        }),
+        'gzip',
+      ],
+      threshold: 1024,
+    }),
     VitePWA({
       // A new version waits until the user accepts it (UpdateBanner): a page never runs half
       // of one version and half of the next.
