@@ -5,19 +5,22 @@ import { ForbiddenError } from '@filiere/platform';
 export const PDF_LINK_TTL_MS = 10 * 60 * 1000;
 
 /**
- * What a signed link opens: a delivery contract's PDF (the id is the contract's), or a
- * grower's statement over a period (the id is the grower's; days are Benin's, inclusive).
+ * What a signed link opens: a delivery contract's PDF (the id is the contract's), a grower's
+ * statement over a period (the id is the grower's; days are Benin's, inclusive), or a
+ * grower's card (the id is the grower's).
  */
 export type PdfLinkSubject =
-  { kind: 'contract'; id: string } | { kind: 'statement'; id: string; from: string; to: string };
+  | { kind: 'contract'; id: string }
+  | { kind: 'card'; id: string }
+  | { kind: 'statement'; id: string; from: string; to: string };
 
 const EXPIRED = 'Ce lien a expiré ou n’est pas valide : rouvrez le PDF depuis le contrat';
 
-const KINDS = { c: 'contract', s: 'statement' } as const satisfies Record<
+const KINDS = { c: 'contract', s: 'statement', g: 'card' } as const satisfies Record<
   string,
   PdfLinkSubject['kind']
 >;
-const CODES: Record<PdfLinkSubject['kind'], string> = { contract: 'c', statement: 's' };
+const CODES: Record<PdfLinkSubject['kind'], string> = { contract: 'c', statement: 's', card: 'g' };
 const UUID_HEX = /^[0-9a-f]{32}$/;
 /** A statement's day in the token: YYYYMMDD (a real calendar day). */
 const COMPACT_DAY = /^\d{8}$/;
@@ -74,7 +77,7 @@ export function verifyPdfLink(secret: string, token: string, now: Date): PdfLink
   }
   if (!Number.isSafeInteger(exp) || exp <= now.getTime()) throw new ForbiddenError(EXPIRED);
   const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  if (kind === 'contract') return { kind, id };
+  if (kind !== 'statement') return { kind, id };
   const from = isoOfCompact(parts[2]!);
   const to = isoOfCompact(parts[3]!);
   if (!from || !to || from > to) throw new ForbiddenError(EXPIRED);

@@ -22,6 +22,7 @@ import {
   renderContractPdf,
   type ContractPdfData,
 } from './contract-pdf.js';
+import { renderGrowerCardPdf } from './card-pdf.js';
 import { signPdfLink, verifyPdfLink } from './links.js';
 import { renderGrowerStatementPdf } from './statement-pdf.js';
 import type { GrowerStatements, GrowerStatementTables } from './statement.js';
@@ -89,8 +90,8 @@ export class ContractPdfs {
   }
 
   /**
-   * GET contracts/pdf/{token}: the PDF the (valid, unexpired) token names — a contract's, or a
-   * grower's statement over the signed period.
+   * GET contracts/pdf/{token}: the PDF the (valid, unexpired) token names — a contract's, a
+   * grower's statement over the signed period, or a grower's card.
    */
   async byToken(token: string): Promise<{ filename: string; pdf: Buffer }> {
     const subject = verifyPdfLink(this.secret, token, this.clock());
@@ -118,6 +119,11 @@ export class ContractPdfs {
         filename: `releve-${statement.grower.reference}-${subject.from}-${subject.to}.pdf`,
         pdf,
       };
+    }
+    if (subject.kind === 'card') {
+      if (!this.statements) throw new NotFoundError('Producteur introuvable');
+      const card = await this.statements.cardData(subject.id);
+      return { filename: `carte-${card.reference}.pdf`, pdf: await renderGrowerCardPdf(card) };
     }
     const data = await this.data(subject.id);
     const pdf = await renderContractPdf(data, { now: this.clock() });
