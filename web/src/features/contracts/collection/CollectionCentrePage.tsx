@@ -12,7 +12,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey } from '../../../shared/api/idempotency.js';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
@@ -31,6 +31,7 @@ import {
   type Weighing,
   type WeighingAnswer,
 } from './api.js';
+import { CardScanButton } from './CardScanner.js';
 import { Receipt } from './Receipt.js';
 import './collection.css';
 
@@ -94,6 +95,10 @@ function GrowerSearch({
     event.preventDefault();
     setQ(text.trim());
   };
+  const scanned = useCallback((code: string) => {
+    setText(code);
+    setQ(code);
+  }, []);
   return (
     <Stack>
       <form onSubmit={submit} noValidate>
@@ -110,6 +115,7 @@ function GrowerSearch({
           <Button type="submit" size="lg" fullWidth disabled={!text.trim()}>
             {t('search.submit')}
           </Button>
+          <CardScanButton onCode={scanned} />
         </Stack>
       </form>
       {found.isFetching && <Loader aria-label={t('search.loading')} />}

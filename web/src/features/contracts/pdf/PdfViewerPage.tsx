@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { isPdfLink } from './api.js';
+import { isCardLink } from './GrowerCard.js';
 import { isStatementLink } from './statement.js';
 
 /**
@@ -110,7 +111,13 @@ export function PdfViewerPage({ link }: { link: string }) {
 
   return (
     <>
-      <PageTitle>{isStatementLink(link) ? t('statement.pdfTitle') : t('pdf.title')}</PageTitle>
+      <PageTitle>
+        {isStatementLink(link)
+          ? t('statement.pdfTitle')
+          : isCardLink(link)
+            ? t('card.pdfTitle')
+            : t('pdf.title')}
+      </PageTitle>
       <Group mb="md" gap="sm">
         <Button
           variant="default"
