@@ -1,8 +1,16 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, screenshotDir, seriousViolations } from './support/axe.js';
-import { browserMissingReason, explainFailures, launchBrowser } from './support/browser.js';
+import {
+  browserMissingReason,
+  explainFailures,
+  launchBrowser,
+  launchBrowserWithCamera,
+} from './support/browser.js';
+import { writeQrVideo } from './support/camera.js';
 import { startE2eServer, type E2eServer } from './support/server.js';
 import { apiToken, signedInPage } from './support/session.js';
 
@@ -51,6 +59,68 @@ describe.skipIf(missing !== null)('collection centre in Chromium', { timeout: 30
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+  });
+
+  it('prints the grower’s card from his page: the viewer shows it, its bytes a PDF', async () => {
+    const growers = await api<{ data: { id: string; reference: string }[] }>('/grower?limit=1');
+    const grower = growers.data[0]!;
+    // The cluster manager registers growers and hands them their card.
+    const page = await signedInPage(
+      browser,
+      server.baseUrl,
+      'gestionnaire@demo.filiere.bj',
+      server.password,
+      `/producteurs/show/${grower.id}`,
+      PHONE,
+    );
+    await page.getByRole('button', { name: 'Carte producteur (QR)' }).click();
+    await page.getByRole('heading', { name: 'Carte du producteur (PDF)' }).waitFor();
+    expect(decodeURIComponent(page.url())).toMatch(/\/pdf\/viewer\/\/api\/contracts\/pdf\/g-/);
+    await check(page, 'grower-card-viewer-390');
+  });
+
+  // Before the weighing below, which pays the demo's one contract ready for delivery.
+  it('reads the grower’s card with the phone’s camera and finds his contracts', async () => {
+    const ready = await api<{ data: { reference: string; growerId: string }[] }>(
+      '/contracts/delivery-contract?filters=ready&limit=100',
+    );
+    const contract = ready.data[0]!;
+    const grower = await api<{ reference: string }>(`/grower/${contract.growerId}`);
+    // The card printed from the grower's page holds his code alone in its QR code.
+    const video = path.join(mkdtempSync(path.join(os.tmpdir(), 'card-')), 'card.y4m');
+    writeQrVideo(video, grower.reference);
+    const filming = await launchBrowserWithCamera(video);
+    try {
+      const page = await signedInPage(
+        filming,
+        server.baseUrl,
+        AGGREGATOR,
+        server.password,
+        '/centre-de-collecte',
+        PHONE,
+      );
+      await page.getByRole('heading', { name: 'Centre de collecte' }).waitFor();
+      await page.getByRole('button', { name: 'Scanner la carte' }).click();
+      // The code read closes the scanner, fills the search and runs it.
+      await page
+        .getByRole('button', { name: `Peser pour le contrat ${contract.reference}` })
+        .waitFor();
+      expect(await page.getByLabel('Code du producteur ou téléphone').inputValue()).toBe(
+        grower.reference,
+      );
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      // The camera is released with the scanner.
+      await expect
+        .poll(() =>
+          page.evaluate(() =>
+            Array.from(document.querySelectorAll('video')).some((v) => v.srcObject !== null),
+          ),
+        )
+        .toBe(false);
+      await check(page, 'collection-scanned-390');
+    } finally {
+      await filming.close();
+    }
   });
 
   it('finds the grower by code, weighs, shows the net, confirms once and prints the receipt', async () => {

@@ -49,7 +49,7 @@ function deadEndProxy(): Promise<Server> {
   return deadEnd;
 }
 
-async function startBrowser(): Promise<Browser> {
+async function startBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   const proxy = (await deadEndProxy()).address() as AddressInfo;
   return chromium.launch({
     executablePath: existsSync(CHROMIUM_HEADLESS_SHELL) ? CHROMIUM_HEADLESS_SHELL : CHROMIUM,
@@ -61,8 +61,22 @@ async function startBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       `--proxy-server=http://127.0.0.1:${proxy.port}`,
+      ...extraArgs,
     ],
   });
+}
+
+/**
+ * A Chromium of its own whose camera films `y4mFile` (a YUV4MPEG2 video, looped) and whose
+ * camera permission is granted without asking: for the screens that scan a QR code. The
+ * caller closes it.
+ */
+export function launchBrowserWithCamera(y4mFile: string): Promise<Browser> {
+  return startBrowser([
+    '--use-fake-device-for-media-stream',
+    '--use-fake-ui-for-media-stream',
+    `--use-file-for-fake-video-capture=${y4mFile}`,
+  ]);
 }
 
 /**

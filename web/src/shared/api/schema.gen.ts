@@ -554,6 +554,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/contracts/card-download/{growerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Lien (10 minutes) vers la carte PDF d’un producteur (format carte bancaire : nom, code producteur en clair et en QR code, coopérative) : le producteur la sienne ; super admin, admin, gestionnaire de cluster, agrégateur, SFD et coopérative celles des producteurs de leur périmètre */
+        get: operations["getContractsCardDownloadByGrowerId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contracts/carriage-contract": {
         parameters: {
             query?: never;
@@ -803,7 +820,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Le PDF d’un contrat par son lien signé (sans jeton d’accès) ; 403 si le lien a expiré ou a été modifié */
+        /** Le PDF d’un contrat, d’un relevé ou d’une carte de producteur par son lien signé (sans jeton d’accès) ; 403 si le lien a expiré ou a été modifié */
         get: operations["getContractsPdfByToken"];
         put?: never;
         post?: never;
@@ -6578,6 +6595,66 @@ export interface operations {
             };
             /** @description Rôle ou périmètre insuffisant */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getContractsCardDownloadByGrowerId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                growerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                    };
+                };
+            };
+            /** @description Entrée refusée (`fields` nomme chaque champ) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Pas de jeton valide d’un utilisateur actif */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rôle ou périmètre insuffisant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Introuvable */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,7 +4,12 @@ import { z } from 'zod';
 import { narrowDb, storableString } from '@filiere/platform';
 import { ROLE } from '../../kernel/roles.js';
 import { ContractPdfs, type ContractPdfTables } from './service.js';
-import { GrowerStatements, STATEMENT_ROLES, type GrowerStatementTables } from './statement.js';
+import {
+  CARD_ROLES,
+  GrowerStatements,
+  STATEMENT_ROLES,
+  type GrowerStatementTables,
+} from './statement.js';
 import { nonJsonResponse } from '../../kernel/responses.js';
 
 const tags = ['contracts'];
@@ -110,12 +115,28 @@ export function contractPdfRoutes(scope: FastifyInstance): void {
   );
 
   app.get(
+    '/contracts/card-download/:growerId',
+    {
+      schema: {
+        tags,
+        security: [{ bearer: [] }],
+        summary:
+          'Lien (10 minutes) vers la carte PDF d’un producteur (format carte bancaire : nom, code producteur en clair et en QR code, coopérative) : le producteur la sienne ; super admin, admin, gestionnaire de cluster, agrégateur, SFD et coopérative celles des producteurs de leur périmètre',
+        params: z.object({ growerId: storableString().min(1).max(100) }),
+        response: { 200: z.object({ url: z.string() }) },
+      },
+      preHandler: [scope.requireRoles(...CARD_ROLES)],
+    },
+    async (request) => statements.cardLink(request.actor!, request.params.growerId),
+  );
+
+  app.get(
     '/contracts/pdf/:token',
     {
       schema: {
         tags,
         summary:
-          'Le PDF d’un contrat par son lien signé (sans jeton d’accès) ; 403 si le lien a expiré ou a été modifié',
+          'Le PDF d’un contrat, d’un relevé ou d’une carte de producteur par son lien signé (sans jeton d’accès) ; 403 si le lien a expiré ou a été modifié',
         params: z.object({ token: storableString().min(1).max(1000) }),
         response: { 200: nonJsonResponse('The contract', 'application/pdf') },
       },

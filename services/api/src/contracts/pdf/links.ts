@@ -6,16 +6,16 @@ export const PDF_LINK_TTL_MS = 10 * 60 * 1000;
 
 /**
  * What a signed link opens: a delivery contract's PDF or its payment receipt (the id is the
- * contract's), or a grower's statement over a period (the id is the grower's; days are
- * Benin's, inclusive).
+ * contract's), a grower's statement over a period (the id is the grower's; days are Benin's,
+ * inclusive), or a grower's card (the id is the grower's).
  */
 export type PdfLinkSubject =
-  | { kind: 'contract' | 'receipt'; id: string }
+  | { kind: 'contract' | 'receipt' | 'card'; id: string }
   | { kind: 'statement'; id: string; from: string; to: string };
 
 const EXPIRED = 'Ce lien a expiré ou n’est pas valide : rouvrez le PDF depuis le contrat';
 
-const KINDS = { c: 'contract', r: 'receipt', s: 'statement' } as const satisfies Record<
+const KINDS = { c: 'contract', r: 'receipt', s: 'statement', g: 'card' } as const satisfies Record<
   string,
   PdfLinkSubject['kind']
 >;
@@ -23,6 +23,7 @@ const CODES: Record<PdfLinkSubject['kind'], string> = {
   contract: 'c',
   receipt: 'r',
   statement: 's',
+  card: 'g',
 };
 const UUID_HEX = /^[0-9a-f]{32}$/;
 /** A statement's day in the token: YYYYMMDD (a real calendar day). */

@@ -17,22 +17,7 @@ import { contractsProjector } from '../read-model/index.js';
 import { formatFcfa, pricePerTonne, renderContractPdf } from './contract-pdf.js';
 import { signPdfLink, PDF_LINK_TTL_MS } from './links.js';
 import { ContractPdfs, type ContractPdfTables } from './service.js';
-
-/**
- * The text a pdfkit content stream shows (uncompressed): each `[<hex> kern <hex>] TJ` array
- * joined into its line (built-in fonts write WinAnsi bytes as hex strings).
- */
-function pdfText(pdf: Buffer): string {
-  const source = pdf.toString('latin1');
-  const lines: string[] = [];
-  for (const match of source.matchAll(/\[([^\]]*)\]\s*TJ/g)) {
-    const parts = [...match[1]!.matchAll(/<([0-9a-fA-F]*)>/g)].map((m) =>
-      Buffer.from(m[1]!, 'hex').toString('latin1'),
-    );
-    lines.push(parts.join(''));
-  }
-  return lines.join('\n');
-}
+import { pdfText } from './test-support.js';
 
 /**
  * Contract PDFs on a real PostgreSQL: the signed link (reach of the contract detail widened to

@@ -22,6 +22,7 @@ import {
   renderContractPdf,
   type ContractPdfData,
 } from './contract-pdf.js';
+import { renderGrowerCardPdf } from './card-pdf.js';
 import { signPdfLink, verifyPdfLink } from './links.js';
 import { renderReceiptPdf, type ReceiptPdfData } from './receipt-pdf.js';
 import { renderGrowerStatementPdf } from './statement-pdf.js';
@@ -116,8 +117,8 @@ export class ContractPdfs {
   }
 
   /**
-   * GET contracts/pdf/{token}: the PDF the (valid, unexpired) token names — a contract's, or a
-   * grower's statement over the signed period.
+   * GET contracts/pdf/{token}: the PDF the (valid, unexpired) token names — a contract's, a
+   * grower's statement over the signed period, or a grower's card.
    */
   async byToken(token: string): Promise<{ filename: string; pdf: Buffer }> {
     const subject = verifyPdfLink(this.secret, token, this.clock());
@@ -150,6 +151,11 @@ export class ContractPdfs {
       const receipt = await this.receiptData(subject.id);
       const pdf = await renderReceiptPdf(receipt, { now: this.clock() });
       return { filename: `recu-${receipt.reference}.pdf`, pdf };
+    }
+    if (subject.kind === 'card') {
+      if (!this.statements) throw new NotFoundError('Producteur introuvable');
+      const card = await this.statements.cardData(subject.id);
+      return { filename: `carte-${card.reference}.pdf`, pdf: await renderGrowerCardPdf(card) };
     }
     const data = await this.data(subject.id);
     const pdf = await renderContractPdf(data, { now: this.clock() });

@@ -17,21 +17,11 @@ import { walletDemoStep } from '../../wallet/demo/wallet.js';
 import { debtRecoveriesProjector } from '../advances/read-model/projector.js';
 import { contractsDemoStep } from '../demo/contracts.js';
 import { contractsProjector } from '../read-model/index.js';
+import { renderGrowerCardPdf } from './card-pdf.js';
 import { signPdfLink } from './links.js';
 import { renderGrowerStatementPdf } from './statement-pdf.js';
 import { GrowerStatements, type GrowerStatementTables } from './statement.js';
-
-/** The text of an uncompressed pdfkit PDF (hex strings of its TJ arrays, one line each). */
-function pdfText(pdf: Buffer): string {
-  const lines: string[] = [];
-  for (const match of pdf.toString('latin1').matchAll(/\[([^\]]*)\]\s*TJ/g)) {
-    const parts = [...match[1]!.matchAll(/<([0-9a-fA-F]*)>/g)].map((m) =>
-      Buffer.from(m[1]!, 'hex').toString('latin1'),
-    );
-    lines.push(parts.join(''));
-  }
-  return lines.join('\n');
-}
+import { decodePrintedQr, pdfPageCount, pdfText } from './test-support.js';
 
 /**
  * The grower's statement (relevé) on a real PostgreSQL with the contracts demo: the signed
@@ -173,6 +163,65 @@ describe('grower statement PDF', () => {
     const unknown = await get(
       aggregator,
       '/api/contracts/statement-download/00000000-0000-4000-8000-000000000000',
+    );
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe('Producteur introuvable');
+  });
+
+  it('prints the grower’s card: his code in clear and as a QR code, on one bank-card page', async () => {
+    const res = await get(aggregator, `/api/contracts/card-download/${growerId}`);
+    expect(res.statusCode).toBe(200);
+    const { url } = res.json<{ url: string }>();
+    expect(url).toMatch(/^\/api\/contracts\/pdf\/g-[0-9a-f]{32}-[0-9a-z]+\.[\w-]{22}$/);
+    const served = await app.inject({ method: 'GET', url });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('application/pdf');
+    expect(served.headers['content-disposition']).toMatch(/carte-PRD-\d{6}\.pdf/);
+
+    const statements = new GrowerStatements(
+      narrowDb<GrowerStatementTables>()(testDb.db),
+      testDb.db,
+      'x'.repeat(40),
+    );
+    const card = await statements.cardData(growerId);
+    const reference = await testDb.db
+      .selectFrom('growers')
+      .select('reference')
+      .where('id', '=', growerId)
+      .executeTakeFirstOrThrow();
+    expect(card.reference).toBe(reference.reference);
+    const pdf = await renderGrowerCardPdf(card, { compress: false });
+    // The QR holds the code alone: what the collection centre's search takes, nothing personal.
+    expect(decodePrintedQr(pdf)).toBe(reference.reference);
+    const text = pdfText(pdf);
+    expect(text).toContain('Carte du producteur');
+    expect(text).toContain(reference.reference);
+    expect(text).toContain(`${grower.firstname} ${grower.lastname}`);
+    expect(text).not.toContain(grower.phone ?? 'no phone');
+    expect(pdfPageCount(pdf)).toBe(1);
+    // 85,6 × 54 mm, the size of a bank card.
+    const box = /\/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]/.exec(pdf.toString('latin1'));
+    const mm = (pt: string) => Math.round((Number(pt) / 72) * 25.4 * 10) / 10;
+    expect([mm(box![1]!), mm(box![2]!)]).toEqual([85.6, 54]);
+  });
+
+  it('gives a grower’s card to his page’s readers in reach (cluster manager too), his own to the grower', async () => {
+    const url = `/api/contracts/card-download/${growerId}`;
+    expect((await get(grower, url)).statusCode).toBe(200);
+    const load = userLoader(testDb.db);
+    const manager = (await load(
+      (await findDemoUser(testDb.db, 'gestionnaire@demo.filiere.bj')).id,
+    ))!;
+    expect((await get(manager, url)).statusCode).toBe(200);
+    expect((await get(cooperative!, url)).statusCode).toBe(200);
+    const outside = await get(stranger, url);
+    expect(outside.statusCode).toBe(403);
+    const another = await get(otherGrower, url);
+    expect(another.statusCode).toBe(403);
+    expect((await get(undefined, url)).statusCode).toBe(401);
+    const unknown = await get(
+      aggregator,
+      '/api/contracts/card-download/00000000-0000-4000-8000-000000000000',
     );
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().message).toBe('Producteur introuvable');

@@ -1,7 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { ProductTables } from '../../kernel/tables.js';
 import { beninDay, ForbiddenError, NotFoundError, ValidationError } from '@filiere/platform';
-import { requireReadableGrower, type ActorsTables } from '../../actors/index.js';
+import {
+  GROWER_ROUTE_ROLES,
+  requireReadableGrower,
+  type ActorsTables,
+} from '../../actors/index.js';
 import type { IdentityTables } from '../../identity/index.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import { ROLE } from '../../kernel/roles.js';
@@ -11,6 +15,7 @@ import type { DebtKind } from '../domain/index.js';
 import { isoDay } from '../queries.js';
 import type { ContractsTables } from '../tables.js';
 import { signPdfLink } from './links.js';
+import type { GrowerCardData } from './card-pdf.js';
 import type { GrowerStatementData } from './statement-pdf.js';
 import { identityUsers } from '../../identity/index.js';
 
@@ -27,6 +32,9 @@ export const STATEMENT_ROLES = [
   ROLE.FARMER_ORGANIZATION,
   ROLE.GROWER,
 ] as const;
+
+/** Who may print a grower's card: whoever reads his page (reach on top), and the grower. */
+export const CARD_ROLES = [...GROWER_ROUTE_ROLES.read, ROLE.GROWER] as const;
 
 export const STATEMENT_MESSAGES = {
   notFound: 'Producteur introuvable',
@@ -111,6 +119,49 @@ export class GrowerStatements {
     growerId: string,
     query: { from?: string | undefined; to?: string | undefined },
   ): Promise<{ url: string }> {
+    const id = await this.reachableGrower(user, growerId, STATEMENT_ROLES);
+    const period = statementPeriod(query, this.clock());
+    const token = signPdfLink(this.secret, { kind: 'statement', id, ...period }, this.clock());
+    return { url: `/api/contracts/pdf/${token}` };
+  }
+
+  /**
+   * `{ url }` of a 10-minute signed link to the grower's card (his code as text and QR code):
+   * the grower his own; whoever reads the grower's page, within its reach (the cluster
+   * manager who registers him prints it). 404 unknown, 403 out of reach.
+   */
+  async cardLink(user: SignedInUser, growerId: string): Promise<{ url: string }> {
+    const id = await this.reachableGrower(user, growerId, CARD_ROLES);
+    const token = signPdfLink(this.secret, { kind: 'card', id }, this.clock());
+    return { url: `/api/contracts/pdf/${token}` };
+  }
+
+  /** What the grower's card prints. */
+  async cardData(growerId: string): Promise<GrowerCardData> {
+    const grower = await this.db
+      .selectFrom('growers as g')
+      .innerJoin(identityUsers().as('u'), 'u.id', 'g.user_id')
+      .leftJoin('organizations as co', 'co.id', 'g.cooperative_id')
+      .select(['g.reference', 'u.firstname', 'u.lastname', 'co.denomination as cooperative'])
+      .where('g.id', '=', growerId)
+      .executeTakeFirst();
+    if (!grower) throw new NotFoundError(STATEMENT_MESSAGES.notFound);
+    return {
+      name: fullName(grower),
+      reference: grower.reference,
+      cooperative: grower.cooperative,
+    };
+  }
+
+  /**
+   * The grower's id when `user` may have his documents: the grower his own; the other
+   * `roles` the growers the grower's page shows them (actors' reach).
+   */
+  private async reachableGrower(
+    user: SignedInUser,
+    growerId: string,
+    roles: readonly string[],
+  ): Promise<string> {
     const id = growerId.toLowerCase();
     if (!UUID.test(id)) throw new NotFoundError(STATEMENT_MESSAGES.notFound);
     const grower = await this.db
@@ -121,14 +172,12 @@ export class GrowerStatements {
     if (!grower) throw new NotFoundError(STATEMENT_MESSAGES.notFound);
     if (user.role_code === ROLE.GROWER) {
       if (grower.user_id !== user.id) throw new ForbiddenError(STATEMENT_MESSAGES.notYours);
-    } else if ((STATEMENT_ROLES as readonly string[]).includes(user.role_code)) {
+    } else if (roles.includes(user.role_code)) {
       await requireReadableGrower(this.productDb, user, id);
     } else {
       throw new ForbiddenError(STATEMENT_MESSAGES.notYours);
     }
-    const period = statementPeriod(query, this.clock());
-    const token = signPdfLink(this.secret, { kind: 'statement', id, ...period }, this.clock());
-    return { url: `/api/contracts/pdf/${token}` };
+    return id;
   }
 
   /**

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue, useNetwork } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey } from '../../../shared/api/idempotency.js';
 import { useCurrentUser } from '../../../shared/auth/current-user.js';
@@ -35,6 +35,7 @@ import {
   type Weighing,
   type WeighingAnswer,
 } from './api.js';
+import { CardScanButton } from './CardScanner.js';
 import {
   findOffline,
   settleOffline,
@@ -115,6 +116,10 @@ function GrowerSearch({
     event.preventDefault();
     setQ(text.trim());
   };
+  const scanned = useCallback((code: string) => {
+    setText(code);
+    setQ(code);
+  }, []);
   return (
     <Stack>
       <form onSubmit={submit} noValidate>
@@ -131,6 +136,7 @@ function GrowerSearch({
           <Button type="submit" size="lg" fullWidth disabled={!text.trim()}>
             {t('search.submit')}
           </Button>
+          <CardScanButton onCode={scanned} />
         </Stack>
       </form>
       {found.isFetching && <Loader aria-label={t('search.loading')} />}

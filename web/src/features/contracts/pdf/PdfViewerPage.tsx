@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { isPdfLink, isReceiptLink } from './api.js';
+import { isCardLink } from './GrowerCard.js';
 import { isStatementLink } from './statement.js';
 
 /**
@@ -115,7 +116,9 @@ export function PdfViewerPage({ link }: { link: string }) {
           ? t('statement.pdfTitle')
           : isReceiptLink(link)
             ? t('pdf.receiptTitle')
-            : t('pdf.title')}
+            : isCardLink(link)
+              ? t('card.pdfTitle')
+              : t('pdf.title')}
       </PageTitle>
       <Group mb="md" gap="sm">
         <Button

@@ -29,6 +29,7 @@ import { formatDate } from '../../../../shared/format/date.js';
 import { toLocalPhone } from '../../../../shared/format/phone.js';
 import type { ListSearch } from '../../../../shared/search/list-search.js';
 import { AppModal } from '../../../../shared/ui/AppModal.js';
+import { GrowerCardButton } from '../../../contracts/pdf/index.js';
 import { notify } from '../../../../shared/ui/notify.js';
 import { StatusBadge } from '../../../../shared/ui/StatusBadge.js';
 import { useVillageChain } from '../../../locations/index.js';
@@ -184,6 +185,7 @@ function GrowerDetail({
           </Group>
         </div>
         <Group gap="sm">
+          <GrowerCardButton growerId={grower.id} />
           {manages && (
             <Button
               renderRoot={(props) => (
