@@ -675,6 +675,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/contracts/collection/offline-day": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Centre de collecte hors ligne : ce que le téléphone garde pour la journée — producteurs du cluster ayant un contrat ouvert avec l’agrégateur (nom, code, empreintes de leurs téléphones, jamais le numéro), leurs contrats, leurs dettes en cours et le solde disponible de l’agrégateur, pour calculer valeur, recouvrements et net sans réseau (agrégateur) */
+        get: operations["getContractsCollectionOfflineDay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contracts/collection/preview": {
         parameters: {
             query?: never;
@@ -1693,6 +1710,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/messaging/growers/{id}/sms-preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Le choix d’un producteur de ne pas recevoir les SMS facultatifs (récapitulatif mensuel, avis) ; les codes et les reçus sont toujours envoyés */
+        get: operations["getMessagingGrowersByIdSmsPreferences"];
+        /** Désabonne le producteur des SMS facultatifs (ou le réabonne) : super administrateur, administrateur, gestionnaire de cluster, dans leur périmètre */
+        put: operations["putMessagingGrowersByIdSmsPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/messaging/sms": {
         parameters: {
             query?: never;
@@ -2176,6 +2211,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reconciliation/owners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Les personnes à qui confier un écart : super administrateurs et administrateurs actifs */
+        get: operations["getReconciliationOwners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reconciliation/run": {
         parameters: {
             query?: never;
@@ -2202,7 +2254,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Importe le relevé de la banque (CAMT.053, ou CSV lu avec la correspondance de la banque) ; un relevé importé deux fois ne change rien */
+        /** Importe le relevé de la banque (MT940, CAMT.053, ou CSV lu avec la correspondance de la banque ; sans format, reconnu à son contenu) ; un relevé importé deux fois ne change rien */
         post: operations["postReconciliationStatements"];
         delete?: never;
         options?: never;
@@ -7210,6 +7262,70 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Pas de jeton valide d’un utilisateur actif */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rôle ou périmètre insuffisant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getContractsCollectionOfflineDay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        aggregatorUserId: string;
+                        available: number;
+                        growers: {
+                            contracts: {
+                                amount: number;
+                                deliveryDate: string;
+                                id: string;
+                                quantityKg: number;
+                                reference: string;
+                            }[];
+                            debts: {
+                                creditorUserId: string;
+                                id: string;
+                                kind: string;
+                                openedAt: string;
+                                outstanding: number;
+                            }[];
+                            firstname: string;
+                            hasMobileMoney: boolean;
+                            id: string;
+                            lastname: string;
+                            phoneChecks: string[];
+                            reference: string;
+                        }[];
+                        issuedAt: string;
+                    };
                 };
             };
             /** @description Pas de jeton valide d’un utilisateur actif */
@@ -13056,6 +13172,138 @@ export interface operations {
             };
         };
     };
+    getMessagingGrowersByIdSmsPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changedAt: string | null;
+                        optedOut: boolean;
+                        /** @enum {string|null} */
+                        source: "STAFF" | "SMS" | null;
+                    };
+                };
+            };
+            /** @description Entrée refusée (`fields` nomme chaque champ) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Pas de jeton valide d’un utilisateur actif */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rôle ou périmètre insuffisant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Introuvable */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    putMessagingGrowersByIdSmsPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    optedOut: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changedAt: string | null;
+                        optedOut: boolean;
+                        /** @enum {string|null} */
+                        source: "STAFF" | "SMS" | null;
+                    };
+                };
+            };
+            /** @description Entrée refusée (`fields` nomme chaque champ) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Pas de jeton valide d’un utilisateur actif */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rôle ou périmètre insuffisant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Introuvable */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     getMessagingSms: {
         parameters: {
             query?: {
@@ -14624,6 +14872,7 @@ export interface operations {
             query?: {
                 kind?: "MISSING_IN_LEDGER" | "MISSING_AT_PROVIDER" | "DUPLICATE" | "AMOUNT_MISMATCH";
                 limit?: number;
+                owner?: ("me" | "none") | string;
                 page?: number;
                 q?: string;
                 source?: "FEDAPAY" | "KKIAPAY" | "SANDBOX" | "BANK";
@@ -14654,6 +14903,7 @@ export interface operations {
                             lineKey: string | null;
                             movementKey: string | null;
                             openedAt: string;
+                            ownerName: string | null;
                             ownerUserId: string | null;
                             proposal: {
                                 action: string;
@@ -14723,8 +14973,10 @@ export interface operations {
                         history: {
                             at: string;
                             note: string | null;
+                            ownerName: string | null;
                             type: string;
                             userId: string | null;
+                            userName: string | null;
                         }[];
                         id: string;
                         kind: string;
@@ -14735,6 +14987,7 @@ export interface operations {
                         } | null;
                         movementKey: string | null;
                         openedAt: string;
+                        ownerName: string | null;
                         ownerUserId: string | null;
                         proposal: {
                             action: string;
@@ -15248,6 +15501,47 @@ export interface operations {
             };
         };
     };
+    getReconciliationOwners: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                    }[];
+                };
+            };
+            /** @description Pas de jeton valide d’un utilisateur actif */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rôle ou périmètre insuffisant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     postReconciliationRun: {
         parameters: {
             query?: never;
@@ -15323,7 +15617,7 @@ export interface operations {
                     bankCode?: string;
                     content: string;
                     /** @enum {string} */
-                    format: "CAMT053" | "CSV";
+                    format?: "MT940" | "CAMT053" | "CSV";
                     /**
                      * @default BANK
                      * @enum {string}
