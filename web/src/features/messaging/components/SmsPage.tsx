@@ -1,4 +1,4 @@
-import { Badge, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { DataTable, type Column } from '../../../shared/ui/DataTable.js';
 import { ListPanel } from '../../../shared/ui/ListPage.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
 import { PaginationBar } from '../../../shared/ui/PaginationBar.js';
+import { StatusBadge, type BadgeKind } from '../../../shared/ui/StatusBadge.js';
 import {
   SMS_KINDS,
   SMS_STATUSES,
@@ -24,12 +25,12 @@ export interface SmsSearch extends ListSearch<SmsStatus> {
   kind?: SmsKind | undefined;
 }
 
-const STATUS_COLOR: Record<SmsStatus, string> = {
-  queued: 'gray',
-  sending: 'blue',
-  sent: 'blue',
-  delivered: 'teal',
-  failed: 'red',
+const STATUS_KIND: Record<SmsStatus, BadgeKind> = {
+  queued: 'warning',
+  sending: 'colorize',
+  sent: 'colorize',
+  delivered: 'success',
+  failed: 'danger',
 };
 
 /**
@@ -80,7 +81,9 @@ export function SmsPage({
     {
       name: 'status',
       title: t('list.status'),
-      transform: (m) => <Badge color={STATUS_COLOR[m.status]}>{t(`status.${m.status}`)}</Badge>,
+      transform: (m) => (
+        <StatusBadge kind={STATUS_KIND[m.status]} label={t(`status.${m.status}`)} />
+      ),
     },
     { name: 'history', title: t('list.history'), transform: (m) => <History sms={m} /> },
     {
@@ -144,7 +147,7 @@ function History({ sms }: { sms: SmsRow }) {
         ))}
       {sms.attempts > 1 && <Text size="xs">{t('history.attempts', { count: sms.attempts })}</Text>}
       {sms.failure && (
-        <Text size="xs" c={sms.status === 'failed' ? 'red.8' : 'dimmed'}>
+        <Text size="xs" c={sms.status === 'failed' ? 'red.9' : 'dimmed'}>
           {sms.status === 'failed'
             ? t('history.reason', { reason: sms.failure })
             : t('history.lastError', { reason: sms.failure })}
