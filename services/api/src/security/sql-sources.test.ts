@@ -39,6 +39,8 @@ const JUSTIFIED: Record<string, string> = {
     "a movement code's length (CODE_DIGITS), a constant of code",
   'services/api/src/wallet/export/cursor-pages.ts: sql.raw':
     'FETCH count: a number from code (page size), FETCH takes no parameter',
+  'services/api/src/reconciliation/commands/run.ts: sql.raw':
+    'FETCH count: a number from code (PAGE), FETCH takes no parameter',
 };
 
 const PATTERNS: [string, RegExp][] = [
