@@ -8,6 +8,7 @@ import getPort from 'get-port';
 import { sql, type Kysely } from 'kysely';
 import { allMigrations, buildApp, product, type Database } from '@filiere/api';
 import {
+  AcceptanceCodes,
   DeliveryContractCommands,
   debtStreamId,
   openDebt,
@@ -242,6 +243,7 @@ async function seed(db: Kysely<Database>): Promise<Seeded> {
       app.commands,
       undefined,
       createSms(config, db, createLogger('silent', false)),
+      AcceptanceCodes.fromSecret(config.JWT_SECRET),
     );
     const today = beninDay(new Date());
     const contractIds: string[] = new Array<string>(CONTRACTS);

@@ -11,7 +11,8 @@ import {
 } from '@filiere/api/wallet';
 import { catalogueDecoder, checkProjector } from '@filiere/projections';
 import { paidSupplies, sentPayouts, type ProviderStub } from './provider-stub.js';
-import { hashAcceptanceCode, MAX_WRONG_CODES } from '@filiere/api/contracts';
+import { AcceptanceCodes, MAX_WRONG_CODES } from '@filiere/api/contracts';
+import { TORTURE_JWT_SECRET } from './environment.js';
 import {
   checkCompletedOnce,
   checkConsentByCode,
@@ -389,7 +390,10 @@ export async function checkInvariants(
             outcome: c.outcome,
           })),
         fail,
-        { maxWrong: MAX_WRONG_CODES, hash: hashAcceptanceCode },
+        {
+          maxWrong: MAX_WRONG_CODES,
+          hash: (code, salt) => AcceptanceCodes.fromSecret(TORTURE_JWT_SECRET).hash(code, salt),
+        },
       ),
   );
 

@@ -71,4 +71,4 @@ export { GrowerStatements, type GrowerStatementTables } from './pdf/statement.js
 export type { GrowerStatementData } from './pdf/statement-pdf.js';
 // The acceptance code's rules, for the bank test that checks consent against the log.
 export { MAX_WRONG_CODES } from './domain/index.js';
-export { hashAcceptanceCode } from './commands/acceptance-code.js';
+export { AcceptanceCodes } from './commands/acceptance-code.js';

@@ -15,7 +15,7 @@ import { runDemoSteps } from '../../kernel/index.js';
 import { product } from '../../modules.js';
 import { walletDemoStep } from '../../wallet/demo/wallet.js';
 import { evolveWallet, initialWalletState, type WalletEvent } from '../../wallet/index.js';
-import { hashAcceptanceCode } from '../commands/acceptance-code.js';
+import { AcceptanceCodes } from '../commands/acceptance-code.js';
 import { contractsProjector } from '../read-model/index.js';
 import { contractParentsProjector } from './read-model/projector.js';
 
@@ -309,6 +309,7 @@ describe('contract batches (LIVRAISON_PARENT)', () => {
     expect(validated.statusCode).toBe(201);
     expect((await validate(aggregator, previewId)).statusCode).toBe(201);
     await project();
+    const codes = AcceptanceCodes.fromSecret(app.deps.config.JWT_SECRET);
     const subs = await db
       .selectFrom('delivery_contracts')
       .select(['id', 'reference', 'grower_id'])
@@ -342,7 +343,7 @@ describe('contract batches (LIVRAISON_PARENT)', () => {
       });
       const code = /donnez le code (\d{6})$/.exec(sms[0]!.text)?.[1];
       expect(code).toMatch(/^\d{6}$/);
-      expect(await hashAcceptanceCode(code!, salt!)).toBe(codeHash);
+      expect(await codes.hash(code!, salt!)).toBe(codeHash);
     }
   });
 

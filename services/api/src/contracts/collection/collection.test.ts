@@ -29,6 +29,7 @@ import { contractsProjector } from '../read-model/index.js';
 import { computeSettlement } from '../domain/settlement-rule.js';
 import { harvestDateOf, weekOf } from './harvest.js';
 import { phoneCheckOf, type OfflineDay } from './service.js';
+import { AcceptanceCodes } from '../commands/acceptance-code.js';
 
 /**
  * The collection centre's scale on a real PostgreSQL: find the grower by code or phone, see
@@ -156,6 +157,7 @@ describe('collection centre: pay at the scale', () => {
       app.commands,
       undefined,
       createSms({ NODE_ENV: 'test' }, db(), logger),
+      AcceptanceCodes.fromSecret(app.deps.config.JWT_SECRET),
     );
   });
 

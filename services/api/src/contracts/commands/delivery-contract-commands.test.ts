@@ -37,6 +37,7 @@ import {
   DeliveryContractCommands,
   type ContractFactsTables,
 } from './delivery-contract-commands.js';
+import { AcceptanceCodes } from './acceptance-code.js';
 
 /**
  * The create and cancel commands against a real PostgreSQL and the app's command pipeline:
@@ -108,6 +109,7 @@ describe('delivery contract commands', () => {
       app.commands,
       () => new Date('2026-11-25T10:00:00Z'),
       createSms({ NODE_ENV: 'test' }, db, logger),
+      AcceptanceCodes.fromSecret(app.deps.config.JWT_SECRET),
     );
   });
 

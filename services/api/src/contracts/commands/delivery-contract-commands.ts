@@ -37,7 +37,7 @@ import {
   type ContractState,
   type EnteredCode,
 } from '../domain/index.js';
-import { hashAcceptanceCode, newAcceptanceCode } from './acceptance-code.js';
+import type { AcceptanceCodes } from './acceptance-code.js';
 
 /**
  * The grower's offer with its code, sent after the command that issued it and only when the
@@ -112,11 +112,20 @@ export class DeliveryContractCommands {
     private readonly clock: () => Date = () => new Date(),
     /** Where the grower's offer and code go; null for a process that creates no contract. */
     private readonly sms: SmsSender | null = null,
+    /** Draws and checks the growers' acceptance codes; null for a process that takes none. */
+    private readonly acceptanceCodes: AcceptanceCodes | null = null,
   ) {}
 
   private sender(): SmsSender {
     if (!this.sms) throw new Error('DeliveryContractCommands: no SMS sender to send the code');
     return this.sms;
+  }
+
+  private codes(): AcceptanceCodes {
+    if (!this.acceptanceCodes) {
+      throw new Error('DeliveryContractCommands: no acceptance codes to draw or check a code');
+    }
+    return this.acceptanceCodes;
   }
 
   private async phoneOf(userId: string): Promise<string | null> {
@@ -187,7 +196,7 @@ export class DeliveryContractCommands {
     const now = this.clock().toISOString();
     this.sender();
     const phone = await this.phoneOf(grower.user_id);
-    const offer = phone ? await newAcceptanceCode(phone) : null;
+    const offer = phone ? this.codes().issue(phone) : null;
     const answer = await handleCommand(this.pipeline, {
       streams: {
         contract: streamRef(contractStreamType, contractStreamId(contractId)),
@@ -253,7 +262,7 @@ export class DeliveryContractCommands {
     const cooperativeUserId = await this.cooperativeOf(current.growerId);
     const phone = await this.phoneOf(current.growerUserId);
     if (!phone) throw acceptanceErrors.noPhone();
-    const offer = await newAcceptanceCode(phone);
+    const offer = this.codes().issue(phone);
     const answer = await handleCommand(this.pipeline, {
       streams: { contract: streamRef(contractStreamType, contractStreamId(contractId)) },
       metadata: { userId: user.id },
@@ -310,7 +319,11 @@ export class DeliveryContractCommands {
       }
       entered = {
         codeId: current.acceptanceCode.codeId,
-        codeHash: await hashAcceptanceCode(code, current.acceptanceCode.salt),
+        codeHash: await this.codes().hash(
+          code,
+          current.acceptanceCode.salt,
+          current.acceptanceCode.scheme,
+        ),
       };
     }
     const answer = await handleCommand(this.pipeline, {
@@ -349,7 +362,7 @@ export class DeliveryContractCommands {
       const state = await this.contractOf(id, grower.id);
       const current = state.acceptanceCode;
       if (state.status !== 'PENDING' || !current || current.phone !== phone) continue;
-      const codeHash = await hashAcceptanceCode(code, current.salt);
+      const codeHash = await this.codes().hash(code, current.salt, current.scheme);
       const entered = { codeId: current.codeId, codeHash };
       const locked = current.wrongAttempts >= MAX_WRONG_CODES;
       if (codeHash === current.codeHash && !locked) {

@@ -8,6 +8,7 @@ import type { DemoContext, DemoStep } from '../../kernel/module.js';
 import { ROLE } from '../../kernel/roles.js';
 import { transfer, walletStream, walletStreamId } from '../../wallet/index.js';
 import { debtStreamType } from '../catalogue.js';
+import { AcceptanceCodes } from '../commands/acceptance-code.js';
 import { opensWallet } from '../commands/opens-wallet.js';
 import {
   DeliveryContractCommands,
@@ -80,7 +81,13 @@ async function loadContractsDemo(app: FastifyInstance, ctx: DemoContext): Promis
     },
     within: (trx) => outbox.within(trx),
   };
-  const commands = new DeliveryContractCommands(db, app.commands, ctx.clock.now, sms);
+  const commands = new DeliveryContractCommands(
+    db,
+    app.commands,
+    ctx.clock.now,
+    sms,
+    AcceptanceCodes.fromSecret(app.deps.config.JWT_SECRET),
+  );
   /** The cooperative (with the grower's code) or, without one, the grower confirms. */
   const confirmBy = async (i: number, contract: { contractId: string; reference: string }) =>
     commands.confirm(await cooperativeUser(i), contract.contractId, codes.get(contract.reference));

@@ -36,6 +36,7 @@ const code = (n: number): CodeToIssue => ({
   codeId: `code-${n}`,
   phone: PHONE,
   salt: `s${n}`,
+  scheme: 'HMAC-SHA256',
   codeHash: `h${n}`,
 });
 const entered = (n: number, hash = `h${n}`) => ({ codeId: `code-${n}`, codeHash: hash });

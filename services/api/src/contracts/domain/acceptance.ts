@@ -14,7 +14,7 @@ import { contractEvent } from './events.js';
  * acceptance by code").
  *
  * - A contract is created with a 6-digit code sent by SMS to the grower's phone; the stream
- *   keeps only its scrypt hash with a salt of its own (AcceptanceCodeIssued). A new code
+ *   keeps only its keyed hash with a salt of its own (AcceptanceCodeIssued). A new code
  *   ('Renvoyer le code') replaces the previous one, which no longer counts.
  * - The grower's cooperative enters the code the grower gives it ('Confirmer'): the right code
  *   records DeliveryContractAccepted (CODE, who entered it, when, the phone the code went
@@ -38,6 +38,7 @@ export interface CodeToIssue {
   codeId: string;
   phone: string;
   salt: string;
+  scheme: 'HMAC-SHA256';
   codeHash: string;
 }
 
@@ -141,6 +142,7 @@ export function issuedEvent(
     codeId: code.codeId,
     phone: code.phone,
     salt: code.salt,
+    scheme: code.scheme,
     codeHash: code.codeHash,
     issuedBy: actor.userId,
     issuedAt: now,

@@ -1,4 +1,4 @@
-import type { ContractEvent, Recovery } from './events.js';
+import type { CodeScheme, ContractEvent, Recovery } from './events.js';
 
 /**
  * PENDING ('En attente') → CONFIRMED ('prêt pour la livraison') → DELIVERED ('Livraison
@@ -26,6 +26,7 @@ export interface AcceptanceCode {
   codeId: string;
   phone: string;
   salt: string;
+  scheme: CodeScheme;
   codeHash: string;
   issuedAt: string;
   wrongAttempts: number;
@@ -124,6 +125,7 @@ export function evolveContract(state: ContractState, event: ContractEvent): Cont
           codeId: d.codeId,
           phone: d.phone,
           salt: d.salt,
+          scheme: d.scheme ?? 'SCRYPT',
           codeHash: d.codeHash,
           issuedAt: d.issuedAt,
           wrongAttempts: 0,

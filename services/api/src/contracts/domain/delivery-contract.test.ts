@@ -29,7 +29,13 @@ const command = {
   plotId: 'plot-1',
   quantityKg: 10_000,
   amount: 1_000_000,
-  acceptanceCode: { codeId: 'code-1', phone: '+2290197000001', salt: 's1', codeHash: 'h1' },
+  acceptanceCode: {
+    codeId: 'code-1',
+    phone: '+2290197000001',
+    salt: 's1',
+    scheme: 'HMAC-SHA256' as const,
+    codeHash: 'h1',
+  },
 };
 
 function givenCreated(available = 5_000_000) {

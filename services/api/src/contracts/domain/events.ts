@@ -67,8 +67,15 @@ export const DeliveryContractConfirmed = event('DeliveryContractConfirmed', {
   confirmedAt: instant,
 });
 /**
- * A one-time acceptance code sent by SMS to the grower's phone: only its scrypt hash with the
- * code's own random salt is kept. The latest issued code replaces every earlier one.
+ * How a code's hash was made: HMAC-SHA256 keyed from JWT_SECRET, or SCRYPT for codes whose
+ * AcceptanceCodeIssued names no scheme (acceptance-code.ts).
+ */
+export const CODE_SCHEMES = ['HMAC-SHA256', 'SCRYPT'] as const;
+export type CodeScheme = (typeof CODE_SCHEMES)[number];
+/**
+ * A one-time acceptance code sent by SMS to the grower's phone: only its keyed hash with the
+ * code's own random salt is kept (`scheme`; none is SCRYPT, acceptance-code.ts). The latest
+ * issued code replaces every earlier one.
  */
 export const AcceptanceCodeIssued = event('AcceptanceCodeIssued', {
   contractId: id,
@@ -76,6 +83,7 @@ export const AcceptanceCodeIssued = event('AcceptanceCodeIssued', {
   /** The grower's phone the code was sent to (E.164). */
   phone: id,
   salt: id,
+  scheme: z.enum(CODE_SCHEMES).optional(),
   codeHash: id,
   issuedBy: id,
   issuedAt: instant,

@@ -19,6 +19,7 @@ import type { ContractRunRunner, ContractRuns } from '../run/run-contracts.js';
 import { MAX_RUN_CONTRACTS } from '../run/run-contracts.js';
 import type { ContractSettler } from '../run/settle-contract.js';
 import { ROLE } from '../../kernel/roles.js';
+import { AcceptanceCodes } from '../commands/acceptance-code.js';
 import {
   DeliveryContractCommands,
   type ContractFactsTables,
@@ -492,6 +493,7 @@ export const registerContracts: HttpRegistration = async (app) => {
     app.commands,
     app.deps.clock,
     createSms(config, app.deps.db, logger),
+    AcceptanceCodes.fromSecret(config.JWT_SECRET),
   );
   const queries = new ContractQueries(
     narrowDb<ContractQueryTables>()(app.deps.db),

@@ -35,6 +35,7 @@ import { debtStreamId, openDebt } from '../domain/index.js';
 import { contractsProjector } from '../read-model/index.js';
 import { ContractRunRunner, type RunTables } from './run-contracts.js';
 import type { ContractSettler } from './settle-contract.js';
+import { AcceptanceCodes } from '../commands/acceptance-code.js';
 
 /**
  * Running contracts on a real PostgreSQL through the app's routes and runners: each contract
@@ -196,6 +197,7 @@ describe('run contracts', () => {
       app.commands,
       undefined,
       createSms({ NODE_ENV: 'test' }, db(), logger),
+      AcceptanceCodes.fromSecret(app.deps.config.JWT_SECRET),
     );
   });
 

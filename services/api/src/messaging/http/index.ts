@@ -3,7 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ForbiddenError, narrowDb } from '@filiere/platform';
 import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
-import { DeliveryContractCommands, type ContractFactsTables } from '../../contracts/index.js';
+import {
+  AcceptanceCodes,
+  DeliveryContractCommands,
+  type ContractFactsTables,
+} from '../../contracts/index.js';
 import {
   createSms,
   SMS_KINDS,
@@ -204,6 +208,7 @@ export const registerMessaging: HttpRegistration = async (app) => {
         app.commands,
         app.deps.clock,
         sms,
+        AcceptanceCodes.fromSecret(config.JWT_SECRET),
       ),
       loadUser: userLoader(app.deps.db),
     },

@@ -23,6 +23,7 @@ import { SmsDispatcher } from '../dispatch/dispatcher.js';
 import { twilioStatusCallback } from '../gateway/index.js';
 import { TWILIO_INBOUND_PATH, twilioGateway, twilioSignature } from '../gateway/twilio.js';
 import { TwilioStandIn } from '../testing/twilio-stand-in.js';
+import { AcceptanceCodes } from '../../contracts/commands/acceptance-code.js';
 
 const logger = createLogger('silent', false);
 const PUBLIC_URL = 'http://filiere.test';
@@ -250,6 +251,7 @@ describe('SMS a grower sends: SOLDE, RELEVE, help', () => {
         app.commands,
         () => new Date('2026-11-25T10:00:00Z'),
         createSms({ NODE_ENV: 'test' }, db, logger),
+        AcceptanceCodes.fromSecret(app.deps.config.JWT_SECRET),
       );
     });
     let growerRowId: string;

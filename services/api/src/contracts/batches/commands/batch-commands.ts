@@ -25,7 +25,7 @@ import {
   type WalletState,
 } from '../../../wallet/index.js';
 import { contractStreamType } from '../../catalogue.js';
-import { newAcceptanceCode } from '../../commands/acceptance-code.js';
+import type { AcceptanceCodes } from '../../commands/acceptance-code.js';
 import { sendAcceptanceOffer } from '../../commands/delivery-contract-commands.js';
 import {
   contractStreamId,
@@ -166,12 +166,11 @@ export class ContractBatchCommands {
     private readonly limits: { maxBytes: number; maxRows: number } = FILE_LIMITS,
     /** Where each sub-contract's offer and code go (as a single contract's). */
     private readonly sms: SmsSender | null = null,
+    /** Draws each sub-contract's acceptance code. */
+    private readonly acceptanceCodes: AcceptanceCodes | null = null,
   ) {}
 
-  /**
-   * One acceptance code per sub-contract whose grower has a phone (read now), drawn as a
-   * single contract's, a few at a time (each hash is a scrypt of tens of milliseconds).
-   */
+  /** One acceptance code per sub-contract whose grower has a phone (read now), as a single contract's. */
   private async offersFor(
     subs: { id: string; growerUserId: string }[],
   ): Promise<Map<string, { code: string; issue: CodeToIssue }>> {
@@ -185,14 +184,12 @@ export class ContractBatchCommands {
         .execute();
       for (const row of rows) if (row.phone) phones.set(row.id, String(row.phone));
     }
+    if (!this.acceptanceCodes)
+      throw new Error('ContractBatchCommands: no acceptance codes to draw');
     const offers = new Map<string, { code: string; issue: CodeToIssue }>();
-    const withPhone = subs.filter((s) => phones.has(s.growerUserId));
-    for (let i = 0; i < withPhone.length; i += 8) {
-      await Promise.all(
-        withPhone.slice(i, i + 8).map(async (s) => {
-          offers.set(s.id, await newAcceptanceCode(phones.get(s.growerUserId)!));
-        }),
-      );
+    for (const s of subs) {
+      const phone = phones.get(s.growerUserId);
+      if (phone) offers.set(s.id, this.acceptanceCodes.issue(phone));
     }
     return offers;
   }
@@ -486,7 +483,7 @@ export class ContractBatchCommands {
     const subs = rows.map((r) => ({ row: r, id: subContractId(previewId, r.line) }));
     if (!this.sms) throw new Error('ContractBatchCommands: no SMS sender to send the codes');
     const sms = this.sms;
-    // A validated preview's repeat appends nothing: no code to draw (each costs a scrypt).
+    // A validated preview's repeat appends nothing: no code to draw.
     const offers =
       preview.parent_id === null
         ? await this.offersFor(subs.map((s) => ({ id: s.id, growerUserId: s.row.grower_user_id })))

@@ -6,6 +6,7 @@ import { narrowDb, storableString, ValidationError } from '@filiere/platform';
 import type { HttpRegistration } from '../../../kernel/module.js';
 import { createSms } from '../../../identity/index.js';
 import { ROLE } from '../../../kernel/roles.js';
+import { AcceptanceCodes } from '../../commands/acceptance-code.js';
 import { amountField, tonnesField } from '../../domain/index.js';
 import { CONTRACT_FILTERS, type ContractFilter } from '../../queries.js';
 import { ContractBatchCommands, type BatchFactsTables } from '../commands/batch-commands.js';
@@ -405,6 +406,7 @@ export const registerContractBatches: HttpRegistration = async (app) => {
     app.deps.clock,
     FILE_LIMITS,
     createSms(app.deps.config, app.deps.db, app.deps.logger),
+    AcceptanceCodes.fromSecret(app.deps.config.JWT_SECRET),
   );
   const queries = new BatchQueries(narrowDb<BatchQueryTables>()(app.deps.db));
   const templateDb = narrowDb<TemplateTables>()(app.deps.db);
