@@ -17,8 +17,8 @@ function testWorkers(): number {
 
 /**
  * The bank test runs in the suite's group, as one of its TEST_MAX_WORKERS files (first: vitest
- * orders a group's projects by name), not alone after it: CI run 24 had it green beside the
- * suite in 141 s (129 s alone in run 23), and the suite ends about a minute sooner.
+ * orders a group's projects by name), not alone after it: beside the others it takes about as
+ * long as alone (much of it waits on its fault schedule), and the suite ends a minute sooner.
  * TEST_BANK_BESIDE=0 runs it alone after the rest (its faults' timings with the machine to
  * itself, e.g. to tell a load-induced timeout from a fault).
  */
@@ -90,8 +90,7 @@ export default defineConfig({
           globalSetup: ['web/e2e/support/global-setup.ts'],
           // As the node files: a worker's files share one process, so the API's and the
           // support's modules are imported once per worker instead of once per file (7-12 s
-          // of a file's time on this machine, the other worker alone meanwhile: CI run 24's
-          // suite spent ~180 s so). Each file still starts and stops its own server, database
+          // of a file's time on this machine, the other worker alone meanwhile). Each file still starts and stops its own server, database
           // copy, mail box and Chromium (afterAll), and restores what it changes (the export
           // settings: support/server.ts).
           isolate: false,

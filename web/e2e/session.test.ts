@@ -15,9 +15,8 @@ const USERS_ME = '**/api/users/me';
 /**
  * The signed-in area's guard asks /users/me before each first screen. Only the server's 401
  * ends the session: a check cut short (the page reloaded while it was under way), an
- * unreachable server or a server error keep the token. Before, any failure of that check
- * deleted the token — a reload right after signing in signed the user out, which is what
- * failed every test of wallet-flows.test.ts in full CI runs.
+ * unreachable server or a server error keep the token, so a reload right after signing in
+ * never signs the user out.
  */
 describe.skipIf(missing !== null)('the session in Chromium', () => {
   explainFailures();

@@ -196,7 +196,7 @@ describe.skipIf(missing !== null)('wallet screens in Chromium', () => {
     await expect
       .poll(() => admin.getByRole('button', { name: `Valider ${reference}` }).count())
       .toBe(0);
-    // The list, once the modal has closed: axe measured its fading title's contrast (CI run 27).
+    // The list, once the modal has closed: axe would measure its fading title's contrast.
     await modal.waitFor({ state: 'detached' });
     await check(admin, 'wallet-admin-supplies');
     // The super admin's validation reaches the aggregator's open page by push.

@@ -34,8 +34,8 @@ function recheckSet(queryClient: QueryClient): Set<Query> {
  * the query is shown AND already has data (then TanStack cancels that fetch and starts another).
  * Otherwise it joins the fetch under way — whose answer may have been read before the change
  * the push announces — and that fetch's success clears the stale mark: a screen opened just
- * before a projector's commit kept its first, empty answer (CI run 27, the 200 sub-contracts of
- * a new LIVRAISON_PARENT). Those queries are marked stale again once their fetch has answered,
+ * before a projector's commit would keep its first, empty answer (the 200 sub-contracts of a
+ * new LIVRAISON_PARENT). Those queries are marked stale again once their fetch has answered,
  * which refetches them if shown.
  */
 export function refresh(queryClient: QueryClient, filters: QueryFilters = {}): void {

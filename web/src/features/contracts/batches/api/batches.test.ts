@@ -19,11 +19,11 @@ const PARENT: ParentHeader = {
 const pageOf = (count: number): SubsPage => ({ parent: PARENT, data: [], count });
 
 /**
- * The sub-contracts page right after 'Valider' (CI run 27, web/e2e/contract-batches.test.ts):
+ * The sub-contracts page right after 'Valider' (as web/e2e/contract-batches.test.ts meets it):
  * the parent's projection has committed, the contracts projector commits its 200
  * sub-contracts and pushes `contracts.updated` (without data: over 100 rows) while the page's
  * first read — taken before that commit — is on its way. The list must be read again; with
- * the push joined into the first read and forgotten, it stayed empty.
+ * the push joined into the first read and forgotten, it would stay empty.
  */
 describe('sub-contracts list and the contracts push', () => {
   it('a contracts.updated push that arrives during the first read refetches the list after it', async () => {
