@@ -90,10 +90,14 @@ export default defineConfig({
           globalSetup: ['web/e2e/support/global-setup.ts'],
           // As the node files: a worker's files share one process, so the API's and the
           // support's modules are imported once per worker instead of once per file (7-12 s
-          // of a file's time on this machine, the other worker alone meanwhile). Each file still starts and stops its own server, database
-          // copy, mail box and Chromium (afterAll), and restores what it changes (the export
-          // settings: support/server.ts).
+          // of a file's time on this machine, the other worker alone meanwhile). Each file
+          // still starts and stops its own server, database copy, mail box and Chromium
+          // (afterAll), and restores what it changes (the export settings: support/server.ts).
           isolate: false,
+          // A browser test walks a user's whole task, screen after screen: up to 26 s on a
+          // quiet machine, twice that when the machine is busy. The timeout catches a hang,
+          // not slowness; each wait for the page keeps its own limit (support/browser.ts).
+          testTimeout: 90_000,
         },
       },
       {
