@@ -370,7 +370,7 @@ export const configDocs: Record<ConfigVariable, VariableDoc> = {
     area: 'Access and security',
     default: 'a development secret, refused in production',
     meaning:
-      'HMAC secret of access tokens, 32+ characters; required in production, where the published development secret is refused.',
+      'HMAC secret of access tokens, 32+ characters, and the root of the keys of signed document links and growers’ acceptance codes (changing it voids the codes not yet entered); required in production, where the published development secret is refused.',
   },
   METRICS_TOKEN: {
     area: 'Access and security',
