@@ -276,10 +276,11 @@ function WeighingForm({
         <Text component="span" id="collection-grade" fw={500} size="sm">
           {t('weigh.grade')}
         </Text>
+        {/* xl: each grade a thumb's target of 44 px and more (lg is 42). */}
         <SegmentedControl
           aria-labelledby="collection-grade"
           fullWidth
-          size="lg"
+          size="xl"
           value={grade}
           onChange={(v) => setGrade(v as QualityGrade)}
           data={(['A', 'B', 'C'] as const).map((g) => ({ value: g, label: t(`grades.${g}`) }))}
