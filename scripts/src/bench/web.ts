@@ -277,6 +277,7 @@ async function collectionPreparation(base: string) {
   const aggregator = await apiAs(base, ACCOUNT);
   const grower = await apiAs(base, GROWER);
   const me = await grower.call<{ id: string }>('GET', '/users/me');
+  // Found by his name (the actors' demo, DEMO_GROWER_ACCOUNT), told apart by his user.
   const listed = await aggregator.call<{ data: { id: string; user: { id: string } }[] }>(
     'GET',
     '/grower?q=Ahouandjinou&limit=100',
@@ -295,7 +296,7 @@ async function collectionPreparation(base: string) {
   return {
     reference: detail.reference,
     /**
-     * A new CONFIRMED contract (1 t for 300 000 F), once the scale's search lists it, whose
+     * A new CONFIRMED contract (1 t for 150 000 F), once the scale's search lists it, whose
      * weighing (WEIGHING) leaves the grower a net to pay out: while his debts would take it
      * all, such a contract is weighed through the API first, which recovers them.
      */
@@ -304,7 +305,7 @@ async function collectionPreparation(base: string) {
         const created = await aggregator.call<{ contractId: string; reference: string }>(
           'POST',
           '/contracts/delivery-contract',
-          { growerId, productId: detail.products[0]!.id, quantity: 1, amount: 300_000 },
+          { growerId, productId: detail.products[0]!.id, quantity: 1, amount: 150_000 },
         );
         // The grower signed in confirms his own contract without a code.
         await grower.call(
