@@ -188,8 +188,25 @@ describe.skipIf(missing !== null)('collection centre in Chromium', { timeout: 30
     expect(await smallTargets(page)).toEqual([]);
     const net = (await confirm.innerText()).replace('Confirmer et payer ', '');
 
+    // The payment's push reaches the screen before its answer (as on a slow network): the
+    // answer is held until the push has made the screen refetch what it keeps for the day.
+    // From the tap on, the weighing is not previewed again (its contract is settled by then).
+    const previews: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/contracts/collection/preview')) previews.push(r.url());
+    });
+    await page.route('**/api/contracts/collection/weighings', async (route) => {
+      const refreshed = page.waitForRequest((r) =>
+        r.url().includes('/api/contracts/collection/offline-day'),
+      );
+      const answer = await route.fetch();
+      await refreshed;
+      await route.fulfill({ response: answer });
+    });
     await confirm.click();
     await page.getByText('Livraison payée').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(previews).toEqual([]);
     const receipt = page.getByRole('region', { name: 'Reçu de livraison' });
     await receipt.getByText(contract.reference).waitFor();
     await receipt.getByText(/^1[\s\u202f\u00a0]000 kg$/).waitFor();
