@@ -50,6 +50,26 @@ describe.skipIf(missing !== null)('collection centre in Chromium', { timeout: 30
     expect(width).toBeLessThanOrEqual(390);
   };
 
+  /**
+   * What a thumb cannot hit on the screen and its header: every button, link, field and grade
+   * choice narrower or lower than 44 CSS px, as 'name width×height'.
+   */
+  const smallTargets = (page: Page) =>
+    page.evaluate(() =>
+      Array.from(
+        document.querySelectorAll<HTMLElement>(
+          ':is(main, header) :is(button, a[href], input:not([type=radio]), select, textarea, [role=radio], .mantine-SegmentedControl-label)',
+        ),
+      )
+        .map((el) => ({ el, box: el.getBoundingClientRect() }))
+        .filter(({ box }) => box.width > 0 && box.height > 0)
+        .filter(({ box }) => box.width < 44 || box.height < 44)
+        .map(
+          ({ el, box }) =>
+            `${el.getAttribute('aria-label') ?? (el.textContent?.trim() || el.tagName)} ${Math.round(box.width)}×${Math.round(box.height)}`,
+        ),
+    );
+
   beforeAll(async () => {
     mkdirSync(screenshotDir, { recursive: true });
     server = await startE2eServer();
@@ -142,6 +162,8 @@ describe.skipIf(missing !== null)('collection centre in Chromium', { timeout: 30
     const code = page.getByLabel('Code du producteur ou téléphone');
     expect(await code.getAttribute('inputmode')).toBe('numeric');
     await check(page, 'collection-search-390');
+    // One hand at the scale: every target of the screen a thumb can hit (44 px and more).
+    expect(await smallTargets(page)).toEqual([]);
 
     // The card's code, by its digits only.
     await code.fill(String(Number(grower.reference.replace(/\D/g, ''))));
@@ -163,16 +185,35 @@ describe.skipIf(missing !== null)('collection centre in Chromium', { timeout: 30
     const confirm = page.getByRole('button', { name: /^Confirmer et payer / });
     await confirm.waitFor();
     await check(page, 'collection-weigh-390');
+    expect(await smallTargets(page)).toEqual([]);
     const net = (await confirm.innerText()).replace('Confirmer et payer ', '');
 
+    // The payment's push reaches the screen before its answer (as on a slow network): the
+    // answer is held until the push has made the screen refetch what it keeps for the day.
+    // From the tap on, the weighing is not previewed again (its contract is settled by then).
+    const previews: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/contracts/collection/preview')) previews.push(r.url());
+    });
+    await page.route('**/api/contracts/collection/weighings', async (route) => {
+      const refreshed = page.waitForRequest((r) =>
+        r.url().includes('/api/contracts/collection/offline-day'),
+      );
+      const answer = await route.fetch();
+      await refreshed;
+      await route.fulfill({ response: answer });
+    });
     await confirm.click();
     await page.getByText('Livraison payée').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(previews).toEqual([]);
     const receipt = page.getByRole('region', { name: 'Reçu de livraison' });
     await receipt.getByText(contract.reference).waitFor();
     await receipt.getByText(/^1[\s\u202f\u00a0]000 kg$/).waitFor();
     const netLine = receipt.locator('.line', { hasText: 'Net au producteur' });
     expect(await netLine.innerText()).toContain(net);
     await check(page, 'collection-receipt-390');
+    expect(await smallTargets(page)).toEqual([]);
     // The receipt prints alone on a 58 mm roll.
     await page.emulateMedia({ media: 'print' });
     const printed = await receipt.boundingBox();

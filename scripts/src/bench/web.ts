@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -27,7 +28,16 @@ import { writeBenchmarkSection } from './report.js';
  * - return visit: the wallet opened once (its code cached), then a new page of the same context
  *   opens /wallet until its balance (a figure, not the placeholder) is shown.
  *
+ * A fourth, the collection centre (issue 36, 'Pay at the scale'): on /centre-de-collecte, from the
+ * keystroke submitting the grower's code through picking his contract, entering the kilograms and
+ * the grade, and confirming, until the screen says the payout is queued. Each run first prepares,
+ * through the product's API and not counted, a CONFIRMED contract for the demo grower
+ * (producteur@, a phone and a mobile money number): the aggregator creates it, the grower signed
+ * in confirms it, as they do. The script's own actions (fill, press, click: no typing delays) are
+ * timed apart: the figure's 'machine' part is the rest, what the product and the network took.
+ *
  * BENCH_TRACE=1 prints each figure's requests (start → end in ms, bytes, URL): what waits on what.
+ * BENCH_ONLY=collection measures that figure alone; the other figures' cells stay as recorded.
  *
  * BENCH_LABEL names the run in docs/benchmarks.md ('Before' or 'After', default 'After'); each
  * label keeps its own table, so a run before a change and one after it stand side by side.
@@ -38,6 +48,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const CHROMIUM = '/usr/bin/chromium';
 const ACCOUNT = 'agregateur@demo.filiere.bj';
 const PASSWORD = 'Demo#2026';
+/** The demo grower with an account: he confirms the bench's contracts himself. */
+const GROWER = 'producteur@demo.filiere.bj';
+const ONLY = process.env.BENCH_ONLY;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const LABEL = process.env.BENCH_LABEL ?? 'After';
 
@@ -53,6 +66,7 @@ const TARGETS = {
   login: { seconds: 2.5, kib: 300 },
   signIn: { seconds: 1.5 },
   wallet: { seconds: 1, requests: 20 },
+  collection: { seconds: 2 },
 };
 
 interface Sample {
@@ -63,6 +77,8 @@ interface Sample {
   requests: number;
   /** Of them, those that reached the server (not the memory/disk cache or the service worker). */
   network: number;
+  /** Of `seconds`, those the script's own actions took (fill, press, click), when timed apart. */
+  script?: number;
 }
 
 /** Counts what a page loads through its CDP session, from `reset()` on. */
@@ -130,7 +146,7 @@ class Meter {
 
 async function throttledPage(context: BrowserContext): Promise<{ page: Page; meter: Meter }> {
   const page = await context.newPage();
-  page.setDefaultTimeout(120_000);
+  page.setDefaultTimeout(Number(process.env.BENCH_TIMEOUT ?? 120_000));
   // A failing screen says why in the bench's output.
   page.on('pageerror', (error) => console.error(`[browser] ${error.message}`));
   page.on('console', (message) => {
@@ -208,6 +224,201 @@ async function visit(base: string, browser: Browser) {
   }
 }
 
+/** The product's API as a signed-in user (Node's fetch: never throttled, never counted). */
+async function apiAs(base: string, email: string) {
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  if (login.status !== 200)
+    throw new Error(`login ${email}: ${login.status} ${await login.text()}`);
+  const { access_token: token } = (await login.json()) as { access_token: string };
+  const call = async <T>(
+    method: string,
+    url: string,
+    body?: unknown,
+    idempotencyKey?: string,
+  ): Promise<T> => {
+    const answer = await fetch(`${base}/api${url}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await answer.text();
+    if (!answer.ok) throw new Error(`${method} ${url} as ${email}: ${answer.status} ${text}`);
+    return JSON.parse(text) as T;
+  };
+  return { token, call };
+}
+
+/** The weighing each run enters on the scale. */
+const WEIGHING = { kilograms: 1000, grade: 'B' } as const;
+/** Today in Benin (UTC+1, no daylight saving), as the screen's weighing day. */
+const today = () => new Date(Date.now() + 3_600_000).toISOString().slice(0, 10);
+
+interface CollectionGrower {
+  id: string;
+  reference: string;
+  phone: string | null;
+  hasMobileMoney: boolean;
+  contracts: { id: string; reference: string }[];
+}
+
+/**
+ * What a run of the collection figure needs and does not count: the demo grower, and for each
+ * run a contract of his the aggregator holds, CONFIRMED by him and listed by the scale's search.
+ */
+async function collectionPreparation(base: string) {
+  const aggregator = await apiAs(base, ACCOUNT);
+  const grower = await apiAs(base, GROWER);
+  const me = await grower.call<{ id: string }>('GET', '/users/me');
+  // Found by his name (the actors' demo, DEMO_GROWER_ACCOUNT), told apart by his user.
+  const listed = await aggregator.call<{ data: { id: string; user: { id: string } }[] }>(
+    'GET',
+    '/grower?q=Ahouandjinou&limit=100',
+  );
+  const growerId = listed.data.find((g) => g.user.id === me.id)?.id;
+  if (!growerId) throw new Error(`${GROWER} is not a grower of the aggregator's cluster`);
+  const detail = await aggregator.call<{ reference: string; products: { id: string }[] }>(
+    'GET',
+    `/grower/${growerId}`,
+  );
+  const found = (reference: string) =>
+    aggregator.call<{ data: CollectionGrower[] }>(
+      'GET',
+      `/contracts/collection/growers?q=${encodeURIComponent(reference)}`,
+    );
+  return {
+    reference: detail.reference,
+    /**
+     * A new CONFIRMED contract (1 t for 150 000 F), once the scale's search lists it, whose
+     * weighing (WEIGHING) leaves the grower a net to pay out: while his debts would take it
+     * all, such a contract is weighed through the API first, which recovers them.
+     */
+    async contract(): Promise<string> {
+      for (let attempt = 0; attempt < 10; attempt++) {
+        const created = await aggregator.call<{ contractId: string; reference: string }>(
+          'POST',
+          '/contracts/delivery-contract',
+          { growerId, productId: detail.products[0]!.id, quantity: 1, amount: 150_000 },
+        );
+        // The grower signed in confirms his own contract without a code.
+        await grower.call(
+          'PATCH',
+          `/contracts/delivery-contract/${created.contractId}/confirm`,
+          {},
+        );
+        for (let i = 0; ; i++) {
+          const g = (await found(detail.reference)).data.find((x) => x.id === growerId);
+          if (g?.contracts.some((c) => c.id === created.contractId)) {
+            if (!g.phone || !g.hasMobileMoney) throw new Error(`${GROWER}: no mobile money`);
+            break;
+          }
+          if (i > 100) throw new Error(`${created.reference}: never listed by the scale's search`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        const weighing = { contractId: created.contractId, ...WEIGHING, weighedOn: today() };
+        const preview = await aggregator.call<{ growerNet: number }>(
+          'POST',
+          '/contracts/collection/preview',
+          weighing,
+        );
+        if (preview.growerNet > 0) return created.reference;
+        await aggregator.call('POST', '/contracts/collection/weighings', weighing, randomUUID());
+      }
+      throw new Error(`${GROWER}: his debts take every weighing's net`);
+    },
+    token: aggregator.token,
+  };
+}
+
+/**
+ * The collection centre, `runs` weighings after one not measured, each on the screen freshly
+ * opened (the app's code cached, the query cache empty) for a grower with a contract prepared
+ * beforehand. From the Enter that submits his code to 'Le net est envoyé sur le mobile money du
+ * producteur.'; the script's actions in between are summed apart.
+ */
+async function collect(base: string, browser: Browser, runs: number): Promise<Sample[]> {
+  const prepared = await collectionPreparation(base);
+  const context = await browser.newContext({
+    locale: 'fr-FR',
+    timezoneId: 'Africa/Porto-Novo',
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  // Signed in as the sign-in leaves it: the token where the web app keeps it.
+  await context.addInitScript(
+    // Serialised into the page: it names nothing of this module.
+    ({ token }) => {
+      const storage = (
+        globalThis as unknown as {
+          localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void };
+        }
+      ).localStorage;
+      if (!storage.getItem('access_token')) storage.setItem('access_token', token);
+    },
+    { token: prepared.token },
+  );
+  const samples: Sample[] = [];
+  try {
+    const { page, meter } = await throttledPage(context);
+    for (let i = 0; i <= runs; i++) {
+      const contract = await prepared.contract();
+      await page.goto(`${base}/centre-de-collecte`);
+      await page.getByRole('heading', { name: 'Centre de collecte' }).waitFor();
+      // The day kept for offline work loads with the screen: it is not the weighing's.
+      await page
+        .getByTestId('collection-ready')
+        .filter({ hasText: /gardés/ })
+        .waitFor();
+      await page.waitForLoadState('networkidle');
+      const code = page.getByLabel('Code du producteur ou téléphone');
+      await code.fill(prepared.reference);
+      let script = 0;
+      const act = async (action: () => Promise<unknown>) => {
+        const t = performance.now();
+        await action();
+        script += performance.now() - t;
+      };
+      const sample = await timed('collection', meter, async () => {
+        await act(() => code.press('Enter'));
+        const pick = page.getByRole('button', { name: `Peser pour le contrat ${contract}` });
+        await pick.waitFor();
+        await act(() => pick.click());
+        const kilograms = page.getByLabel('Poids pesé (kg)');
+        await kilograms.waitFor();
+        await act(() => kilograms.fill(String(WEIGHING.kilograms)));
+        await act(() => page.getByText(WEIGHING.grade, { exact: true }).click());
+        const confirm = page.getByRole('button', { name: /^Confirmer et payer \d/ });
+        await confirm.and(page.locator(':enabled')).waitFor();
+        await act(() => confirm.click());
+        await page
+          .getByText('Le net est envoyé sur le mobile money du producteur.')
+          .waitFor()
+          .catch(async (error: unknown) => {
+            // A failing weighing says why: the screen's text in the bench's output.
+            console.error(`[collection] ${await page.locator('main').innerText()}`);
+            throw error;
+          });
+      });
+      sample.script = script / 1000;
+      if (i > 0) {
+        process.stdout.write(`collection ${i}: ${JSON.stringify(sample)}\n`);
+        samples.push(sample);
+      }
+    }
+  } finally {
+    await context.close();
+  }
+  return samples;
+}
+
 function median(samples: Sample[]): Sample {
   const sorted = [...samples].sort((a, b) => a.seconds - b.seconds);
   return sorted[Math.floor(sorted.length / 2)]!;
@@ -263,37 +474,46 @@ async function main(): Promise<void> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
-  const runs: Awaited<ReturnType<typeof visit>>[] = [];
+  const runs: Partial<Record<FigureKey, Sample>>[] = [];
   const load: number[] = [os.loadavg()[0]!];
   try {
-    // One visit not measured: the server's code paths and PostgreSQL's caches are warm, as in
-    // a running product.
-    await visit(product.base, browser);
-    for (let i = 0; i < RUNS; i++) {
-      const run = await visit(product.base, browser);
-      process.stdout.write(`run ${i + 1}: ${JSON.stringify(run)}\n`);
-      runs.push(run);
+    if (ONLY !== 'collection') {
+      // One visit not measured: the server's code paths and PostgreSQL's caches are warm, as
+      // in a running product.
+      await visit(product.base, browser);
+      for (let i = 0; i < RUNS; i++) {
+        const run = await visit(product.base, browser);
+        process.stdout.write(`run ${i + 1}: ${JSON.stringify(run)}\n`);
+        runs.push(run);
+      }
     }
+    const collection = await collect(product.base, browser, RUNS);
+    collection.forEach((sample, i) => (runs[i] = { ...runs[i], collection: sample }));
   } finally {
     load.push(os.loadavg()[0]!);
     await browser.close();
     await product.stop();
   }
-  const pick = (key: keyof (typeof runs)[number]) => median(runs.map((r) => r[key]));
   const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
   const cpus = os.cpus().length;
   const mem = Math.round(os.totalmem() / 1024 ** 3);
+  const measured = FIGURES.filter(({ key }) => runs.some((r) => r[key]));
   const run: Run = {
     label: LABEL,
-    conditions: `${when} UTC, ${cpus} cores, ${mem} GiB, Node ${process.version}, Chromium ${browser.version()}, 1-min load average ${load.map((l) => l.toFixed(1)).join(' → ')}; median of ${RUNS} visits`,
-    cells: FIGURES.map(({ key }) => cell(pick(key))),
+    conditions: `${when} UTC, ${cpus} cores, ${mem} GiB, Node ${process.version}, Chromium ${browser.version()}, 1-min load average ${load.map((l) => l.toFixed(1)).join(' → ')} (the machine shared); median of ${RUNS} runs`,
+    scope: ONLY === 'collection' ? 'collection' : '',
+    cells: new Map(
+      measured.map(({ key, name }) => [name, cell(median(runs.flatMap((r) => r[key] ?? [])))]),
+    ),
   };
   process.stdout.write(`${LABEL}: ${run.conditions}\n`);
-  FIGURES.forEach(({ name }, i) => process.stdout.write(`  ${name}: ${run.cells[i]}\n`));
+  for (const [name, value] of run.cells) process.stdout.write(`  ${name}: ${value}\n`);
   await writeBenchmarkSection('## Web delivery', await section(run));
 }
 
-const FIGURES = [
+type FigureKey = 'login' | 'signIn' | 'walletCold' | 'walletWarm' | 'collection';
+
+const FIGURES: readonly { key: FigureKey; name: string; target: string }[] = [
   {
     key: 'login',
     name: 'First visit: login form shown',
@@ -310,57 +530,91 @@ const FIGURES = [
     name: 'Return visit: wallet with its data',
     target: `≤ ${s(TARGETS.wallet.seconds)} s, ≤ ${TARGETS.wallet.requests} requests to the server`,
   },
-] as const;
+  {
+    key: 'collection',
+    name: "Collection: grower's code to payout queued",
+    target: `≤ ${s(TARGETS.collection.seconds)} s`,
+  },
+];
 
-/** One figure of a run: seconds · KiB · requests (of which to the server). */
+/**
+ * One figure of a run: seconds · KiB · requests (of which to the server); where the script's
+ * actions were timed apart, the machine's part and the script's.
+ */
 const cell = (x: Sample) =>
-  `${s(x.seconds)} s · ${kib(x.bytes)} KiB · ${x.requests} req. (${x.network} to the server)`;
+  `${s(x.seconds)} s${x.script === undefined ? '' : ` (machine ${s(x.seconds - x.script)} s, script ${s(x.script)} s)`} · ${kib(x.bytes)} KiB · ${x.requests} req. (${x.network} to the server)`;
 
 interface Run {
   label: string;
   conditions: string;
-  cells: string[];
+  /** '' for a run of every figure; 'collection' for BENCH_ONLY=collection. */
+  scope: string;
+  /** Figure name → cell. */
+  cells: Map<string, string>;
 }
 
+/** A label's conditions line: `- **After**: …` or, for one figure's run, `- **After** (collection): …`. */
+const conditionsLine = (label: string, scope: string) =>
+  `- **${label}**${scope ? ` (${scope})` : ''}: `;
+
 /**
- * The section: one table, a column per label (Before, After), this run's column in place of
- * the same label's, the other labels' columns kept as they were recorded.
+ * The section: one table, a column per label (Before, After), a row per figure; this run's
+ * cells in place of the same label's, every other cell, conditions line and the notes below the
+ * table kept as they were recorded ('—' where a label has no figure).
  */
 async function section(run: Run): Promise<string[]> {
   const current = await readFile(path.join(root, 'docs/benchmarks.md'), 'utf8');
   const start = current.indexOf('## Web delivery');
   const lines = start < 0 ? [] : current.slice(start).split('\n## ')[0]!.split('\n');
-  const runs = new Map<string, Run>();
-  const header = lines.find((l) => l.startsWith('| Figure |'));
-  if (header) {
-    const labels = header
-      .split('|')
-      .slice(2, -2)
-      .map((c) => c.trim());
-    const rows = lines.filter(
-      (l) => l.startsWith('| ') && !l.startsWith('| Figure') && !l.startsWith('| ---'),
+  const labels: string[] = [];
+  const cells = new Map<string, Map<string, string>>();
+  const header = lines.findIndex((l) => l.startsWith('| Figure |'));
+  let notes: string[] = [];
+  if (header >= 0) {
+    labels.push(
+      ...lines[header]!.split('|')
+        .slice(2, -2)
+        .map((c) => c.trim()),
     );
-    labels.forEach((label, i) => {
-      const conditions =
-        lines.find((l) => l.startsWith(`- **${label}**: `))?.slice(label.length + 8) ?? '';
-      runs.set(label, { label, conditions, cells: rows.map((r) => r.split('|')[i + 2]!.trim()) });
-    });
+    let end = header + 2;
+    for (; end < lines.length && lines[end]!.startsWith('| '); end++) {
+      const columns = lines[end]!.split('|').map((c) => c.trim());
+      labels.forEach((label, i) => {
+        if (columns[i + 2] && columns[i + 2] !== '—') {
+          if (!cells.has(label)) cells.set(label, new Map());
+          cells.get(label)!.set(columns[1]!, columns[i + 2]!);
+        }
+      });
+    }
+    notes = lines.slice(end);
   }
-  runs.set(run.label, run);
-  const order = [...runs.keys()].sort((a, b) => rank(a) - rank(b));
+  const conditions = new Map(
+    lines
+      .filter((l) => l.startsWith('- **') && lines.indexOf(l) < header)
+      .map((l) => [l.slice(0, l.indexOf(': ') + 2), l.slice(l.indexOf(': ') + 2)]),
+  );
+  conditions.set(conditionsLine(run.label, run.scope), run.conditions);
+  if (!labels.includes(run.label)) labels.push(run.label);
+  if (!cells.has(run.label)) cells.set(run.label, new Map());
+  for (const [name, value] of run.cells) cells.get(run.label)!.set(name, value);
+  const order = [...labels].sort((a, b) => rank(a) - rank(b));
+  const keys = [...conditions.keys()].sort(
+    (a, b) => rank(a.slice(4, a.indexOf('**', 4))) - rank(b.slice(4, b.indexOf('**', 4))),
+  );
   return [
     '## Web delivery',
     '',
-    'Measured by `npm run bench:web`: the product as `npm start` runs it (production web build, demo data) on a free port, driven by Chromium through playwright-core with Lighthouse’s mobile network profile applied through CDP (`Network.emulateNetworkConditions`: 150 ms latency, 1.6 Mbit/s down, 750 kbit/s up), no CPU throttling, a 390 × 844 mobile viewport, the demo aggregator. First visit: a fresh browser context (empty cache) opens /auth/login until the form is shown. Sign-in: from “Se connecter” until the dashboard’s figures are shown. Wallet: /wallet until its balance is shown, first in the same page, then (return visit) in a new page of the same context, its code cached. KiB: bytes received over the network (compressed where they are). Requests: every request the page made; to the server: those not answered by the browser’s cache or the service worker. The network profile applies to the page’s requests: what a service worker fetches for its own cache is not throttled. Each figure is the median of the runs; one visit before them is not measured (the server warm, as in a running product).',
+    'Measured by `npm run bench:web`: the product as `npm start` runs it (production web build, demo data) on a free port, driven by Chromium through playwright-core with Lighthouse’s mobile network profile applied through CDP (`Network.emulateNetworkConditions`: 150 ms latency, 1.6 Mbit/s down, 750 kbit/s up), no CPU throttling, a 390 × 844 mobile viewport, the demo aggregator. First visit: a fresh browser context (empty cache) opens /auth/login until the form is shown. Sign-in: from “Se connecter” until the dashboard’s figures are shown. Wallet: /wallet until its balance is shown, first in the same page, then (return visit) in a new page of the same context, its code cached. Collection: on /centre-de-collecte (its code cached, opened anew for each weighing), from the Enter that submits the grower’s code (PRD-…) through picking his contract, the kilograms and the grade, to the confirmation’s “Le net est envoyé sur le mobile money du producteur.”; each run’s CONFIRMED contract for the demo grower is prepared beforehand through the API (the aggregator creates it, the grower confirms it) and not counted; the script fills and clicks without typing delays, and its actions’ own time is given apart from the machine’s (the product, the network, the browser). KiB: bytes received over the network (compressed where they are). Requests: every request the page made; to the server: those not answered by the browser’s cache or the service worker. The network profile applies to the page’s requests: what a service worker fetches for its own cache is not throttled. Each figure is the median of the runs; one visit (one weighing) before them is not measured (the server warm, as in a running product).',
     '',
-    ...order.map((label) => `- **${label}**: ${runs.get(label)!.conditions}`),
+    ...keys.map((key) => `${key}${conditions.get(key)}`),
     '',
     `| Figure | ${order.join(' | ')} | Target |`,
     `| --- | ${order.map(() => '---').join(' | ')} | --- |`,
     ...FIGURES.map(
-      ({ name, target }, i) =>
-        `| ${name} | ${order.map((l) => runs.get(l)!.cells[i] ?? '').join(' | ')} | ${target} |`,
+      ({ name, target }) =>
+        `| ${name} | ${order.map((l) => cells.get(l)?.get(name) ?? '—').join(' | ')} | ${target} |`,
     ),
+    ...notes,
   ];
 }
 

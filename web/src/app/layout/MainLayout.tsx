@@ -38,10 +38,14 @@ export function MainLayout() {
     >
       <AppShell.Header hiddenFrom="sm">
         <Group h="100%" px="md">
+          {/* The lines of size sm in a 44 px box: a thumb's target (sm alone is 28 px). */}
           <Burger
             opened={opened}
             onClick={toggle}
             size="sm"
+            w={44}
+            h={44}
+            p={13}
             aria-label={t('openMenu')}
             aria-expanded={opened}
           />

@@ -212,10 +212,15 @@ function WeighingForm({
   // One key per weighing entered: a retry of the same weighing sends the same key.
   const key = useMemo(() => (weighing ? newIdempotencyKey() : null), [weighing]);
   const [debounced] = useDebouncedValue(weighing, 250);
+  // From the tap on confirm the figures shown are the ones being paid: the payment's own push
+  // (contracts.updated), often there before its answer on a slow network, must not preview the
+  // contract again, settled by then (a request the receipt never needs, on the scale's one
+  // narrow link). A refused payment lets the preview live again.
+  const [paying, setPaying] = useState(false);
   const preview = useQuery({
     queryKey: debounced ? collectionKeys.preview(debounced) : ['contracts', 'collection', 'none'],
     queryFn: () => previewWeighing(debounced!),
-    enabled: online && debounced !== null,
+    enabled: online && debounced !== null && !paying,
     retry: false,
   });
   // Offline: the server's rule on the kept day, after what is already queued.
@@ -241,6 +246,8 @@ function WeighingForm({
       });
       return local!;
     },
+    onMutate: () => setPaying(true),
+    onError: () => setPaying(false),
     onSuccess: online ? onDone : onQueued,
   });
   const shown = online
@@ -276,10 +283,11 @@ function WeighingForm({
         <Text component="span" id="collection-grade" fw={500} size="sm">
           {t('weigh.grade')}
         </Text>
+        {/* xl: each grade a thumb's target of 44 px and more (lg is 42). */}
         <SegmentedControl
           aria-labelledby="collection-grade"
           fullWidth
-          size="lg"
+          size="xl"
           value={grade}
           onChange={(v) => setGrade(v as QualityGrade)}
           data={(['A', 'B', 'C'] as const).map((g) => ({ value: g, label: t(`grades.${g}`) }))}

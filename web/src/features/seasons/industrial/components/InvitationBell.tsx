@@ -50,9 +50,10 @@ function IndustrialBell() {
           withinPortal
         >
           <Popover.Target>
+            {/* xl: 44 px, a thumb's target on a phone (lg is 34). */}
             <ActionIcon
               variant="default"
-              size="lg"
+              size="xl"
               radius="xl"
               onClick={() => setOpened((o) => !o)}
               aria-label={count ? t('bell.labelCount', { count }) : t('bell.label')}
