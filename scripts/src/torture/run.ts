@@ -108,6 +108,15 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
             .orderBy('id', 'desc')
             .execute()
         ).map((row) => row.text),
+      contractStatus: async (contractId) =>
+        (
+          await env.db
+            .selectFrom('delivery_contracts')
+            .select('status')
+            .where('id', '=', contractId)
+            .executeTakeFirst()
+        )?.status ?? null,
+      twilio: env.twilio,
     });
     const progress = setInterval(() => {
       const n = workload.commands.length;
