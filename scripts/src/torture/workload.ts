@@ -54,6 +54,11 @@ interface Contract {
    * right reply acknowledged must accept it (contracts-checker.ts, checkConsentByReply).
    */
   byReply: boolean;
+  /**
+   * The code of its offer, once its grower read the SMS with the contract listed: his phone
+   * keeps it, so he may reply while PostgreSQL is down.
+   */
+  offerCode?: string;
 }
 
 /**
@@ -509,7 +514,8 @@ export class Workload {
    * random API. A third of the visits send a wrong code instead (at most
    * WRONG_REPLIES_PER_GROWER per grower); a quarter deliver the message twice at the same
    * moment with the same MessageSid, as Twilio's retries may. Sent only once the contract is
-   * in the read table (the grower cannot answer an offer before it is listed).
+   * in the read table (the grower cannot answer an offer before it is listed); the code read
+   * once is kept (his phone keeps the SMS), so replies also go out while PostgreSQL is down.
    */
   private async replyContract(
     base: { user: TortureUser; seq: number; routing: Prng; delivery: Delivery },
@@ -517,9 +523,13 @@ export class Workload {
     target: Contract,
   ) {
     const { user, routing } = base;
-    const status = await this.options.contractStatus(target.id).catch(() => null);
-    const texts = status ? await this.options.inbox(user.phone).catch(() => null) : null;
-    const code = texts ? codeInSms(texts, target.reference) : null;
+    if (!target.offerCode) {
+      const status = await this.options.contractStatus(target.id).catch(() => null);
+      const texts = status ? await this.options.inbox(user.phone).catch(() => null) : null;
+      const read = texts ? codeInSms(texts, target.reference) : null;
+      if (read) target.offerCode = read;
+    }
+    const code = target.offerCode;
     if (!code) return this.readStats(user, routing);
     const wrongs = this.wrongReplies.get(user.id) ?? 0;
     const wrong = op.pick % 3 === 0 && wrongs < WRONG_REPLIES_PER_GROWER;
