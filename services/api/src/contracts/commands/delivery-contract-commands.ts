@@ -339,7 +339,7 @@ export class DeliveryContractCommands {
 
   /**
    * The grower answered an offer by SMS, `OUI <code>`, from `phone` (his registered phone), in
-   * the gateway's message `messageId`: decided over his PENDING contracts by the domain's
+   * the gateway's message `messageId`: decided over his PENDING and CONFIRMED contracts by the domain's
    * acceptByReply, as one command whose idempotency key is the message's id. A message the
    * gateway delivers again, even at the same moment, answers the first outcome and appends
    * nothing: it spends at most one attempt and accepts at most once.
@@ -355,7 +355,8 @@ export class DeliveryContractCommands {
       .selectFrom('delivery_contracts')
       .select('id')
       .where('grower_user_id', '=', grower.id)
-      .where('status', '=', 'PENDING')
+      // CONFIRMED too: the code of one he accepted, sent again, answers that acceptance.
+      .where('status', 'in', ['PENDING', 'CONFIRMED'])
       .orderBy('created_at')
       .execute();
     // The code hashed with each offered contract's salt (the hash is async, a decider is not).

@@ -281,8 +281,9 @@ export type ReplyAcceptance =
  * holds, per contract id, the code hashed with the salt of that contract's current code. The
  * code accepts the one PENDING contract whose current code it is, sent to that phone and not
  * locked; a code that answers none is a wrong attempt on each such contract still open, so a
- * guess spends what it would at 'Confirmer'. One decision, so one message's effect is appended
- * at most once, with its idempotency record.
+ * guess spends what it would at 'Confirmer'; the code of a contract he already accepted by
+ * code answers that acceptance again and spends nothing. One decision, so one message's effect
+ * is appended at most once, with its idempotency record.
  */
 export function acceptByReply(
   states: readonly ContractState[],
@@ -316,6 +317,21 @@ export function acceptByReply(
       result: { outcome: 'accepted', reference: right.reference },
     };
   }
+  // The code of a contract he already accepted by it, sent again in another message (typed
+  // twice, or resent for want of an answer): answered as accepted, no attempt spent elsewhere.
+  const again = states.find((s) => {
+    const code = entered.get(s.contractId!);
+    return (
+      s.exists &&
+      s.status !== 'PENDING' &&
+      s.growerUserId === grower.userId &&
+      s.acceptance?.method === 'CODE' &&
+      s.acceptance.phone === facts.phone &&
+      code?.codeId === s.acceptanceCode?.codeId &&
+      code?.codeHash === s.acceptanceCode?.codeHash
+    );
+  });
+  if (again) return decision({ outcome: 'accepted', reference: again.reference });
   if (open.length === 0) return decision({ outcome: offered.length > 0 ? 'locked' : 'none' });
   let remaining = MAX_WRONG_CODES;
   const writes: StreamWrite[] = [];

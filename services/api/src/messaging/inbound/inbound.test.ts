@@ -365,6 +365,20 @@ describe('SMS a grower sends: SOLDE, RELEVE, help', () => {
       expect(await typesOf(other.contractId)).not.toContain('AcceptanceCodeRejected');
     });
 
+    it('answers the code of a contract already accepted, sent again in another message, as accepted, spending nothing', async () => {
+      const contract = await offer();
+      const other = await offer();
+      await post(message(grower.phone, `OUI ${contract.code}`));
+      await catchUp(testDb.db as Kysely<Database>, contractsProjector, {
+        decode: catalogueDecoder(product.catalogue),
+      });
+      await post(message(grower.phone, `OUI ${contract.code}`));
+      expect(await lastReply()).toBe(`Filière : contrat ${contract.reference} accepté. Merci.`);
+      expect(await typesOf(other.contractId)).not.toContain('AcceptanceCodeRejected');
+      const types = await typesOf(contract.contractId);
+      expect(types.filter((t) => t === 'DeliveryContractAccepted')).toHaveLength(1);
+    });
+
     it('accepts nothing from another number, and explains the form of the answer', async () => {
       const contract = await offer();
       await post(message('+2290199999998', `OUI ${contract.code}`));
