@@ -379,6 +379,20 @@ describe('SMS a grower sends: SOLDE, RELEVE, help', () => {
       expect(types.filter((t) => t === 'DeliveryContractAccepted')).toHaveLength(1);
     });
 
+    it('answers a grower with no contract waiting that none is, twice the same', async () => {
+      const lone = await seedUser(testDb.db, ROLE.GROWER, { clusterId: aggregator.cluster_id });
+      const { phone } = await testDb.db
+        .selectFrom('users')
+        .select('phone')
+        .where('id', '=', lone.id)
+        .executeTakeFirstOrThrow();
+      const params = message(phone!, 'OUI 123456');
+      await Promise.all([post(params), post(params)]);
+      expect((await outbox()).filter((r) => r.recipient === phone).map((r) => r.text)).toEqual([
+        'Filière : aucun contrat en attente de votre accord pour ce numéro.',
+      ]);
+    });
+
     it('accepts nothing from another number, and explains the form of the answer', async () => {
       const contract = await offer();
       await post(message('+2290199999998', `OUI ${contract.code}`));
