@@ -245,6 +245,33 @@ export class Workload {
   }
 
   /**
+   * After the load, once the read tables caught up: each grower answers the offers of his
+   * reply contracts still waiting, as he would on a quiet day (right code, one delivery retried
+   * on no answer). The faults' projection lag can keep every offer unlisted for the whole load
+   * on a loaded machine; this keeps the reply path in every run. Recorded as 'reply-contract'.
+   */
+  async replyWaiting(): Promise<number> {
+    const { members } = this.options.population;
+    const routing = new Prng(Prng.derive(this.options.seed ^ 0x0e91, 7));
+    const delivery = { retry: true, shortTimeout: false };
+    let sent = 0;
+    for (const [i, target] of this.contracts.entries()) {
+      if (!target.byReply || target.stage !== 'created') continue;
+      const grower = members.find((m) => m.id === target.growerUserId);
+      if (!grower) continue;
+      const before = this.commands.length;
+      await this.replyContract(
+        { user: grower, seq: 3_000_000 + i, routing, delivery },
+        // pick 2: a right code, delivered once.
+        { kind: 'confirm-contract', pick: 2, again: false, ...delivery },
+        target,
+      );
+      sent += this.commands.length - before;
+    }
+    return sent;
+  }
+
+  /**
    * The offline client's network is back (after the faults): it sends its queues in order, each
    * item with its key and retried on no answer, then sends them all again (a resend after a
    * lost answer, a second tab). Every record is in `commands` as 'offline-deliver' or
