@@ -16,6 +16,7 @@ import { TORTURE_JWT_SECRET } from './environment.js';
 import {
   checkCompletedOnce,
   checkConsentByCode,
+  checkConsentByReply,
   checkContractHolds,
   checkOfflineWeighings,
   checkRunsPaidAsNetted,
@@ -387,6 +388,31 @@ export async function checkInvariants(
             code: String(c.meta.code),
             wrong: c.meta.wrong === true,
             sentAt: Number(c.meta.sentAt),
+            outcome: c.outcome,
+          })),
+        fail,
+        {
+          maxWrong: MAX_WRONG_CODES,
+          hash: (code, salt) => AcceptanceCodes.fromSecret(TORTURE_JWT_SECRET).hash(code, salt),
+        },
+      ),
+  );
+
+  await run(
+    'each acceptance by the grower’s SMS reply made once by one right reply (CODE, his phone); one MessageSid spends at most one attempt, accepts at most once; a wrong reply never accepts; a right reply acknowledged is accepted',
+    (fail) =>
+      checkConsentByReply(
+        events,
+        input.commands
+          .filter((c) => c.command === 'reply-contract')
+          .map((c) => ({
+            contractId: String(c.meta.contractId),
+            growerUserId: String(c.meta.growerUserId),
+            phone: String(c.meta.phone),
+            sid: String(c.meta.sid),
+            code: String(c.meta.code),
+            wrong: c.meta.wrong === true,
+            ...(typeof c.meta.answeredAt === 'number' ? { answeredAt: c.meta.answeredAt } : {}),
             outcome: c.outcome,
           })),
         fail,

@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   checkCompletedOnce,
   checkConsentByCode,
+  checkConsentByReply,
   checkContractHolds,
   type CodeEntry,
+  replyKey,
+  type ReplyEntry,
   checkOfflineWeighings,
   checkRunsPaidAsNetted,
   checkSfdRepaid,
@@ -491,5 +494,155 @@ describe("the bank test's offline weighing invariant catches what it guards", ()
     expect(check([], [replay('k5', 'c5', 'unack'), replay('k5', 'c5', 'unack')])).toEqual([
       'offline weighing k5: no answer after the faults, the weighing is lost',
     ]);
+  });
+});
+
+describe("the bank test's consent-by-reply invariant (f) catches what it guards", () => {
+  /** A stand-in for the keyed hash: the checker only compares what it answers. */
+  const hash = async (code: string, salt: string) => `h(${code},${salt})`;
+  const PHONE = '+2290197010001';
+  const T = Date.parse('2026-12-07T10:00:00.000Z');
+  const iso = (ms: number) => new Date(ms).toISOString();
+  type Keyed = LoggedEvent & { metadata?: Record<string, any> };
+  const keyed = (event: LoggedEvent, sid?: string): Keyed => ({
+    ...event,
+    metadata: sid ? { commandId: replyKey('grower', sid) } : {},
+  });
+  const issued = (codeId: string, code: string, at = T) =>
+    e('contract-r1', 'AcceptanceCodeIssued', {
+      contractId: 'r1',
+      codeId,
+      phone: PHONE,
+      salt: `s-${codeId}`,
+      codeHash: `h(${code},s-${codeId})`,
+      issuedAt: iso(at),
+    });
+  const rejected = (sid: string | undefined, wrongAttempts: number, at = T + 1_000) =>
+    keyed(
+      e('contract-r1', 'AcceptanceCodeRejected', {
+        contractId: 'r1',
+        codeId: 'a',
+        enteredBy: 'grower',
+        wrongAttempts,
+        at: iso(at),
+      }),
+      sid,
+    );
+  const accept = (sid: string | undefined, code = '123456', phone = PHONE): Keyed[] => [
+    keyed(e('contract-r1', 'DeliveryContractConfirmed', { contractId: 'r1' }), sid),
+    keyed(
+      e('contract-r1', 'DeliveryContractAccepted', {
+        contractId: 'r1',
+        method: 'CODE',
+        codeId: 'a',
+        codeHash: `h(${code},s-a)`,
+        phone,
+        acceptedBy: 'grower',
+        acceptedAt: iso(T + 2_000),
+      }),
+      sid,
+    ),
+  ];
+  /** r1 offered with 123456: a wrong reply (SMW), then the right one (SMR) delivered twice. */
+  const consistent = (): Keyed[] => [
+    ...created('r1', 5_000, 1_000),
+    issued('a', '123456'),
+    rejected('SMW', 1),
+    ...accept('SMR'),
+  ];
+  const reply = (sid: string, code: string, wrong: boolean, at = T + 3_000): ReplyEntry => ({
+    contractId: 'r1',
+    growerUserId: 'grower',
+    phone: PHONE,
+    sid,
+    code,
+    wrong,
+    answeredAt: at,
+    outcome: 'ack',
+  });
+  const replies = () => [
+    reply('SMW', '000001', true),
+    reply('SMR', '123456', false),
+    reply('SMR', '123456', false),
+  ];
+  const check = async (events: Keyed[], list: ReplyEntry[] = replies()) => {
+    const found: string[] = [];
+    await checkConsentByReply(events, list, (d) => found.push(d), { maxWrong: 2, hash });
+    return found;
+  };
+
+  it('holds on a consistent log', async () => {
+    expect(await check(consistent())).toEqual([]);
+  });
+
+  it('one MessageSid delivered twice that spends two attempts, or accepts twice, fails', async () => {
+    const twice = [...created('r1', 5_000, 1_000), issued('a', '123456')];
+    expect(
+      await check([...twice, rejected('SMW', 1), rejected('SMW', 2), ...accept('SMR')]),
+    ).toEqual(['message SMW: 2 attempts spent on contract r1']);
+    expect(await check([...twice, rejected('SMW', 1), ...accept('SMR'), ...accept('SMR')])).toEqual(
+      ['message SMR: accepted 2 times'],
+    );
+  });
+
+  it('a wrong reply that accepts, or a message that both accepts and spends an attempt, fails', async () => {
+    const base = [...created('r1', 5_000, 1_000), issued('a', '123456')];
+    expect(await check([...base, rejected('SMW', 1), ...accept('SMW', '000001')])).toEqual([
+      'contract r1: accepted by the wrong code 000001',
+      'message SMW: accepted a contract and spent 1 attempts',
+      'message SMW: the wrong code accepted',
+    ]);
+  });
+
+  it('an acknowledged right reply whose contract was never accepted fails, unless canceled or locked first', async () => {
+    const unaccepted = consistent().filter(
+      (x) => x.type !== 'DeliveryContractConfirmed' && x.type !== 'DeliveryContractAccepted',
+    );
+    expect(await check(unaccepted)).toEqual([
+      'contract r1: the right reply SMR acknowledged, the contract never accepted',
+    ]);
+    const canceled = e('contract-r1', 'DeliveryContractCanceled', {
+      contractId: 'r1',
+      at: iso(T + 2_500),
+    });
+    expect(await check([...unaccepted, canceled])).toEqual([]);
+    const lockedAfter = [...unaccepted, rejected('SMX', 2, T + 10_000)];
+    const withX = [...replies(), reply('SMX', '000002', true)];
+    expect(await check(lockedAfter, withX)).toEqual([
+      'contract r1: the right reply SMR acknowledged, the contract never accepted',
+    ]);
+    const lockedBefore = [...unaccepted, rejected('SMX', 2, T + 2_000)];
+    expect(await check(lockedBefore, withX)).toEqual([]);
+  });
+
+  it('a reply’s effect under no message’s key, for another phone, or without its confirmation, fails', async () => {
+    const base = [...created('r1', 5_000, 1_000), issued('a', '123456')];
+    expect(await check([...base, rejected(undefined, 1), ...accept('SMR')])).toEqual([
+      "contract r1: 1 wrong attempts of its grower under no message's key",
+    ]);
+    expect(
+      await check([...base, rejected('SMW', 1), ...accept('SMR', '123456', '+2290100000000')]),
+    ).toEqual([
+      'contract r1: accepted by reply for +2290100000000, the reply came from +2290197010001',
+    ]);
+    expect(await check([...base, rejected('SMW', 1), accept('SMR')[1]!])).toEqual([
+      'contract r1: accepted by reply without its DeliveryContractConfirmed',
+    ]);
+    expect(await check([...base, rejected('SMW', 1), ...accept(undefined)])).toEqual([
+      'contract r1: accepted by its grower without a reply of his for it (key )',
+    ]);
+  });
+
+  it('wrong attempts by reply beyond the limit fail (e), whoever entered them', async () => {
+    const beyond = [
+      ...created('r1', 5_000, 1_000),
+      issued('a', '123456'),
+      rejected('SMW', 1),
+      rejected('SMX', 2),
+      rejected('SMY', 3),
+    ];
+    const found: string[] = [];
+    await checkConsentByCode(beyond, [], (d) => found.push(d), { maxWrong: 2, hash });
+    expect(found).toEqual(['contract r1: 3 wrong codes recorded, the limit is 2']);
   });
 });

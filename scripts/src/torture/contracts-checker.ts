@@ -470,6 +470,200 @@ export async function checkConsentByCode(
   return consents.size;
 }
 
+/** A grower's `OUI <code>` as the workload delivered it (a `reply-contract` command). */
+export interface ReplyEntry {
+  contractId: string;
+  growerUserId: string;
+  /** The phone it was sent from (the grower's registered one). */
+  phone: string;
+  /** Twilio's MessageSid: the same for each delivery of one message. */
+  sid: string;
+  /** The code sent: read from the grower's offer SMS, or a wrong one on purpose. */
+  code: string;
+  wrong: boolean;
+  /** When its 2xx came back (ms since the epoch), for an acknowledged delivery. */
+  answeredAt?: number;
+  outcome: 'ack' | 'refused' | 'unack';
+}
+
+/** The idempotency key the API records a message's effect under (one per MessageSid). */
+export const replyKey = (growerUserId: string, sid: string) =>
+  `${growerUserId}:contracts.accept-by-reply:${sid}`;
+
+/**
+ * (f) Consent by the grower's SMS reply, delivered as Twilio does (signed, sometimes twice at
+ * once with one MessageSid) under the faults. Replies go only to contracts no cooperative
+ * confirms and no one gives a new code, with fewer wrong replies per grower than the limit:
+ *
+ * - each acceptance by the grower (acceptedBy his user) is CODE, for the phone he replied
+ *   from, with its DeliveryContractConfirmed in the same command, made by one of his right
+ *   replies for that contract (its key) whose code hashes to the accepted hash;
+ * - every effect of a reply (an acceptance or a wrong attempt entered by the grower) carries
+ *   the key of a message he sent; one message (one MessageSid, however many deliveries)
+ *   accepts at most once and spends at most one attempt per contract, never both; a wrong
+ *   reply never accepts; on each contract the grower's wrong attempts are at most his
+ *   messages;
+ * - a right reply acknowledged (2xx) leaves its contract accepted — never zero — unless, before
+ *   its answer, the contract was canceled, its code replaced or locked (MAX_WRONG_CODES);
+ *   never twice is (d).
+ *
+ * Wrong attempts never beyond the limit, whoever entered them, is (e). Returns how many
+ * messages it checked.
+ */
+export async function checkConsentByReply(
+  events: (LoggedEvent & { metadata?: Record<string, any> })[],
+  replies: ReplyEntry[],
+  fail: Fail,
+  rules: { maxWrong: number; hash: (code: string, salt: string) => Promise<string> },
+): Promise<number> {
+  interface Code {
+    codeId: string;
+    salt: string;
+    codeHash: string;
+    issuedAt: number;
+    /** When each wrong attempt on it was recorded. */
+    rejectedAt: number[];
+  }
+  interface Facts {
+    growerUserId: string;
+    codes: Code[];
+    accepted: (Record<string, any> & { commandId?: string }) | null;
+    /** Confirmations by command key. */
+    confirmedBy: Map<string, number>;
+    canceledAt: number | null;
+    /** The grower's wrong attempts, by command key ('' for none). */
+    growerRejections: string[];
+  }
+  const messages = new Map<string, ReplyEntry[]>();
+  for (const r of replies) {
+    const key = replyKey(r.growerUserId, r.sid);
+    messages.set(key, [...(messages.get(key) ?? []), r]);
+  }
+  const contracts = new Map<string, Facts>();
+  const byKey = new Map<string, { stream: string; type: string }[]>();
+  for (const e of events) {
+    if (!e.stream_id.startsWith('contract-')) continue;
+    const id = String(e.data.contractId);
+    const commandId = typeof e.metadata?.commandId === 'string' ? e.metadata.commandId : '';
+    if (commandId.includes(':contracts.accept-by-reply:'))
+      byKey.set(commandId, [...(byKey.get(commandId) ?? []), { stream: id, type: e.type }]);
+    if (e.type === 'DeliveryContractCreated') {
+      contracts.set(id, {
+        growerUserId: e.data.growerUserId,
+        codes: [],
+        accepted: null,
+        confirmedBy: new Map(),
+        canceledAt: null,
+        growerRejections: [],
+      });
+      continue;
+    }
+    const c = contracts.get(id);
+    if (!c) continue;
+    if (e.type === 'AcceptanceCodeIssued')
+      c.codes.push({
+        codeId: e.data.codeId,
+        salt: e.data.salt,
+        codeHash: e.data.codeHash,
+        issuedAt: Date.parse(e.data.issuedAt),
+        rejectedAt: [],
+      });
+    if (e.type === 'AcceptanceCodeRejected') {
+      c.codes.find((x) => x.codeId === e.data.codeId)?.rejectedAt.push(Date.parse(e.data.at));
+      if (e.data.enteredBy === c.growerUserId) c.growerRejections.push(commandId);
+    }
+    if (e.type === 'DeliveryContractConfirmed')
+      c.confirmedBy.set(commandId, (c.confirmedBy.get(commandId) ?? 0) + 1);
+    if (e.type === 'DeliveryContractAccepted' && !c.accepted) c.accepted = { ...e.data, commandId };
+    if (e.type === 'DeliveryContractCanceled') c.canceledAt = Date.parse(e.data.at);
+  }
+
+  // Acceptances by the grower: made by one of his right replies, as it was sent.
+  for (const [id, c] of contracts) {
+    const a = c.accepted;
+    if (!a || a.acceptedBy !== c.growerUserId) continue;
+    const name = `contract ${id}`;
+    const sent = messages.get(a.commandId ?? '') ?? [];
+    const message = sent[0];
+    if (!message || message.contractId !== id) {
+      fail(`${name}: accepted by its grower without a reply of his for it (key ${a.commandId})`);
+      continue;
+    }
+    if (a.method !== 'CODE') fail(`${name}: accepted by reply as ${a.method}, not by code`);
+    if (a.phone !== message.phone)
+      fail(`${name}: accepted by reply for ${a.phone}, the reply came from ${message.phone}`);
+    if (message.wrong) fail(`${name}: accepted by the wrong code ${message.code}`);
+    const code = c.codes.find((x) => x.codeId === a.codeId);
+    if (!code || (await rules.hash(message.code, code.salt)) !== a.codeHash)
+      fail(`${name}: accepted by reply with a hash that is not the replied code's`);
+    if (!c.confirmedBy.get(a.commandId ?? ''))
+      fail(`${name}: accepted by reply without its DeliveryContractConfirmed`);
+  }
+
+  // Each effect of a reply under the key of a message the grower sent; at most one per message.
+  for (const [id, c] of contracts) {
+    const name = `contract ${id}`;
+    const unkeyed = c.growerRejections.filter((k) => !messages.has(k)).length;
+    if (unkeyed) fail(`${name}: ${unkeyed} wrong attempts of its grower under no message's key`);
+    const sids = new Set(
+      replies.filter((r) => r.growerUserId === c.growerUserId).map((r) => r.sid),
+    );
+    if (c.growerRejections.length > sids.size)
+      fail(
+        `${name}: ${c.growerRejections.length} wrong attempts of its grower, he sent ${sids.size} messages`,
+      );
+  }
+  for (const [key, effects] of byKey) {
+    const sent = messages.get(key);
+    if (!sent) {
+      fail(`message ${key}: effects under the key of a message never sent`);
+      continue;
+    }
+    const accepted = effects.filter((x) => x.type === 'DeliveryContractAccepted');
+    const rejected = effects.filter((x) => x.type === 'AcceptanceCodeRejected');
+    const sid = sent[0]!.sid;
+    if (accepted.length > 1) fail(`message ${sid}: accepted ${accepted.length} times`);
+    if (accepted.length && rejected.length)
+      fail(`message ${sid}: accepted a contract and spent ${rejected.length} attempts`);
+    if (accepted.length && sent[0]!.wrong) fail(`message ${sid}: the wrong code accepted`);
+    const perContract = new Map<string, number>();
+    for (const r of rejected) perContract.set(r.stream, (perContract.get(r.stream) ?? 0) + 1);
+    for (const [contractId, n] of perContract)
+      if (n > 1) fail(`message ${sid}: ${n} attempts spent on contract ${contractId}`);
+  }
+
+  // A right reply acknowledged: its contract accepted, unless the log explains why not.
+  for (const sent of messages.values()) {
+    const message = sent[0]!;
+    if (message.wrong) continue;
+    const acked = sent.filter((r) => r.outcome === 'ack' && r.answeredAt !== undefined);
+    if (!acked.length) continue;
+    const answeredAt = Math.min(...acked.map((r) => r.answeredAt!));
+    const name = `contract ${message.contractId}`;
+    const c = contracts.get(message.contractId);
+    if (!c) {
+      fail(`${name}: a reply acknowledged for a contract not in the log`);
+      continue;
+    }
+    if (c.accepted) continue;
+    let code: Code | undefined;
+    for (const x of c.codes) if ((await rules.hash(message.code, x.salt)) === x.codeHash) code = x;
+    if (!code) {
+      fail(`${name}: the code of the grower's SMS (${message.sid}) is none of its codes`);
+      continue;
+    }
+    const later = c.codes.slice(c.codes.indexOf(code) + 1);
+    const excused =
+      (c.canceledAt !== null && c.canceledAt < answeredAt) ||
+      later.some((x) => x.issuedAt < answeredAt) ||
+      (code.rejectedAt.length >= rules.maxWrong &&
+        code.rejectedAt[rules.maxWrong - 1]! < answeredAt);
+    if (!excused)
+      fail(`${name}: the right reply ${message.sid} acknowledged, the contract never accepted`);
+  }
+  return messages.size;
+}
+
 /** A replayed offline weighing as the checker reads it (workload.ts 'offline-weigh'). */
 export interface OfflineWeighing {
   key?: string;

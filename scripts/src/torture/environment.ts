@@ -16,6 +16,7 @@ import {
   type RedisServerHandle,
 } from '@filiere/platform';
 import { allMigrations, type Database } from '@filiere/api';
+import { TwilioStandIn } from '@filiere/api/messaging/bench';
 import { ProviderStub } from './provider-stub.js';
 import { API_ENTRY, ManagedProcess, WORKER_ENTRY } from './processes.js';
 
@@ -31,13 +32,16 @@ export interface EnvironmentOptions {
  * Everything the bank test runs against, on this machine: a PostgreSQL it can stop (fast
  * shutdown) and start again on the same port and data directory, a redis-server it can
  * stop and start, migrations applied, N API processes (services/api/src/main.ts) and M
- * BullMQ workers (services/worker/src/main.ts), and the FedaPay-like provider stub.
+ * BullMQ workers (services/worker/src/main.ts), the FedaPay-like provider stub, and the local
+ * stand-in of Twilio the processes send the growers' SMS through (SMS_GATEWAY=twilio, so the
+ * APIs also take growers' replies at the inbound webhook).
  * `close()` stops all of it and deletes the data, whatever happened before.
  */
 export class TortureEnvironment {
   readonly apis: ManagedProcess[] = [];
   readonly workers: ManagedProcess[] = [];
   readonly stub = new ProviderStub();
+  readonly twilio = new TwilioStandIn();
   /**
    * The 'lose-payer-page' fault: while true, a payer who pays in the widget leaves before its
    * page reports the payment (no `supply/verify` call); only the server's own check credits it.
@@ -71,6 +75,7 @@ export class TortureEnvironment {
     this.redis = await startRedisServer();
     const stubUrl = await this.stub.start();
     this.stubUrl = stubUrl;
+    await this.twilio.start();
     const env = {
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
@@ -81,6 +86,11 @@ export class TortureEnvironment {
       FEDAPAY_BASE_URL: stubUrl,
       FEDAPAY_PUBLIC_KEY: 'pk_torture',
       FEDAPAY_SECRET_KEY: 'sk_torture',
+      SMS_GATEWAY: 'twilio',
+      TWILIO_BASE_URL: this.twilio.url,
+      TWILIO_ACCOUNT_SID: this.twilio.accountSid,
+      TWILIO_AUTH_TOKEN: this.twilio.authToken,
+      TWILIO_FROM: 'FILIERE',
     };
     for (let i = 0; i < (this.options.apis ?? 2); i++) {
       const port = await getPort();
@@ -143,6 +153,7 @@ export class TortureEnvironment {
     await Promise.all(children.map((c) => c.stop().catch(() => c.killNow())));
     children.forEach((c) => c.closeLog());
     await this.stub.stop().catch(() => undefined);
+    await this.twilio.stop().catch(() => undefined);
     await this.db?.destroy().catch(() => undefined);
     await this.redis?.stop().catch(() => undefined);
     await this.postgres?.stop().catch(() => undefined);

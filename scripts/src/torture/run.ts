@@ -108,6 +108,15 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
             .orderBy('id', 'desc')
             .execute()
         ).map((row) => row.text),
+      contractStatus: async (contractId) =>
+        (
+          await env.db
+            .selectFrom('delivery_contracts')
+            .select('status')
+            .where('id', '=', contractId)
+            .executeTakeFirst()
+        )?.status ?? null,
+      twilio: env.twilio,
     });
     const progress = setInterval(() => {
       const n = workload.commands.length;
@@ -150,7 +159,19 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
     const settleMs = Date.now() - settleStart;
     if (settled)
       violations.push({ invariant: 'the system settles after the load', detail: settled });
-    log(`settled in ${(settleMs / 1000).toFixed(1)} s; checking`);
+    // Growers answer the offers still waiting, now listed: the reply path runs in every run.
+    const replies = await workload.replyWaiting();
+    const resettled = replies
+      ? await settle(env.db, env.stub, options.settleMs ?? 180_000, log)
+      : undefined;
+    if (resettled)
+      violations.push({
+        invariant: 'the system settles after the late replies',
+        detail: resettled,
+      });
+    log(
+      `settled in ${(settleMs / 1000).toFixed(1)} s; ${replies} late replies delivered; checking`,
+    );
 
     const checkStart = Date.now();
     const check = await checkInvariants(env.db, {

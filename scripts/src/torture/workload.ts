@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_WRONG_CODES } from '@filiere/api/contracts';
+import { TWILIO_INBOUND_PATH, type TwilioStandIn } from '@filiere/api/messaging/bench';
 import { ClientPlan, type Delivery, type PlannedOp } from './plan.js';
 import type { Population, TortureUser } from './population.js';
 import { Prng } from './prng.js';
@@ -17,6 +19,7 @@ export type CommandName =
   | 'deliver'
   | 'create-contract'
   | 'confirm-contract'
+  | 'reply-contract'
   | 'resend-code'
   | 'record-delivery'
   | 'run-contracts'
@@ -45,7 +48,24 @@ interface Contract {
   kg: number;
   /** What the clients learnt (an unacknowledged step leaves it where it was). */
   stage: 'created' | 'confirmed' | 'delivered' | 'run' | 'canceled';
+  /**
+   * Every other contract is accepted by the grower's SMS reply (`OUI <code>`), never at
+   * 'Confirmer' and never given a new code: its offer's code stays current and unlocked, so a
+   * right reply acknowledged must accept it (contracts-checker.ts, checkConsentByReply).
+   */
+  byReply: boolean;
+  /**
+   * The code of its offer, once its grower read the SMS with the contract listed: his phone
+   * keeps it, so he may reply while PostgreSQL is down.
+   */
+  offerCode?: string;
 }
+
+/**
+ * Wrong replies a grower sends at most: each spends an attempt on every contract of his waiting
+ * for his consent, so fewer than the limit keeps the codes of his reply contracts unlocked.
+ */
+const WRONG_REPLIES_PER_GROWER = MAX_WRONG_CODES - 2;
 
 /** An INPUT request accepted with its delivery code, as the workload learnt it. */
 interface Code {
@@ -124,6 +144,8 @@ export class Workload {
   private readonly codes: Code[] = [];
   /** Delivery contracts created (acknowledged), in creation order. */
   private readonly contracts: Contract[] = [];
+  /** Wrong replies sent per grower (WRONG_REPLIES_PER_GROWER). */
+  private readonly wrongReplies = new Map<string, number>();
   /**
    * The offline client's queue: deliveries by code recorded while the faults run, each with the
    * idempotency key made when it was recorded, sent only by `replayOffline` after them.
@@ -158,6 +180,10 @@ export class Workload {
        * `sms_outbox` the gateway sends from), never the event store.
        */
       inbox: (phone: string) => Promise<string[]>;
+      /** The contract's status in the read table (null: not there yet). */
+      contractStatus: (contractId: string) => Promise<string | null>;
+      /** The stand-in of Twilio the growers' replies come through, signed as Twilio signs. */
+      twilio: TwilioStandIn;
     },
   ) {}
 
@@ -216,6 +242,33 @@ export class Workload {
       }
       await sleep(100 + routing.int(0, 200));
     }
+  }
+
+  /**
+   * After the load, once the read tables caught up: each grower answers the offers of his
+   * reply contracts still waiting, as he would on a quiet day (right code, one delivery retried
+   * on no answer). The faults' projection lag can keep every offer unlisted for the whole load
+   * on a loaded machine; this keeps the reply path in every run. Recorded as 'reply-contract'.
+   */
+  async replyWaiting(): Promise<number> {
+    const { members } = this.options.population;
+    const routing = new Prng(Prng.derive(this.options.seed ^ 0x0e91, 7));
+    const delivery = { retry: true, shortTimeout: false };
+    let sent = 0;
+    for (const [i, target] of this.contracts.entries()) {
+      if (!target.byReply || target.stage !== 'created') continue;
+      const grower = members.find((m) => m.id === target.growerUserId);
+      if (!grower) continue;
+      const before = this.commands.length;
+      await this.replyContract(
+        { user: grower, seq: 3_000_000 + i, routing, delivery },
+        // pick 2: a right code, delivered once.
+        { kind: 'confirm-contract', pick: 2, again: false, ...delivery },
+        target,
+      );
+      sent += this.commands.length - before;
+    }
+    return sent;
   }
 
   /**
@@ -447,6 +500,7 @@ export class Workload {
       user.cluster === null ? undefined : this.options.population.cooperatives[user.cluster];
     if (!from.length || !cooperative) return this.readStats(user, routing);
     const target = from[op.pick % from.length]!;
+    if (target.byReply) return this.replyContract(base, op, target);
     const at = { ...base, user: cooperative };
     const url = `/api/contracts/delivery-contract/${target.id}`;
     // The outbox unreachable (PostgreSQL restarting): the grower's SMS waits for a later visit.
@@ -479,6 +533,124 @@ export class Workload {
     });
     if (confirmed.outcome === 'ack' && target.stage === 'created') target.stage = 'confirmed';
     if (confirmed.body?.reason === 'ACCEPTANCE_CODE_LOCKED') await resend();
+  }
+
+  /**
+   * The grower answers the offer SMS of a reply contract himself: `OUI <code>` with the code
+   * his SMS holds, posted as Twilio posts it (signed, one MessageSid kept across retries) to a
+   * random API. A third of the visits send a wrong code instead (at most
+   * WRONG_REPLIES_PER_GROWER per grower); a quarter deliver the message twice at the same
+   * moment with the same MessageSid, as Twilio's retries may. Sent only once the contract is
+   * in the read table (the grower cannot answer an offer before it is listed); the code read
+   * once is kept (his phone keeps the SMS), so replies also go out while PostgreSQL is down.
+   */
+  private async replyContract(
+    base: { user: TortureUser; seq: number; routing: Prng; delivery: Delivery },
+    op: Extract<PlannedOp, { kind: 'confirm-contract' }>,
+    target: Contract,
+  ) {
+    const { user, routing } = base;
+    if (!target.offerCode) {
+      const status = await this.options.contractStatus(target.id).catch(() => null);
+      const texts = status ? await this.options.inbox(user.phone).catch(() => null) : null;
+      const read = texts ? codeInSms(texts, target.reference) : null;
+      if (read) target.offerCode = read;
+    }
+    const code = target.offerCode;
+    if (!code) return this.readStats(user, routing);
+    const wrongs = this.wrongReplies.get(user.id) ?? 0;
+    const wrong = op.pick % 3 === 0 && wrongs < WRONG_REPLIES_PER_GROWER;
+    if (wrong) this.wrongReplies.set(user.id, wrongs + 1);
+    const sent = wrong
+      ? String((Number(code) + 1 + (op.pick % 999_999)) % 1_000_000).padStart(6, '0')
+      : code;
+    const sid = `SM${randomBytes(16).toString('hex')}`;
+    const meta = {
+      contractId: target.id,
+      growerUserId: user.id,
+      phone: user.phone,
+      sid,
+      code: sent,
+      wrong,
+      sentAt: Date.now(),
+    };
+    const body = `OUI ${sent}`;
+    const records = await Promise.all(
+      (op.pick % 4 === 1 ? [0, 1] : [0]).map((twin) =>
+        this.inbound({ ...base, seq: base.seq * 2 + twin }, sid, body, meta),
+      ),
+    );
+    if (!wrong && records.some((r) => r.outcome === 'ack') && target.stage === 'created') {
+      // The grower reads Filière's answer on his phone.
+      const answers = await this.options.inbox(user.phone).catch(() => []);
+      if (answers.some((t) => t.includes(`contrat ${target.reference} accepté`)))
+        target.stage = 'confirmed';
+    }
+  }
+
+  /**
+   * One SMS from the grower's phone as Twilio delivers it to the inbound webhook: signed for
+   * the API it reaches, retried (the same MessageSid) on no answer or a 5xx. Recorded as a
+   * 'reply-contract' command: acknowledged when an answer was 2xx.
+   */
+  private async inbound(
+    ctx: { user: TortureUser; seq: number; routing: Prng; delivery: Delivery },
+    sid: string,
+    body: string,
+    meta: Record<string, unknown>,
+  ): Promise<CommandRecord> {
+    const record: CommandRecord = {
+      client: ctx.user.index,
+      seq: ctx.seq,
+      command: 'reply-contract',
+      userId: ctx.user.id,
+      key: sid,
+      attempts: [],
+      outcome: 'unack',
+      meta,
+    };
+    this.commands.push(record);
+    const maxAttempts = ctx.delivery.retry ? 4 : 1;
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      const sentAt = Date.now();
+      const api = this.options.apiUrls[ctx.routing.int(0, this.options.apiUrls.length - 1)]!;
+      const url = `${api}${TWILIO_INBOUND_PATH}`;
+      const { params, signature } = this.options.twilio.incoming(url, {
+        sid,
+        from: ctx.user.phone,
+        body,
+      });
+      let status: number | undefined;
+      let error: 'timeout' | 'connection' | undefined;
+      try {
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            'x-twilio-signature': signature,
+          },
+          body: new URLSearchParams(params).toString(),
+          signal: AbortSignal.timeout(NORMAL_TIMEOUT_MS),
+        });
+        await res.text();
+        status = res.status;
+      } catch (e) {
+        const name = (e as Error).name;
+        error = name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'connection';
+      }
+      record.attempts.push({
+        ...(status !== undefined ? { status } : { error: error! }),
+        atMs: sentAt - this.startedAt,
+      });
+      if (status !== undefined) record.status = status;
+      if (status !== undefined && status < 500) {
+        record.outcome = status < 300 ? 'ack' : 'refused';
+        record.meta = { ...meta, answeredAt: Date.now() };
+        return record;
+      }
+      await sleep(200 + ctx.routing.int(0, 300));
+    }
+    return record;
   }
 
   /** An aggregator's delivery contract step (see PlannedOp 'contract'). */
@@ -528,6 +700,7 @@ export class Workload {
             growerUserId: grower.id,
             kg: op.kg,
             stage: 'created',
+            byReply: this.contracts.length % 2 === 1,
           });
         }
         return;

@@ -22,7 +22,7 @@ import type { ContractsTables } from '../tables.js';
 import {
   ACCEPTANCE_CODE,
   acceptanceErrors,
-  MAX_WRONG_CODES,
+  acceptByReply,
   acceptanceOfferSms,
   cancelDeliveryContract,
   confirmDeliveryContract,
@@ -36,7 +36,10 @@ import {
   type ContractAnswer,
   type ContractState,
   type EnteredCode,
+  type ReplyAcceptance,
 } from '../domain/index.js';
+
+export type { ReplyAcceptance } from '../domain/index.js';
 import type { AcceptanceCodes } from './acceptance-code.js';
 
 /**
@@ -68,13 +71,6 @@ export async function sendAcceptanceOffer(
 export type ContractFactsTables = Pick<IdentityTables, 'users'> &
   Pick<ActorsTables, 'growers' | 'plots' | 'cooperatives'> &
   Pick<ContractsTables, 'delivery_contracts'>;
-
-/** What a grower's `OUI <code>` by SMS did (acceptByReply). */
-export type ReplyAcceptance =
-  | { outcome: 'accepted'; reference: string }
-  | { outcome: 'wrong'; remaining: number }
-  | { outcome: 'locked' }
-  | { outcome: 'none' };
 
 /** `POST /api/contracts/delivery-contract` as validated (§3: quantity in tonnes, amount F CFA). */
 export interface DeliveryContractRequest {
@@ -342,56 +338,54 @@ export class DeliveryContractCommands {
   }
 
   /**
-   * The grower answered an offer by SMS, `OUI <code>`, from `phone` (his registered phone):
-   * the code accepts the one PENDING contract of his whose current code it is and was sent to
-   * that phone, recorded as his cooperative's entry is (CODE, by the grower, for that phone).
-   * A code that answers none counts as a wrong attempt on each of his PENDING contracts whose
-   * code went to that phone, so a guess spends the same attempts as one made at 'Confirmer'.
+   * The grower answered an offer by SMS, `OUI <code>`, from `phone` (his registered phone), in
+   * the gateway's message `messageId`: decided over his PENDING and CONFIRMED contracts by the domain's
+   * acceptByReply, as one command whose idempotency key is the message's id. A message the
+   * gateway delivers again, even at the same moment, answers the first outcome and appends
+   * nothing: it spends at most one attempt and accepts at most once.
    */
-  async acceptByReply(grower: SignedInUser, phone: string, code: string): Promise<ReplyAcceptance> {
+  async acceptByReply(
+    grower: SignedInUser,
+    phone: string,
+    code: string,
+    messageId: string,
+  ): Promise<ReplyAcceptance> {
     if (!ACCEPTANCE_CODE.test(code)) throw new ValidationError('Le code a 6 chiffres');
     const pending = await this.db
       .selectFrom('delivery_contracts')
       .select('id')
       .where('grower_user_id', '=', grower.id)
-      .where('status', '=', 'PENDING')
+      // CONFIRMED too: the code of one he accepted, sent again, answers that acceptance.
+      .where('status', 'in', ['PENDING', 'CONFIRMED'])
       .orderBy('created_at')
       .execute();
-    const candidates: { id: string; entered: EnteredCode; locked: boolean }[] = [];
+    // The code hashed with each offered contract's salt (the hash is async, a decider is not).
+    const entered = new Map<string, EnteredCode>();
     for (const { id } of pending) {
-      const state = await this.contractOf(id, grower.id);
-      const current = state.acceptanceCode;
-      if (state.status !== 'PENDING' || !current || current.phone !== phone) continue;
-      const codeHash = await this.codes().hash(code, current.salt, current.scheme);
-      const entered = { codeId: current.codeId, codeHash };
-      const locked = current.wrongAttempts >= MAX_WRONG_CODES;
-      if (codeHash === current.codeHash && !locked) {
-        await this.replyOn(grower, id, entered, phone);
-        return { outcome: 'accepted', reference: state.reference };
-      }
-      candidates.push({ id, entered, locked });
+      const current = (await this.contractOf(id, grower.id)).acceptanceCode;
+      if (!current || current.phone !== phone) continue;
+      entered.set(id, {
+        codeId: current.codeId,
+        codeHash: await this.codes().hash(code, current.salt, current.scheme),
+      });
     }
-    const open = candidates.filter((c) => !c.locked);
-    if (open.length === 0) return { outcome: candidates.length > 0 ? 'locked' : 'none' };
-    let remaining = MAX_WRONG_CODES;
-    for (const candidate of open) {
-      const answer = await this.replyOn(grower, candidate.id, candidate.entered, phone);
-      if (answer.wrongCode) remaining = Math.min(remaining, answer.wrongCode.remaining);
-    }
-    return { outcome: 'wrong', remaining };
-  }
-
-  private replyOn(grower: SignedInUser, contractId: string, code: EnteredCode, phone: string) {
+    const ids = [...entered.keys()];
     return handleCommand(this.pipeline, {
-      streams: { contract: streamRef(contractStreamType, contractStreamId(contractId)) },
+      streams: Object.fromEntries(
+        ids.map((id) => [id, streamRef(contractStreamType, contractStreamId(id))]),
+      ),
       metadata: { userId: grower.id },
-      decide: ({ contract }) =>
-        confirmDeliveryContract(contract, actorOf(grower), {
-          now: this.clock().toISOString(),
-          cooperativeUserId: null,
-          code,
-          replyFrom: phone,
-        }),
+      idempotency: {
+        key: `${grower.id}:contracts.accept-by-reply:${messageId}`,
+        fingerprint: requestFingerprint('contracts.accept-by-reply', { messageId, phone }),
+      },
+      decide: (states) =>
+        acceptByReply(
+          ids.map((id) => states[id]!),
+          entered,
+          actorOf(grower),
+          { now: this.clock().toISOString(), phone },
+        ),
     });
   }
 

@@ -15,7 +15,7 @@ import {
   type EnteredCode,
 } from './acceptance.js';
 import { contractStreamId, type ContractState, type ContractStatus } from './contract-stream.js';
-import { decision, type ContractActor, type Decision } from './decision.js';
+import { decision, type ContractActor, type Decision, type StreamWrite } from './decision.js';
 import { contractEvent, type QualityGrade } from './events.js';
 import { formatFcfa } from './money.js';
 
@@ -267,6 +267,80 @@ export function confirmDeliveryContract(
     codeId: current.codeId,
     codeHash: current.codeHash,
   });
+}
+
+/** What a grower's `OUI <code>` by SMS did (acceptByReply). */
+export type ReplyAcceptance =
+  | { outcome: 'accepted'; reference: string }
+  | { outcome: 'wrong'; remaining: number }
+  | { outcome: 'locked' }
+  | { outcome: 'none' };
+
+/**
+ * The grower's `OUI <code>` from `phone`, decided over his contracts as one command: `entered`
+ * holds, per contract id, the code hashed with the salt of that contract's current code. The
+ * code accepts the one PENDING contract whose current code it is, sent to that phone and not
+ * locked; a code that answers none is a wrong attempt on each such contract still open, so a
+ * guess spends what it would at 'Confirmer'; the code of a contract he already accepted by
+ * code answers that acceptance again and spends nothing. One decision, so one message's effect
+ * is appended at most once, with its idempotency record.
+ */
+export function acceptByReply(
+  states: readonly ContractState[],
+  entered: ReadonlyMap<string, EnteredCode>,
+  grower: ContractActor,
+  facts: { now: string; phone: string },
+): Decision<ReplyAcceptance> {
+  const offered = states.filter(
+    (s) =>
+      s.exists &&
+      s.status === 'PENDING' &&
+      s.growerUserId === grower.userId &&
+      s.acceptanceCode?.phone === facts.phone &&
+      entered.has(s.contractId!),
+  );
+  const replyOn = (state: ContractState) =>
+    confirmDeliveryContract(state, grower, {
+      now: facts.now,
+      cooperativeUserId: null,
+      code: entered.get(state.contractId!)!,
+      replyFrom: facts.phone,
+    });
+  const open = offered.filter((s) => s.acceptanceCode!.wrongAttempts < MAX_WRONG_CODES);
+  const right = open.find((s) => {
+    const code = entered.get(s.contractId!)!;
+    return code.codeId === s.acceptanceCode!.codeId && code.codeHash === s.acceptanceCode!.codeHash;
+  });
+  if (right) {
+    return {
+      writes: replyOn(right).writes,
+      result: { outcome: 'accepted', reference: right.reference },
+    };
+  }
+  // The code of a contract he already accepted by it, sent again in another message (typed
+  // twice, or resent for want of an answer): answered as accepted, no attempt spent elsewhere.
+  const again = states.find((s) => {
+    const code = entered.get(s.contractId!);
+    return (
+      s.exists &&
+      s.status !== 'PENDING' &&
+      s.growerUserId === grower.userId &&
+      s.acceptance?.method === 'CODE' &&
+      s.acceptance.phone === facts.phone &&
+      code?.codeId === s.acceptanceCode?.codeId &&
+      code?.codeHash === s.acceptanceCode?.codeHash
+    );
+  });
+  if (again) return decision({ outcome: 'accepted', reference: again.reference });
+  if (open.length === 0) return decision({ outcome: offered.length > 0 ? 'locked' : 'none' });
+  let remaining = MAX_WRONG_CODES;
+  const writes: StreamWrite[] = [];
+  for (const state of open) {
+    const wrong = replyOn(state);
+    writes.push(...wrong.writes);
+    if (wrong.result.wrongCode) remaining = Math.min(remaining, wrong.result.wrongCode.remaining);
+  }
+  return { writes, result: { outcome: 'wrong', remaining } };
 }
 
 /**

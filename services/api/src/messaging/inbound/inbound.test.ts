@@ -328,6 +328,71 @@ describe('SMS a grower sends: SOLDE, RELEVE, help', () => {
       expect(types.filter((t) => t === 'AcceptanceCodeRejected')).toHaveLength(1);
     });
 
+    it('spends one attempt when Twilio posts the same message twice at once', async () => {
+      const contract = await offer();
+      const wrong = contract.code === '000000' ? '111111' : '000000';
+      const params = message(grower.phone, `OUI ${wrong}`);
+      const answers = await Promise.all([post(params), post(params)]);
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+      const types = await typesOf(contract.contractId);
+      expect(types.filter((t) => t === 'AcceptanceCodeRejected')).toHaveLength(1);
+    });
+
+    it('accepts once when Twilio posts the right code twice at once', async () => {
+      const contract = await offer();
+      const params = message(grower.phone, `OUI ${contract.code}`);
+      await Promise.all([post(params), post(params)]);
+      const types = await typesOf(contract.contractId);
+      expect(types.filter((t) => t === 'DeliveryContractAccepted')).toHaveLength(1);
+      expect(types.filter((t) => t === 'AcceptanceCodeRejected')).toHaveLength(0);
+      expect((await outbox()).filter((r) => r.kind === 'balance-reply')).toHaveLength(1);
+    });
+
+    it('answers a message posted again after its reply was lost as the first time, spending nothing', async () => {
+      const contract = await offer();
+      const other = await offer();
+      const params = message(grower.phone, `OUI ${contract.code}`);
+      await post(params);
+      // The process died after the acceptance, before the reply: Twilio posts the message
+      // again, and the read model has not yet seen the acceptance.
+      await sql`delete from sms_outbox where dedupe_key = ${`inbound:${params.MessageSid}`}`.execute(
+        testDb.db,
+      );
+      await post(params);
+      expect(await lastReply()).toBe(`Filière : contrat ${contract.reference} accepté. Merci.`);
+      const types = await typesOf(contract.contractId);
+      expect(types.filter((t) => t === 'DeliveryContractAccepted')).toHaveLength(1);
+      expect(await typesOf(other.contractId)).not.toContain('AcceptanceCodeRejected');
+    });
+
+    it('answers the code of a contract already accepted, sent again in another message, as accepted, spending nothing', async () => {
+      const contract = await offer();
+      const other = await offer();
+      await post(message(grower.phone, `OUI ${contract.code}`));
+      await catchUp(testDb.db as Kysely<Database>, contractsProjector, {
+        decode: catalogueDecoder(product.catalogue),
+      });
+      await post(message(grower.phone, `OUI ${contract.code}`));
+      expect(await lastReply()).toBe(`Filière : contrat ${contract.reference} accepté. Merci.`);
+      expect(await typesOf(other.contractId)).not.toContain('AcceptanceCodeRejected');
+      const types = await typesOf(contract.contractId);
+      expect(types.filter((t) => t === 'DeliveryContractAccepted')).toHaveLength(1);
+    });
+
+    it('answers a grower with no contract waiting that none is, twice the same', async () => {
+      const lone = await seedUser(testDb.db, ROLE.GROWER, { clusterId: aggregator.cluster_id });
+      const { phone } = await testDb.db
+        .selectFrom('users')
+        .select('phone')
+        .where('id', '=', lone.id)
+        .executeTakeFirstOrThrow();
+      const params = message(phone!, 'OUI 123456');
+      await Promise.all([post(params), post(params)]);
+      expect((await outbox()).filter((r) => r.recipient === phone).map((r) => r.text)).toEqual([
+        'Filière : aucun contrat en attente de votre accord pour ce numéro.',
+      ]);
+    });
+
     it('accepts nothing from another number, and explains the form of the answer', async () => {
       const contract = await offer();
       await post(message('+2290199999998', `OUI ${contract.code}`));

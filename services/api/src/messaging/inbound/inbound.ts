@@ -85,8 +85,9 @@ export class InboundReplies {
       this.logger.info({ sid: message.id }, 'inbound sms from a number that is no grower');
       return false;
     }
-    // A message Twilio posts again was acted on already (an `OUI` must not spend a second
-    // attempt): its reply is in the outbox under its id.
+    // A message Twilio posts again after its reply was written is answered already. A repeat
+    // that comes sooner (at the same moment, or after a crash before the reply) is met by the
+    // command's idempotency key, the message's id: an `OUI` takes effect at most once.
     const key = `inbound:${message.id}`;
     const answered = await this.db
       .selectFrom('sms_outbox')
@@ -95,7 +96,7 @@ export class InboundReplies {
       .executeTakeFirst();
     if (answered) return false;
     const request = inboundRequest(message.body);
-    const text = await this.replyTo(request, {
+    const text = await this.replyTo(request, message.id, {
       id: grower.id,
       phone: grower.phone,
       walletId: String(grower.wallet_id),
@@ -113,6 +114,7 @@ export class InboundReplies {
 
   private async replyTo(
     request: InboundRequest,
+    messageId: string,
     grower: { id: string; phone: string; walletId: string },
   ): Promise<string | null> {
     if (request === 'help') return HELP_REPLY;
@@ -121,7 +123,7 @@ export class InboundReplies {
       const user = await this.loadUser(grower.id);
       if (!user) return null;
       return acceptanceReply(
-        await this.contracts.acceptByReply(user, grower.phone, request.accept),
+        await this.contracts.acceptByReply(user, grower.phone, request.accept, messageId),
       );
     }
     const history = narrowDb<WalletHistoryTables>()(this.db);

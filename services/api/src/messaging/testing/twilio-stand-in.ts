@@ -26,7 +26,8 @@ export type Fault =
  * A local stand-in of Twilio's Messaging API for tests and the bench: `POST` and `GET
  * /2010-04-01/Accounts/{sid}/Messages.json` with HTTP Basic, Twilio's answers (201 with a
  * `sid`, 400 `{code: 21211}` for a number it is told to refuse, 401 `{code: 20003}`), faults
- * on demand (5xx, 429, slow answers) and signed status callbacks (`report`).
+ * on demand (5xx, 429, slow answers), signed status callbacks (`report`) and signed
+ * messages from phones (`incoming`).
  */
 export class TwilioStandIn {
   readonly accountSid = `AC${randomBytes(16).toString('hex')}`;
@@ -93,6 +94,28 @@ export class TwilioStandIn {
       params,
       signature: twilioSignature(this.authToken, message.statusCallback, params),
     };
+  }
+
+  /**
+   * A message a phone sends to Filière's number as Twilio posts it to the messaging webhook at
+   * `url`: its form parameters (`sid` is the MessageSid Twilio keeps across its retries) and
+   * their `X-Twilio-Signature`.
+   */
+  incoming(
+    url: string,
+    message: { sid: string; from: string; body: string },
+  ): { params: Record<string, string>; signature: string } {
+    const params: Record<string, string> = {
+      AccountSid: this.accountSid,
+      ApiVersion: '2010-04-01',
+      Body: message.body,
+      From: message.from,
+      MessageSid: message.sid,
+      NumMedia: '0',
+      SmsSid: message.sid,
+      To: '+12025550100',
+    };
+    return { params, signature: twilioSignature(this.authToken, url, params) };
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
