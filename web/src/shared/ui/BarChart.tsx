@@ -1,36 +1,45 @@
 import { Center, Text } from '@mantine/core';
 import type { BarDatum, ResponsiveBarSvgProps } from '@nivo/bar';
-import { Component, lazy, Suspense, type ReactElement, type ReactNode } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
+
+type ResponsiveBar = <D extends BarDatum>(props: ResponsiveBarSvgProps<D>) => ReactElement;
+
+/** nivo's bar chart, its code (the `charts` chunk) fetched once, by the first chart drawn. */
+let bar: Promise<ResponsiveBar> | undefined;
+function loadBar(): Promise<ResponsiveBar> {
+  bar ??= import('@nivo/bar').then(
+    (nivo) => nivo.ResponsiveBar,
+    (error: unknown) => {
+      // Asked again by the next chart drawn (the network may be back).
+      bar = undefined;
+      throw error;
+    },
+  );
+  return bar;
+}
 
 /**
  * nivo's bar chart, its code (the `charts` chunk, vite.config.ts HEAVY_CHUNKS) loaded once a
  * screen draws one: the screen's figures are shown without waiting for it, the bars come after.
- * Its code unavailable (offline before any chart was drawn: the service worker does not
- * precache it), the chart says so and the rest of the screen works.
+ * Asked for once the chart is mounted, so no render of the screen ever waits for it. Its code
+ * unavailable (offline before any chart was drawn: the service worker does not precache it),
+ * the chart says so and the rest of the screen works.
  */
-const ResponsiveBar = lazy(() =>
-  import('@nivo/bar').then((nivo) => ({ default: nivo.ResponsiveBar })),
-) as unknown as <D extends BarDatum>(props: ResponsiveBarSvgProps<D>) => ReactElement;
-
 export function BarChart<D extends BarDatum>(props: ResponsiveBarSvgProps<D>) {
-  return (
-    <ChartBoundary>
-      <Suspense fallback={null}>
-        <ResponsiveBar {...props} />
-      </Suspense>
-    </ChartBoundary>
-  );
-}
-
-class ChartBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
-  override state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  override render() {
-    return this.state.failed ? <ChartUnavailable /> : this.props.children;
-  }
+  const [loaded, setLoaded] = useState<{ Bar: ResponsiveBar } | 'failed' | null>(null);
+  useEffect(() => {
+    let live = true;
+    loadBar().then(
+      (Bar) => live && setLoaded({ Bar }),
+      () => live && setLoaded('failed'),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (loaded === 'failed') return <ChartUnavailable />;
+  return loaded ? <loaded.Bar {...props} /> : null;
 }
 
 function ChartUnavailable() {
