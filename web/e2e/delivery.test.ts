@@ -107,6 +107,35 @@ describe.skipIf(missing !== null)('web delivery in Chromium', { timeout: 240_000
     await check(page, 'delivery-login-390');
   });
 
+  it("signs in to the dashboard's figures and opens the wallet's balance without the charts' code, saying the charts could not be loaded", async () => {
+    // Offline before any chart was drawn, the charts' code (not precached) is missing: the
+    // figures and the balance do not depend on it, nor wait for it.
+    const page = await phone();
+    const charts: string[] = [];
+    await page.route(/\/assets\/charts-[^/]+\.js$/, (route) => {
+      charts.push(route.request().url());
+      return route.abort('internetdisconnected');
+    });
+    await page.goto(`${server.baseUrl}/auth/login`);
+    await page.getByLabel('Email').fill('agregateur@demo.filiere.bj');
+    await page.getByLabel(/^Mot de passe/).fill(server.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.getByTestId('card-totalContracts').filter({ hasText: /\d/ }).waitFor();
+    for (const chart of ['chart-purchases', 'chart-debts']) {
+      await page.getByTestId(chart).getByTestId('chart-unavailable').waitFor();
+    }
+    expect(await page.getByTestId('chart-unavailable').first().textContent()).toBe(
+      'Le graphique n’a pas pu être chargé : vérifiez votre connexion. Les chiffres restent affichés sur cette page.',
+    );
+    await check(page, 'delivery-dashboard-without-charts-390');
+
+    await page.goto(`${server.baseUrl}/wallet`);
+    await page.getByTestId('wallet-available').filter({ hasText: /\d/ }).waitFor();
+    await page.getByTestId('yearly-chart').getByTestId('chart-unavailable').waitFor();
+    expect(charts.length).toBeGreaterThan(0);
+    await page.context().close();
+  });
+
   it('opens the shell without network after a first visit, with the offline banner', async () => {
     const page = await phone('allow');
     await page.goto(`${server.baseUrl}/auth/login`);

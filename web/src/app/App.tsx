@@ -7,7 +7,7 @@ import { DatesProvider } from '@mantine/dates';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from '@tanstack/react-router';
+import { RouterProvider, type AnyRouter } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { decodeToken, getToken } from '../shared/auth/session.js';
@@ -23,6 +23,35 @@ const signedInUser = () => {
   return token ? decodeToken(token)?.sub : undefined;
 };
 
+/** Runs `fn` once the page is idle (a phone's Safari has no requestIdleCallback: a short wait). */
+function whenIdle(fn: () => void): () => void {
+  if ('requestIdleCallback' in window) {
+    const id = window.requestIdleCallback(fn, { timeout: 3000 });
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = setTimeout(fn, 500);
+  return () => clearTimeout(id);
+}
+
+/** Whether the first screen the router opened has been shown and the page was idle since. */
+function useAfterFirstScreen(router: AnyRouter): boolean {
+  const [after, setAfter] = useState(false);
+  useEffect(() => {
+    let cancelIdle = () => {};
+    const shown = () => {
+      unsubscribe();
+      cancelIdle = whenIdle(() => setAfter(true));
+    };
+    const unsubscribe = router.subscribe('onResolved', shown);
+    if (router.state.status === 'idle' && router.state.resolvedLocation) shown();
+    return () => {
+      unsubscribe();
+      cancelIdle();
+    };
+  }, [router]);
+  return after;
+}
+
 /** Providers: Mantine (theme, dates, modals, notifications), TanStack Query and Router. */
 export function App() {
   const [queryClient] = useState(() => {
@@ -32,6 +61,7 @@ export function App() {
   });
   useEffect(() => keepReads(queryClient, signedInUser), [queryClient]);
   const [router] = useState(() => createAppRouter(queryClient));
+  const afterFirstScreen = useAfterFirstScreen(router);
   const { i18n } = useTranslation();
   return (
     <MantineProvider
@@ -44,7 +74,7 @@ export function App() {
           <ModalsProvider>
             <Notifications position="top-right" />
             <RouterProvider router={router} />
-            <AppBanners />
+            <AppBanners watchUpdates={afterFirstScreen} />
           </ModalsProvider>
         </QueryClientProvider>
       </DatesProvider>

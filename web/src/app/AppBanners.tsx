@@ -11,15 +11,41 @@ import { useRegisterSW } from 'virtual:pwa-register/react';
  * back), and a new version ready. A new version waits for the user's 'Mettre à jour', which
  * reloads every open page on it at once: a page never runs half of one version and half of
  * the next (vite.config.ts, registerType 'prompt').
+ *
+ * The service worker is registered (and a new version looked for) from `watchUpdates` on: the
+ * app sets it once the first screen is shown and the page is idle, so registering it (~0.1 s of
+ * a phone's CPU) never delays that screen.
  */
-export function AppBanners() {
-  const { t } = useTranslation('common');
-  const { online } = useNetwork();
+export function AppBanners({ watchUpdates }: { watchUpdates: boolean }) {
+  return watchUpdates ? <BannersWithUpdates /> : <Banners update={null} />;
+}
+
+function BannersWithUpdates() {
   const {
     needRefresh: [needRefresh, setNeedRefresh],
     updateServiceWorker,
   } = useRegisterSW();
-  const shown = !online || needRefresh;
+  return (
+    <Banners
+      update={
+        needRefresh
+          ? { later: () => setNeedRefresh(false), apply: () => void updateServiceWorker(true) }
+          : null
+      }
+    />
+  );
+}
+
+/** A new version waiting: 'Plus tard' hides the banner, 'Mettre à jour' reloads on it. */
+interface Update {
+  later: () => void;
+  apply: () => void;
+}
+
+function Banners({ update }: { update: Update | null }) {
+  const { t } = useTranslation('common');
+  const { online } = useNetwork();
+  const shown = !online || update !== null;
   // The page ends above the banners, so they never cover its last button.
   const { ref, height } = useElementSize();
   useEffect(() => {
@@ -59,7 +85,7 @@ export function AppBanners() {
           </Group>
         </Paper>
       )}
-      {needRefresh && (
+      {update && (
         <Paper
           role="status"
           data-testid="update-banner"
@@ -75,10 +101,10 @@ export function AppBanners() {
               <Text size="sm">{t('newVersion')}</Text>
             </Group>
             <Group gap="xs" ml="auto">
-              <Button variant="default" size="xs" onClick={() => setNeedRefresh(false)}>
+              <Button variant="default" size="xs" onClick={update.later}>
                 {t('later')}
               </Button>
-              <Button size="xs" onClick={() => void updateServiceWorker(true)}>
+              <Button size="xs" onClick={update.apply}>
                 {t('update')}
               </Button>
             </Group>

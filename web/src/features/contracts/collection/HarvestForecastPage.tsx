@@ -1,5 +1,4 @@
 import { Alert, Card, Group, Loader, Paper, Select, Stack, Text } from '@mantine/core';
-import { ResponsiveBar } from '@nivo/bar';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +6,7 @@ import { api } from '../../../shared/api/client.js';
 import { useErrorText } from '../../../shared/api/use-error-text.js';
 import { formatDecimal } from '../../../shared/format/number.js';
 import { PageTitle } from '../../../shared/ui/PageTitle.js';
+import { BarChart } from '../../../shared/ui/BarChart.js';
 
 export interface ForecastRow {
   centre: string;
@@ -80,7 +80,7 @@ export function HarvestForecastPage() {
       {rows.length > 0 && (
         <Paper withBorder p="md">
           <div style={{ height: 260 }} role="img" aria-label={t('harvest.chart')}>
-            <ResponsiveBar
+            <BarChart
               data={data}
               keys={centres}
               indexBy="week"

@@ -1,9 +1,9 @@
 import { Group, Paper, Select, Text } from '@mantine/core';
-import { ResponsiveBar } from '@nivo/bar';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { yearlyStatsQuery } from '../api/transactions.js';
 import { monthlyBars, pickerYears } from '../model/chart.js';
+import { BarChart } from '../../../shared/ui/BarChart.js';
 
 /** Transaction counts per month (Jan–Déc) for the picked year (nivo bar chart). */
 export function YearlyChart({
@@ -34,7 +34,7 @@ export function YearlyChart({
         />
       </Group>
       <div style={{ height: 220 }} role="img" aria-label={label} data-testid="yearly-chart">
-        <ResponsiveBar
+        <BarChart
           data={bars}
           keys={['count']}
           indexBy="month"

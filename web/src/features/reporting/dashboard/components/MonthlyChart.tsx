@@ -1,9 +1,9 @@
 import { Paper, Table, Text, VisuallyHidden } from '@mantine/core';
-import { ResponsiveBar } from '@nivo/bar';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCompact } from '../model/compact.js';
 import type { MonthValue } from '../model/months.js';
+import { BarChart } from '../../../../shared/ui/BarChart.js';
 
 /**
  * A bar chart of twelve months (Jan … Déc), its axis in K, M, Md. Screen readers get the
@@ -41,7 +41,7 @@ export function MonthlyChart({
         aria-labelledby={titleId}
         data-testid={`chart-${name}`}
       >
-        <ResponsiveBar
+        <BarChart
           data={data}
           keys={['value']}
           indexBy="month"
