@@ -227,4 +227,58 @@ describe('reconciliation HTTP: MT940 statements and exception owners (real Postg
       ],
     });
   });
+
+  it('keeps a CSV mapping per bank: finance saves it, its French errors on their fields, the list searched and paged', async () => {
+    const put = (who: TestUser, code: string, payload: object) =>
+      app.inject({
+        method: 'PUT',
+        url: `/api/reconciliation/bank-mappings/${code}`,
+        headers: withKey(who),
+        payload,
+      });
+    const boa = {
+      delimiter: ';',
+      date: 'Date opération',
+      dateFormat: 'DD/MM/YYYY',
+      amount: 'Montant',
+      reference: 'Référence',
+      label: 'Libellé',
+    };
+    expect((await put(auditor, 'BOA', boa)).statusCode).toBe(403);
+    const glued = await put(admin, 'BOA', { ...boa, date: 'Date;Heure', amount: ' ' });
+    expect(glued.statusCode).toBe(400);
+    expect(glued.json().fields).toMatchObject({
+      date: 'Le nom de la colonne ne peut pas contenir le séparateur (le point-virgule)',
+      amount: 'Ce champ est obligatoire',
+    });
+    const badCode = await put(admin, 'boa%20csv', boa);
+    expect(badCode.statusCode).toBe(400);
+    expect(badCode.json().fields).toEqual({ bankCode: 'Code de banque invalide' });
+    expect((await put(admin, 'BOA', boa)).statusCode).toBe(200);
+    expect((await put(admin, 'ECOBANK', { ...boa, delimiter: ',' })).statusCode).toBe(200);
+    expect((await put(superAdmin, 'ORABANK', { ...boa, dateFormat: 'ISO' })).statusCode).toBe(200);
+
+    const list = await get(auditor, '/bank-mappings?limit=2');
+    expect(list.statusCode).toBe(200);
+    expect(list.json().count).toBe(3);
+    expect(list.json().data.map((m: { bankCode: string }) => m.bankCode)).toEqual([
+      'BOA',
+      'ECOBANK',
+    ]);
+    expect((await get(auditor, '/bank-mappings?limit=2&page=2')).json().data).toEqual([
+      { bankCode: 'ORABANK', mapping: { ...boa, dateFormat: 'ISO' } },
+    ]);
+    expect((await get(admin, '/bank-mappings?q=bank')).json()).toMatchObject({
+      count: 2,
+      data: [{ bankCode: 'ECOBANK' }, { bankCode: 'ORABANK' }],
+    });
+
+    const csv = [
+      'Date opération;Montant;Référence;Libellé',
+      '06/12/2026;15 000;BOA-CSV-1;VERSEMENT APP-CSV1',
+      '06/12/2026;-5 000;BOA-CSV-2;FRAIS',
+    ].join('\n');
+    const imported = await post(admin, '/statements', { content: csv, bankCode: 'BOA' });
+    expect(imported.json()).toMatchObject({ recorded: 2, known: 0, days: ['2026-12-06'] });
+  });
 });
