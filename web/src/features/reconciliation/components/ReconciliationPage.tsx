@@ -412,6 +412,7 @@ function StatementImport({
                 }
                 data={(codes.data?.data ?? []).map((m) => m.bankCode)}
                 value={bankCode}
+                allowDeselect={false}
                 clearable
                 searchable
                 onChange={setBankCode}
