@@ -258,6 +258,55 @@ describe.skipIf(missing !== null)('reconciliation in Chromium', { timeout: 600_0
     await check(phone, 'reconciliation-mapping-form-390');
   });
 
+  it('finance picks a sample CSV: its headers offered, its first 3 rows read as the import will', async () => {
+    const page = await signedInPage(
+      browser,
+      server.baseUrl,
+      FINANCE,
+      server.password,
+      '/rapprochement',
+    );
+    await page.getByRole('button', { name: 'Ajouter un format', exact: true }).click();
+    const modal = page.getByRole('dialog');
+    await modal.getByRole('heading', { name: 'Ajouter un format' }).waitFor();
+    await modal.getByRole('textbox', { name: 'Code de la banque', exact: true }).fill('ECO_CSV');
+    await modal.getByLabel(/^Séparateur/).click();
+    await page.getByRole('option', { name: 'Virgule ( , )' }).click();
+    await modal.getByLabel(/^Format de la date/).click();
+    await page.getByRole('option', { name: 'AAAA-MM-JJ (ISO)' }).click();
+    const sample = [
+      'Date,Montant,Sens,Ref banque,Libellé',
+      '2026-12-07,"12 500",C,ECO-1,"VERSEMENT APP-E2E4A, COOPERATIVE"',
+      '2026-12-07,3000,D,ECO-2,FRAIS',
+      '2026-12-07,abc,C,ECO-3,RETOUR',
+      '2026-12-07,1,C,ECO-4,NON LUE',
+    ].join('\n');
+    await modal
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'exemple.csv', mimeType: 'text/csv', buffer: Buffer.from(sample) });
+    // The sample's headers are offered for each column.
+    await modal.getByLabel(/^Colonne de la date/).click();
+    await page.getByRole('option', { name: 'Date', exact: true }).click();
+    await modal.getByLabel(/^Colonne du montant/).fill('Montant');
+    await modal.getByLabel(/^Colonne du sens/).fill('Sens');
+    await modal.getByLabel(/^Colonne de la référence de la banque/).fill('Ref banque');
+    await modal.getByLabel(/^Colonne du libellé/).fill('Libellé');
+    const preview = modal.getByRole('table', { name: 'Aperçu du fichier d’exemple' });
+    await preview.waitFor();
+    const rows = preview.getByRole('row');
+    await expect.poll(() => rows.count()).toBe(4);
+    expect(await rows.nth(1).textContent()).toMatch(
+      /^207\/12\/202612\s500.*EntréeECO-1APP-E2E4A—$/,
+    );
+    expect(await rows.nth(2).textContent()).toMatch(/^3.*3\s000.*SortieECO-2——$/);
+    expect(await rows.nth(3).textContent()).toBe('4Montant illisible');
+    await check(page, 'reconciliation-mapping-sample');
+    // A separator that does not split the file says so.
+    await modal.getByLabel(/^Séparateur/).click();
+    await page.getByRole('option', { name: 'Tabulation' }).click();
+    await modal.getByText('Le fichier d’exemple ne se lit pas avec ce séparateur.').waitFor();
+  });
+
   it('the auditor sees the exceptions, their history and the banks’ formats, with no import and no action', async () => {
     for (const viewport of [undefined, PHONE]) {
       const page = await signedInPage(

@@ -1,8 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, Modal, Select, Stack, TextInput, Title } from '@mantine/core';
+import { Autocomplete, Button, Group, Modal, Select, Stack, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Controller, useForm, type FieldError } from 'react-hook-form';
+import { Controller, useForm, useWatch, type FieldError } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { ApiError } from '../../../shared/api/api-error.js';
@@ -18,6 +18,7 @@ import {
   type BankMapping,
   type BankMappingRow,
 } from '../api/reconciliation.js';
+import { readSample, sampleText, SampleCsvPicker, SamplePreview } from './SampleCsv.js';
 
 export const DELIMITERS = [';', ',', '\t'] as const satisfies readonly BankMapping['delimiter'][];
 export const DATE_FORMATS = [
@@ -209,6 +210,23 @@ export function BankMappingModal({
   useEffect(() => {
     if (opened) form.reset(valuesOf(mapping));
   }, [opened, mapping, form]);
+  // A sample file, read in the browser only: its headers to choose from, its first rows read.
+  const [sampleFile, setSampleFile] = useState<File | null>(null);
+  const [sample, setSample] = useState<string | null>(null);
+  const close = () => {
+    setSampleFile(null);
+    setSample(null);
+    onClose();
+  };
+  const pickSample = (file: File | null) => {
+    setSampleFile(file);
+    setSample(null);
+    if (file) void sampleText(file).then(setSample);
+  };
+  const current = useWatch({ control });
+  const read = sample === null ? null : readSample(sample, current.delimiter ?? ';');
+  const headers = [...new Set(read?.header ?? [])].filter((h) => h !== '');
+  const ready = mappingSchema.safeParse({ ...current, bankCode: 'X' });
   const save = useMutation({
     mutationFn: (values: MappingValues) => {
       const { bankCode, body } = toBody(values);
@@ -218,7 +236,7 @@ export function BankMappingModal({
       notify('success', t('mappings.saved', { code: saved.bankCode }));
       await client.invalidateQueries({ queryKey: ['reconciliation', 'bank-mappings'] });
       onSaved?.(saved.bankCode);
-      onClose();
+      close();
     },
     onError: (error) => {
       notify('error', errorText(error));
@@ -238,25 +256,27 @@ export function BankMappingModal({
       key={name}
       control={control}
       name={name}
-      render={({ field, fieldState }) => (
-        <TextInput
-          {...field}
-          label={
-            OPTIONAL.includes(name)
-              ? t('mappings.optional', { label: t(`mappings.fields.${name}`) })
-              : t(`mappings.fields.${name}`)
-          }
-          description={t(`mappings.help.${name}`)}
-          required={!OPTIONAL.includes(name)}
-          error={text(fieldState.error)}
-        />
-      )}
+      render={({ field, fieldState }) => {
+        const props = {
+          label: OPTIONAL.includes(name)
+            ? t('mappings.optional', { label: t(`mappings.fields.${name}`) })
+            : t(`mappings.fields.${name}`),
+          description: t(`mappings.help.${name}`),
+          required: !OPTIONAL.includes(name),
+          error: text(fieldState.error),
+        };
+        return headers.length > 0 ? (
+          <Autocomplete {...field} {...props} data={headers} onChange={(v) => field.onChange(v)} />
+        ) : (
+          <TextInput {...field} {...props} />
+        );
+      }}
     />
   );
   return (
     <Modal
       opened={opened}
-      onClose={onClose}
+      onClose={close}
       title={mapping ? t('mappings.editTitle', { code: mapping.bankCode }) : t('mappings.add')}
       size="lg"
       closeButtonProps={{ 'aria-label': t('common:close') }}
@@ -321,9 +341,20 @@ export function BankMappingModal({
               )}
             />
           </Group>
+          <SampleCsvPicker file={sampleFile} onPick={pickSample} />
           {COLUMNS.map(columnInput)}
+          {sample !== null && ready.success && (
+            <SamplePreview
+              sample={read}
+              mapping={{
+                ...ready.data,
+                direction: ready.data.direction || undefined,
+                account: ready.data.account || undefined,
+              }}
+            />
+          )}
           <Group justify="flex-end" gap="xs">
-            <Button variant="default" onClick={onClose}>
+            <Button variant="default" onClick={close}>
               {t('common:cancel')}
             </Button>
             <Button type="submit" loading={save.isPending}>
