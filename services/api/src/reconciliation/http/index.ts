@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
 import {
   ForbiddenError,
   narrowDb,
@@ -31,6 +32,8 @@ import {
   listOwners,
   reconciliationSummary,
 } from '../queries.js';
+import { reconciliationPush } from '../pushes.js';
+import { readersQuery } from '../read-model/projectors.js';
 import { writeDayReport } from '../report.js';
 import { parseBankCsv } from '../sources/bank-csv.js';
 import { parseCamt053 } from '../sources/camt053.js';
@@ -154,6 +157,9 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
     app.deps.db,
   );
   const { config } = app.deps;
+  const publish = app.deps.redis
+    ? redisPushPublisher(app.deps.redis)
+    : pgPushPublisher(app.deps.db);
   const deps: ReconciliationDeps = {
     db,
     pipeline: app.commands,
@@ -411,6 +417,20 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
                 .doUpdateSet({ mapping: value, updated_by: me.id, updated_at: new Date() }),
             )
             .execute();
+          // The readers' lists refresh live; a lost push is only logged.
+          try {
+            const readers = await readersQuery(read).execute();
+            if (readers.length) {
+              await publish([
+                reconciliationPush({
+                  type: 'reconciliation.changed',
+                  userIds: readers.map((r) => r.id),
+                }),
+              ]);
+            }
+          } catch (error) {
+            request.log.warn({ err: error }, 'bank mapping push not published');
+          }
           return { bankCode: request.params.bankCode, mapping: request.body };
         },
       );

@@ -3,7 +3,13 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { narrowDb } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { catalogueDecoder, catchUp } from '@filiere/projections';
+import {
+  catalogueDecoder,
+  catchUp,
+  pgPushSource,
+  PUSH_PG_CHANNEL,
+  type PushMessage,
+} from '@filiere/projections';
 import type { Database } from '../../database.js';
 import { product } from '../../modules.js';
 import { buildTestApp } from '../../test-app.js';
@@ -280,5 +286,42 @@ describe('reconciliation HTTP: MT940 statements and exception owners (real Postg
     ].join('\n');
     const imported = await post(admin, '/statements', { content: csv, bankCode: 'BOA' });
     expect(imported.json()).toMatchObject({ recorded: 2, known: 0, days: ['2026-12-06'] });
+  });
+
+  it('pushes a saved mapping to every reader, the auditor too, for their lists to refresh', async () => {
+    const source = pgPushSource(testDb.url);
+    const received: PushMessage[] = [];
+    const stop = source.subscribe((msg) => received.push(msg));
+    try {
+      // Wait until LISTEN is in place: probe until a probe comes back.
+      for (let i = 0; i < 200 && !received.some((m) => m.type === 'probe'); i++) {
+        await sql`select pg_notify(${PUSH_PG_CHANNEL}, ${JSON.stringify({ type: 'probe', userIds: [] })})`.execute(
+          testDb.db,
+        );
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      const saved = await app.inject({
+        method: 'PUT',
+        url: '/api/reconciliation/bank-mappings/UBA',
+        headers: withKey(admin),
+        payload: {
+          delimiter: ',',
+          date: 'Date',
+          dateFormat: 'ISO',
+          amount: 'Amount',
+          reference: 'Ref',
+          label: 'Narration',
+        },
+      });
+      expect(saved.statusCode).toBe(200);
+      const changed = () => received.find((m) => m.type === 'reconciliation.changed');
+      for (let i = 0; i < 200 && !changed(); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(changed()?.userIds).toEqual(
+        expect.arrayContaining([superAdmin.id, admin.id, auditor.id]),
+      );
+    } finally {
+      stop();
+      await source.close();
+    }
   });
 });
