@@ -178,7 +178,136 @@ describe.skipIf(missing !== null)('reconciliation in Chromium', { timeout: 600_0
     await check(phone, 'reconciliation-finance-390');
   });
 
-  it('the auditor sees the exceptions and their history, with no import and no action', async () => {
+  it('finance adds a bank’s CSV format, then imports that bank’s CSV choosing its code', async () => {
+    const page = await signedInPage(
+      browser,
+      server.baseUrl,
+      FINANCE,
+      server.password,
+      '/rapprochement',
+    );
+    await page.getByRole('heading', { name: 'Formats CSV des banques' }).waitFor();
+    await page.getByRole('button', { name: 'Ajouter le format CSV d’une banque' }).click();
+    const modal = page.getByRole('dialog');
+    await modal.getByRole('heading', { name: 'Ajouter un format' }).waitFor();
+    const field = (name: string) => modal.getByRole('textbox', { name, exact: true });
+    await field('Code de la banque').fill('boa_csv');
+    expect(await field('Code de la banque').inputValue()).toBe('BOA_CSV');
+    // A column name holding the separator can never be one header: refused on its field.
+    await field('Colonne de la date').fill('Date;Heure');
+    await field('Colonne du montant').focus();
+    await modal
+      .getByText('Le nom de la colonne ne peut pas contenir le séparateur (le point-virgule)')
+      .waitFor();
+    expect(await field('Colonne de la date').getAttribute('aria-invalid')).toBe('true');
+    await modal.getByText('Le nom exact de l’en-tête dans le fichier').waitFor();
+    await check(page, 'reconciliation-mapping-form');
+    await field('Colonne de la date').fill('Date opération');
+    await field('Colonne du montant').fill('Montant');
+    await field('Colonne de la référence de la banque').fill('Référence');
+    await field('Colonne du libellé').fill('Libellé');
+    expect(await field('Colonne de la date').getAttribute('aria-invalid')).not.toBe('true');
+    await modal.getByRole('button', { name: 'Enregistrer le format' }).click();
+    await modal.waitFor({ state: 'detached' });
+    const saved = page.getByRole('row').filter({ hasText: 'BOA_CSV' });
+    await saved.waitFor();
+    expect(await saved.textContent()).toContain('Point-virgule');
+
+    await page.getByRole('combobox', { name: 'Code de la banque' }).click();
+    await page.getByRole('option', { name: 'BOA_CSV' }).click();
+    const csv = [
+      'Date opération;Montant;Référence;Libellé',
+      '06/12/2026;15 000;BOA-CSV-E2E-1;VERSEMENT APP-E2E3A',
+      '06/12/2026;-5 000;BOA-CSV-E2E-2;FRAIS TENUE DE COMPTE',
+    ].join('\r\n');
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'releve-boa.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByRole('button', { name: 'Importer', exact: true }).click();
+    await expect
+      .poll(() =>
+        page.getByRole('status').filter({ hasText: 'ligne(s) enregistrée(s)' }).textContent(),
+      )
+      .toBe('2 ligne(s) enregistrée(s), 0 déjà connue(s).');
+    // The CSV's day is offered and closes: the bank's day of 6 December is listed.
+    expect(await page.getByRole('textbox', { name: 'Journée', exact: true }).inputValue()).toBe(
+      '2026-12-06',
+    );
+    await page.getByRole('button', { name: 'Rapprocher la journée' }).click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: '2026-12-06' })
+      .filter({ hasText: 'Banque' })
+      .waitFor();
+
+    const phone = await signedInPage(
+      browser,
+      server.baseUrl,
+      FINANCE,
+      server.password,
+      '/rapprochement',
+      { viewport: PHONE },
+    );
+    await phone.getByRole('row').filter({ hasText: 'BOA_CSV' }).waitFor();
+    await phone.getByRole('button', { name: 'Modifier le format de BOA_CSV' }).click();
+    const edit = phone.getByRole('dialog');
+    await edit.getByRole('heading', { name: 'Modifier le format de BOA_CSV' }).waitFor();
+    expect(
+      await edit.getByRole('textbox', { name: 'Colonne du libellé', exact: true }).inputValue(),
+    ).toBe('Libellé');
+    await check(phone, 'reconciliation-mapping-form-390');
+  });
+
+  it('finance picks a sample CSV: its headers offered, its first 3 rows read as the import will', async () => {
+    const page = await signedInPage(
+      browser,
+      server.baseUrl,
+      FINANCE,
+      server.password,
+      '/rapprochement',
+    );
+    await page.getByRole('button', { name: 'Ajouter un format', exact: true }).click();
+    const modal = page.getByRole('dialog');
+    await modal.getByRole('heading', { name: 'Ajouter un format' }).waitFor();
+    await modal.getByRole('textbox', { name: 'Code de la banque', exact: true }).fill('ECO_CSV');
+    await modal.getByLabel(/^Séparateur/).click();
+    await page.getByRole('option', { name: 'Virgule ( , )' }).click();
+    await modal.getByLabel(/^Format de la date/).click();
+    await page.getByRole('option', { name: 'AAAA-MM-JJ (ISO)' }).click();
+    const sample = [
+      'Date,Montant,Sens,Ref banque,Libellé',
+      '2026-12-07,"12 500",C,ECO-1,"VERSEMENT APP-E2E4A, COOPERATIVE"',
+      '2026-12-07,3000,D,ECO-2,FRAIS',
+      '2026-12-07,abc,C,ECO-3,RETOUR',
+      '2026-12-07,1,C,ECO-4,NON LUE',
+    ].join('\n');
+    await modal
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'exemple.csv', mimeType: 'text/csv', buffer: Buffer.from(sample) });
+    // The sample's headers are offered for each column.
+    await modal.getByLabel(/^Colonne de la date/).click();
+    await page.getByRole('option', { name: 'Date', exact: true }).click();
+    await modal.getByLabel(/^Colonne du montant/).fill('Montant');
+    await modal.getByLabel(/^Colonne du sens/).fill('Sens');
+    await modal.getByLabel(/^Colonne de la référence de la banque/).fill('Ref banque');
+    await modal.getByLabel(/^Colonne du libellé/).fill('Libellé');
+    const preview = modal.getByRole('table', { name: 'Aperçu du fichier d’exemple' });
+    await preview.waitFor();
+    const rows = preview.getByRole('row');
+    await expect.poll(() => rows.count()).toBe(4);
+    expect(await rows.nth(1).textContent()).toMatch(
+      /^207\/12\/202612\s500.*EntréeECO-1APP-E2E4A—$/,
+    );
+    expect(await rows.nth(2).textContent()).toMatch(/^3.*3\s000.*SortieECO-2——$/);
+    expect(await rows.nth(3).textContent()).toBe('4Montant illisible');
+    await check(page, 'reconciliation-mapping-sample');
+    // A separator that does not split the file says so.
+    await modal.getByLabel(/^Séparateur/).click();
+    await page.getByRole('option', { name: 'Tabulation' }).click();
+    await modal.getByText('Le fichier d’exemple ne se lit pas avec ce séparateur.').waitFor();
+  });
+
+  it('the auditor sees the exceptions, their history and the banks’ formats, with no import and no action', async () => {
     for (const viewport of [undefined, PHONE]) {
       const page = await signedInPage(
         browser,
@@ -191,6 +320,10 @@ describe.skipIf(missing !== null)('reconciliation in Chromium', { timeout: 600_0
       await page.getByRole('heading', { name: 'Rapprochement' }).waitFor();
       await searchFor(page, 'APP-E2E1B');
       expect(await page.getByRole('heading', { name: 'Importer un relevé' }).count()).toBe(0);
+      // The banks' CSV formats, read only.
+      await page.getByRole('row').filter({ hasText: 'BOA_CSV' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Ajouter un format' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: /^Modifier/ }).count()).toBe(0);
       await exceptionRow(page, 'APP-E2E1B').getByRole('button').first().click();
       const modal = page.getByRole('dialog');
       await modal.getByText('Écart ouvert').waitFor();

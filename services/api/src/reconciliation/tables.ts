@@ -1,6 +1,9 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Json } from '@filiere/platform';
 import type { DayFigures } from './domain/index.js';
+import type { BankCsvMapping } from './sources/bank-csv-row.js';
+
+export type { BankCsvMapping };
 
 type Int8 = ColumnType<number, number | string, number | string>;
 type Time = ColumnType<Date, Date | string, Date | string>;
@@ -85,19 +88,4 @@ export interface ReconciliationTables {
     updated_by: string;
     updated_at: Generated<Date>;
   };
-}
-
-/** Which CSV column holds what, by header name (docs/reconciliation.md). */
-export interface BankCsvMapping {
-  delimiter: ',' | ';' | '\t';
-  date: string;
-  /** dayjs-like order of the date: ISO (YYYY-MM-DD…) or DD/MM/YYYY. */
-  dateFormat: 'ISO' | 'DD/MM/YYYY';
-  amount: string;
-  /** A column holding CRDT/DBIT or C/D; absent: a negative amount is money out. */
-  direction?: string | undefined;
-  reference: string;
-  /** The text where the payer wrote our reference (APP-…). */
-  label: string;
-  account?: string | undefined;
 }

@@ -1997,7 +1997,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Les correspondances de colonnes des relevés CSV, par banque */
+        /** Les correspondances de colonnes des relevés CSV, par banque (recherche par code) */
         get: operations["getReconciliationBankMappings"];
         put?: never;
         post?: never;
@@ -14607,7 +14607,11 @@ export interface operations {
     };
     getReconciliationBankMappings: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                page?: number;
+                q?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -14621,20 +14625,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        bankCode: string;
-                        mapping: {
-                            account?: string;
-                            amount: string;
-                            date: string;
-                            /** @enum {string} */
-                            dateFormat: "ISO" | "DD/MM/YYYY";
-                            /** @enum {string} */
-                            delimiter: "," | ";" | "\t";
-                            direction?: string;
-                            label: string;
-                            reference: string;
-                        };
-                    }[];
+                        count: number;
+                        data: {
+                            bankCode: string;
+                            mapping: {
+                                account?: string;
+                                amount: string;
+                                date: string;
+                                /** @enum {string} */
+                                dateFormat: "ISO" | "DD/MM/YYYY";
+                                /** @enum {string} */
+                                delimiter: "," | ";" | "\t";
+                                direction?: string;
+                                label: string;
+                                reference: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Entrée refusée (`fields` nomme chaque champ) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Pas de jeton valide d’un utilisateur actif */

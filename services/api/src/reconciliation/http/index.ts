@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { pgPushPublisher, redisPushPublisher } from '@filiere/projections';
 import {
   ForbiddenError,
   narrowDb,
@@ -31,6 +32,8 @@ import {
   listOwners,
   reconciliationSummary,
 } from '../queries.js';
+import { reconciliationPush } from '../pushes.js';
+import { readersQuery } from '../read-model/projectors.js';
 import { writeDayReport } from '../report.js';
 import { parseBankCsv } from '../sources/bank-csv.js';
 import { parseCamt053 } from '../sources/camt053.js';
@@ -108,16 +111,34 @@ const exceptionDetail = exceptionRow.extend({
     }),
   ),
 });
-const mapping = z.object({
-  delimiter: z.enum([',', ';', '\t']),
-  date: storableString().trim().min(1, required).max(100),
-  dateFormat: z.enum(['ISO', 'DD/MM/YYYY']),
-  amount: storableString().trim().min(1, required).max(100),
-  direction: storableString().trim().max(100).optional(),
-  reference: storableString().trim().min(1, required).max(100),
-  label: storableString().trim().min(1, required).max(100),
-  account: storableString().trim().max(100).optional(),
-});
+const column = storableString().trim().max(100, '100 caractères au plus');
+const DELIMITER_NAMES = { ',': 'la virgule', ';': 'le point-virgule', '\t': 'la tabulation' };
+/**
+ * A bank's CSV mapping: each column named exactly as the file's header. A name holding the
+ * separator could never be one header, so it is refused on its field.
+ */
+const mapping = z
+  .object({
+    delimiter: z.enum([',', ';', '\t'], { error: 'Séparateur inconnu' }),
+    date: column.min(1, required),
+    dateFormat: z.enum(['ISO', 'DD/MM/YYYY'], { error: 'Format de date inconnu' }),
+    amount: column.min(1, required),
+    direction: column.optional(),
+    reference: column.min(1, required),
+    label: column.min(1, required),
+    account: column.optional(),
+  })
+  .superRefine((m, ctx) => {
+    for (const field of ['date', 'amount', 'direction', 'reference', 'label', 'account'] as const) {
+      if (m[field]?.includes(m.delimiter)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `Le nom de la colonne ne peut pas contenir le séparateur (${DELIMITER_NAMES[m.delimiter]})`,
+        });
+      }
+    }
+  });
 const bankCode = z.string().regex(/^[A-Z0-9_]{1,40}$/, 'Code de banque invalide');
 const done = z.object({ exceptionId: z.string() });
 /** A file recognised as neither XML nor MT940, without a bank whose CSV mapping would read it. */
@@ -136,6 +157,9 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
     app.deps.db,
   );
   const { config } = app.deps;
+  const publish = app.deps.redis
+    ? redisPushPublisher(app.deps.redis)
+    : pgPushPublisher(app.deps.db);
   const deps: ReconciliationDeps = {
     db,
     pipeline: app.commands,
@@ -327,19 +351,44 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
           schema: {
             tags,
             security,
-            summary: 'Les correspondances de colonnes des relevés CSV, par banque',
-            response: { 200: z.array(z.object({ bankCode: z.string(), mapping })) },
+            summary:
+              'Les correspondances de colonnes des relevés CSV, par banque (recherche par code)',
+            querystring: z.object({
+              q: storableString().trim().max(40, '40 caractères au plus').optional(),
+              page,
+              limit,
+            }),
+            response: {
+              200: z.object({
+                count: z.number().int(),
+                data: z.array(z.object({ bankCode: z.string(), mapping })),
+              }),
+            },
           },
           ...guard(RECONCILIATION_ROLES.read),
         },
         async (request) => {
           platformOnly(request);
-          const rows = await db
-            .selectFrom('reconciliation_bank_mappings')
-            .select(['bank_code', 'mapping'])
-            .orderBy('bank_code')
-            .execute();
-          return rows.map((row) => ({ bankCode: row.bank_code, mapping: row.mapping }));
+          const { q, page: p, limit: n } = request.query;
+          let query = db.selectFrom('reconciliation_bank_mappings');
+          if (q)
+            query = query.where('bank_code', 'ilike', `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+          const [rows, total] = await Promise.all([
+            query
+              .select(['bank_code', 'mapping'])
+              .orderBy('bank_code')
+              .limit(n)
+              .offset((p - 1) * n)
+              .execute(),
+            query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+          ]);
+          return {
+            count: Number(total.n),
+            data: rows.map((row) => ({
+              bankCode: row.bank_code,
+              mapping: row.mapping,
+            })),
+          };
         },
       );
 
@@ -368,6 +417,20 @@ export async function registerReconciliation(app: FastifyInstance & { deps: AppD
                 .doUpdateSet({ mapping: value, updated_by: me.id, updated_at: new Date() }),
             )
             .execute();
+          // The readers' lists refresh live; a lost push is only logged.
+          try {
+            const readers = await readersQuery(read).execute();
+            if (readers.length) {
+              await publish([
+                reconciliationPush({
+                  type: 'reconciliation.changed',
+                  userIds: readers.map((r) => r.id),
+                }),
+              ]);
+            }
+          } catch (error) {
+            request.log.warn({ err: error }, 'bank mapping push not published');
+          }
           return { bankCode: request.params.bankCode, mapping: request.body };
         },
       );

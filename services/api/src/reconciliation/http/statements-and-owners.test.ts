@@ -3,7 +3,13 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { narrowDb } from '@filiere/platform';
 import { useTestDatabase } from '@filiere/platform/testing';
-import { catalogueDecoder, catchUp } from '@filiere/projections';
+import {
+  catalogueDecoder,
+  catchUp,
+  pgPushSource,
+  PUSH_PG_CHANNEL,
+  type PushMessage,
+} from '@filiere/projections';
 import type { Database } from '../../database.js';
 import { product } from '../../modules.js';
 import { buildTestApp } from '../../test-app.js';
@@ -226,5 +232,96 @@ describe('reconciliation HTTP: MT940 statements and exception owners (real Postg
         },
       ],
     });
+  });
+
+  it('keeps a CSV mapping per bank: finance saves it, its French errors on their fields, the list searched and paged', async () => {
+    const put = (who: TestUser, code: string, payload: object) =>
+      app.inject({
+        method: 'PUT',
+        url: `/api/reconciliation/bank-mappings/${code}`,
+        headers: withKey(who),
+        payload,
+      });
+    const boa = {
+      delimiter: ';',
+      date: 'Date opération',
+      dateFormat: 'DD/MM/YYYY',
+      amount: 'Montant',
+      reference: 'Référence',
+      label: 'Libellé',
+    };
+    expect((await put(auditor, 'BOA', boa)).statusCode).toBe(403);
+    const glued = await put(admin, 'BOA', { ...boa, date: 'Date;Heure', amount: ' ' });
+    expect(glued.statusCode).toBe(400);
+    expect(glued.json().fields).toMatchObject({
+      date: 'Le nom de la colonne ne peut pas contenir le séparateur (le point-virgule)',
+      amount: 'Ce champ est obligatoire',
+    });
+    const badCode = await put(admin, 'boa%20csv', boa);
+    expect(badCode.statusCode).toBe(400);
+    expect(badCode.json().fields).toEqual({ bankCode: 'Code de banque invalide' });
+    expect((await put(admin, 'BOA', boa)).statusCode).toBe(200);
+    expect((await put(admin, 'ECOBANK', { ...boa, delimiter: ',' })).statusCode).toBe(200);
+    expect((await put(superAdmin, 'ORABANK', { ...boa, dateFormat: 'ISO' })).statusCode).toBe(200);
+
+    const list = await get(auditor, '/bank-mappings?limit=2');
+    expect(list.statusCode).toBe(200);
+    expect(list.json().count).toBe(3);
+    expect(list.json().data.map((m: { bankCode: string }) => m.bankCode)).toEqual([
+      'BOA',
+      'ECOBANK',
+    ]);
+    expect((await get(auditor, '/bank-mappings?limit=2&page=2')).json().data).toEqual([
+      { bankCode: 'ORABANK', mapping: { ...boa, dateFormat: 'ISO' } },
+    ]);
+    expect((await get(admin, '/bank-mappings?q=bank')).json()).toMatchObject({
+      count: 2,
+      data: [{ bankCode: 'ECOBANK' }, { bankCode: 'ORABANK' }],
+    });
+
+    const csv = [
+      'Date opération;Montant;Référence;Libellé',
+      '06/12/2026;15 000;BOA-CSV-1;VERSEMENT APP-CSV1',
+      '06/12/2026;-5 000;BOA-CSV-2;FRAIS',
+    ].join('\n');
+    const imported = await post(admin, '/statements', { content: csv, bankCode: 'BOA' });
+    expect(imported.json()).toMatchObject({ recorded: 2, known: 0, days: ['2026-12-06'] });
+  });
+
+  it('pushes a saved mapping to every reader, the auditor too, for their lists to refresh', async () => {
+    const source = pgPushSource(testDb.url);
+    const received: PushMessage[] = [];
+    const stop = source.subscribe((msg) => received.push(msg));
+    try {
+      // Wait until LISTEN is in place: probe until a probe comes back.
+      for (let i = 0; i < 200 && !received.some((m) => m.type === 'probe'); i++) {
+        await sql`select pg_notify(${PUSH_PG_CHANNEL}, ${JSON.stringify({ type: 'probe', userIds: [] })})`.execute(
+          testDb.db,
+        );
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      const saved = await app.inject({
+        method: 'PUT',
+        url: '/api/reconciliation/bank-mappings/UBA',
+        headers: withKey(admin),
+        payload: {
+          delimiter: ',',
+          date: 'Date',
+          dateFormat: 'ISO',
+          amount: 'Amount',
+          reference: 'Ref',
+          label: 'Narration',
+        },
+      });
+      expect(saved.statusCode).toBe(200);
+      const changed = () => received.find((m) => m.type === 'reconciliation.changed');
+      for (let i = 0; i < 200 && !changed(); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(changed()?.userIds).toEqual(
+        expect.arrayContaining([superAdmin.id, admin.id, auditor.id]),
+      );
+    } finally {
+      stop();
+      await source.close();
+    }
   });
 });

@@ -22,7 +22,8 @@ const OWN_EVENTS = [
 ];
 
 /** Who sees reconciliation: finance (super admin, admins) and the platform's auditor. */
-const readersQuery = (trx: Kysely<Tables>) =>
+/** Who reads reconciliation: the active super admins and admins, the platform's auditor. */
+export const readersQuery = (trx: Kysely<Tables>) =>
   trx
     .withSchema('public')
     .selectFrom(identityUsers('public').as('u'))

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, apiResponse } from '../../../shared/api/client.js';
+import type { ApiBody, ApiResponse, RowOf } from '../../../shared/api/types.js';
 import { PAGE_SIZE } from '../../../shared/search/list-search.js';
 
 /** The routes of services/api/src/reconciliation/http/index.ts. */
@@ -170,3 +171,31 @@ export async function downloadReport(source: Source, day: string): Promise<void>
   link.remove();
   setTimeout(() => URL.revokeObjectURL(href), 60_000);
 }
+
+type MappingsPath = '/api/reconciliation/bank-mappings';
+type MappingPath = '/api/reconciliation/bank-mappings/{bankCode}';
+/** A bank's saved CSV mapping, as the API answers it. */
+export type BankMappingRow = RowOf<ApiResponse<MappingsPath>>;
+/** The columns of a bank's CSV statement, as `PUT bank-mappings/{bankCode}` takes them. */
+export type BankMapping = ApiBody<MappingPath, 'put'>;
+
+/** One page of the saved mappings, searched by bank code. */
+export const bankMappingsQuery = (page: number, q: string | undefined, limit = PAGE_SIZE) =>
+  queryOptions({
+    queryKey: ['reconciliation', 'bank-mappings', page, q ?? '', limit] as const,
+    queryFn: () =>
+      api<ApiResponse<MappingsPath>>('/reconciliation/bank-mappings', {
+        query: { page, limit, q },
+      }),
+    placeholderData: keepPreviousData,
+  });
+
+/** Every saved bank code, for the import form (the API gives 100 a page at most). */
+export const bankCodesQuery = bankMappingsQuery(1, undefined, 100);
+
+/** Saves (adds or replaces) a bank's CSV mapping. */
+export const saveBankMapping = (bankCode: string, body: BankMapping) =>
+  api<ApiResponse<MappingPath, 'put'>>(`/reconciliation/bank-mappings/${bankCode}`, {
+    method: 'PUT',
+    body,
+  });

@@ -34,6 +34,7 @@ import {
   SOURCES,
   STATEMENT_FORMATS,
   act,
+  bankCodesQuery,
   daysQuery,
   downloadReport,
   exceptionQuery,
@@ -42,6 +43,7 @@ import {
   ownersQuery,
   runDay,
   summaryQuery,
+  type BankMappingRow,
   type ImportResult,
   type StatementFormat,
   type DayRow,
@@ -50,6 +52,7 @@ import {
   type Kind,
   type Source,
 } from '../api/reconciliation.js';
+import { BankMappingModal, BankMappingsPanel } from './BankMappings.js';
 
 export interface ReconciliationSearch extends ListSearch<ExceptionStatus> {
   source?: Source | undefined;
@@ -78,6 +81,10 @@ export function ReconciliationPage({
   const user = useCurrentUser();
   const role = user?.role?.code ?? '';
   const [openId, setOpenId] = useState<string | null>(null);
+  /** The bank mapping form: `null` closed, `{ row: null }` adding one. */
+  const [mappingForm, setMappingForm] = useState<{ row: BankMappingRow | null } | null>(null);
+  /** The bank code the import form takes once a mapping is saved from it. */
+  const [savedCode, setSavedCode] = useState<string | null>(null);
   const days = useQuery(daysQuery(search.days ?? 1, search.source));
   const exceptions = useQuery(
     exceptionsQuery({
@@ -176,7 +183,21 @@ export function ReconciliationPage({
     <Stack gap="lg">
       <PageTitle>{t('title')}</PageTitle>
       {role === 'ROLE_SUPER_ADMIN' && <SummaryCard />}
-      {FINANCE.includes(role) && <StatementImport />}
+      {FINANCE.includes(role) && (
+        <StatementImport savedCode={savedCode} onAddMapping={() => setMappingForm({ row: null })} />
+      )}
+      <BankMappingsPanel
+        finance={FINANCE.includes(role)}
+        onEdit={(row) => setMappingForm({ row })}
+      />
+      {FINANCE.includes(role) && (
+        <BankMappingModal
+          opened={mappingForm !== null}
+          mapping={mappingForm?.row ?? null}
+          onClose={() => setMappingForm(null)}
+          onSaved={setSavedCode}
+        />
+      )}
       <Paper withBorder p="md" radius="md">
         <Group justify="space-between" mb="sm">
           <Title order={2} size="h4">
@@ -302,13 +323,28 @@ export function SummaryCard() {
 }
 
 /** Finance imports a statement file (the format recognised, or chosen), then closes a day. */
-function StatementImport() {
+function StatementImport({
+  savedCode,
+  onAddMapping,
+}: {
+  /** A bank code just saved from the mapping form: the import takes it. */
+  savedCode: string | null;
+  onAddMapping: () => void;
+}) {
   const { t } = useTranslation('reconciliation');
   const errorText = useErrorText();
   const client = useQueryClient();
   const [source, setSource] = useState<'BANK' | 'KKIAPAY'>('BANK');
   const [format, setFormat] = useState<StatementFormat | 'AUTO'>('AUTO');
-  const [bankCode, setBankCode] = useState('');
+  const [bankCode, setBankCode] = useState<string | null>(null);
+  const [lastSaved, setLastSaved] = useState<string | null>(null);
+  if (savedCode !== lastSaved) {
+    setLastSaved(savedCode);
+    if (savedCode) setBankCode(savedCode);
+  }
+  const codes = useQuery(bankCodesQuery);
+  /** A CSV (chosen, or recognised from the content) is read with its bank's saved mapping. */
+  const csv = format === 'CSV' || format === 'AUTO';
   const [file, setFile] = useState<File | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
   const [runSource, setRunSource] = useState<Source>('BANK');
@@ -320,7 +356,7 @@ function StatementImport() {
         source,
         format: format === 'AUTO' ? undefined : format,
         content: await f.text(),
-        bankCode: bankCode.trim() || undefined,
+        bankCode: (csv && bankCode) || undefined,
       });
     },
     onSuccess: async (answer) => {
@@ -366,12 +402,26 @@ function StatementImport() {
             allowDeselect={false}
             onChange={(v) => setFormat((v as StatementFormat | 'AUTO' | null) ?? 'AUTO')}
           />
-          <TextInput
-            label={t('import.bankCode')}
-            description={t('import.bankCodeHelp')}
-            value={bankCode}
-            onChange={(ev) => setBankCode(ev.currentTarget.value.toUpperCase())}
-          />
+          {csv && (
+            <Stack gap={4}>
+              <Select
+                label={t('import.bankCode')}
+                description={t('import.bankCodeHelp')}
+                placeholder={
+                  codes.data && codes.data.count === 0 ? t('import.noBankCode') : undefined
+                }
+                data={(codes.data?.data ?? []).map((m) => m.bankCode)}
+                value={bankCode}
+                allowDeselect={false}
+                clearable
+                searchable
+                onChange={setBankCode}
+              />
+              <Anchor component="button" type="button" size="sm" onClick={onAddMapping}>
+                {t('import.addBankCode')}
+              </Anchor>
+            </Stack>
+          )}
         </Group>
         <Group align="flex-end" wrap="wrap">
           <FileInput
