@@ -28,7 +28,7 @@ import { writeBenchmarkSection } from './report.js';
  * - return visit: the wallet opened once (its code cached), then a new page of the same context
  *   opens /wallet until its balance (a figure, not the placeholder) is shown.
  *
- * A fourth, the collection centre (issue 36, 'Pay at the scale'): on /centre-de-collecte, from the
+ * A fourth, the collection centre (paying at the scale): on /centre-de-collecte, from the
  * keystroke submitting the grower's code through picking his contract, entering the kilograms and
  * the grade, and confirming, until the screen says the payout is queued. Each run first prepares,
  * through the product's API and not counted, a CONFIRMED contract for the demo grower

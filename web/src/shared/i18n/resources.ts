@@ -1,3 +1,5 @@
+import enCharts from './locales/en/charts.json';
+import frCharts from './locales/fr/charts.json';
 import enDashboard from './locales/en/dashboard.json';
 import frDashboard from './locales/fr/dashboard.json';
 import enReporting from './locales/en/reporting.json';
@@ -94,6 +96,7 @@ export const resources = {
     collection: frCollection,
     messaging: frMessaging,
     contractTerms: frContractTerms,
+    charts: frCharts,
   },
   en: {
     common: enCommon,
@@ -127,6 +130,7 @@ export const resources = {
     collection: enCollection,
     messaging: enMessaging,
     contractTerms: enContractTerms,
+    charts: enCharts,
   },
 } as const;
 
