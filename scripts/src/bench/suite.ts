@@ -33,9 +33,17 @@ function kindOf(comm: string): Kind {
   return 'other';
 }
 
+interface Proc {
+  /** The pid with its start time: pids are reused (32,768 of them) within a run. */
+  key: string;
+  comm: string;
+  ppid: number;
+  ticks: number;
+}
+
 /** Every process's parent, CPU so far (utime + stime, in ticks) and command name. */
-function processes(): Map<number, { comm: string; ppid: number; ticks: number }> {
-  const found = new Map<number, { comm: string; ppid: number; ticks: number }>();
+function processes(): Map<number, Proc> {
+  const found = new Map<number, Proc>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -43,8 +51,10 @@ function processes(): Map<number, { comm: string; ppid: number; ticks: number }>
       const close = stat.lastIndexOf(')');
       const comm = stat.slice(stat.indexOf('(') + 1, close);
       const fields = stat.slice(close + 2).split(' ');
-      // Fields 4, 14 and 15 of stat (ppid, utime, stime) are 1, 11 and 12 after the ')'.
+      // Fields 4, 14, 15 and 22 of stat (ppid, utime, stime, starttime) are 1, 11, 12 and 19
+      // after the command's ')'.
       found.set(Number(entry), {
+        key: `${entry}:${fields[19]}`,
         comm,
         ppid: Number(fields[1]),
         ticks: Number(fields[11]) + Number(fields[12]),
@@ -73,26 +83,26 @@ const started = Date.now();
  * Per process of the run (the vitest child and its descendants, once seen one of them even
  * when its parent has ended since): its kind and the most CPU seen (ticks).
  */
-const seen = new Map<number, { kind: Kind; ticks: number }>();
+const seen = new Map<string, { kind: Kind; comm: string; ticks: number }>();
 let rootPid = -1;
 const sample = () => {
   const all = processes();
   const ofRun = (pid: number): boolean => {
     for (let at = pid, hops = 0; at > 1 && hops < 64; hops += 1) {
-      if (at === rootPid || seen.has(at)) return true;
-      const parent = all.get(at)?.ppid;
-      if (parent === undefined) return false;
-      at = parent;
+      const proc = all.get(at);
+      if (!proc) return false;
+      if (at === rootPid || seen.has(proc.key)) return true;
+      at = proc.ppid;
     }
     return false;
   };
   for (const [pid, p] of all) {
     if (!ofRun(pid)) continue;
-    const known = seen.get(pid);
-    if (!known || p.ticks > known.ticks) seen.set(pid, { kind: kindOf(p.comm), ticks: p.ticks });
+    const known = seen.get(p.key);
+    if (!known || p.ticks > known.ticks)
+      seen.set(p.key, { kind: kindOf(p.comm), comm: p.comm, ticks: p.ticks });
   }
 };
-
 const timer = setInterval(sample, SAMPLE_MS);
 let output = '';
 const code = await new Promise<number>((resolve) => {
@@ -156,6 +166,16 @@ const summary = [
 ].join(', ');
 process.stdout.write(`\nbench:suite: ${summary}, exit ${code}\n`);
 for (const [kind, cpu] of cpuByKind) process.stdout.write(`  ${kind}: ${s(cpu)}\n`);
+const byComm = new Map<string, number>();
+for (const { comm, ticks } of seen.values())
+  byComm.set(comm, (byComm.get(comm) ?? 0) + ticks / TICKS);
+process.stdout.write(
+  `  by process name: ${[...byComm]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10)
+    .map(([comm, cpu]) => `${comm} ${s(cpu)}`)
+    .join(', ')}\n`,
+);
 
 if (extraArgs.length > 0) {
   process.stdout.write('A partial run (BENCH_SUITE_ARGS): docs/benchmarks.md left as it is.\n');
