@@ -138,8 +138,11 @@ const plain = output.replace(new RegExp(String.fromCharCode(27) + '\\[[0-9;]*m',
 const count = (label: string) => {
   const line = new RegExp(`^\\s*${label}\\s+(.*)$`, 'm').exec(plain)?.[1] ?? '';
   const failed = /(\d+) failed/.exec(line)?.[1];
-  const total = /\((\d+)\)/.exec(line)?.[1] ?? /(\d+) passed/.exec(line)?.[1] ?? '?';
-  return { total, failed: failed ? Number(failed) : 0 };
+  const total = /\((\d+)\)/.exec(line)?.[1] ?? /(\d+) passed/.exec(line)?.[1];
+  return {
+    total: total ? Number(total).toLocaleString('en') : '?',
+    failed: failed ? Number(failed) : 0,
+  };
 };
 const files = count('Test Files');
 const tests = count('Tests');
