@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,8 +9,15 @@ import { fileURLToPath } from 'node:url';
 export const webRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web');
 export const webDist = path.join(webRoot, 'dist');
 
-/** One build at a time across processes: `npm start` and the browser tests' files. */
-const BUILD_LOCK = path.join(os.tmpdir(), 'filiere-web-build.lock');
+/**
+ * One build of this checkout at a time across processes: `npm start` and the browser tests'
+ * files. The lock is named after the checkout's web folder: two clones (or worktrees) on one
+ * machine build their own `web/dist` and never wait for each other's build.
+ */
+const BUILD_LOCK = path.join(
+  os.tmpdir(),
+  `filiere-web-build-${createHash('sha256').update(webRoot).digest('hex').slice(0, 12)}.lock`,
+);
 
 /**
  * What a build is made from: the app's sources and config, and this file (how it is built, so a
