@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
 /**
  * False on the component's first render, true once the page has painted the frame after it
@@ -11,7 +11,9 @@ export function useAfterPaint(): boolean {
     if (painted) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setPainted(true));
+      // A transition: React renders what follows in slices, yielding to the browser and to
+      // urgent updates (an answer's figures) instead of holding the main thread until done.
+      timer = setTimeout(() => startTransition(() => setPainted(true)));
     });
     return () => {
       cancelAnimationFrame(frame);
