@@ -248,4 +248,31 @@ describe.skipIf(missing !== null)('wallet screens in Chromium', () => {
       .toBe(true);
     expect(sockets.at(-1)).toMatch(/\/api\/ws\?token=[\w-]+\.[\w-]+\.[\w-]+$/);
   }, 60_000);
+
+  it("asks each of the wallet's reads once when /wallet opens, its socket's first 'ready' included", async () => {
+    await ensureAggregator();
+    const reads: string[] = [];
+    let ready = false;
+    const onRequest = (request: { method(): string; url(): string }) => {
+      const url = new URL(request.url());
+      if (request.method() === 'GET' && url.pathname.startsWith('/api/wallet'))
+        reads.push(url.pathname + url.search);
+    };
+    aggregator.on('request', onRequest);
+    aggregator.on('websocket', (ws) =>
+      ws.on('framereceived', (frame) => {
+        if (JSON.parse(String(frame.payload)).type === 'ready') ready = true;
+      }),
+    );
+    try {
+      await aggregator.goto(`${server.baseUrl}/wallet`);
+      await aggregator.getByTestId('wallet-available').filter({ hasText: /\d/ }).waitFor();
+      await expect.poll(() => ready, { timeout: 15_000 }).toBe(true);
+      await aggregator.waitForLoadState('networkidle');
+    } finally {
+      aggregator.off('request', onRequest);
+    }
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.filter((read, i) => reads.indexOf(read) !== i)).toEqual([]);
+  }, 60_000);
 });

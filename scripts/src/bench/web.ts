@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,8 +36,16 @@ import { writeBenchmarkSection } from './report.js';
  * in confirms it, as they do. The script's own actions (fill, press, click: no typing delays) are
  * timed apart: the figure's 'machine' part is the rest, what the product and the network took.
  *
- * BENCH_TRACE=1 prints each figure's requests (start → end in ms, bytes, URL): what waits on what.
+ * Each figure is timed by the page itself (`watchShown`): from the navigation's start, or from
+ * the user's press or click that starts it, to the animation frame in which the awaited element
+ * first appears in the document. Playwright's waits only tell the script when to read that stamp:
+ * they look at the page at growing intervals, so their own time overstated a figure by up to
+ * half a second.
+ *
+ * BENCH_TRACE=1 prints each figure's requests (start → end in ms, bytes, URL): what waits on what;
+ * and the return visit's CPU profile (`profiled`).
  * BENCH_ONLY=collection measures that figure alone; the other figures' cells stay as recorded.
+ * BENCH_ONLY=visits measures the others, the collection's cell staying as recorded.
  *
  * BENCH_LABEL names the run in docs/benchmarks.md ('Before' or 'After', default 'After'); each
  * label keeps its own table, so a run before a change and one after it stand side by side.
@@ -144,7 +152,9 @@ class Meter {
   }
 }
 
-async function throttledPage(context: BrowserContext): Promise<{ page: Page; meter: Meter }> {
+async function throttledPage(
+  context: BrowserContext,
+): Promise<{ page: Page; meter: Meter; cdp: CDPSession }> {
   const page = await context.newPage();
   page.setDefaultTimeout(Number(process.env.BENCH_TIMEOUT ?? 120_000));
   // A failing screen says why in the bench's output.
@@ -155,20 +165,152 @@ async function throttledPage(context: BrowserContext): Promise<{ page: Page; met
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', NETWORK);
-  return { page, meter: new Meter(cdp) };
+  return { page, meter: new Meter(cdp), cdp };
 }
 
-async function timed(name: string, meter: Meter, action: () => Promise<unknown>): Promise<Sample> {
-  meter.reset();
-  const t0 = performance.now();
-  await action();
-  const sample = meter.sample((performance.now() - t0) / 1000);
-  if (process.env.BENCH_TRACE) process.stdout.write(`${meter.waterfall(name)}\n`);
-  return sample;
+/**
+ * BENCH_TRACE: `action` under CDP's sampling profiler; prints where the page's main thread spent
+ * it (self time by script, and the heaviest functions), idle and the browser's own left out.
+ * BENCH_TRACE_DIR: the profile is also written there (`<figure>.cpuprofile`, for DevTools or a
+ * source map: the build's `sourcemap` setting).
+ */
+async function profiled<T>(name: string, cdp: CDPSession, action: () => Promise<T>): Promise<T> {
+  if (!process.env.BENCH_TRACE) return action();
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await cdp.send('Profiler.start');
+  const result = await action();
+  const { profile } = await cdp.send('Profiler.stop');
+  if (process.env.BENCH_TRACE_DIR)
+    await writeFile(
+      path.join(process.env.BENCH_TRACE_DIR, `${name}.cpuprofile`),
+      JSON.stringify(profile),
+    );
+  const dt = new Map<number, number>();
+  profile.samples?.forEach((id, i) =>
+    dt.set(id, (dt.get(id) ?? 0) + (profile.timeDeltas?.[i] ?? 0)),
+  );
+  const byScript = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const ms = (dt.get(node.id) ?? 0) / 1000;
+    const { functionName, url, lineNumber } = node.callFrame;
+    if (functionName === '(idle)' || functionName === '(program)') continue;
+    const script = url ? url.replace(/^https?:\/\/[^/]+/, '') : `(${functionName})`;
+    byScript.set(script, (byScript.get(script) ?? 0) + ms);
+    const fn = `${functionName || '(anonymous)'} ${script}:${lineNumber + 1}`;
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + ms);
+  }
+  const top = (m: Map<string, number>, n: number) =>
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, ms]) => `  ${ms.toFixed(0).padStart(5)} ms ${k}`);
+  process.stdout.write(
+    [
+      `${name}, CPU by script:`,
+      ...top(byScript, 12),
+      `${name}, heaviest functions:`,
+      ...top(byFunction, 15),
+    ].join('\n') + '\n',
+  );
+  return result;
 }
 
-/** One visitor: first visit, sign-in, wallet, return to the wallet. */
-async function visit(base: string, browser: Browser) {
+/**
+ * What the figures wait for, as the page shows it: a selector, and a pattern its text must match.
+ * The bench's init script (`watchShown`) stamps, on the page's own clock, the frame in which each
+ * first appears in the document.
+ */
+const SHOWN = {
+  login: { selector: 'input[autocomplete="username"]', text: '' },
+  signIn: { selector: '[data-testid="card-totalContracts"]', text: '' },
+  wallet: { selector: '[data-testid="wallet-available"]', text: '\\d' },
+  collection: {
+    selector: 'main',
+    text: 'Le net est envoyé sur le mobile money du producteur\\.',
+  },
+} as const;
+type Shown = keyof typeof SHOWN;
+
+/**
+ * Installed in every page before its own scripts: each DOM change schedules a check at the next
+ * animation frame (the frame that paints it), which stamps `performance.now()` for each awaited
+ * element seen for the first time in this document; the first pointer or key press after the
+ * bench clears `input` stamps it too (the user's action that starts a figure).
+ */
+function watchShown(shown: Record<string, { selector: string; text: string }>): void {
+  const page = globalThis as unknown as {
+    __bench: { shown: Record<string, number>; input: number | null };
+    document: {
+      querySelectorAll(s: string): ArrayLike<{ textContent: string | null }>;
+    };
+    MutationObserver: new (cb: () => void) => {
+      observe(target: unknown, options: Record<string, boolean>): void;
+      disconnect(): void;
+    };
+    requestAnimationFrame(cb: () => void): number;
+    addEventListener(type: string, cb: () => void, capture: boolean): void;
+  };
+  const state = { shown: {} as Record<string, number>, input: null as number | null };
+  page.__bench = state;
+  const stampInput = () => {
+    if (state.input === null) state.input = performance.now();
+  };
+  page.addEventListener('pointerdown', stampInput, true);
+  page.addEventListener('keydown', stampInput, true);
+  const checks = Object.entries(shown).map(([name, { selector, text }]) => ({
+    name,
+    selector,
+    pattern: text ? new RegExp(text) : null,
+  }));
+  let scheduled = false;
+  const check = () => {
+    scheduled = false;
+    const now = performance.now();
+    for (const { name, selector, pattern } of checks) {
+      if (state.shown[name] !== undefined) continue;
+      const found = Array.from(page.document.querySelectorAll(selector)).some(
+        (element) => !pattern || pattern.test(element.textContent ?? ''),
+      );
+      if (found) state.shown[name] = now;
+    }
+    if (checks.every(({ name }) => state.shown[name] !== undefined)) observer.disconnect();
+  };
+  const observer = new page.MutationObserver(() => {
+    if (scheduled) return;
+    scheduled = true;
+    page.requestAnimationFrame(check);
+  });
+  observer.observe(page.document, { childList: true, subtree: true, characterData: true });
+}
+
+/** Clears the page's stamp of the user's last action: the next press or click stamps it. */
+const armInput = (page: Page) =>
+  page.evaluate(() => {
+    (globalThis as unknown as { __bench: { input: number | null } }).__bench.input = null;
+  });
+
+/**
+ * Seconds on the page's clock from `from` to the frame that first showed `name`: from the
+ * document's navigation start ('navigation'), or from the action stamped after `armInput`.
+ * Read once the bench's own wait has seen it.
+ */
+async function shownAfter(page: Page, name: Shown, from: 'navigation' | 'input'): Promise<number> {
+  const { shown, input } = await page.evaluate((n) => {
+    const state = (
+      globalThis as unknown as { __bench: { shown: Record<string, number>; input: number | null } }
+    ).__bench;
+    return { shown: state.shown[n], input: state.input };
+  }, name);
+  const start = from === 'navigation' ? 0 : input;
+  if (shown === undefined || start === null || start === undefined)
+    throw new Error(`${name}: not stamped by the page (shown ${shown}, ${from} ${start})`);
+  return (shown - start) / 1000;
+}
+
+/** Opens a mobile browser context whose pages stamp what the figures wait for. */
+async function mobileContext(browser: Browser): Promise<BrowserContext> {
   const context = await browser.newContext({
     locale: 'fr-FR',
     timezoneId: 'Africa/Porto-Novo',
@@ -176,23 +318,46 @@ async function visit(base: string, browser: Browser) {
     isMobile: true,
     hasTouch: true,
   });
+  // As source: tsx names the functions it compiles through a `__name` helper the page lacks.
+  await context.addInitScript({
+    content: `var __name = (f) => f; (${watchShown.toString()})(${JSON.stringify(SHOWN)});`,
+  });
+  return context;
+}
+
+/** The figure `action` measures (its page's seconds), with what the page loaded meanwhile. */
+async function timed(name: string, meter: Meter, action: () => Promise<number>): Promise<Sample> {
+  meter.reset();
+  const seconds = await action();
+  const sample = meter.sample(seconds);
+  if (process.env.BENCH_TRACE) process.stdout.write(`${meter.waterfall(name)}\n`);
+  return sample;
+}
+
+/** One visitor: first visit, sign-in, wallet, return to the wallet. */
+async function visit(base: string, browser: Browser) {
+  const context = await mobileContext(browser);
   try {
     const first = await throttledPage(context);
     const login = await timed('first visit', first.meter, async () => {
       await first.page.goto(`${base}/auth/login`, { waitUntil: 'commit' });
       await first.page.getByLabel('Email').waitFor();
+      return shownAfter(first.page, 'login', 'navigation');
     });
     await first.page.getByLabel('Email').fill(ACCOUNT);
     await first.page.getByLabel(/^Mot de passe/).fill(PASSWORD);
+    await armInput(first.page);
     const signIn = await timed('sign-in', first.meter, async () => {
       await first.page.getByRole('button', { name: 'Se connecter' }).click();
       await first.page.getByTestId('card-totalContracts').waitFor();
+      return shownAfter(first.page, 'signIn', 'input');
     });
     // The wallet once, as a user who visits it: its code is then in the browser's caches.
     // Its balance reads '—' until the wallet's figures have come: the figure waits for them.
     const walletOnce = async (page: Page) => {
       await page.goto(`${base}/wallet`, { waitUntil: 'commit' });
       await page.getByTestId('wallet-available').filter({ hasText: /\d/ }).first().waitFor();
+      return shownAfter(page, 'wallet', 'navigation');
     };
     const walletCold = await timed('wallet, first time', first.meter, () => walletOnce(first.page));
     await first.page.waitForLoadState('networkidle');
@@ -217,7 +382,9 @@ async function visit(base: string, browser: Browser) {
     );
     await first.page.close();
     const again = await throttledPage(context);
-    const walletWarm = await timed('return visit', again.meter, () => walletOnce(again.page));
+    const walletWarm = await profiled('return visit', again.cdp, () =>
+      timed('return visit', again.meter, () => walletOnce(again.page)),
+    );
     return { login, signIn, walletCold, walletWarm };
   } finally {
     await context.close();
@@ -345,13 +512,7 @@ async function collectionPreparation(base: string) {
  */
 async function collect(base: string, browser: Browser, runs: number): Promise<Sample[]> {
   const prepared = await collectionPreparation(base);
-  const context = await browser.newContext({
-    locale: 'fr-FR',
-    timezoneId: 'Africa/Porto-Novo',
-    viewport: { width: 390, height: 844 },
-    isMobile: true,
-    hasTouch: true,
-  });
+  const context = await mobileContext(browser);
   // Signed in as the sign-in leaves it: the token where the web app keeps it.
   await context.addInitScript(
     // Serialised into the page: it names nothing of this module.
@@ -380,6 +541,7 @@ async function collect(base: string, browser: Browser, runs: number): Promise<Sa
       await page.waitForLoadState('networkidle');
       const code = page.getByLabel('Code du producteur ou téléphone');
       await code.fill(prepared.reference);
+      await armInput(page);
       let script = 0;
       const act = async (action: () => Promise<unknown>) => {
         const t = performance.now();
@@ -406,6 +568,7 @@ async function collect(base: string, browser: Browser, runs: number): Promise<Sa
             console.error(`[collection] ${await page.locator('main').innerText()}`);
             throw error;
           });
+        return shownAfter(page, 'collection', 'input');
       });
       sample.script = script / 1000;
       if (i > 0) {
@@ -487,7 +650,7 @@ async function main(): Promise<void> {
         runs.push(run);
       }
     }
-    const collection = await collect(product.base, browser, RUNS);
+    const collection = ONLY === 'visits' ? [] : await collect(product.base, browser, RUNS);
     collection.forEach((sample, i) => (runs[i] = { ...runs[i], collection: sample }));
   } finally {
     load.push(os.loadavg()[0]!);
@@ -604,7 +767,7 @@ async function section(run: Run): Promise<string[]> {
   return [
     '## Web delivery',
     '',
-    'Measured by `npm run bench:web`: the product as `npm start` runs it (production web build, demo data) on a free port, driven by Chromium through playwright-core with Lighthouse’s mobile network profile applied through CDP (`Network.emulateNetworkConditions`: 150 ms latency, 1.6 Mbit/s down, 750 kbit/s up), no CPU throttling, a 390 × 844 mobile viewport, the demo aggregator. First visit: a fresh browser context (empty cache) opens /auth/login until the form is shown. Sign-in: from “Se connecter” until the dashboard’s figures are shown. Wallet: /wallet until its balance is shown, first in the same page, then (return visit) in a new page of the same context, its code cached. Collection: on /centre-de-collecte (its code cached, opened anew for each weighing), from the Enter that submits the grower’s code (PRD-…) through picking his contract, the kilograms and the grade, to the confirmation’s “Le net est envoyé sur le mobile money du producteur.”; each run’s CONFIRMED contract for the demo grower is prepared beforehand through the API (the aggregator creates it, the grower confirms it) and not counted; the script fills and clicks without typing delays, and its actions’ own time is given apart from the machine’s (the product, the network, the browser). KiB: bytes received over the network (compressed where they are). Requests: every request the page made; to the server: those not answered by the browser’s cache or the service worker. The network profile applies to the page’s requests: what a service worker fetches for its own cache is not throttled. Each figure is the median of the runs; one visit (one weighing) before them is not measured (the server warm, as in a running product).',
+    'Measured by `npm run bench:web`: the product as `npm start` runs it (production web build, demo data) on a free port, driven by Chromium through playwright-core with Lighthouse’s mobile network profile applied through CDP (`Network.emulateNetworkConditions`: 150 ms latency, 1.6 Mbit/s down, 750 kbit/s up), no CPU throttling, a 390 × 844 mobile viewport, the demo aggregator. First visit: a fresh browser context (empty cache) opens /auth/login until the form is shown. Sign-in: from “Se connecter” until the dashboard’s figures are shown. Wallet: /wallet until its balance is shown, first in the same page, then (return visit) in a new page of the same context, its code cached. Collection: on /centre-de-collecte (its code cached, opened anew for each weighing), from the Enter that submits the grower’s code (PRD-…) through picking his contract, the kilograms and the grade, to the confirmation’s “Le net est envoyé sur le mobile money du producteur.”; each run’s CONFIRMED contract for the demo grower is prepared beforehand through the API (the aggregator creates it, the grower confirms it) and not counted; the script fills and clicks without typing delays, and its actions’ own time is given apart from the machine’s (the product, the network, the browser). Each time is the page’s own: an init script installed in every page stamps, with `performance.now()`, the animation frame in which the awaited element first appears in the document (a DOM change schedules the check at the next frame), and the figure runs from the navigation’s start (first visit, wallet) or from the press or click that starts it (sign-in, collection); Playwright’s waits, which look at the page at growing intervals (0, 20, 70, 170, 270, 770 ms …), only say when to read the stamp. KiB: bytes received over the network (compressed where they are). Requests: every request the page made; to the server: those not answered by the browser’s cache or the service worker. The network profile applies to the page’s requests: what a service worker fetches for its own cache is not throttled. Each figure is the median of the runs; one visit (one weighing) before them is not measured (the server warm, as in a running product).',
     '',
     ...keys.map((key) => `${key}${conditions.get(key)}`),
     '',

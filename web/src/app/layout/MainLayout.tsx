@@ -4,6 +4,7 @@ import { Outlet, useMatches, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { InvitationBell } from '../../features/seasons/industrial/index.js';
+import { useAfterPaint } from '../../shared/ui/use-after-paint.js';
 import { SideNav } from './SideNav.js';
 
 declare module '@tanstack/react-router' {
@@ -20,6 +21,7 @@ export function MainLayout() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const bare = useMatches({ select: (matches) => matches.some((m) => m.staticData?.bare) });
   useEffect(close, [pathname, close]);
+  const afterPaint = useAfterPaint();
   if (bare) {
     return (
       <AppShell padding="lg" styles={{ main: { background: 'var(--mantine-color-gray-0)' } }}>
@@ -55,7 +57,9 @@ export function MainLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="md" aria-label={t('menu')}>
-        <SideNav />
+        {/* Its dozens of links and menus are rendered after the screen's first frame, not
+            before it (on a phone it is off-screen until the burger opens it). */}
+        {(opened || afterPaint) && <SideNav />}
       </AppShell.Navbar>
       <AppShell.Main>
         {/* The industrial's season invitations (renders nothing for other roles). */}

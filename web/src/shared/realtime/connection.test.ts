@@ -22,7 +22,7 @@ describe('realtime connection', () => {
   let sockets: FakeSocket[];
   let token: string | null;
   let messages: PushMessage[];
-  let opened: number;
+  let opened: number[];
   let connection: RealtimeConnection;
 
   beforeEach(() => {
@@ -31,11 +31,11 @@ describe('realtime connection', () => {
     sockets = [];
     token = 'T1';
     messages = [];
-    opened = 0;
+    opened = [];
     connection = new RealtimeConnection(
       () => token,
       (m) => messages.push(m),
-      () => opened++,
+      (socket) => opened.push(socket),
       {
         location: { protocol: 'http:', host: '127.0.0.1:3000' },
         createSocket: (url) => {
@@ -58,7 +58,7 @@ describe('realtime connection', () => {
     sockets[0]!.receive({ type: 'ready', data: { room: 'u1' } });
     sockets[0]!.receive({ type: 'wallet.updated', data: null });
     expect(connection.state).toBe('open');
-    expect(opened).toBe(1);
+    expect(opened).toEqual([1]);
     expect(messages.map((m) => m.type)).toEqual(['ready', 'wallet.updated']);
   });
 
@@ -78,6 +78,9 @@ describe('realtime connection', () => {
     sockets[2]!.drop();
     vi.advanceTimersByTime(500);
     expect(sockets).toHaveLength(4);
+    sockets[3]!.receive({ type: 'ready' });
+    // Each 'ready' says which socket it is: the third and fourth, after drops.
+    expect(opened).toEqual([3, 4]);
   });
 
   it('after a 4401 close waits for a different token', () => {

@@ -27,12 +27,15 @@ export class RealtimeConnection {
   private attempt = 0;
   private stopped = true;
   private refusedToken: string | null = null;
+  /** Sockets opened since construction: `onOpen` is told which one became ready. */
+  private sockets = 0;
   state: ConnectionState = 'idle';
 
   constructor(
     private readonly getToken: () => string | null,
     private readonly onMessage: (message: PushMessage) => void,
-    private readonly onOpen: () => void = () => {},
+    /** On each 'ready'; `socket` counts the sockets this connection has opened (1: its first). */
+    private readonly onOpen: (socket: number) => void = () => {},
     private readonly options: ConnectionOptions = {},
   ) {}
 
@@ -65,13 +68,14 @@ export class RealtimeConnection {
       ? this.options.createSocket(url)
       : (new WebSocket(url) as unknown as SocketLike);
     this.socket = socket;
+    const number = ++this.sockets;
     socket.onmessage = (event) => {
       const message = parsePush(event.data);
       if (!message) return;
       if (message.type === 'ready') {
         this.attempt = 0;
         this.state = 'open';
-        this.onOpen();
+        this.onOpen(number);
       }
       this.onMessage(message);
     };

@@ -10,24 +10,33 @@ const listeners = new Set<(message: PushMessage) => void>();
 
 let shared: { connection: RealtimeConnection; users: number } | null = null;
 
+/** Whether a socket of this page has been ready before: any later 'ready' is a reconnection. */
+let pageConnected = false;
+
+/**
+ * What a socket's 'ready' catches up on. Pushes sent while no socket listened (a dropped
+ * network, a restarted API, a server that cut a socket that missed its ping, the signed-in area
+ * left for longer than LINGER_MS) are lost: on a reconnection every screen refetches what it
+ * shows (only mounted queries refetch; the others are marked stale). The page's first socket,
+ * ready at its first attempt, follows the page's first reads by a round trip: it refetches
+ * nothing (the kept reads of a last visit are stale from the start and asked again anyway).
+ * A first socket that needed more than one attempt came late: it catches up as a reconnection.
+ */
+export function catchUp(queryClient: QueryClient, socket: number): void {
+  const first = !pageConnected && socket === 1;
+  pageConnected = true;
+  if (!first) refresh(queryClient);
+}
+
 function acquire(queryClient: QueryClient): void {
   if (!shared) {
-    let opened = 0;
     const connection = new RealtimeConnection(
       getToken,
       (message) => {
         applyPush(queryClient, message);
         for (const listener of listeners) listener(message);
       },
-      () => {
-        // Pushes sent while the socket was down (a dropped network, a restarted API, a
-        // server that cut a socket that missed its ping) are lost: on a reconnection every
-        // screen refetches what it shows (only mounted queries refetch; the others are
-        // marked stale). The first connection of the page refreshes the wallet, whose
-        // balance the header shows, for what moved between its first fetch and the socket.
-        if (opened++ > 0) refresh(queryClient);
-        else refresh(queryClient, { queryKey: ['wallet'] });
-      },
+      (socket) => catchUp(queryClient, socket),
     );
     shared = { connection, users: 0 };
     connection.start();
