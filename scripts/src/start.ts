@@ -2,17 +2,8 @@ import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import {
-  createDb,
-  createLogger,
-  exitOnConfigError,
-  migrateToLatest,
-  parseConfig,
-  startEmbeddedPostgres,
-  withDatabase,
-  type Config,
-  type EmbeddedPostgresHandle,
-} from '@filiere/platform';
+import type { EmbeddedPostgresHandle } from '@filiere/platform';
+import { exitOnConfigError, parseConfig, type Config } from '@filiere/platform/config';
 import type { Database, RunningServer } from '@filiere/api';
 import type * as Identity from '@filiere/api/identity';
 import { ensureWebBuilt } from './web-build.js';
@@ -57,6 +48,10 @@ async function main(): Promise<void> {
   } catch (error) {
     exitOnConfigError(error);
   }
+  // The platform (PostgreSQL's launcher, the pool, the logger) and then the API load once the
+  // configuration is known to be good: a bad setting is reported at once, not after loading them.
+  const { createDb, createLogger, migrateToLatest, startEmbeddedPostgres, withDatabase } =
+    await import('@filiere/platform');
   const logger = createLogger(config.LOG_LEVEL);
 
   let postgres: EmbeddedPostgresHandle | undefined;
@@ -77,8 +72,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   try {
-    // The API (every context, Fastify, the demo) is loaded once the configuration is known to
-    // be good: a bad setting is reported at once, not after loading all of it.
+    // The API (every context, Fastify, the demo) loads once the configuration is known to be good.
     const [{ allMigrations, startServer }, { loadDemoData }, identity] = await Promise.all([
       import('@filiere/api'),
       import('./demo/load.js'),

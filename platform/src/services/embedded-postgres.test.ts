@@ -51,11 +51,15 @@ describe('a PostgreSQL left running on the data directory', () => {
   afterAll(async () => {
     for (const handle of handles) await handle.stop().catch(() => undefined);
     // A failed case may leave the killed process's postgres running: stop it before the rm.
-    for (const dir of ['killed', 'owned', 'other', 'stale']) {
-      const left = runningPostmaster(path.join(base, dir));
-      if (left) process.kill(left.pid, 'SIGINT');
+    const left: number[] = [];
+    for (const dir of ['killed', 'running', 'stale']) {
+      const postmaster = runningPostmaster(path.join(base, dir));
+      if (postmaster) {
+        process.kill(postmaster.pid, 'SIGINT');
+        left.push(postmaster.pid);
+      }
     }
-    await new Promise((r) => setTimeout(r, 1000));
+    for (let i = 0; i < 100 && left.some(alive); i++) await new Promise((r) => setTimeout(r, 50));
     rmSync(base, { recursive: true, force: true });
   });
 
@@ -81,6 +85,12 @@ describe('a PostgreSQL left running on the data directory', () => {
     handles.push(handle);
     return handle;
   };
+  /**
+   * A cluster this process started and still runs, the same one for every case that needs one
+   * (an initdb and a start, once): started by whichever case asks first.
+   */
+  let runningCluster: Promise<EmbeddedPostgresHandle> | undefined;
+  const running = () => (runningCluster ??= start(path.join(base, 'running')));
 
   it('is stopped when the Node process that started it was killed, then the start goes on', async () => {
     const dataDir = path.join(base, 'killed');
@@ -118,19 +128,22 @@ describe('a PostgreSQL left running on the data directory', () => {
   }, 120_000);
 
   it('is left alone while the Node process that started it still runs (another npm start)', async () => {
-    const dataDir = path.join(base, 'owned');
-    const first = await start(dataDir);
+    const dataDir = path.join(base, 'running');
+    const first = await running();
     await expect(startEmbeddedPostgres({ dataDir })).rejects.toThrow(/already running/);
     expect(await answers(first.url)).toBe(1);
   }, 120_000);
 
   it('never touches the postmaster of another data directory named by a stale pid file', async () => {
-    const other = await start(path.join(base, 'other'));
+    const other = await running();
     const dataDir = path.join(base, 'stale');
     await (await startEmbeddedPostgres({ dataDir })).stop();
     // Our pid file now names a live postgres, but one serving another directory.
-    copyFileSync(path.join(base, 'other', 'postmaster.pid'), path.join(dataDir, 'postmaster.pid'));
-    const otherPid = runningPostmaster(path.join(base, 'other'))!.pid;
+    copyFileSync(
+      path.join(base, 'running', 'postmaster.pid'),
+      path.join(dataDir, 'postmaster.pid'),
+    );
+    const otherPid = runningPostmaster(path.join(base, 'running'))!.pid;
     expect(runningPostmaster(dataDir)).toBeUndefined();
 
     const handle = await start(dataDir);

@@ -13,17 +13,21 @@ import {
   snapshotCounting,
 } from '@filiere/projections/testing';
 import type { Database } from '@filiere/api';
+import { createLogger, parseConfig } from '@filiere/platform';
+import { runWorker, type RunningWorker } from './worker.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../..');
 const t = useTestDatabase<Database>();
 const children = new Set<ChildProcess>();
+const inProcess = new Set<RunningWorker>();
 
 beforeAll(async () => {
   await ensureEventsTable(t.db);
 });
-afterAll(() => {
+afterAll(async () => {
   for (const child of children) child.kill('SIGKILL');
+  for (const worker of inProcess) await worker.close();
 });
 
 function startWorker(redisUrl: string, prefix: string, slowMs: number): Promise<ChildProcess> {
@@ -53,6 +57,32 @@ function startWorker(redisUrl: string, prefix: string, slowMs: number): Promise<
       if (chunk.toString().includes('ready')) resolve(child);
     });
   });
+}
+
+/**
+ * The same worker as testing/counting-worker.ts (its settings, the counting projector at full
+ * speed) in this process: a spawned worker loads the whole API again (5-10 s a start on a
+ * loaded machine), and only the worker that is killed has to be a process of its own.
+ */
+async function startWorkerHere(redisUrl: string, prefix: string): Promise<RunningWorker> {
+  const config = parseConfig({
+    ...process.env,
+    DATABASE_URL: t.url,
+    REDIS_URL: redisUrl,
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'test',
+  });
+  const worker = await runWorker({
+    config,
+    databaseUrl: t.url,
+    redisUrl,
+    logger: createLogger(config.LOG_LEVEL, false),
+    decode: null,
+    batchSize: 25,
+    projectors: [countingProjector(prefix)],
+  });
+  inProcess.add(worker);
+  return worker;
 }
 
 async function until(check: () => Promise<boolean>, what: string, ms = 60_000): Promise<void> {
@@ -95,13 +125,13 @@ describeWithRedis('projection worker processes', (redisUrl) => {
     const stoppedAt = await position('kill');
     expect(stoppedAt).toBeLessThan(head);
     await appendTestEvents(t.db, [{ streamId: 'kill-after', type: 'Counted' }]);
-    const second = await startWorker(redisUrl, 'kill', 0);
+    const second = await startWorkerHere(redisUrl, 'kill');
     await until(
       async () => (await projectionLag(t.db, ['kill'])).projectors.kill!.lag === 0,
       'catch-up',
     );
     await assertExactlyOnce('kill');
-    second.kill('SIGTERM');
-    await new Promise((r) => second.once('exit', r));
+    inProcess.delete(second);
+    await second.close();
   }, 150_000);
 });

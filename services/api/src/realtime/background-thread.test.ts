@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import type { Database } from '../database.js';
 import { openWallet, walletStream, walletStreamId } from '../wallet/index.js';
-import { startBackgroundThread } from './background-thread-host.js';
+import { startBackgroundThread, type BackgroundThread } from './background-thread-host.js';
 import { buildTestApp } from '../test-app.js';
 import {
   fund,
@@ -22,6 +22,18 @@ const SECRET = 'background-thread-test-secret-0123456789';
 const lines: Record<string, unknown>[] = [];
 const logger = createLineLogger('debug', (line) => lines.push(JSON.parse(line)));
 let app: FastifyInstance;
+/**
+ * The thread under test, one for the file: a start loads the product's modules in a new thread
+ * through tsx (5-10 s on a loaded machine, and more than a test's timeout on a busy one), so it
+ * starts here, under the hook's timeout. Outside NODE_ENV=test, so that the jobs without Redis
+ * (the integrity verifier, the wallet's payouts) run in it too; lowered to nice 5.
+ */
+let thread: BackgroundThread;
+let closing: Promise<void> | undefined;
+const closeThread = () => (closing ??= thread?.close() ?? Promise.resolve());
+/** A wallet committed before the thread started, and the head of the log then. */
+let before: string;
+let target: number;
 
 beforeAll(async () => {
   app = await buildApp({
@@ -33,9 +45,17 @@ beforeAll(async () => {
     db: t.db,
     logger: createLineLogger('silent', () => undefined),
   });
+  before = await openedWallet();
+  target = await head();
+  const config = parseConfig({ NODE_ENV: 'development', JWT_SECRET: SECRET, LOG_LEVEL: 'debug' });
+  thread = startBackgroundThread({ config, databaseUrl: t.url, logger, nice: 5 });
+  while (!lines.some((l) => l.msg === 'background thread ready')) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
 });
 afterAll(async () => {
-  await app.close();
+  await closeThread();
+  await app?.close();
 });
 
 /** Opens a wallet through the command pipeline (its WalletOpened event feeds wallet_balances). */
@@ -69,50 +89,35 @@ const head = async () =>
 
 describe('the background thread (no Redis)', () => {
   it('projects in its own thread and verifies the ledger there: idle() waits for what was committed, its logs reach the API logger, its priority is lowered', async () => {
-    const before = await openedWallet();
-    // Outside NODE_ENV=test, so that the jobs without Redis (the integrity verifier) start too.
-    const config = parseConfig({ NODE_ENV: 'development', JWT_SECRET: SECRET, LOG_LEVEL: 'debug' });
-    const target = await head();
-    const thread = startBackgroundThread({ config, databaseUrl: t.url, logger, nice: 5 });
-    try {
-      await thread.idle();
-      expect(await balanceRow(before)).toEqual({ wallet_id: before, balance: 0 });
-      // An append after the start: the wake (and the NOTIFY) bring it in.
-      const after = await openedWallet();
-      thread.wake();
-      await thread.idle();
-      expect(await balanceRow(after)).toEqual({ wallet_id: after, balance: 0 });
-      // The integrity verifier runs in the thread: its first run (at start) verifies the chain
-      // up to the head it finds then, which holds at least the first wallet's events.
-      for (let i = 0; i < 100; i++) {
-        const row = await t.db
-          .selectFrom('audit_integrity')
-          .select(['last_position', 'status'])
-          .executeTakeFirstOrThrow();
-        if (Number(row.last_position) >= target) {
-          expect(row.status).toBe('OK');
-          break;
-        }
-        if (i === 99) throw new Error(`the chain was verified up to ${row.last_position} only`);
-        await new Promise((r) => setTimeout(r, 100));
+    await thread.idle();
+    expect(await balanceRow(before)).toEqual({ wallet_id: before, balance: 0 });
+    // An append after the start: the wake (and the NOTIFY) bring it in.
+    const after = await openedWallet();
+    thread.wake();
+    await thread.idle();
+    expect(await balanceRow(after)).toEqual({ wallet_id: after, balance: 0 });
+    // The integrity verifier runs in the thread: its first run (at start) verifies the chain
+    // up to the head it finds then, which holds at least the first wallet's events.
+    for (let i = 0; i < 100; i++) {
+      const row = await t.db
+        .selectFrom('audit_integrity')
+        .select(['last_position', 'status'])
+        .executeTakeFirstOrThrow();
+      if (Number(row.last_position) >= target) {
+        expect(row.status).toBe('OK');
+        break;
       }
-      const ready = lines.find((l) => l.msg === 'background thread ready');
-      expect(ready).toBeDefined();
-      // Linux lowers the thread's own priority (not the process's); elsewhere it stays null.
-      if (os.platform() === 'linux') expect(ready!.priority).toBe(5);
-      expect(os.getPriority()).toBe(0);
-    } finally {
-      await thread.close();
+      if (i === 99) throw new Error(`the chain was verified up to ${row.last_position} only`);
+      await new Promise((r) => setTimeout(r, 100));
     }
-    // Closed: nothing projects any more (the thread and its LISTEN connection are gone).
-    const late = await openedWallet();
-    await new Promise((r) => setTimeout(r, 500));
-    expect(await balanceRow(late)).toBeUndefined();
+    const ready = lines.find((l) => l.msg === 'background thread ready');
+    expect(ready).toBeDefined();
+    // Linux lowers the thread's own priority (not the process's); elsewhere it stays null.
+    if (os.platform() === 'linux') expect(ready!.priority).toBe(5);
+    expect(os.getPriority()).toBe(0);
   });
 
   it('pays a withdrawal from the thread: the API schedules the payout job and wakes the thread, whose own pipeline completes it once the API’s foreground work is over', async () => {
-    const config = parseConfig({ NODE_ENV: 'development', JWT_SECRET: SECRET, LOG_LEVEL: 'warn' });
-    const thread = startBackgroundThread({ config, databaseUrl: t.url, logger });
     const api = await buildTestApp(t.db, {
       backgroundThread: { wakeJob: thread.wakeJob, foreground: thread.foreground },
     });
@@ -149,7 +154,14 @@ describe('the background thread (no Redis)', () => {
       }
     } finally {
       await api.close();
-      await thread.close();
     }
+  });
+
+  it('once closed, projects nothing: the thread and its LISTEN connection are gone', async () => {
+    await thread.idle();
+    await closeThread();
+    const late = await openedWallet();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await balanceRow(late)).toBeUndefined();
   });
 });

@@ -10,10 +10,11 @@ import { projectionsReadiness } from './metrics.js';
 import { startProjectionDispatch, type ProjectionDispatch } from './projections.js';
 
 /**
- * The demo up to its season, appended and not projected yet: what a server finds when it
- * starts on a log its projectors have not read (the demo just loaded, a deploy's backlog).
+ * The demo up to its season's inputs, appended and not projected yet: what a server finds when
+ * it starts on a log its projectors have not read (the demo just loaded, a deploy's backlog).
+ * The same demo as the season files' (deliveries, requests, inputs): one template for them all.
  */
-const t = useDemoDatabase('seasons');
+const t = useDemoDatabase('season-inputs');
 let app: FastifyInstance;
 let projections: ProjectionDispatch | undefined;
 

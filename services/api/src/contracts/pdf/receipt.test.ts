@@ -1,18 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { createLogger } from '@filiere/platform';
-import { useTestDatabase } from '@filiere/platform/testing';
 import { catalogueDecoder, catchUp } from '@filiere/projections';
 import { clustersDemoStep } from '../../actors/clusters/demo/clusters.js';
 import { cooperativesDemoStep } from '../../actors/cooperatives/demo/cooperatives.js';
 import { growersDemoStep } from '../../actors/growers/demo/growers.js';
-import type { Database } from '../../database.js';
 import { identityDemoStep } from '../../identity/demo/identity.js';
 import { DEMO_SECOND_AGGREGATOR, findDemoUser, userLoader } from '../../identity/index.js';
 import { bearer } from '../../identity/test-support.js';
 import type { SignedInUser } from '../../kernel/actor.js';
 import { product } from '../../modules.js';
-import { buildTestApp, loadDemoSteps } from '../../test-app.js';
+import { buildTestApp } from '../../test-app.js';
+import { useDemoStepsDatabase } from '../../test-demo-database.js';
 import { walletDemoStep } from '../../wallet/demo/wallet.js';
 import { debtRecoveriesProjector } from '../advances/read-model/projector.js';
 import { contractsDemoStep } from '../demo/contracts.js';
@@ -31,7 +29,16 @@ const PUBLIC_URL = 'https://filiere.example';
  * answers the receipt's status and ledger hash and nothing personal.
  */
 describe('payment receipt PDF', () => {
-  const testDb = useTestDatabase<Database>();
+  // The demo's identity, wallet, actors and contracts, one template for this file and the
+  // other contract PDF file (receipt.test.ts, statement.test.ts).
+  const testDb = useDemoStepsDatabase([
+    identityDemoStep,
+    walletDemoStep,
+    clustersDemoStep,
+    cooperativesDemoStep,
+    growersDemoStep,
+    contractsDemoStep,
+  ]);
   let app: FastifyInstance;
   let aggregator: SignedInUser;
   let stranger: SignedInUser;
@@ -46,15 +53,6 @@ describe('payment receipt PDF', () => {
   };
 
   beforeAll(async () => {
-    const logger = createLogger('silent', false);
-    await loadDemoSteps({ db: testDb.db, logger }, [
-      identityDemoStep,
-      walletDemoStep,
-      clustersDemoStep,
-      cooperativesDemoStep,
-      growersDemoStep,
-      contractsDemoStep,
-    ]);
     const decode = catalogueDecoder(product.catalogue);
     await catchUp(testDb.db, contractsProjector, { decode });
     await catchUp(testDb.db, debtRecoveriesProjector, { decode });
