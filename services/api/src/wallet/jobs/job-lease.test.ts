@@ -39,19 +39,22 @@ describe('wallet jobs and their lease', () => {
   });
 
   it('a job waiting behind a slow payout is not run by two workers (each withdrawal paid once)', async () => {
-    // Payouts of 500 ms, leases of 700 ms: one job fits its lease, two in a row do not.
+    // Payouts of 1.5 s, leases of 2.5 s: one job fits its lease, two in a row do not. The
+    // second runner comes 0.2 s after a lease taken at the first runner's start ran out; the
+    // first runner's batch has 1 s beyond its payout to record it (a loaded machine's
+    // statements), where 0.2 s was once too little and made it pay each job twice.
     const slow: PaymentProvider = {
       ...app.wallet.deps.provider,
       async payout(request) {
         payouts.set(request.reference, (payouts.get(request.reference) ?? 0) + 1);
-        await sleep(500);
+        await sleep(1_500);
         return { status: 'SUCCESS', providerId: `p-${request.reference}` };
       },
     };
     const deps = { ...app.wallet.deps, provider: slow };
-    const first = new WalletJobRunner(() => deps, testDb.db, logger, { leaseMs: 700 });
-    const second = new WalletJobRunner(() => deps, testDb.db, logger, { leaseMs: 700 });
-    await Promise.all([first.runDue(), sleep(800).then(() => second.runDue())]);
+    const first = new WalletJobRunner(() => deps, testDb.db, logger, { leaseMs: 2_500 });
+    const second = new WalletJobRunner(() => deps, testDb.db, logger, { leaseMs: 2_500 });
+    await Promise.all([first.runDue(), sleep(2_700).then(() => second.runDue())]);
     expect([...payouts.values()]).toEqual([1, 1]);
   });
 
