@@ -173,6 +173,31 @@ describe.skipIf(missing !== null)('web delivery in Chromium', { timeout: 240_000
     await banner.waitFor({ state: 'detached' });
   });
 
+  it("serves a second visit's page from the service worker: a new page opens the wallet on the cached shell", async () => {
+    const page = await signedInPage(
+      browser,
+      server.baseUrl,
+      'agregateur@demo.filiere.bj',
+      server.password,
+      '/wallet',
+      { viewport: { width: 390, height: 844 }, serviceWorkers: 'allow' },
+    );
+    await page.getByRole('heading', { name: 'Mon Wallet' }).waitFor();
+    // Installed, it takes the page that registered it (clientsClaim).
+    await expect
+      .poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? null))
+      .toBe('activated');
+    await page.close();
+
+    // The user comes back: another tab of the same browser, at a screen's address.
+    const again = await page.context().newPage();
+    const response = await again.goto(`${server.baseUrl}/wallet`);
+    expect(response?.fromServiceWorker()).toBe(true);
+    expect(await again.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await again.getByTestId('wallet-available').filter({ hasText: /\d/ }).first().waitFor();
+    await again.context().close();
+  });
+
   it('announces a new version and never runs half of two: the open version stays whole until Mettre à jour, then the next one whole', async () => {
     const page = await signedInPage(
       browser,

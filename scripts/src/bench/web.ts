@@ -354,36 +354,36 @@ async function visit(base: string, browser: Browser) {
     });
     // The wallet once, as a user who visits it: its code is then in the browser's caches.
     // Its balance reads '—' until the wallet's figures have come: the figure waits for them.
-    const walletOnce = async (page: Page) => {
-      await page.goto(`${base}/wallet`, { waitUntil: 'commit' });
+    const walletOnce = async (page: Page, fromServiceWorker = false) => {
+      const response = await page.goto(`${base}/wallet`, { waitUntil: 'commit' });
+      // A returning user's shell comes from the service worker (navigateFallback): a return
+      // visit whose document came from the server measures another product.
+      if (fromServiceWorker && !response?.fromServiceWorker())
+        throw new Error('the return visit’s page did not come from the service worker');
       await page.getByTestId('wallet-available').filter({ hasText: /\d/ }).first().waitFor();
       return shownAfter(page, 'wallet', 'navigation');
     };
     const walletCold = await timed('wallet, first time', first.meter, () => walletOnce(first.page));
     await first.page.waitForLoadState('networkidle');
     // Someone who comes back later finds the service worker installed (its precache filled
-    // while the first visit went on): the return visit starts once it is active.
+    // while the first visit went on): the return visit starts once it controls the page
+    // (clientsClaim). The predicate is synchronous: waitForFunction takes a returned promise
+    // (an async predicate's) for a truthy answer at once.
     await first.page.waitForFunction(
       // Serialised into the page: it names nothing of this module.
-      async () =>
+      () =>
         (
-          await (
-            globalThis as unknown as {
-              navigator: {
-                serviceWorker: {
-                  getRegistration(): Promise<{ active: { state: string } | null } | undefined>;
-                };
-              };
-            }
-          ).navigator.serviceWorker.getRegistration()
-        )?.active?.state === 'activated',
+          globalThis as unknown as {
+            navigator: { serviceWorker: { controller: { state: string } | null } };
+          }
+        ).navigator.serviceWorker.controller?.state === 'activated',
       undefined,
       { polling: 250 },
     );
     await first.page.close();
     const again = await throttledPage(context);
     const walletWarm = await profiled('return visit', again.cdp, () =>
-      timed('return visit', again.meter, () => walletOnce(again.page)),
+      timed('return visit', again.meter, () => walletOnce(again.page, true)),
     );
     return { login, signIn, walletCold, walletWarm };
   } finally {
