@@ -42,6 +42,13 @@ describe('loading the embedded PostgreSQL launcher', () => {
     expect(child.stderr).not.toContain('Error');
     expect(child.status).toBe(3);
   });
+
+  it('loads again in a process that loaded it (test files sharing a worker process)', async () => {
+    // Another module id for the same file: evaluated anew, beside the copy this file imported.
+    const again = './embedded-postgres.js?evaluated-again';
+    const launcher = (await import(/* @vite-ignore */ again)) as Record<string, unknown>;
+    expect(typeof launcher.startEmbeddedPostgres).toBe('function');
+  });
 });
 
 describe('a PostgreSQL left running on the data directory', () => {

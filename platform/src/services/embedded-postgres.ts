@@ -10,11 +10,14 @@ import getPort from 'get-port';
 // calls process.exit(0), which overwrote a failing exit code (vitest reported
 // failed tests and exited 0), and its signal handlers race ours. Every caller
 // here stops its cluster itself (npm start on SIGINT/SIGTERM, the tests'
-// teardown), so those handlers are removed.
+// teardown), so those handlers are removed: those it holds, since unhooking an event it does
+// not hold throws, and this module may run again in a process whose async-exit-hook is
+// already unhooked (test files sharing a worker process each evaluate it anew).
 const asyncExitHook = createRequire(import.meta.url)('async-exit-hook') as {
   unhookEvent(event: string): void;
+  hookedEvents(): string[];
 };
-for (const event of ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message']) {
+for (const event of asyncExitHook.hookedEvents()) {
   asyncExitHook.unhookEvent(event);
 }
 
