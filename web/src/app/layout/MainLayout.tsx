@@ -4,6 +4,7 @@ import { Outlet, useMatches, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { InvitationBell } from '../../features/seasons/industrial/index.js';
+import { useRealtime } from '../../shared/realtime/use-realtime.js';
 import { useAfterPaint } from '../../shared/ui/use-after-paint.js';
 import { SideNav } from './SideNav.js';
 
@@ -62,10 +63,21 @@ export function MainLayout() {
         {(opened || afterPaint) && <SideNav />}
       </AppShell.Navbar>
       <AppShell.Main>
+        <LiveUpdates />
         {/* The industrial's season invitations (renders nothing for other roles). */}
         <InvitationBell />
         <Outlet />
       </AppShell.Main>
     </AppShell>
   );
+}
+
+/**
+ * The signed-in area's socket, opened as the layout mounts: with the side navigation (whose
+ * balance card also uses it) rendered after the first frame, a push sent while the screen's
+ * first reads were answered would otherwise find no socket subscribed and be lost.
+ */
+function LiveUpdates(): null {
+  useRealtime();
+  return null;
 }
