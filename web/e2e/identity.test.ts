@@ -76,6 +76,11 @@ describe.skipIf(missing !== null)('identity screens in Chromium', { timeout: 120
   };
 
   const nav = (page: Page) => page.getByRole('navigation', { name: 'Menu principal' }).last();
+  /** The menu's entries, once drawn (the side navigation comes a frame after the screen). */
+  const menuOf = async (page: Page) => {
+    await nav(page).getByRole('link').first().waitFor();
+    return nav(page).getByRole('link').allTextContents();
+  };
 
   it('shows the public screens without serious accessibility violations', async () => {
     const page = await open('/auth/login');
@@ -172,7 +177,7 @@ describe.skipIf(missing !== null)('identity screens in Chromium', { timeout: 120
     await page.waitForURL((url) => url.pathname === '/dashboard');
     await page.getByRole('heading', { name: 'Tableau de bord' }).waitFor();
     expect(await page.getByTestId('profile-block').textContent()).toContain('Ananas Bio SARL');
-    const aggregatorMenu = await nav(page).getByRole('link').allTextContents();
+    const aggregatorMenu = await menuOf(page);
     expect(aggregatorMenu).toEqual(expectedMenu('ROLE_INDUSTRIAL'));
     expect(aggregatorMenu).not.toContain('Utilisateurs');
     expect(await page.getByTestId('wallet-balance').textContent()).toBe('••••••');
@@ -182,7 +187,7 @@ describe.skipIf(missing !== null)('identity screens in Chromium', { timeout: 120
   it('shows a cluster manager no super-admin entry, counter or status column', async () => {
     const page = await openAs('gestionnaire@demo.filiere.bj', '/utilisateurs');
     await page.getByRole('heading', { name: 'Utilisateurs' }).waitFor();
-    const menu = await nav(page).getByRole('link').allTextContents();
+    const menu = await menuOf(page);
     expect(menu).toEqual(expectedMenu('ROLE_CLUSTER_MANAGER'));
     expect(menu).toContain('Utilisateurs');
     for (const entry of superAdminOnly) expect(menu).not.toContain(entry);
