@@ -222,7 +222,8 @@ await writeBenchmarkSection(HEADING, [
     " built once by the browser project's global setup (brotli quality 5), node files sharing" +
     " their worker's process (`isolate: false`), browser files on Chromium's headless shell with" +
     ' one browser per worker, and the short bank test (its own PostgreSQL, Redis, 2 APIs and 2' +
-    ' workers under faults) beside the others. Two files run at a time; three were no faster.',
+    ' workers under faults) beside the others. Two files run at a time: three were no faster,' +
+    ' and on a loaded machine (load 8–12) they ran the bank test past its 240 s limit.',
   '',
   `Last run: ${date} UTC, ${machineLine}, commit ${commit.slice(0, 7)}, 1-min load average` +
     ` ${load0.toFixed(1)} → ${load1.toFixed(1)}; ${files.total} files, ${tests.total} tests, ${verdict}.`,
