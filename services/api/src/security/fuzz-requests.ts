@@ -95,6 +95,18 @@ function namedFor(a: World['actors'][number], world: World): Named {
 
 type Body = { payload?: string; contentType?: string; mustRefuse?: string };
 
+/**
+ * One of `makers`, drawn as `fc.constantFrom` draws (same seed, same choice), made only once
+ * chosen: the bodies are built per request, and building every candidate (megabytes of JSON
+ * for the huge ones) cost the fuzz test more CPU than the requests it sends.
+ */
+function lazily<T>(...makers: [() => T, ...(() => T)[]]): fc.Arbitrary<T> {
+  return fc.constantFrom(...makers).map((make) => make());
+}
+
+/** A JSON body over the API's 2 MiB limit. */
+const OVER_TWO_MEGABYTES = `{"x":"${'a'.repeat(2 * 1024 * 1024 + 10)}"}`;
+
 /** A body for the operation: valid, mutated, malformed, of the wrong type, empty, or huge. */
 function bodyArb(
   schema: JsonSchema | undefined,
@@ -126,27 +138,27 @@ function bodyArb(
         string,
         unknown
       >;
-      return fc.constantFrom<Body>(
+      return lazily<Body>(
         // A field replaced by a hostile value.
-        (() => {
+        () => {
           const replaced = { ...object, [field]: hostile };
           const refuse =
             field === 'amount' && !isPositiveSafeInteger(hostile)
               ? `amount ${JSON.stringify(hostile)?.slice(0, 40)} is not a positive integer`
               : undefined;
           return json(replaced, refuse);
-        })(),
+        },
         // A field missing.
-        (() => {
+        () => {
           const { [field]: _dropped, ...rest } = object;
           return json(rest);
-        })(),
+        },
         // Extra fields, prototype pollution attempts.
-        json({ ...object, extra: hostile, isAdmin: true, role: 'ROLE_SUPER_ADMIN' }),
-        {
+        () => json({ ...object, extra: hostile, isAdmin: true, role: 'ROLE_SUPER_ADMIN' }),
+        () => ({
           payload: `{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}}}`,
           contentType: 'application/json',
-        },
+        }),
       );
     });
   const malformed = fc.constantFrom<Body>(
@@ -176,11 +188,11 @@ function bodyArb(
       ),
     )
     .map(([value, contentType]): Body => ({ payload: JSON.stringify(value), contentType }));
-  const huge = fc.constantFrom<Body>(
-    json({ ...Object.fromEntries(fields.map((f) => [f, MEGABYTE])) }),
-    { payload: `{"x":"${'a'.repeat(2 * 1024 * 1024 + 10)}"}`, contentType: 'application/json' },
-    json(Array.from({ length: 10_000 }, (_, i) => i)),
-    { payload: `${'['.repeat(5000)}${']'.repeat(5000)}`, contentType: 'application/json' },
+  const huge = lazily<Body>(
+    () => json({ ...Object.fromEntries(fields.map((f) => [f, MEGABYTE])) }),
+    () => ({ payload: OVER_TWO_MEGABYTES, contentType: 'application/json' }),
+    () => json(Array.from({ length: 10_000 }, (_, i) => i)),
+    () => ({ payload: `${'['.repeat(5000)}${']'.repeat(5000)}`, contentType: 'application/json' }),
   );
   // Well-formed (else merely valid) bodies, the base of the targeted cases below.
   const base = Object.keys(named).length && fields.length ? wellFormed : valid;
