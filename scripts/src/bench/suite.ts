@@ -33,6 +33,28 @@ function kindOf(comm: string): Kind {
   return 'other';
 }
 
+/**
+ * What a process of the run did, from its command line: the rows of the table of where the
+ * CPU went (a kind split finer, by what the suite asked of it).
+ */
+function roleOf(pid: number, comm: string): string {
+  let line = '';
+  try {
+    line = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    // Ended before it was read: named by its kind.
+  }
+  const kind = kindOf(comm);
+  if (kind === 'Chromium') return `Chromium ${/--type=([a-z-]+)/.exec(line)?.[1] ?? 'browser'}`;
+  if (kind !== 'Node') return kind;
+  if (/vitest\/dist\/workers\//.test(line)) return "vitest's workers (the test files)";
+  if (/vitest(\.mjs)? run|\.bin\/vitest/.test(line))
+    return "vitest's main process (the web build included)";
+  if (line.includes('scripts/src/start.ts')) return '`npm start` (start.test.ts)';
+  if (/services\/(api|worker)\/src\/main\.ts/.test(line)) return 'API and worker processes';
+  return 'other Node processes';
+}
+
 interface Proc {
   /** The pid with its start time: pids are reused (32,768 of them) within a run. */
   key: string;
@@ -83,7 +105,7 @@ const started = Date.now();
  * Per process of the run (the vitest child and its descendants, once seen one of them even
  * when its parent has ended since): its kind and the most CPU seen (ticks).
  */
-const seen = new Map<string, { kind: Kind; comm: string; ticks: number }>();
+const seen = new Map<string, { kind: Kind; comm: string; role: string; ticks: number }>();
 let rootPid = -1;
 const sample = () => {
   const all = processes();
@@ -99,8 +121,14 @@ const sample = () => {
   for (const [pid, p] of all) {
     if (!ofRun(pid)) continue;
     const known = seen.get(p.key);
-    if (!known || p.ticks > known.ticks)
-      seen.set(p.key, { kind: kindOf(p.comm), comm: p.comm, ticks: p.ticks });
+    if (!known)
+      seen.set(p.key, {
+        kind: kindOf(p.comm),
+        comm: p.comm,
+        role: roleOf(pid, p.comm),
+        ticks: p.ticks,
+      });
+    else if (p.ticks > known.ticks) known.ticks = p.ticks;
   }
 };
 const timer = setInterval(sample, SAMPLE_MS);
@@ -131,6 +159,10 @@ for (const { kind, ticks } of seen.values()) {
   cpuByKind.set(kind, (cpuByKind.get(kind) ?? 0) + ticks / TICKS);
 }
 const suiteCpu = [...cpuByKind.values()].reduce((a, b) => a + b, 0);
+const cpuByRole = new Map<string, number>();
+for (const { role, ticks } of seen.values()) {
+  cpuByRole.set(role, (cpuByRole.get(role) ?? 0) + ticks / TICKS);
+}
 const machineBusy = (machine1.busy - machine0.busy) / TICKS;
 const capacity = (machine1.total - machine0.total) / TICKS;
 
@@ -169,6 +201,8 @@ const summary = [
 ].join(', ');
 process.stdout.write(`\nbench:suite: ${summary}, exit ${code}\n`);
 for (const [kind, cpu] of cpuByKind) process.stdout.write(`  ${kind}: ${s(cpu)}\n`);
+for (const [role, cpu] of [...cpuByRole].sort((a, b) => b[1] - a[1]))
+  process.stdout.write(`    ${role}: ${s(cpu)}\n`);
 const byComm = new Map<string, number>();
 for (const { comm, ticks } of seen.values())
   byComm.set(comm, (byComm.get(comm) ?? 0) + ticks / TICKS);
@@ -222,8 +256,9 @@ await writeBenchmarkSection(HEADING, [
     " built once by the browser project's global setup (brotli quality 5), node files sharing" +
     " their worker's process (`isolate: false`), browser files on Chromium's headless shell with" +
     ' one browser per worker, and the short bank test (its own PostgreSQL, Redis, 2 APIs and 2' +
-    ' workers under faults) beside the others. Two files run at a time: three were no faster,' +
-    ' and on a loaded machine (load 8–12) they ran the bank test past its 240 s limit.',
+    ' workers under faults, its clients pausing 0–400 ms between operations) beside the others.' +
+    ' Two files run at a time: three were no faster, and on a loaded machine (load 8–12) they' +
+    ' ran the bank test past its 240 s limit.',
   '',
   `Last run: ${date} UTC, ${machineLine}, commit ${commit.slice(0, 7)}, 1-min load average` +
     ` ${load0.toFixed(1)} → ${load1.toFixed(1)}; ${files.total} files, ${tests.total} tests, ${verdict}.`,
@@ -240,6 +275,16 @@ await writeBenchmarkSection(HEADING, [
     ([project, p]) =>
       `| Files of the ${project} project (their own time, summed) | ${p.files} files, ${s(p.seconds)} |`,
   ),
+  '',
+  'Where the CPU went, by what each process did for the suite (the test files run in vitest’s' +
+    ' workers, with the API each browser file starts and the Playwright client driving Chromium):',
+  '',
+  '| Process | CPU |',
+  '| --- | --- |',
+  ...[...cpuByRole]
+    .sort((a, b) => b[1] - a[1])
+    .filter(([, cpu]) => cpu >= 0.5)
+    .map(([role, cpu]) => `| ${role} | ${s(cpu)} |`),
   '',
   'Slowest files (their own time as vitest reports it, set-up hooks included):',
   '',
