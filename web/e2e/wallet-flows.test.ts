@@ -354,24 +354,33 @@ const DATA = [
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * French UI texts found in `text`: every French string (or literal part of one around its
- * `{{placeholders}}`) whose English differs, matched as whole words.
+ * The French UI texts a page in English must not show: every French string (or literal part
+ * of one around its `{{placeholders}}`) whose English differs, at least 3 characters long, not
+ * an English text itself, and not held by the English text of the same key ('FCFA' after an
+ * amount is not French); each with its whole-word pattern. Built once for the file's pages.
  */
-function frenchLeftovers(text: string): string[] {
-  let rest = text;
-  for (const data of DATA) rest = rest.split(data).join(' ');
-  const found = new Set<string>();
+const FRENCH_LITERALS: { key: string; literal: string; word: RegExp }[] = (() => {
+  const english = new Set(en.values());
+  const literals: { key: string; literal: string; word: RegExp }[] = [];
   for (const [key, french] of fr) {
     if (en.get(key) === french) continue;
     for (const part of french.split(/\{\{[^}]+\}\}/)) {
       const literal = part.trim();
-      if (literal.length < 3 || [...en.values()].includes(literal)) continue;
-      // A fragment the English text of the same key also holds ('FCFA' after an amount) is
-      // not French.
-      if (en.get(key)?.includes(literal)) continue;
+      if (literal.length < 3 || english.has(literal) || en.get(key)?.includes(literal)) continue;
       const word = new RegExp(`(?<![\\p{L}\\p{N}])${escape(literal)}(?![\\p{L}\\p{N}])`, 'u');
-      if (word.test(rest)) found.add(`${key}: ${literal}`);
+      literals.push({ key, literal, word });
     }
+  }
+  return literals;
+})();
+
+/** French UI texts found in `text` (FRENCH_LITERALS), the demo's French data left out. */
+function frenchLeftovers(text: string): string[] {
+  let rest = text;
+  for (const data of DATA) rest = rest.split(data).join(' ');
+  const found = new Set<string>();
+  for (const { key, literal, word } of FRENCH_LITERALS) {
+    if (word.test(rest)) found.add(`${key}: ${literal}`);
   }
   return [...found];
 }
