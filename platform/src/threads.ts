@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parentPort, Worker, type WorkerOptions } from 'node:worker_threads';
 import type pg from 'pg';
 import { createPool } from './db.js';
@@ -40,12 +43,32 @@ export function threadEntry(importMetaUrl: string, name: string): URL {
 }
 
 /**
- * Starts a worker thread on `entry`. Node runs no `--import` hook in a thread, so a `.ts`
- * entry first registers tsx's loader itself (as `npm start`'s `node --import tsx` does for the
- * process), then imports its module.
+ * Where the server's build is (`scripts/run.mjs` defines it in the modules it builds): the
+ * repository's root and the build's folder, the built module of `<root>/a/b.ts` being
+ * `<outdir>/a/b.js`. Undefined when running from source (tests, tsx).
+ */
+declare const __FILIERE_SERVER_BUILD__: { root: string; outdir: string } | undefined;
+const serverBuild =
+  typeof __FILIERE_SERVER_BUILD__ === 'undefined' ? undefined : __FILIERE_SERVER_BUILD__;
+
+/** The built module of a `.ts` thread entry, when this process runs from a build that has it. */
+function builtThread(entry: URL): URL | undefined {
+  if (!serverBuild) return undefined;
+  const relative = path.relative(serverBuild.root, fileURLToPath(entry));
+  const built = path.join(serverBuild.outdir, relative.replace(/\.ts$/, '.js'));
+  return existsSync(built) ? pathToFileURL(built) : undefined;
+}
+
+/**
+ * Starts a worker thread on `entry`. A process running from the server's build starts the
+ * thread's built module. Otherwise Node runs no `--import` hook in a thread, so a `.ts` entry
+ * first registers tsx's loader itself (as `node --import tsx` does for the process), then
+ * imports its module.
  */
 export function spawnThread(entry: URL, options: WorkerOptions): Worker {
   if (!entry.href.endsWith('.ts')) return new Worker(entry, options);
+  const built = builtThread(entry);
+  if (built) return new Worker(built, options);
   const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
   return new Worker(bootstrap, { ...options, eval: true });
 }

@@ -9,14 +9,23 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'filiere-start-'));
+/** `npm start`'s command after its `node`. */
+const START_ARGS = (
+  JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  }
+).scripts.start
+  .split(' ')
+  .slice(1);
 
 function start(
   env: Record<string, string>,
   options: { detached?: boolean } = {},
 ): { child: ChildProcess; output: () => string } {
   let out = '';
-  // As `npm start` runs it: one Node process with tsx's loader (no tsx CLI relaying signals).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/src/start.ts'], {
+  // As `npm start` runs it (package.json's command, its `node` being this Node): one Node
+  // process running the server's build (scripts/run.mjs), no npm or CLI relaying signals.
+  const child = spawn(process.execPath, START_ARGS, {
     cwd: root,
     env: {
       ...process.env,

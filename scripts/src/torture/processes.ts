@@ -1,19 +1,22 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-/** tsx's loader, so that the child's pid is node itself (a SIGKILL hits the real process). */
-const TSX_LOADER = createRequire(import.meta.url).resolve('tsx');
+/**
+ * The server's launcher (`npm start`'s and `npm run worker`'s): the entry runs from the
+ * server's build in the launcher's own process, so the child's pid is node itself (a SIGKILL
+ * hits the real process).
+ */
+const LAUNCHER = path.join(ROOT, 'scripts/run.mjs');
 
 export const API_ENTRY = path.join(ROOT, 'services/api/src/main.ts');
 export const WORKER_ENTRY = path.join(ROOT, 'services/worker/src/main.ts');
 
 /**
- * One child process of the bank test (an API or a worker), started with `node --import tsx`,
+ * One child process of the bank test (an API or a worker), started by the server's launcher,
  * its output appended to a log file. `start()` waits until it is ready: the API answers
  * `/api/health`, the worker logged "worker started".
  */
@@ -37,7 +40,7 @@ export class ManagedProcess {
   async start(timeoutMs = 120_000): Promise<void> {
     this.log ??= createWriteStream(this.logFile, { flags: 'a' });
     this.log.write(`\n=== ${this.name} start #${++this.starts} ${new Date().toISOString()}\n`);
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, this.entry], {
+    const child = spawn(process.execPath, [LAUNCHER, this.entry], {
       cwd: ROOT,
       env: { ...process.env, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
