@@ -33,7 +33,9 @@ describeWithRedis('the worker process runs the exports', (redisUrl) => {
     await addTransactionRows(t.db, 'w-worker-export', 2_500);
     const store = new ExportStore(t.db);
     const job = await store.create({ userId: 'u-1', walletId: 'w-worker-export', total: 2_500 });
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'main.ts')], {
+    // As `npm run worker` runs it: the server's launcher on the worker's entry.
+    const launcher = path.join(root, 'scripts/run.mjs');
+    const child = spawn(process.execPath, [launcher, path.join(here, 'main.ts')], {
       cwd: root,
       env: {
         ...process.env,
