@@ -91,9 +91,24 @@ export function builtModule(outdir, sourceFile) {
 const ownCodeOnly = {
   name: 'filiere-own-code',
   setup(/** @type {import('esbuild').PluginBuild} */ b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.path.startsWith('@filiere/') ? undefined : { path: args.path, external: true },
-    );
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('@filiere/')) return undefined;
+      // The bundle sits in the root's node_modules and imports packages from there: a package
+      // a workspace holds a copy of its own would be a different copy at run time.
+      const name = args.path
+        .split('/')
+        .slice(0, args.path.startsWith('@') ? 2 : 1)
+        .join('/');
+      for (let dir = path.dirname(args.importer); dir.startsWith(`${root}/`);) {
+        if (existsSync(path.join(dir, 'node_modules', name))) {
+          return {
+            errors: [{ text: `${name}: ${path.relative(root, dir)} has its own copy` }],
+          };
+        }
+        dir = path.dirname(dir);
+      }
+      return { path: args.path, external: true };
+    });
     b.onLoad({ filter: /\.ts$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
       if (!source.includes('import.meta.')) return undefined;
