@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import {
   createDb,
@@ -11,19 +13,23 @@ import {
 } from '@filiere/platform';
 import { withAdmin } from '@filiere/platform/testing';
 import { allMigrations } from '@filiere/api/migrations';
+import { memoryScratch } from './scratch.js';
 
 /**
- * One PostgreSQL for the whole run (TEST_DATABASE_URL, or an embedded one), a
- * template database with every migration applied that each test file copies
- * (and the seeded templates built from it during the run, dropped at the end),
- * and a Redis (REDIS_URL, or a redis-server found on PATH) when there is one.
+ * The run's temporary folder (in memory where the machine allows: scratch.ts), one
+ * PostgreSQL for the whole run (TEST_DATABASE_URL, or an embedded one), a template database
+ * with every migration applied that each test file copies (and the seeded templates built
+ * from it during the run, dropped at the end), and a Redis (REDIS_URL, or a redis-server
+ * found on PATH) when there is one. The test workers start after this and inherit TMPDIR.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const scratch = memoryScratch();
+  if (scratch) process.env.TMPDIR = scratch.dir;
   let postgres: EmbeddedPostgresHandle | undefined;
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     postgres = await startEmbeddedPostgres({
-      dataDir: `/tmp/filiere-test-pg-${process.pid}`,
+      dataDir: path.join(os.tmpdir(), `filiere-test-pg-${process.pid}`),
       ephemeral: true,
       settings: {
         fsync: 'off',
@@ -79,5 +85,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
       }
     }).catch(() => undefined);
     await postgres?.stop();
+    scratch?.remove();
   };
 }
