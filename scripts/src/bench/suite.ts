@@ -247,18 +247,19 @@ await writeBenchmarkSection(HEADING, [
   'Measured by `npm run bench:suite` (`scripts/src/bench/suite.ts`): `npm test`’s run' +
     ' (`vitest run`, every file, the short bank test beside the others) with the CPU-seconds of' +
     ' every process it started, by kind, sampled from `/proc` every half second. The suite is' +
-    ' CPU-bound on 2 cores (two files at a time), so its CPU-seconds are the figure to compare;' +
+    ' CPU-bound on 2 cores (three files at a time), so its CPU-seconds are the figure to compare;' +
     ' its wall time follows them, and the CPU other tenants of the machine took. Target: ≤ 8' +
     ' minutes (480 s) on this 2-core machine.',
   '',
-  "The suite's shape: one PostgreSQL and one Redis for the run (fsync off), a migrated template" +
+  "The suite's shape: one PostgreSQL and one Redis for the run (fsync off), the run's" +
+    " temporary files (that PostgreSQL's included) in memory (`/dev/shm`), a migrated template" +
     ' each node file copies, a template with the whole demo each browser file copies, the web app' +
     " built once by the browser project's global setup (brotli quality 5), node files sharing" +
     " their worker's process (`isolate: false`), browser files on Chromium's headless shell with" +
     ' one browser per worker, and the short bank test (its own PostgreSQL, Redis, 2 APIs and 2' +
     ' workers under faults, its clients pausing 0–400 ms between operations) beside the others.' +
-    ' Two files run at a time: three were no faster, and on a loaded machine (load 8–12) they' +
-    ' ran the bank test past its 240 s limit.',
+    ' Three files run at a time: with two, a tenth of the machine stayed idle while files' +
+    " waited on PostgreSQL, a server, Chromium or the bank test's fault schedule.",
   '',
   `Last run: ${date} UTC, ${machineLine}, commit ${commit.slice(0, 7)}, 1-min load average` +
     ` ${load0.toFixed(1)} → ${load1.toFixed(1)}; ${files.total} files, ${tests.total} tests, ${verdict}.`,
