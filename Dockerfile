@@ -25,8 +25,8 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 WORKDIR /app
 COPY --from=build /app /app
 RUN npm prune --omit=dev --workspaces --include-workspace-root=false || true
-# npm start keeps its server build in node_modules/.cache (scripts/run.mjs).
-RUN mkdir -p node_modules/.cache/filiere-server && chown node node_modules/.cache/filiere-server
+# npm start keeps its server build (scripts/run.mjs) and its web build's lock in node_modules/.cache.
+RUN mkdir -p node_modules/.cache/filiere-server && chown -R node node_modules/.cache
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/api/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"

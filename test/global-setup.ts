@@ -23,6 +23,9 @@ import { memoryScratch } from './scratch.js';
  * found on PATH) when there is one. The test workers start after this and inherit TMPDIR.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // What must outlive the run (a failed browser test's pages, a failed bank test's logs) goes
+  // to the usual temporary folder, not to the run's own, which is removed at its end.
+  process.env.FILIERE_TEST_REPORTS_DIR ??= os.tmpdir();
   const scratch = memoryScratch();
   if (scratch) process.env.TMPDIR = scratch.dir;
   let postgres: EmbeddedPostgresHandle | undefined;

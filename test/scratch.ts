@@ -3,19 +3,20 @@ import path from 'node:path';
 
 /** Where Linux keeps a tmpfs for every user: files there live in memory. */
 const MEMORY_FS = '/dev/shm';
-/** A run's files at their largest: two PostgreSQL clusters with their WAL, Chromium, exports. */
+/** A run's files at their largest: its PostgreSQL with its WAL, Chromium's profiles, exports. */
 const ROOM_NEEDED = 4 * 1024 ** 3;
 const PREFIX = 'filiere-test-';
 
 /**
- * The test run's temporary files (its PostgreSQL clusters, Chromium's profiles, every
+ * The test run's temporary files (its PostgreSQL cluster, Chromium's profiles, every
  * `os.tmpdir()` of the tests and the processes they start) go to a folder of its own in
  * memory when the machine has a tmpfs with room for them: the suite creates and drops a
  * database per file (about 1,000 files each), and on a journal-less ext4 each new file then
  * scans past the inodes freed in the last minutes (`recently_deleted`), so a copy of the
  * migrated template cost 0.3–0.8 CPU-seconds of kernel time on disk once the run had churned
- * it, against 0.06 s in memory. Nothing of a run needs to outlive it. TMPDIR set by the
- * caller wins; so does a machine without /dev/shm or with less than 4 GiB free there.
+ * it, against 0.06 s in memory. What must outlive the run goes elsewhere
+ * (FILIERE_TEST_REPORTS_DIR, global-setup.ts). TMPDIR set by the caller wins; so does a
+ * machine without /dev/shm or with less than 4 GiB free there.
  *
  * Returns the folder and a function that removes it, or undefined when the run keeps the
  * usual temporary folder. Folders left by killed runs (their process gone) are removed first.

@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -11,13 +9,11 @@ export const webDist = path.join(webRoot, 'dist');
 
 /**
  * One build of this checkout at a time across processes: `npm start` and the browser tests'
- * files. The lock is named after the checkout's web folder: two clones (or worktrees) on one
- * machine build their own `web/dist` and never wait for each other's build.
+ * files, whatever their TMPDIR (a test run has a folder of its own). The lock is in the
+ * checkout: two clones (or worktrees) on one machine build their own `web/dist` and never wait
+ * for each other's build.
  */
-const BUILD_LOCK = path.join(
-  os.tmpdir(),
-  `filiere-web-build-${createHash('sha256').update(webRoot).digest('hex').slice(0, 12)}.lock`,
-);
+const BUILD_LOCK = path.join(webRoot, '..', 'node_modules', '.cache', 'filiere-web-build.lock');
 
 /**
  * What a build is made from: the app's sources and config, and this file (how it is built, so a
@@ -64,6 +60,7 @@ export function isWebBuildFresh(): boolean {
 
 /** Runs `fn` holding the build lock (a lock older than 5 minutes is a killed build's: taken). */
 export async function withWebBuildLock<T>(fn: () => Promise<T>): Promise<T> {
+  mkdirSync(path.dirname(BUILD_LOCK), { recursive: true });
   for (;;) {
     try {
       mkdirSync(BUILD_LOCK);

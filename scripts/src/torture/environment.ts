@@ -66,7 +66,10 @@ export class TortureEnvironment {
 
   async start(): Promise<void> {
     process.on('exit', this.exitHook);
-    this.runDir = await mkdtemp(path.join(os.tmpdir(), 'filiere-torture-'));
+    // Under npm test, in a folder that outlives the run (test/global-setup.ts): a failed run's
+    // logs are kept there.
+    const base = process.env.FILIERE_TEST_REPORTS_DIR || os.tmpdir();
+    this.runDir = await mkdtemp(path.join(base, 'filiere-torture-'));
     this.say(`run directory (logs): ${this.runDir}`);
     await this.startPostgres();
     this.databaseUrl = withDatabase(this.postgres!.url, 'postgres');

@@ -220,6 +220,9 @@ function record(page: Page): void {
   });
 }
 
+/** Where a failure's pages are saved: a folder that outlives the run (test/global-setup.ts). */
+const reportsDir = () => process.env.FILIERE_TEST_REPORTS_DIR || os.tmpdir();
+
 /**
  * Call in a `describe`: when one of its tests fails, every page still open is saved (a
  * full-page PNG, its URL, storage and its last navigations, API answers, failed requests
@@ -229,7 +232,7 @@ function record(page: Page): void {
 export function explainFailures(): void {
   beforeEach(({ onTestFailed }) => {
     onTestFailed(async ({ task }) => {
-      const dir = mkdtempSync(path.join(os.tmpdir(), 'filiere-e2e-failure-'));
+      const dir = mkdtempSync(path.join(reportsDir(), 'filiere-e2e-failure-'));
       const report: string[] = [];
       let n = 0;
       for (const [page, journal] of journals) {
