@@ -16,7 +16,7 @@ import { build } from 'esbuild';
 
 /**
  * `node scripts/run.mjs <entry.ts> [args]`: runs one of the server's TypeScript entries
- * (`npm start`, the API, the worker) as plain JavaScript, bundled by esbuild, instead of
+ * (`npm start`, the API, the worker, the operator's commands) as plain JavaScript, bundled by esbuild, instead of
  * through tsx's loader. Under tsx every module of the graph (the API's ~1,000 files and every
  * package they import) goes through loader hooks on a thread of their own, and each of the
  * API's worker threads loads its graph the same way again: 3 CPU-s a load, 5 on a cold cache,
@@ -38,11 +38,25 @@ import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** What a build holds: the entries started as processes, and the threads they start. */
-const ENTRIES = [
+/**
+ * The entries started as processes: the product's and the operator's commands (`npm run
+ * migrate`, `admin:create`, `ledger:*`), which load much of the API's graph for a few
+ * seconds' work.
+ */
+const PROCESSES = [
   'scripts/src/start.ts',
   'services/api/src/main.ts',
   'services/worker/src/main.ts',
+  'scripts/src/migrate.ts',
+  'scripts/src/admin-create.ts',
+  'scripts/src/ledger/verify.ts',
+  'scripts/src/ledger/rebuild.ts',
+  'scripts/src/ledger/check.ts',
+  'scripts/src/ledger/balance.ts',
+];
+/** What a build holds: the process entries, and the threads the server starts. */
+const ENTRIES = [
+  ...PROCESSES,
   'services/api/src/realtime/background-thread.ts',
   'services/api/src/reporting/audit/thread.ts',
 ];
@@ -196,9 +210,9 @@ async function buildInto(outdir) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const entry = process.argv[2];
-  if (!entry || !ENTRIES.slice(0, 3).includes(path.relative(root, path.resolve(entry)))) {
+  if (!entry || !PROCESSES.includes(path.relative(root, path.resolve(entry)))) {
     process.stderr.write(
-      `usage: node scripts/run.mjs <entry>, the entry one of ${ENTRIES.slice(0, 3).join(', ')}\n`,
+      `usage: node scripts/run.mjs <entry>, the entry one of ${PROCESSES.join(', ')}\n`,
     );
     process.exit(2);
   }

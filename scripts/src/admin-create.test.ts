@@ -39,7 +39,7 @@ async function adminCreateProcess(args: string[], env: Record<string, string>) {
   try {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', 'scripts/src/admin-create.ts', ...args],
+      ['scripts/run.mjs', 'scripts/src/admin-create.ts', ...args],
       { cwd: root, env: { ...process.env, ...env } },
     );
     return { code: 0, stdout, stderr };
@@ -51,8 +51,8 @@ async function adminCreateProcess(args: string[], env: Record<string, string>) {
 
 /**
  * The same command in this process (what the entry runs, minus the exit): its code and what it
- * wrote to each stream. A spawned `tsx` loads the whole API again (15-20 s a run on a loaded
- * machine); the first test runs the real process, the others this.
+ * wrote to each stream. A spawned command loads much of the API again (a few CPU-seconds); the
+ * first test runs the real process, as `npm run admin:create` does, the others this.
  */
 async function adminCreate(args: string[], env: Record<string, string>) {
   let stdout = '';

@@ -20,7 +20,7 @@ async function cli(env: Record<string, string>) {
   try {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', 'scripts/src/ledger/verify.ts'],
+      ['scripts/run.mjs', 'scripts/src/ledger/verify.ts'],
       { cwd: root, env: { ...process.env, ...env } },
     );
     return { code: 0, stdout };
@@ -32,8 +32,8 @@ async function cli(env: Record<string, string>) {
 
 /**
  * The same command in this process (the entry's body, minus the exit), for a case that needs no
- * process of its own: a spawned `tsx` loads the modules' catalogue again (10-15 s on a loaded
- * machine). Its lines in one text, as cli() gives them.
+ * process of its own: a spawned command loads the modules' catalogue again (a few CPU-seconds).
+ * Its lines in one text, as cli() gives them.
  */
 async function inProcess(env: Record<string, string>) {
   let stdout = '';
